@@ -1,0 +1,75 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings every Swift target shares (STYLE.md 14): Swift 6 mode plus the
+/// upcoming features that make dependencies and existentials explicit.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "vsh",
+    products: [
+        .executable(name: "vsh", targets: ["vsh"]),
+        .executable(name: "vsh-master", targets: ["vsh-master"]),
+        .library(name: "VSHCore", targets: ["VSHCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // C libraries: a module map and a shim each, nothing else (STYLE.md 3).
+        .systemLibrary(
+            name: "CSpatiaLite", pkgConfig: "spatialite",
+            providers: [.apt(["libspatialite-dev", "libsqlite3-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+
+        // Pure Swift: coordinates, geofences, hunts, the hunt-file format, JSON.
+        .target(name: "VSHCore", swiftSettings: strictSettings),
+        // Geodesics on the WGS84 ellipsoid through PROJ's geodesic.h (Karney).
+        .target(name: "VSHGeodesy", dependencies: ["VSHCore", "CProj"], swiftSettings: strictSettings),
+        // The SpatiaLite database: hunts, stops with a spatial index, lookups.
+        .target(
+            name: "VSHStore",
+            dependencies: ["VSHCore", "CSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings),
+        // What both executables share: options, exit codes, output.
+        .target(
+            name: "VSHCommandSupport",
+            dependencies: [
+                "VSHCore", "VSHGeodesy", "VSHStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "vsh",
+            dependencies: [
+                "VSHCore", "VSHStore", "VSHCommandSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "vsh-master",
+            dependencies: [
+                "VSHCore", "VSHStore", "VSHCommandSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings),
+
+        .testTarget(name: "VSHCoreTests", dependencies: ["VSHCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "VSHGeodesyTests", dependencies: ["VSHCore", "VSHGeodesy"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "VSHStoreTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["vsh", "vsh-master", "VSHCore", "VSHGeodesy"],
+            swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

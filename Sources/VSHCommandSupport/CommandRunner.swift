@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+public import VSHCore
+
+/// Runs a command's body and turns every error into one line on stderr and
+/// the documented exit status (DESIGN.md), never a stack trace.
+public enum CommandRunner {
+    /// - Parameter tool: the program name that prefixes error lines (`vsh`, `vsh-master`).
+    public static func run(tool: String, _ body: () throws -> ExitStatus) throws {
+        let status: ExitStatus
+        do {
+            status = try body()
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as HuntFileErrors {
+            for line in error.errors { Output.error("\(tool): \(line)") }
+            status = .dataError
+        } catch let error as any ExitStatusProviding {
+            Output.error("\(tool): \(oneLine(error))")
+            status = error.exitStatus
+        } catch {
+            Output.error("\(tool): internal error: \(oneLine(error))")
+            status = .internalError
+        }
+        Output.flush()
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+
+    static func oneLine(_ error: any Error) -> String {
+        String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+/// Buffered standard output (a million `locate` lines must not be a million
+/// writes) and unbuffered standard error.
+public enum Output {
+    nonisolated(unsafe) private static var buffer: [UInt8] = {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 16)
+        return buffer
+    }()
+
+    public static func line(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    public static func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(1, raw.baseAddress! + offset, raw.count - offset)
+                if written <= 0 {
+                    if errno == EINTR { continue }
+                    break  // stdout closed (a pipe to `head`): drop the rest quietly.
+                }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    public static func error(_ text: String) {
+        flush()
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

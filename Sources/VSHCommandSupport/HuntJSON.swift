@@ -1,0 +1,74 @@
+public import VSHCore
+public import VSHStore
+
+/// The `--json` shapes of `vsh hunts` and `vsh hunt ID` (README: "JSON output").
+public enum HuntJSON {
+    /// A hunt's metadata with the file's field names, plus `stops` (a count, or
+    /// the stops themselves) and `total_points`.
+    public static func hunt(_ stored: StoredHunt, withStops: Bool) -> JSONValue {
+        let hunt = stored.hunt
+        var object: JSONObject = [
+            "id": .string(hunt.id),
+            "name": .string(hunt.name),
+            "description": .string(hunt.description),
+            "difficulty": .string(hunt.difficulty.rawValue),
+            "bonus_points": .int(hunt.bonusPoints),
+            "ordered": .bool(hunt.ordered),
+            "timezone": .string(hunt.timeZone),
+            "starts_at": .optional(hunt.startsAt.map(RFC3339.format)),
+            "ends_at": .optional(hunt.endsAt.map(RFC3339.format)),
+            "max_accuracy_m": .double(hunt.maxAccuracyMeters),
+            "max_photo_age_s": .double(hunt.maxPhotoAgeSeconds),
+            "tolerance_m": .double(hunt.toleranceMeters),
+            "image": .optional(hunt.image),
+            "total_points": .int(hunt.totalPoints),
+        ]
+        if withStops {
+            object["stops"] = .array(
+                hunt.stops.map { stop in
+                    let center = stop.geofence.bounds.center
+                    return .object([
+                        "id": .string(stop.id),
+                        "name": .string(stop.name),
+                        "description": .string(stop.description),
+                        "points": .int(stop.points),
+                        "image": .optional(stop.image),
+                        "area_m2": .double(((stored.stopAreas[stop.id] ?? 0) * 10).rounded() / 10),
+                        "center": .array([.double(center.latitude), .double(center.longitude)]),
+                    ])
+                })
+        } else {
+            object["stops"] = .int(hunt.stops.count)
+        }
+        return .object(object)
+    }
+}
+
+/// Left-aligned columns for terminal output, sized by characters (not bytes),
+/// so names with accents line up.
+public struct TextTable {
+    public var headers: [String]
+    public var rows: [[String]] = []
+    /// Columns to align right (numbers).
+    public var rightAligned: Set<Int> = []
+
+    public init(headers: [String], rightAligned: Set<Int> = []) {
+        self.headers = headers
+        self.rightAligned = rightAligned
+    }
+
+    public mutating func append(_ row: [String]) { rows.append(row) }
+
+    public func render() -> [String] {
+        var widths = headers.map(\.count)
+        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in
+                let padding = String(repeating: " ", count: max(0, widths[i] - cell.count))
+                if i == cells.count - 1 && !rightAligned.contains(i) { return cell }
+                return rightAligned.contains(i) ? padding + cell : cell + padding
+            }.joined(separator: "  ")
+        }
+        return [line(headers)] + rows.map(line)
+    }
+}

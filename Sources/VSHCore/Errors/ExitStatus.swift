@@ -1,0 +1,44 @@
+/// The process exit codes of `vsh` and `vsh-master` (DESIGN.md; sysexits.h
+/// numbers for the errors so that shell scripts can tell them apart).
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// Success; for `checkin`, accepted.
+    case success = 0
+    /// The check-in was rejected.
+    case rejected = 1
+    /// The check-in waits for a moderator.
+    case pendingReview = 2
+    /// The command line was wrong (EX_USAGE).
+    case usage = 64
+    /// The input data was wrong: a corrupt photo, malformed GPX or GeoJSON,
+    /// an invalid polygon, an unknown player or hunt (EX_DATAERR).
+    case dataError = 65
+    /// An input file is missing or unreadable (EX_NOINPUT).
+    case noInput = 66
+    /// A bug or an unexpected failure (EX_SOFTWARE).
+    case internalError = 70
+    /// The database stayed busy longer than the wait allows; try again (EX_TEMPFAIL).
+    case busy = 75
+}
+
+/// An error that knows which exit status it deserves.
+public protocol ExitStatusProviding: Error {
+    var exitStatus: ExitStatus { get }
+}
+
+extension HuntFileErrors: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .dataError }
+}
+
+/// Input that the user named is wrong or missing: a file, an id, a value.
+/// The message names the culprit and says what to do.
+public struct InputError: Error, ExitStatusProviding, CustomStringConvertible, Sendable {
+    public let exitStatus: ExitStatus
+    public let message: String
+
+    public init(_ message: String, status: ExitStatus = .dataError) {
+        self.message = message
+        self.exitStatus = status
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,76 @@
+/// The area a stop covers: one or more polygons, holes allowed, in WGS84.
+///
+/// **Inside** is boundary-inclusive: a position on an edge or a vertex is
+/// covered, one in a hole is not, one on a hole's edge is (it is on the
+/// boundary). This is SpatiaLite's `ST_Covers`, not `ST_Contains`.
+public struct Geofence: Hashable, Sendable {
+    /// The GeoJSON geometry type the fence was read from, kept so it is written back the same way.
+    public enum Kind: String, Sendable { case polygon = "Polygon", multiPolygon = "MultiPolygon" }
+
+    public let kind: Kind
+    public let polygons: [Polygon]
+
+    /// - Throws: `GeometryError.noPolygons` for an empty list, or a single-polygon kind with several.
+    public init(kind: Kind, polygons: [Polygon]) throws(GeometryError) {
+        guard !polygons.isEmpty, kind == .multiPolygon || polygons.count == 1 else { throw .noPolygons }
+        self.kind = kind
+        self.polygons = polygons
+    }
+
+    public init(_ polygon: Polygon) {
+        self.kind = .polygon
+        self.polygons = [polygon]
+    }
+
+    /// Every position of every ring.
+    public var allPositions: [Coordinate] { polygons.flatMap { $0.rings.flatMap(\.positions) } }
+
+    /// The bounding box (minimum and maximum latitude and longitude), in degrees.
+    public var bounds: BoundingBox {
+        var box = BoundingBox(around: polygons[0].shell.positions[0])
+        for polygon in polygons { for position in polygon.shell.positions { box.include(position) } }
+        return box
+    }
+
+    /// Well-known text, `MULTIPOLYGON(((lon lat, ...)))`, longitude first, every
+    /// digit kept (Swift prints the shortest decimal that reads back exactly).
+    public var wkt: String {
+        var out = "MULTIPOLYGON("
+        for (p, polygon) in polygons.enumerated() {
+            out += p == 0 ? "(" : ",("
+            for (r, ring) in polygon.rings.enumerated() {
+                out += r == 0 ? "(" : ",("
+                for (i, position) in ring.positions.enumerated() {
+                    if i > 0 { out += "," }
+                    out += "\(position.longitude) \(position.latitude)"
+                }
+                out += ")"
+            }
+            out += ")"
+        }
+        return out + ")"
+    }
+}
+
+/// A latitude/longitude rectangle in degrees.
+public struct BoundingBox: Hashable, Sendable {
+    public var minLatitude, minLongitude, maxLatitude, maxLongitude: Double
+
+    public init(around position: Coordinate) {
+        minLatitude = position.latitude
+        maxLatitude = position.latitude
+        minLongitude = position.longitude
+        maxLongitude = position.longitude
+    }
+
+    public mutating func include(_ position: Coordinate) {
+        minLatitude = min(minLatitude, position.latitude)
+        maxLatitude = max(maxLatitude, position.latitude)
+        minLongitude = min(minLongitude, position.longitude)
+        maxLongitude = max(maxLongitude, position.longitude)
+    }
+
+    public var center: Coordinate {
+        Coordinate(unchecked: (minLatitude + maxLatitude) / 2, (minLongitude + maxLongitude) / 2)
+    }
+}

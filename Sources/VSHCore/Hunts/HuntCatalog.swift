@@ -1,0 +1,53 @@
+/// All hunts of a hunts folder, validated together: each file on its own, then
+/// stop ids across files.
+public struct HuntCatalog: Sendable {
+    public let hunts: [Hunt]
+
+    /// One hunt file's content, with the path errors should name.
+    public struct Source: Sendable {
+        public var path: String
+        /// The hunt id the file name implies (`strip-classics` for `strip-classics.geojson`).
+        public var expectedID: String
+        public var bytes: [UInt8]
+
+        public init(path: String, expectedID: String, bytes: [UInt8]) {
+            self.path = path
+            self.expectedID = expectedID
+            self.bytes = bytes
+        }
+    }
+
+    /// Validates every source; the catalog exists only when all are valid.
+    /// - Returns: the catalog, or every problem in every file.
+    public static func build(_ sources: [Source], inspector: some GeofenceInspector) -> Result<HuntCatalog, HuntFileErrors> {
+        var errors: [HuntFileError] = []
+        var hunts: [Hunt] = []
+        var stopOwners: [String: String] = [:]
+        var huntIDs = Set<String>()
+        for source in sources {
+            switch HuntFile.read(source.bytes, file: source.path, expectedID: source.expectedID, inspector: inspector) {
+            case .failure(let failure):
+                errors += failure.errors
+            case .success(let hunt):
+                if !huntIDs.insert(hunt.id).inserted {
+                    errors.append(HuntFileError(file: source.path, problem: .duplicateHunt(id: hunt.id)))
+                    continue
+                }
+                var clean = true
+                for stop in hunt.stops {
+                    if let owner = stopOwners[stop.id] {
+                        errors.append(
+                            HuntFileError(file: source.path, stop: stop.id, problem: .duplicateStop(id: stop.id, firstFile: owner)))
+                        clean = false
+                    } else {
+                        stopOwners[stop.id] = source.path
+                    }
+                }
+                if clean { hunts.append(hunt) }
+            }
+        }
+        return errors.isEmpty ? .success(HuntCatalog(hunts: hunts)) : .failure(HuntFileErrors(errors))
+    }
+
+    public init(hunts: [Hunt]) { self.hunts = hunts }
+}

@@ -1,0 +1,325 @@
+import Foundation
+
+/// The hunt-file format: one RFC 7946 FeatureCollection per hunt, metadata in
+/// the foreign member `hunt`, one Feature per stop (DESIGN.md).
+public enum HuntFile {
+    /// Hunt files larger than this are refused before parsing.
+    public static let maxFileBytes = 16 << 20
+    /// Positions one stop's geometry may have: a landmark needs tens, a walked
+    /// perimeter a few hundred after simplification.
+    public static let maxPositionsPerStop = 20_000
+    /// The smallest and largest area a stop may cover, in square metres: below
+    /// a square metre a fence is a drawing slip; above 25 km² it is a town, not a stop.
+    public static let allowedAreaSquareMeters: ClosedRange<Double> = 1...25_000_000
+
+    /// Keys the `hunt` member may have; anything else is reported as a likely typo.
+    public static let huntKeys: Set<String> = [
+        "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
+        "ends_at", "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image",
+    ]
+
+    /// Reads and validates one hunt file.
+    /// - Parameters:
+    ///   - bytes: the file's content.
+    ///   - file: the path shown in errors (`hunts/strip-classics.geojson`).
+    ///   - expectedID: the hunt id the file name implies, or nil to accept any.
+    ///   - inspector: checks topology and area of each stop's geofence.
+    /// - Returns: the hunt, or every problem found (never both).
+    public static func read(
+        _ bytes: some Collection<UInt8>, file: String, expectedID: String?,
+        inspector: some GeofenceInspector
+    ) -> Result<Hunt, HuntFileErrors> {
+        var reader = Reader(file: file, inspector: inspector)
+        let hunt = reader.read(bytes, expectedID: expectedID)
+        if let hunt, reader.errors.isEmpty { return .success(hunt) }
+        return .failure(HuntFileErrors(reader.errors))
+    }
+
+    /// Parses a GeoJSON Polygon or MultiPolygon geometry object into a geofence.
+    /// Checks structure and ranges only; topology is the inspector's.
+    public static func geofence(from geometry: JSONValue) throws(HuntFileError.Problem) -> Geofence {
+        guard case .object(let object) = geometry else {
+            throw .wrongType(field: "geometry", expected: "an object", found: geometry.typeDescription)
+        }
+        guard case .string(let type)? = object["type"] else { throw .missingField("geometry.type") }
+        guard let coordinates = object["coordinates"] else { throw .missingField("geometry.coordinates") }
+        do {
+            switch type {
+            case "Polygon":
+                return Geofence(try polygon(coordinates))
+            case "MultiPolygon":
+                guard case .array(let polygons) = coordinates, !polygons.isEmpty else {
+                    throw HuntFileError.Problem.invalidValue(
+                        field: "geometry.coordinates", reason: "must be a non-empty array of polygons")
+                }
+                return try Geofence(kind: .multiPolygon, polygons: polygons.map(polygon))
+            default:
+                throw HuntFileError.Problem.invalidValue(
+                    field: "geometry.type", reason: "is \"\(type)\"; a stop is a Polygon or a MultiPolygon")
+            }
+        } catch let error as GeometryError {
+            throw .geometry(error)
+        } catch let problem as HuntFileError.Problem {
+            throw problem
+        } catch {
+            throw .invalidValue(field: "geometry", reason: "\(error)")
+        }
+    }
+
+    private static func polygon(_ value: JSONValue) throws -> Polygon {
+        guard case .array(let rings) = value, !rings.isEmpty else {
+            throw HuntFileError.Problem.invalidValue(
+                field: "geometry.coordinates", reason: "must be a non-empty array of rings")
+        }
+        let built = try rings.enumerated().map { index, ring in try linearRing(ring, index: index) }
+        return Polygon(shell: built[0], holes: Array(built.dropFirst()))
+    }
+
+    private static func linearRing(_ value: JSONValue, index: Int) throws -> LinearRing {
+        guard case .array(let positions) = value else {
+            throw HuntFileError.Problem.invalidValue(
+                field: "geometry.coordinates", reason: "ring \(index) must be an array of positions")
+        }
+        let coordinates = try positions.map { position -> Coordinate in
+            guard case .array(let numbers) = position, numbers.count >= 2,
+                case .number(let lon, _) = numbers[0], case .number(let lat, _) = numbers[1]
+            else {
+                throw HuntFileError.Problem.invalidValue(
+                    field: "geometry.coordinates",
+                    reason: "ring \(index) has a position that is not [longitude, latitude]")
+            }
+            return try Coordinate(latitude: lat, longitude: lon)
+        }
+        return try LinearRing(coordinates, index: index)
+    }
+}
+
+/// Every problem found in one or more hunt files, one per line.
+public struct HuntFileErrors: Error, Equatable, Sendable, CustomStringConvertible {
+    public var errors: [HuntFileError]
+
+    public init(_ errors: [HuntFileError]) { self.errors = errors }
+
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+private struct Reader<Inspector: GeofenceInspector> {
+    let file: String
+    let inspector: Inspector
+    var errors: [HuntFileError] = []
+
+    init(file: String, inspector: Inspector) {
+        self.file = file
+        self.inspector = inspector
+    }
+
+    mutating func fail(_ problem: HuntFileError.Problem, stop: String? = nil) {
+        errors.append(HuntFileError(file: file, stop: stop, problem: problem))
+    }
+
+    mutating func read(_ bytes: some Collection<UInt8>, expectedID: String?) -> Hunt? {
+        guard bytes.count <= HuntFile.maxFileBytes else {
+            fail(.tooLarge(bytes: bytes.count, limit: HuntFile.maxFileBytes))
+            return nil
+        }
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(bytes)
+        } catch {
+            fail(.syntax(error))
+            return nil
+        }
+        guard case .object(let collection) = root, collection["type"] == .string("FeatureCollection") else {
+            fail(.notAFeatureCollection)
+            return nil
+        }
+        guard let metadata = collection["hunt"] else {
+            fail(.missingField("hunt"))
+            return nil
+        }
+        guard case .object(let meta) = metadata else {
+            fail(.wrongType(field: "hunt", expected: "an object", found: metadata.typeDescription))
+            return nil
+        }
+        var hunt = readHunt(meta, expectedID: expectedID)
+        guard let featuresValue = collection["features"] else {
+            fail(.missingField("features"))
+            return nil
+        }
+        guard case .array(let features) = featuresValue else {
+            fail(.wrongType(field: "features", expected: "an array", found: featuresValue.typeDescription))
+            return nil
+        }
+        if features.isEmpty { fail(.invalidValue(field: "features", reason: "is empty; a hunt needs stops")) }
+        var seen = Set<String>()
+        for (index, feature) in features.enumerated() {
+            guard let stop = readStop(feature, index: index, huntID: hunt?.id ?? expectedID ?? "") else { continue }
+            if !seen.insert(stop.id).inserted {
+                fail(.duplicateStop(id: stop.id, firstFile: file), stop: stop.id)
+                continue
+            }
+            hunt?.stops.append(stop)
+        }
+        return hunt
+    }
+
+    mutating func string(_ object: JSONObject, _ key: String, required: Bool, stop: String? = nil) -> String? {
+        switch object[key] {
+        case .string(let value)?: return value
+        case nil, .null?:
+            if required { fail(.missingField(key), stop: stop) }
+            return nil
+        case let other?:
+            fail(.wrongType(field: key, expected: "a string", found: other.typeDescription), stop: stop)
+            return nil
+        }
+    }
+
+    mutating func number(
+        _ object: JSONObject, _ key: String, integer: Bool, range: ClosedRange<Double>, stop: String? = nil
+    ) -> Double? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(let value, let isInteger)?:
+            if integer && !(isInteger || value == value.rounded()) {
+                fail(.wrongType(field: key, expected: "a whole number", found: "\(value)"), stop: stop)
+                return nil
+            }
+            guard range.contains(value) else {
+                let shown = integer ? "\(Int(range.lowerBound))...\(Int(range.upperBound))" : "\(range)"
+                fail(.invalidValue(field: key, reason: "is \(JSONValue.format(value)); it must be in \(shown)"), stop: stop)
+                return nil
+            }
+            return value
+        case let other?:
+            fail(.wrongType(field: key, expected: integer ? "a whole number" : "a number", found: other.typeDescription), stop: stop)
+            return nil
+        }
+    }
+
+    mutating func date(_ object: JSONObject, _ key: String) -> Date? {
+        guard let text = string(object, key, required: false) else { return nil }
+        guard let date = RFC3339.parse(text) else {
+            fail(.invalidValue(field: key, reason: "is \"\(text)\", not an RFC 3339 time with an offset"))
+            return nil
+        }
+        return date
+    }
+
+    mutating func readHunt(_ meta: JSONObject, expectedID: String?) -> Hunt? {
+        let before = errors.count
+        for key in meta.keys where !HuntFile.huntKeys.contains(key) { fail(.unknownField("hunt.\(key)")) }
+        let id = string(meta, "id", required: true)
+        if let id {
+            if !Slug.isValid(id) {
+                fail(.invalidValue(field: "id", reason: "is \"\(id)\"; use lower-case letters, digits and hyphens"))
+            } else if let expectedID, id != expectedID {
+                fail(.huntIDMismatch(id: id, expected: expectedID))
+            }
+        }
+        let name = string(meta, "name", required: true)
+        if let name, name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            fail(.invalidValue(field: "name", reason: "is empty"))
+        }
+        var hunt = Hunt(id: id ?? "", name: name ?? "")
+        hunt.description = string(meta, "description", required: false) ?? ""
+        if let difficulty = string(meta, "difficulty", required: false) {
+            if let value = Hunt.Difficulty(rawValue: difficulty) {
+                hunt.difficulty = value
+            } else {
+                let allowed = Hunt.Difficulty.allCases.map(\.rawValue).joined(separator: ", ")
+                fail(.invalidValue(field: "difficulty", reason: "is \"\(difficulty)\"; use one of \(allowed)"))
+            }
+        }
+        if let bonus = number(meta, "bonus_points", integer: true, range: 0...1_000_000) { hunt.bonusPoints = Int(bonus) }
+        switch meta["ordered"] {
+        case nil, .null?: break
+        case .bool(let ordered)?: hunt.ordered = ordered
+        case let other?: fail(.wrongType(field: "ordered", expected: "true or false", found: other.typeDescription))
+        }
+        if let zone = string(meta, "timezone", required: false) {
+            if TimeZone(identifier: zone) == nil || zone.isEmpty {
+                fail(.invalidValue(field: "timezone", reason: "is \"\(zone)\", not an IANA time zone such as America/Los_Angeles"))
+            } else {
+                hunt.timeZone = zone
+            }
+        }
+        hunt.startsAt = date(meta, "starts_at")
+        hunt.endsAt = date(meta, "ends_at")
+        if let start = hunt.startsAt, let end = hunt.endsAt, end <= start {
+            fail(.invalidValue(field: "ends_at", reason: "is not after starts_at"))
+        }
+        if let value = number(meta, "max_accuracy_m", integer: false, range: 1...10_000) { hunt.maxAccuracyMeters = value }
+        if let value = number(meta, "max_photo_age_s", integer: false, range: 60...31_622_400) {
+            hunt.maxPhotoAgeSeconds = value
+        }
+        if let value = number(meta, "tolerance_m", integer: false, range: 0...1_000) { hunt.toleranceMeters = value }
+        hunt.image = string(meta, "image", required: false)
+        return errors.count == before ? hunt : nil
+    }
+
+    mutating func readStop(_ value: JSONValue, index: Int, huntID: String) -> Stop? {
+        guard case .object(let feature) = value, feature["type"] == .string("Feature") else {
+            fail(.invalidValue(field: "features[\(index)]", reason: "is not a GeoJSON Feature"))
+            return nil
+        }
+        let id: String
+        switch feature["id"] {
+        case .string(let text)? where Slug.isValid(text): id = text
+        case .string(let text)?:
+            fail(.invalidValue(field: "features[\(index)].id", reason: "is \"\(text)\"; use lower-case letters, digits and hyphens"))
+            return nil
+        case nil, .null?:
+            fail(.missingField("features[\(index)].id"))
+            return nil
+        case let other?:
+            fail(.wrongType(field: "features[\(index)].id", expected: "a string", found: other.typeDescription))
+            return nil
+        }
+        let before = errors.count
+        var properties = JSONObject()
+        switch feature["properties"] {
+        case .object(let object)?: properties = object
+        case nil, .null?: fail(.missingField("properties"), stop: id)
+        case let other?: fail(.wrongType(field: "properties", expected: "an object", found: other.typeDescription), stop: id)
+        }
+        let name = string(properties, "name", required: true, stop: id)
+        if let name, name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            fail(.invalidValue(field: "name", reason: "is empty"), stop: id)
+        }
+        if properties["points"] == nil || properties["points"] == .null { fail(.missingField("points"), stop: id) }
+        let points = number(properties, "points", integer: true, range: 0...1_000_000, stop: id)
+        let description = string(properties, "description", required: false, stop: id) ?? ""
+        let image = string(properties, "image", required: false, stop: id)
+        guard let geometry = feature["geometry"], geometry != .null else {
+            fail(.missingField("geometry"), stop: id)
+            return nil
+        }
+        let geofence: Geofence
+        do {
+            geofence = try HuntFile.geofence(from: geometry)
+        } catch {
+            fail(error, stop: id)
+            return nil
+        }
+        let positions = geofence.polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.positions.count } }
+        if positions > HuntFile.maxPositionsPerStop {
+            fail(.tooManyPositions(count: positions, limit: HuntFile.maxPositionsPerStop), stop: id)
+            return nil
+        }
+        do {
+            let inspection = try inspector.inspect(geofence)
+            if let reason = inspection.invalidReason {
+                fail(.geometry(.invalid(reason: reason)), stop: id)
+            } else if !HuntFile.allowedAreaSquareMeters.contains(inspection.areaSquareMeters) {
+                fail(.geometry(.areaOutOfRange(squareMeters: inspection.areaSquareMeters, allowed: HuntFile.allowedAreaSquareMeters)), stop: id)
+            }
+        } catch {
+            fail(.geometry(.invalid(reason: "\(error)")), stop: id)
+        }
+        guard errors.count == before, let name, let points else { return nil }
+        return Stop(
+            id: id, huntID: huntID, name: name, description: description, points: Int(points), image: image,
+            geofence: geofence)
+    }
+}

@@ -1,0 +1,66 @@
+internal import CProj
+public import VSHCore
+
+/// Geodesics on the WGS84 ellipsoid, through PROJ's implementation of Karney's
+/// algorithms (`geodesic.h`: `geod_inverse`, `geod_direct`, `geod_polygonarea`),
+/// the same code pyproj's `Geod` and GeographicLib use. Accurate to nanometres.
+public enum Geodesic {
+    /// WGS84: a = 6378137 m, f = 1/298.257223563.
+    private static let wgs84: geod_geodesic = {
+        var g = geod_geodesic()
+        geod_init(&g, 6_378_137, 1 / 298.257_223_563)
+        return g
+    }()
+
+    /// The shortest distance between two positions, in metres.
+    public static func distanceMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
+        inverse(a, b).distanceMeters
+    }
+
+    /// Distance in metres and the azimuths (degrees clockwise from north) at
+    /// both ends of the geodesic from `a` to `b`.
+    public static func inverse(_ a: Coordinate, _ b: Coordinate) -> (
+        distanceMeters: Double, initialAzimuth: Double, finalAzimuth: Double
+    ) {
+        var s12 = 0.0
+        var azi1 = 0.0
+        var azi2 = 0.0
+        withUnsafePointer(to: wgs84) { g in
+            geod_inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, &azi2)
+        }
+        return (s12, azi1, azi2)
+    }
+
+    /// The position reached from `start` after `distanceMeters` along `azimuth`
+    /// (degrees clockwise from north).
+    public static func destination(from start: Coordinate, azimuth: Double, distanceMeters: Double) -> Coordinate {
+        var lat2 = 0.0
+        var lon2 = 0.0
+        var azi2 = 0.0
+        withUnsafePointer(to: wgs84) { g in
+            geod_direct(g, start.latitude, start.longitude, azimuth, distanceMeters, &lat2, &lon2, &azi2)
+        }
+        // geod_direct returns longitudes in [-180, 180]; clamp rounding at the poles.
+        return Coordinate(unchecked: max(-90, min(90, lat2)), max(-180, min(180, lon2)))
+    }
+
+    /// The area enclosed by a ring in square metres on the ellipsoid, always
+    /// positive whatever the ring's orientation. The closing position is not repeated to PROJ.
+    public static func areaSquareMeters(of ring: LinearRing) -> Double {
+        var lats = ring.positions.dropLast().map(\.latitude)
+        var lons = ring.positions.dropLast().map(\.longitude)
+        var area = 0.0
+        var perimeter = 0.0
+        withUnsafePointer(to: wgs84) { g in
+            geod_polygonarea(g, &lats, &lons, Int32(lats.count), &area, &perimeter)
+        }
+        return abs(area)
+    }
+
+    /// A geofence's area: shells minus holes, in square metres.
+    public static func areaSquareMeters(of geofence: Geofence) -> Double {
+        geofence.polygons.reduce(0) { total, polygon in
+            total + areaSquareMeters(of: polygon.shell) - polygon.holes.reduce(0) { $0 + areaSquareMeters(of: $1) }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+internal import GRDB
+public import VSHCore
+
+/// A hunt as the database holds it: the definition plus what the store derived.
+public struct StoredHunt: Sendable {
+    public var hunt: Hunt
+    /// The hunt file it was synced from.
+    public var file: String
+    /// Each stop's area on the WGS84 ellipsoid (`ST_Area(g, 1)`), in m², by stop id.
+    public var stopAreas: [String: Double]
+}
+
+extension GeofenceStore {
+    /// Every hunt with its stops, in file-name order.
+    public func hunts() throws -> [StoredHunt] {
+        try run { try queue.read { db in try Self.loadHunts(db, id: nil) } }
+    }
+
+    /// One hunt with its stops, or nil when there is no hunt with that id.
+    public func hunt(id: String) throws -> StoredHunt? {
+        try run { try queue.read { db in try Self.loadHunts(db, id: id).first } }
+    }
+
+    private static func loadHunts(_ db: Database, id: String?) throws -> [StoredHunt] {
+        let huntRows = try Row.fetchAll(
+            db, sql: "SELECT * FROM hunts WHERE ?1 IS NULL OR id = ?1 ORDER BY position", arguments: [id])
+        return try huntRows.map { row in
+            var hunt = Hunt(id: row["id"], name: row["name"])
+            hunt.description = row["description"]
+            hunt.difficulty = Hunt.Difficulty(rawValue: row["difficulty"]) ?? .medium
+            hunt.bonusPoints = row["bonus_points"]
+            hunt.ordered = row["ordered"]
+            hunt.timeZone = row["timezone"]
+            hunt.startsAt = (row["starts_at"] as String?).flatMap(RFC3339.parse)
+            hunt.endsAt = (row["ends_at"] as String?).flatMap(RFC3339.parse)
+            hunt.maxAccuracyMeters = row["max_accuracy_m"]
+            hunt.maxPhotoAgeSeconds = row["max_photo_age_s"]
+            hunt.toleranceMeters = row["tolerance_m"]
+            hunt.image = row["image"]
+            var areas: [String: Double] = [:]
+            let stopRows = try Row.fetchAll(
+                db, sql: "SELECT * FROM stops WHERE hunt_id = ? ORDER BY position", arguments: [hunt.id])
+            for stopRow in stopRows {
+                let stopID: String = stopRow["id"]
+                let geometryText: String = stopRow["geometry_json"]
+                let geofence: Geofence
+                do {
+                    geofence = try HuntFile.geofence(from: try JSONValue.parse(geometryText))
+                } catch {
+                    throw StoreError(code: 11, message: "stop \(stopID) has a damaged geometry", path: db.description)
+                }
+                hunt.stops.append(
+                    Stop(
+                        id: stopID, huntID: hunt.id, name: stopRow["name"], description: stopRow["description"],
+                        points: stopRow["points"], image: stopRow["image"], geofence: geofence))
+                areas[stopID] = stopRow["area_m2"]
+            }
+            return StoredHunt(hunt: hunt, file: row["file"], stopAreas: areas)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+internal import GRDB
+public import VSHCore
+
+/// What a sync did.
+public enum SyncOutcome: Equatable, Sendable {
+    /// The files are what the database already holds.
+    case unchanged
+    /// The definitions were replaced: this many hunts and stops now.
+    case updated(hunts: Int, stops: Int)
+}
+
+extension GeofenceStore {
+    /// A fingerprint of a set of hunt files: SHA-256 over each file's name and
+    /// content hash. File names only, not folders, so the same files reached by
+    /// another path do not trigger a re-sync.
+    static func fingerprint(_ sources: [HuntCatalog.Source]) -> String {
+        var hasher = SHA256()
+        for source in sources.sorted(by: { $0.expectedID < $1.expectedID }) {
+            hasher.update(Array("\(source.expectedID).geojson\u{0}\(SHA256.hex(source.bytes))\n".utf8))
+        }
+        return hasher.finalizeHex()
+    }
+
+    /// Brings the database's hunts and stops in line with the hunt files, when they changed.
+    ///
+    /// All files are validated first (GEOS validity and ellipsoidal area
+    /// through this database's SpatiaLite); only when every one is valid are the
+    /// definitions replaced, in one IMMEDIATE transaction. A bad file therefore
+    /// leaves the last good definitions in place and throws `HuntFileErrors`
+    /// listing every problem.
+    @discardableResult
+    public func sync(_ sources: [HuntCatalog.Source]) throws -> SyncOutcome {
+        let fingerprint = Self.fingerprint(sources)
+        if try storedFingerprint() == fingerprint { return .unchanged }
+        let catalog = try HuntCatalog.build(sources, inspector: inspector).get()
+        let files = Dictionary(uniqueKeysWithValues: sources.map { ($0.expectedID, $0.path) })
+        return try run {
+            try queue.inTransaction(.immediate) { db in
+                // Another process may have synced the same files while we validated.
+                if try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'hunts'") == fingerprint {
+                    return .commit
+                }
+                try replaceDefinitions(db, with: catalog, files: files)
+                try db.execute(
+                    sql: "INSERT INTO sync_state(key, value) VALUES ('hunts', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    arguments: [fingerprint])
+                return .commit
+            }
+            return .updated(hunts: catalog.hunts.count, stops: catalog.hunts.reduce(0) { $0 + $1.stops.count })
+        }
+    }
+
+    func storedFingerprint() throws -> String? {
+        try run { try queue.read { try String.fetchOne($0, sql: "SELECT value FROM sync_state WHERE key = 'hunts'") } }
+    }
+
+    private func replaceDefinitions(_ db: Database, with catalog: HuntCatalog, files: [String: String]) throws {
+        try db.execute(sql: "DELETE FROM stops")
+        try db.execute(sql: "DELETE FROM hunts")
+        let insertHunt = try db.makeStatement(
+            sql: """
+                INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
+                    starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        let insertStop = try db.makeStatement(
+            sql: """
+                INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom, area_m2)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, g, ST_Area(g, 1)
+                FROM (SELECT CastToMultiPolygon(GeomFromText(?, 4326)) AS g)
+                """)
+        for (position, hunt) in catalog.hunts.enumerated() {
+            try insertHunt.execute(arguments: [
+                hunt.id, position, hunt.name, hunt.description, hunt.difficulty.rawValue, hunt.bonusPoints,
+                hunt.ordered, hunt.timeZone, hunt.startsAt.map(RFC3339.format), hunt.endsAt.map(RFC3339.format),
+                hunt.maxAccuracyMeters, hunt.maxPhotoAgeSeconds, hunt.toleranceMeters, hunt.image,
+                files[hunt.id] ?? "\(hunt.id).geojson",
+            ])
+            for (stopPosition, stop) in hunt.stops.enumerated() {
+                try insertStop.execute(arguments: [
+                    stop.id, hunt.id, stopPosition, stop.name, stop.description, stop.points, stop.image,
+                    stop.geofence.geoJSON().compactText, stop.geofence.wkt,
+                ])
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+public import VSHCore
+
+/// Reads the hunt files of a folder: every `*.geojson`, sorted by name.
+public enum HuntSources {
+    /// - Parameter directory: the hunts folder (`./hunts`).
+    /// - Throws: `InputError` with exit 66 when the folder is missing or unreadable.
+    public static func read(directory: String) throws -> [HuntCatalog.Source] {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw InputError("\(directory): hunts folder not found (set --hunts or VSH_HUNTS)", status: .noInput)
+        }
+        let names: [String]
+        do {
+            names = try manager.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".geojson") }.sorted()
+        } catch {
+            throw InputError("\(directory): cannot list the hunts folder", status: .noInput)
+        }
+        return try names.map { name in
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw InputError("\(path): cannot read the hunt file", status: .noInput)
+            }
+            defer { try? handle.close() }
+            // Read one byte past the limit so an oversized file is reported, not loaded.
+            let data = (try? handle.read(upToCount: HuntFile.maxFileBytes + 1)) ?? Data()
+            return HuntCatalog.Source(
+                path: path, expectedID: String(name.dropLast(".geojson".count)), bytes: [UInt8](data))
+        }
+    }
+}

@@ -1,0 +1,62 @@
+internal import GRDB
+public import VSHCore
+
+/// Checks geofences with GEOS and the ellipsoid, through SpatiaLite:
+/// `ST_IsValidReason(g)` for topology (self-intersections, holes outside their
+/// shell, too few distinct points) and `ST_Area(g, 1)` for the area in m².
+public final class SpatiaLiteInspector: GeofenceInspector {
+    let database: SpatiaLiteDatabase
+
+    init(database: SpatiaLiteDatabase) {
+        self.database = database
+    }
+
+    /// An inspector on a private in-memory database, for validating hunt files
+    /// without touching any vsh database.
+    public static func standalone() throws -> SpatiaLiteInspector {
+        let database = try SpatiaLiteDatabase(path: nil, busyTimeout: 0)
+        try database.run { queue in
+            try queue.inDatabase { db in
+                try db.requireOne("SELECT InitSpatialMetadata(1, 'WGS84')", what: "initialise SpatiaLite metadata")
+            }
+        }
+        return SpatiaLiteInspector(database: database)
+    }
+
+    public func inspect(_ geofence: Geofence) throws -> GeofenceInspection {
+        try database.run { queue in
+            try queue.inDatabase { db in
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT ST_IsValidReason(g) AS reason, ST_Area(g, 1) AS area FROM (SELECT GeomFromText(?, 4326) AS g)",
+                    arguments: [geofence.wkt])
+                guard let row, let reason = row["reason"] as String? else {
+                    return GeofenceInspection(invalidReason: "SpatiaLite could not read the geometry", areaSquareMeters: 0)
+                }
+                return GeofenceInspection(
+                    invalidReason: reason == "Valid Geometry" ? nil : Self.plainReason(reason),
+                    areaSquareMeters: row["area"] ?? 0)
+            }
+        }
+    }
+
+    /// GEOS says `Self-intersection[-115.17 36.08]`; a person reads
+    /// `self-intersection at longitude -115.17, latitude 36.08`.
+    static func plainReason(_ reason: String) -> String {
+        guard let open = reason.firstIndex(of: "["), reason.hasSuffix("]") else { return reason.lowercased() }
+        let what = reason[..<open].lowercased()
+        let numbers = reason[reason.index(after: open)..<reason.index(before: reason.endIndex)].split(separator: " ")
+        guard numbers.count == 2 else { return reason.lowercased() }
+        return "\(what) at longitude \(numbers[0]), latitude \(numbers[1])"
+    }
+}
+
+extension Database {
+    /// Runs a SpatiaLite management function that answers 1 on success.
+    func requireOne(_ sql: String, what: String) throws {
+        let result = try Int.fetchOne(self, sql: sql)
+        guard result == 1 else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "SpatiaLite could not \(what)", sql: sql)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import VSHCommandSupport
+import VSHCore
+import VSHStore
+
+extension VSH {
+    struct Hunts: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the hunts.")
+
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "One JSON array of hunts (shape in the README).") var json = false
+
+        func run() throws {
+            try CommandRunner.run(tool: "vsh") {
+                let hunts = try store.openStore().hunts()
+                if json {
+                    Output.line(JSONValue.array(hunts.map { HuntJSON.hunt($0, withStops: false) }).compactText)
+                    return .success
+                }
+                if hunts.isEmpty {
+                    Output.line("No hunts. Add hunt files to \(store.huntsDirectory)/ (see the README).")
+                    return .success
+                }
+                var table = TextTable(headers: ["ID", "NAME", "DIFFICULTY", "STOPS", "POINTS"], rightAligned: [3, 4])
+                for stored in hunts {
+                    let hunt = stored.hunt
+                    table.append([hunt.id, hunt.name, hunt.difficulty.rawValue, "\(hunt.stops.count)", "\(hunt.totalPoints)"])
+                }
+                table.render().forEach(Output.line)
+                return .success
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import VSHCommandSupport
+import VSHCore
+import VSHStore
+
+extension VSH {
+    struct Locate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Which stops cover a point (boundary included); else the nearest stop and how far.",
+            discussion: """
+                vsh locate 36.08208 -115.17284        (latitude, then longitude; decimal degrees)
+                vsh locate --fixes fixes.csv          (one "lat,lon" per line; CSV "index,hunt,stop" out, \
+                where index is the fix's line number)
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @Option(help: ArgumentHelp("A CSV file of lat,lon lines to look up in bulk.", valueName: "file"))
+        var fixes: String?
+        @Flag(help: "One JSON object: {inside: [{hunt, stop, name}], nearest: {hunt, stop, name, distance_m} or null}.")
+        var json = false
+        // Negative longitudes look like options to a parser; take the words as they come.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("LAT LON, or LAT,LON.", valueName: "lat lon"))
+        var position: [String] = []
+
+        func run() throws {
+            try CommandRunner.run(tool: "vsh") {
+                if let fixes {
+                    guard position.isEmpty else { throw ValidationError("give either LAT LON or --fixes FILE, not both") }
+                    return try locateBatch(fixes)
+                }
+                return try locateOne(try parsePosition())
+            }
+        }
+
+        func parsePosition() throws -> Coordinate {
+            let words = position.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
+            guard words.count == 2, let lat = Double(words[0]), let lon = Double(words[1]) else {
+                throw InputError("give a position as LAT LON in decimal degrees (vsh locate 36.08208 -115.17284)", status: .usage)
+            }
+            do {
+                return try Coordinate(latitude: lat, longitude: lon)
+            } catch {
+                throw InputError("\(error)", status: .usage)
+            }
+        }
+
+        func locateOne(_ point: Coordinate) throws -> ExitStatus {
+            let db = try store.openStore()
+            let inside = try db.stops(covering: point)
+            let nearest = inside.isEmpty ? try db.nearestStop(to: point) : nil
+            if json {
+                let nearestJSON: JSONValue = nearest.map { found in
+                    .object([
+                        "hunt": .string(found.stop.huntID), "stop": .string(found.stop.stopID),
+                        "name": .string(found.stop.name),
+                        "distance_m": .double((found.distanceMeters * 10).rounded() / 10),
+                    ])
+                } ?? .null
+                let insideJSON = JSONValue.array(
+                    inside.map { .object(["hunt": .string($0.huntID), "stop": .string($0.stopID), "name": .string($0.name)]) })
+                Output.line(JSONValue.object(["inside": insideJSON, "nearest": nearestJSON]).compactText)
+            } else if !inside.isEmpty {
+                for stop in inside { Output.line("inside \(stop.name) (\(stop.huntID)/\(stop.stopID))") }
+            } else if let nearest {
+                Output.line(
+                    "no stop covers this point; nearest: \(nearest.stop.name) (\(nearest.stop.huntID)/\(nearest.stop.stopID)), "
+                        + "\(Self.distanceText(nearest.distanceMeters)) away")
+            } else {
+                Output.line("no stops in the database")
+            }
+            return .success
+        }
+
+        static func distanceText(_ meters: Double) -> String {
+            meters < 1000 ? "\(Int(meters.rounded())) m" : "\(Double(Int(meters / 10)) / 100) km"
+        }
+
+        /// Streams the CSV: one line read, looked up and written at a time.
+        func locateBatch(_ path: String) throws -> ExitStatus {
+            let reader = try LineReader(path: path)
+            let db = try store.openStore()
+            Output.line("index,hunt,stop")
+            var sawData = false
+            while let line = reader.next() {
+                let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                if text.isEmpty || text.hasPrefix("#") { continue }
+                let fields = text.split(separator: ",", omittingEmptySubsequences: false)
+                guard fields.count >= 2,
+                    let lat = Double(fields[0].trimmingCharacters(in: .whitespaces)),
+                    let lon = Double(fields[1].trimmingCharacters(in: .whitespaces))
+                else {
+                    // A header line ("lat,lon") is allowed before the first fix.
+                    if !sawData && text.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) {
+                        sawData = true
+                        continue
+                    }
+                    throw InputError("\(path):\(reader.lineNumber): expected \"lat,lon\" in decimal degrees")
+                }
+                sawData = true
+                guard let point = try? Coordinate(latitude: lat, longitude: lon) else {
+                    throw InputError("\(path):\(reader.lineNumber): latitude or longitude out of range")
+                }
+                for stop in try db.stops(covering: point) {
+                    Output.line("\(reader.lineNumber),\(stop.huntID),\(stop.stopID)")
+                }
+            }
+            return .success
+        }
+    }
+}

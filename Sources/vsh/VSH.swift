@@ -1,0 +1,18 @@
+import ArgumentParser
+import Foundation
+import VSHCommandSupport
+import VSHCore
+import VSHStore
+
+@main
+struct VSH: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vsh",
+        abstract: "vsh: a geospatial scavenger-hunt engine.",
+        discussion: """
+            Hunts are folders of GeoJSON files (hunts/<id>.geojson); every command first syncs them into \
+            the SpatiaLite database when they changed. Exit codes: 0 ok, 1 check-in rejected, 2 pending \
+            review, 64 usage, 65 bad input data, 66 input file missing, 70 internal error, 75 database busy.
+            """,
+        subcommands: [Hunts.self, ShowHunt.self, Locate.self, Sync.self])
+}
