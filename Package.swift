@@ -36,7 +36,7 @@ let package = Package(
         // The SpatiaLite database: hunts, stops with a spatial index, lookups.
         .target(
             name: "VSHStore",
-            dependencies: ["VSHCore", "CSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["VSHCore", "VSHGeodesy", "CSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         // What both executables share: options, exit codes, output.
         .target(
@@ -61,14 +61,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
-        .testTarget(name: "VSHCoreTests", dependencies: ["VSHCore"], swiftSettings: strictSettings),
+        .target(name: "VSHTestSupport", path: "Tests/VSHTestSupport", swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHGeodesyTests", dependencies: ["VSHCore", "VSHGeodesy"], swiftSettings: strictSettings),
+            name: "VSHCoreTests", dependencies: ["VSHCore", "VSHTestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHStoreTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore"],
+            name: "VSHGeodesyTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "VSHStoreTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["vsh", "vsh-master", "VSHCore", "VSHGeodesy"],
+            name: "EndToEndTests", dependencies: ["vsh", "vsh-master", "VSHCore", "VSHGeodesy", "VSHTestSupport"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,7 @@ public struct StoredHunt: Sendable {
     public var hunt: Hunt
     /// The hunt file it was synced from.
     public var file: String
-    /// Each stop's area on the WGS84 ellipsoid (`ST_Area(g, 1)`), in m², by stop id.
+    /// Each stop's area on the WGS84 ellipsoid (Karney's `geod_polygonarea`), in m², by stop id.
     public var stopAreas: [String: Double]
 }
 

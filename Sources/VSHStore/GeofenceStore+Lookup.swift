@@ -1,6 +1,7 @@
 import Foundation
 internal import GRDB
 public import VSHCore
+import VSHGeodesy
 
 /// A stop as a lookup names it.
 public struct StopReference: Hashable, Sendable {
@@ -46,48 +47,54 @@ extension GeofenceStore {
         StopReference(huntID: row[0], stopID: row[1], name: row[2])
     }
 
-    /// The stop nearest to a position and its geodesic distance (`ST_Distance(g, p, 1)`,
-    /// WGS84 ellipsoid), or nil when there are no stops.
+    /// The stop nearest to a position that no stop covers, and its geodesic
+    /// distance in metres on the WGS84 ellipsoid, or nil when there are no stops.
     ///
     /// Searches the spatial index in growing boxes (100 m, 1 km, ... around the
-    /// point). A box of half-size r holds every stop within r, so once the best
-    /// candidate is no farther than r it is the nearest of all.
+    /// point); a box of half-size r holds every stop within r of the point, so
+    /// once the best candidate is no farther than r it is the nearest of all.
+    /// Distances are measured to each candidate's boundary with Karney's
+    /// geodesics (`Geodesic.distanceMeters(from:toBoundaryOf:)`), not with
+    /// `ST_Distance(g, p, 1)`, which is off by percents (see there).
     public func nearestStop(to position: Coordinate) throws -> NearestStop? {
         try run {
             try queue.inDatabase { db in
                 var radius = 100.0
-                while radius < 25_000_000 {
-                    let dLat = radius / 110_574 * 1.01
-                    let cosLat = cos(min(89.9, abs(position.latitude) + dLat) * .pi / 180)
-                    let dLon = min(360, dLat * 110_574 / (111_320 * cosLat))
-                    let lon: Double = position.longitude
-                    let lat: Double = position.latitude
-                    let box: [Double] = [lon - dLon, lon + dLon, lat - dLat, lat + dLat]
-                    let arguments = StatementArguments([lon, lat] + box)
-                    let candidate = try Row.fetchOne(try db.cachedStatement(sql: Self.nearestInBoxSQL), arguments: arguments)
-                    if let candidate, let distance = candidate[3] as Double?, distance <= radius {
-                        return NearestStop(stop: Self.reference(candidate), distanceMeters: distance)
+                while true {
+                    let rows: [Row]
+                    if radius < 20_000_000 {
+                        let dLat = radius / 110_574 * 1.01
+                        let cosLat = cos(min(89.9, abs(position.latitude) + dLat) * .pi / 180)
+                        let dLon = min(360, dLat * 110_574 / (111_320 * cosLat))
+                        let lon: Double = position.longitude
+                        let lat: Double = position.latitude
+                        let box = StatementArguments([lon - dLon, lon + dLon, lat - dLat, lat + dLat])
+                        rows = try Row.fetchAll(try db.cachedStatement(sql: Self.candidatesInBoxSQL), arguments: box)
+                    } else {
+                        rows = try Row.fetchAll(try db.cachedStatement(sql: Self.allCandidatesSQL))
                     }
+                    var best: NearestStop?
+                    for row in rows {
+                        let geometry: String = row[3]
+                        guard let fence = try? HuntFile.geofence(from: try JSONValue.parse(geometry)) else { continue }
+                        let distance = Geodesic.distanceMeters(from: position, toBoundaryOf: fence)
+                        if distance < best?.distanceMeters ?? .infinity {
+                            best = NearestStop(stop: Self.reference(row), distanceMeters: distance)
+                        }
+                    }
+                    if let best, best.distanceMeters <= radius || radius >= 20_000_000 { return best }
+                    if radius >= 20_000_000 { return nil }
                     radius *= 10
                 }
-                let row = try Row.fetchOne(
-                    try db.cachedStatement(sql: Self.nearestAnywhereSQL),
-                    arguments: [position.longitude, position.latitude])
-                guard let row, let distance = row[3] as Double? else { return nil }
-                return NearestStop(stop: Self.reference(row), distanceMeters: distance)
             }
         }
     }
 
-    static let nearestInBoxSQL = """
-        SELECT s.hunt_id, s.id, s.name, ST_Distance(s.geom, MakePoint(?1, ?2, 4326), 1) AS d
+    static let candidatesInBoxSQL = """
+        SELECT s.hunt_id, s.id, s.name, s.geometry_json
         FROM stops s
-        WHERE s.pk IN (SELECT pkid FROM idx_stops_geom WHERE xmax >= ?3 AND xmin <= ?4 AND ymax >= ?5 AND ymin <= ?6)
-        ORDER BY d LIMIT 1
+        WHERE s.pk IN (SELECT pkid FROM idx_stops_geom WHERE xmax >= ?1 AND xmin <= ?2 AND ymax >= ?3 AND ymin <= ?4)
         """
 
-    static let nearestAnywhereSQL = """
-        SELECT s.hunt_id, s.id, s.name, ST_Distance(s.geom, MakePoint(?1, ?2, 4326), 1) AS d
-        FROM stops s ORDER BY d LIMIT 1
-        """
+    static let allCandidatesSQL = "SELECT s.hunt_id, s.id, s.name, s.geometry_json FROM stops s"
 }

@@ -1,6 +1,7 @@
 import Foundation
 internal import GRDB
 public import VSHCore
+import VSHGeodesy
 
 /// What a sync did.
 public enum SyncOutcome: Equatable, Sendable {
@@ -51,6 +52,19 @@ extension GeofenceStore {
         }
     }
 
+    /// Replaces every hunt and stop with a catalog the caller validated itself
+    /// (tests, tools that build geometry in code), in one transaction. The next
+    /// `sync` from files will load the files again.
+    public func replace(with catalog: HuntCatalog) throws {
+        try run {
+            try queue.inTransaction(.immediate) { db in
+                try replaceDefinitions(db, with: catalog, files: [:])
+                try db.execute(sql: "DELETE FROM sync_state WHERE key = 'hunts'")
+                return .commit
+            }
+        }
+    }
+
     func storedFingerprint() throws -> String? {
         try run { try queue.read { try String.fetchOne($0, sql: "SELECT value FROM sync_state WHERE key = 'hunts'") } }
     }
@@ -67,8 +81,7 @@ extension GeofenceStore {
         let insertStop = try db.makeStatement(
             sql: """
                 INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom, area_m2)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?, g, ST_Area(g, 1)
-                FROM (SELECT CastToMultiPolygon(GeomFromText(?, 4326)) AS g)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?)
                 """)
         for (position, hunt) in catalog.hunts.enumerated() {
             try insertHunt.execute(arguments: [
@@ -81,6 +94,7 @@ extension GeofenceStore {
                 try insertStop.execute(arguments: [
                     stop.id, hunt.id, stopPosition, stop.name, stop.description, stop.points, stop.image,
                     stop.geofence.geoJSON().compactText, stop.geofence.wkt,
+                    Geodesic.areaSquareMeters(of: stop.geofence),
                 ])
             }
         }

@@ -38,7 +38,9 @@ public final class GeofenceStore {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-geofences") { db in
-            try db.requireOne("SELECT InitSpatialMetadata(1, 'WGS84')", what: "initialise SpatiaLite metadata")
+            // Inside the migration's transaction: 0 = no transaction of its own (and fast; without any
+            // transaction it takes over 40 s, one autocommit per spatial_ref_sys row).
+            try db.requireOne("SELECT InitSpatialMetadata(0, 'WGS84')", what: "initialise SpatiaLite metadata")
             try db.execute(
                 sql: """
                     CREATE TABLE hunts (

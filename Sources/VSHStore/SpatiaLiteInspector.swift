@@ -1,9 +1,12 @@
 internal import GRDB
 public import VSHCore
+import VSHGeodesy
 
-/// Checks geofences with GEOS and the ellipsoid, through SpatiaLite:
-/// `ST_IsValidReason(g)` for topology (self-intersections, holes outside their
-/// shell, too few distinct points) and `ST_Area(g, 1)` for the area in m².
+/// Checks geofences: GEOS through SpatiaLite (`ST_IsValidReason(g)`) for
+/// topology (self-intersections, holes outside their shell, too few distinct
+/// points), and PROJ's `geod_polygonarea` for the area on the ellipsoid.
+/// Not `ST_Area(g, 1)`: RTTOPO refuses rings that cross the equator (and
+/// prints to stderr); Karney's algorithm takes any ring.
 public final class SpatiaLiteInspector: GeofenceInspector {
     let database: SpatiaLiteDatabase
 
@@ -28,14 +31,14 @@ public final class SpatiaLiteInspector: GeofenceInspector {
             try queue.inDatabase { db in
                 let row = try Row.fetchOne(
                     db,
-                    sql: "SELECT ST_IsValidReason(g) AS reason, ST_Area(g, 1) AS area FROM (SELECT GeomFromText(?, 4326) AS g)",
+                    sql: "SELECT ST_IsValidReason(GeomFromText(?, 4326)) AS reason",
                     arguments: [geofence.wkt])
+                let area = Geodesic.areaSquareMeters(of: geofence)
                 guard let row, let reason = row["reason"] as String? else {
-                    return GeofenceInspection(invalidReason: "SpatiaLite could not read the geometry", areaSquareMeters: 0)
+                    return GeofenceInspection(invalidReason: "SpatiaLite could not read the geometry", areaSquareMeters: area)
                 }
                 return GeofenceInspection(
-                    invalidReason: reason == "Valid Geometry" ? nil : Self.plainReason(reason),
-                    areaSquareMeters: row["area"] ?? 0)
+                    invalidReason: reason == "Valid Geometry" ? nil : Self.plainReason(reason), areaSquareMeters: area)
             }
         }
     }

@@ -6,6 +6,12 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
     public let column: Int
     public let message: String
 
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
     public var description: String { "line \(line), column \(column): \(message)" }
 }
 

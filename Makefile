@@ -1,0 +1,55 @@
+# vsh: `make demo` runs the main job, `make test` the tests. Both work on a fresh
+# Debian machine: `make deps` installs what is missing (apt-get, as root or via sudo).
+
+SHELL := /bin/bash
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Build and link: SQLite, SpatiaLite (brings GEOS, PROJ, RTTOPO), libexif, libjpeg.
+APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libproj-dev pkg-config
+# Tests talk to the real tools: ogrinfo (GDAL) reads our database.
+APT_TEST := gdal-bin
+VSH_CORPUS ?= $(abspath ../shared/corpus)
+BIN := .build/debug
+DEMO_DB := out/demo.sqlite
+
+.PHONY: all deps test-deps build test demo format clean
+
+all: build
+
+deps:
+	@if ! pkg-config --exists spatialite libexif libjpeg proj sqlite3 2>/dev/null; then \
+	  echo "make deps: installing $(APT_BUILD)"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_BUILD) >/dev/null; \
+	fi
+
+test-deps: deps
+	@if ! command -v ogrinfo >/dev/null; then \
+	  echo "make test-deps: installing $(APT_TEST)"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_TEST) >/dev/null; \
+	fi
+
+build: deps
+	swift build
+
+test: test-deps build
+	VSH_CORPUS="$(VSH_CORPUS)" swift test
+
+demo: build
+	@mkdir -p out && rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	@echo "== the hunts, loaded into a fresh SpatiaLite database ($(DEMO_DB))"
+	$(BIN)/vsh hunts --db $(DEMO_DB)
+	@echo
+	$(BIN)/vsh hunt downtown-fremont --db $(DEMO_DB)
+	@echo
+	@echo "== where are we? (the Welcome sign, the Sphere, the Mob Museum, a car park off the Strip)"
+	$(BIN)/vsh locate 36.082014 -115.172734 --db $(DEMO_DB)
+	$(BIN)/vsh locate 36.12056 -115.16139 --db $(DEMO_DB)
+	$(BIN)/vsh locate 36.172823 -115.141252 --db $(DEMO_DB)
+	$(BIN)/vsh locate 36.1160 -115.1760 --db $(DEMO_DB)
+
+format:
+	swift format --in-place --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build out

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import VSHCore
+
+@Suite struct RFC3339Tests {
+    @Test func parsesOffsetsFractionsAndZulu() {
+        #expect(RFC3339.parse("1970-01-01T00:00:00Z") == Date(timeIntervalSince1970: 0))
+        #expect(RFC3339.parse("2026-11-21T11:30:00.25-08:00") == Date(timeIntervalSince1970: 1_795_289_400.25))
+        #expect(RFC3339.parse("2026-11-21 19:30:00z") == Date(timeIntervalSince1970: 1_795_289_400))
+        #expect(RFC3339.parse("2024-02-29T12:00:00+05:30") == Date(timeIntervalSince1970: 1_709_188_200))
+    }
+
+    @Test func refusesImpossibleOrIncompleteTimes() {
+        for text in ["2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T23:59:60Z",
+                     "2026-11-21T10:00:00", "2026-11-21", "2026-11-21T10:00:00.Z", "26-11-21T10:00:00Z", ""] {
+            #expect(RFC3339.parse(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func formatsUTCWithMillisecondsOnlyWhenNeeded() {
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 1_795_289_400)) == "2026-11-21T19:30:00Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 1_795_289_400.25)) == "2026-11-21T19:30:00.250Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
+    }
+}
+
+@Suite struct SHA256Tests {
+    // FIPS 180-4 example vectors.
+    @Test func matchesTheStandardVectors() {
+        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test func streamingInPiecesEqualsOneShot() {
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var hasher = SHA256()
+        var index = 0
+        for size in [1, 63, 64, 65, 1000, 3] where index < bytes.count {
+            hasher.update(bytes[index..<min(bytes.count, index + size)])
+            index += size
+        }
+        hasher.update(bytes[index...])
+        #expect(hasher.finalizeHex() == SHA256.hex(bytes))
+    }
+
+    @Test func agreesWithSha256sumOnAHuntFile() throws {
+        let url = TestPaths.strip
+        let bytes = try [UInt8](Data(contentsOf: url))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [url.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(output.hasPrefix(SHA256.hex(bytes) + " "))
+    }
+}

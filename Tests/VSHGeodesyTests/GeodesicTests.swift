@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHGeodesy
+import VSHTestSupport
+
+@Suite struct GeodesicTests {
+    /// GeographicLib's documented example: JFK to LHR (GeodSolve -i 40.6 -73.8 51.6 -0.5).
+    @Test func matchesGeographicLibsWorkedExample() {
+        let result = Geodesic.inverse(Coordinate(unchecked: 40.6, -73.8), Coordinate(unchecked: 51.6, -0.5))
+        #expect(abs(result.distanceMeters - 5_551_759.400_319) < 1e-3)
+        #expect(abs(result.initialAzimuth - 51.198_882_845) < 1e-8)
+        #expect(abs(result.finalAzimuth - 107.821_776_736) < 1e-8)
+    }
+
+    @Test func destinationInvertsInverse() {
+        let start = Coordinate(unchecked: 36.082014, -115.172734)
+        let end = Geodesic.destination(from: start, azimuth: 33, distanceMeters: 1_234.5)
+        let back = Geodesic.inverse(start, end)
+        #expect(abs(back.distanceMeters - 1_234.5) < 1e-6)
+        #expect(abs(back.initialAzimuth - 33) < 1e-9)
+    }
+
+    @Test func areaOfAOneDegreeCellAtTheEquator() throws {
+        // 1° x 1° at the equator on WGS84: 12,308,778,361 m² (GeographicLib Planimeter).
+        let ring = try LinearRing([
+            Coordinate(unchecked: 0, 0), Coordinate(unchecked: 0, 1), Coordinate(unchecked: 1, 1),
+            Coordinate(unchecked: 1, 0), Coordinate(unchecked: 0, 0),
+        ])
+        #expect(abs(Geodesic.areaSquareMeters(of: ring) - 12_308_778_361) < 1_000)
+    }
+
+    /// Track lengths of the real GPX files in the corpus against pyproj's
+    /// `Geod(ellps='WGS84').inv` sums (reference/gpx.json, length_2d_geodesic_m).
+    @Test func trackLengthsAgreeWithPyproj() throws {
+        let corpus = try #require(TestSupport.corpus, "VSH_CORPUS is not a corpus folder")
+        let reference = try JSONValue.parse(
+            [UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/gpx.json"))))
+        guard case .object(let root) = reference, case .object(let files)? = root["files"] else {
+            Issue.record("unexpected gpx.json layout")
+            return
+        }
+        let trkpt = try Regex(#"<trkpt\s+(?:lat="([-0-9.]+)"\s+lon="([-0-9.]+)"|lon="([-0-9.]+)"\s+lat="([-0-9.]+)")"#)
+        var checked = 0
+        for (name, value) in files.members {
+            guard case .object(let facts) = value, facts["segments"] == .int(1), facts["tracks"] == .int(1),
+                case .number(let expected, _)? = facts["length_2d_geodesic_m"], expected > 0
+            else { continue }
+            let text = try String(contentsOf: corpus.appendingPathComponent(name), encoding: .utf8)
+            let points = text.matches(of: trkpt).compactMap { match -> Coordinate? in
+                let lat = match.output[1].substring ?? match.output[4].substring
+                let lon = match.output[2].substring ?? match.output[3].substring
+                guard let lat, let lon, let la = Double(lat), let lo = Double(lon) else { return nil }
+                return try? Coordinate(latitude: la, longitude: lo)
+            }
+            guard case .number(let count, _)? = facts["track_points"], points.count == Int(count) else { continue }
+            let length = zip(points, points.dropFirst()).reduce(0) { $0 + Geodesic.distanceMeters($1.0, $1.1) }
+            #expect(abs(length - expected) <= 1e-6 * expected + 1e-6, "\(name): \(length) vs \(expected)")
+            checked += 1
+        }
+        #expect(checked >= 5, "too few single-segment tracks compared: \(checked)")
+    }
+}
