@@ -12,6 +12,9 @@ public enum CommandRunner {
             status = try body()
         } catch let error as ExitCode {
             throw error
+        } catch let error as ValidationError {
+            Output.error("\(tool): \(error.message)")
+            status = .usage
         } catch let error as HuntFileErrors {
             for line in error.errors { Output.error("\(tool): \(line)") }
             status = .dataError

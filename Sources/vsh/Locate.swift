@@ -26,7 +26,7 @@ extension VSH {
         func run() throws {
             try CommandRunner.run(tool: "vsh") {
                 if let fixes {
-                    guard position.isEmpty else { throw ValidationError("give either LAT LON or --fixes FILE, not both") }
+                    guard position.isEmpty else { throw InputError("give either LAT LON or --fixes FILE, not both", status: .usage) }
                     return try locateBatch(fixes)
                 }
                 return try locateOne(try parsePosition())

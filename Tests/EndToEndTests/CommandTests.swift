@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHTestSupport
+
+@Suite struct CommandTests {
+    @Test func huntsAndHuntPrintTheDocumentedJSON() throws {
+        let workspace = try Workspace()
+        let list = try json(try workspace.vsh(["hunts", "--json"]).stdout)
+        #expect(list.array.map { $0["id"]?.string } == ["downtown-fremont", "strip-classics"])
+        guard case .object(let strip) = list.array[1] else { Issue.record("not an object"); return }
+        #expect(strip.keys == [
+            "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at", "ends_at",
+            "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "total_points", "stops",
+        ])
+        #expect(strip["stops"] == .int(10))
+
+        let hunt = try json(try workspace.vsh(["hunt", "downtown-fremont", "--json"]).stdout)
+        let stops = hunt["stops"]?.array ?? []
+        #expect(stops.count == 7)
+        #expect(stops.first?["id"]?.string == "fremont-street-experience")
+        guard case .number(let area, _)? = stops.first?["area_m2"] else { Issue.record("no area"); return }
+        #expect(area > 10_000 && area < 20_000)  // 460 m x 32 m
+
+        let unknown = try workspace.vsh(["hunt", "nope"])
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr == "vsh: no hunt \"nope\" (hunts: downtown-fremont, strip-classics)\n")
+    }
+
+    @Test func theDatabaseIsARealSpatiaLiteFileThatGDALReads() throws {
+        let workspace = try Workspace()
+        #expect(try workspace.vsh(["sync"]).stdout.contains("loaded 2 hunts with 17 stops"))
+        #expect(try workspace.vsh(["sync"]).stdout.contains("hunts are up to date"))
+        let ogrinfo = Process()
+        ogrinfo.executableURL = URL(fileURLWithPath: "/usr/bin/ogrinfo")
+        ogrinfo.arguments = ["-ro", "-so", workspace.db, "stops"]
+        let pipe = Pipe()
+        ogrinfo.standardOutput = pipe
+        ogrinfo.standardError = Pipe()
+        try ogrinfo.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ogrinfo.waitUntilExit()
+        #expect(ogrinfo.terminationStatus == 0)
+        #expect(output.contains("Layer name: stops"))
+        #expect(output.contains("Geometry: Multi Polygon"))
+        #expect(output.contains("Feature Count: 17"))
+        #expect(output.contains("WGS 84"))
+    }
+
+    @Test func missingInputsAndBadDatabasesHaveTheirExitCodes() throws {
+        let workspace = try Workspace()
+        let noHunts = try TestSupport.run("vsh", ["hunts", "--db", workspace.db, "--hunts", workspace.root.appendingPathComponent("absent").path])
+        #expect(noHunts.status == 66)
+        #expect(noHunts.stderr.contains("hunts folder not found"))
+
+        let jpeg = workspace.root.appendingPathComponent("photo.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x41, count: 4000)).write(to: jpeg)
+        let notDB = try TestSupport.run("vsh", ["hunts", "--db", jpeg.path, "--hunts", workspace.hunts])
+        #expect(notDB.status == 65)
+        #expect(notDB.stderr.hasPrefix("vsh: \(jpeg.path): not a vsh database"))
+
+        let noFolder = try TestSupport.run("vsh", ["hunts", "--db", "/nonexistent-folder/vsh.sqlite", "--hunts", workspace.hunts])
+        #expect(noFolder.status == 66)
+        #expect(!noFolder.stderr.contains("Fatal") && noFolder.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func environmentVariablesNameTheDatabaseAndHunts() throws {
+        let workspace = try Workspace()
+        let result = try TestSupport.run("vsh", ["hunts"], environment: ["VSH_DB": workspace.db, "VSH_HUNTS": workspace.hunts])
+        #expect(result.status == 0)
+        #expect(FileManager.default.fileExists(atPath: workspace.db))
+        #expect(result.stdout.contains("strip-classics"))
+    }
+
+    @Test func helpIsThereForEveryCommand() throws {
+        for arguments in [["--help"], ["locate", "--help"], ["hunts", "--help"], ["hunt", "--help"], ["sync", "--help"]] {
+            let result = try TestSupport.run("vsh", arguments)
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("USAGE"))
+        }
+        let master = try TestSupport.run("vsh-master", ["validate", "--help"])
+        #expect(master.status == 0 && master.stdout.contains("self-intersections"))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHTestSupport
+
+/// A scratch folder with a database path and a copy of the shipped hunts.
+struct Workspace {
+    let root: URL
+    var db: String { root.appendingPathComponent("vsh.sqlite").path }
+    var hunts: String { root.appendingPathComponent("hunts").path }
+
+    init(copyHunts: Bool = true) throws {
+        root = try TestSupport.temporaryDirectory("vsh-e2e")
+        try FileManager.default.createDirectory(atPath: hunts, withIntermediateDirectories: true)
+        if copyHunts {
+            for name in ["strip-classics.geojson", "downtown-fremont.geojson"] {
+                try FileManager.default.copyItem(
+                    at: TestSupport.packageRoot.appendingPathComponent("hunts/\(name)"),
+                    to: URL(fileURLWithPath: hunts).appendingPathComponent(name))
+            }
+        }
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: hunts).appendingPathComponent(name))
+    }
+
+    /// Runs `vsh` with this workspace's database and hunts; with `hunts: false`
+    /// from a folder that has no `./hunts`, so the database is used as it is.
+    func vsh(_ arguments: [String], hunts: Bool = true) throws -> TestSupport.ProcessResult {
+        let elsewhere = root.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        return try TestSupport.run(
+            "vsh", arguments + ["--db", db] + (hunts ? ["--hunts", self.hunts] : []),
+            currentDirectory: hunts ? root : elsewhere)
+    }
+}
+
+func json(_ text: String) throws -> JSONValue { try JSONValue.parse(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+
+extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    var array: [JSONValue] {
+        if case .array(let values) = self { return values }
+        return []
+    }
+
+    var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+}
+
+/// The landmark table the hunts were drawn from (Fixtures/landmarks.csv).
+struct Landmark {
+    let hunt: String
+    let stop: String
+    let latitude: Double
+    let longitude: Double
+
+    static func all() throws -> [Landmark] {
+        let text = try String(
+            contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/landmarks.csv"), encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map { line in
+            let fields = line.split(separator: ",", maxSplits: 4)
+            return Landmark(hunt: String(fields[0]), stop: String(fields[1]), latitude: Double(fields[2])!, longitude: Double(fields[3])!)
+        }
+    }
+}
