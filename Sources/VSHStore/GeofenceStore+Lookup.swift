@@ -43,6 +43,17 @@ extension GeofenceStore {
         ORDER BY h.position, s.position
         """
 
+    /// SQLite's plan for the covering lookup (`EXPLAIN QUERY PLAN`), one line
+    /// per step: the evidence that lookups go through the R*Tree, for tests and diagnostics.
+    public func coveringQueryPlan() throws -> [String] {
+        try run {
+            try queue.inDatabase { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Self.coveringSQL, arguments: [0.0, 0.0])
+                    .map { $0["detail"] as String? ?? "" }
+            }
+        }
+    }
+
     static func reference(_ row: Row) -> StopReference {
         StopReference(huntID: row[0], stopID: row[1], name: row[2])
     }

@@ -188,6 +188,12 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
         #expect(abs(areas["sphere"]! - Geodesic.areaSquareMeters(of: sphere.geofence)) < 0.5)
     }
 
+    @Test func coveringLookupsGoThroughTheSpatialIndex() throws {
+        let plan = try store.coveringQueryPlan()
+        #expect(plan.contains { $0.hasPrefix("SCAN idx_stops_geom VIRTUAL TABLE INDEX") }, "\(plan)")
+        #expect(!plan.contains { $0 == "SCAN s" }, "a full scan of stops: \(plan)")
+    }
+
     @Test func notADatabaseIsADataError() throws {
         let path = folder.appendingPathComponent("photo.jpg").path
         try Data(repeating: 0xFF, count: 4096).write(to: URL(fileURLWithPath: path))
