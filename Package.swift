@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "VSHCore", swiftSettings: strictSettings),
         // Geodesics on the WGS84 ellipsoid through PROJ's geodesic.h (Karney).
         .target(name: "VSHGeodesy", dependencies: ["VSHCore", "CProj"], swiftSettings: strictSettings),
+        // Photos: EXIF through libexif, JPEG structure and identity; no pixels decoded.
+        .target(name: "VSHPhoto", dependencies: ["VSHCore", "CExif"], swiftSettings: strictSettings),
         // The SpatiaLite database: hunts, stops with a spatial index, lookups.
         .target(
             name: "VSHStore",
@@ -42,14 +44,14 @@ let package = Package(
         .target(
             name: "VSHCommandSupport",
             dependencies: [
-                "VSHCore", "VSHGeodesy", "VSHStore",
+                "VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "vsh",
             dependencies: [
-                "VSHCore", "VSHStore", "VSHCommandSupport",
+                "VSHCore", "VSHStore", "VSHPhoto", "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),

@@ -35,13 +35,13 @@ public enum RFC3339 {
         return out + "Z"
     }
 
-    static func pad(_ value: Int, _ width: Int) -> String {
+    public static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -66,7 +66,7 @@ public enum RFC3339 {
         return (year, month, day, secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
     }
 
-    static func daysInMonth(_ year: Int, _ month: Int) -> Int {
+    public static func daysInMonth(_ year: Int, _ month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -76,7 +76,7 @@ public enum RFC3339 {
 }
 
 /// The fields of `YYYY-MM-DD[T ]hh:mm:ss[.fff][Z|±hh:mm]`, range-checked.
-public struct DateTimeParts: Sendable {
+public struct DateTimeParts: Equatable, Sendable {
     public var year, month, day, hour, minute: Int
     public var second: Double
     /// Seconds east of UTC, nil when the text carried no offset.

@@ -1,0 +1,55 @@
+import Foundation
+
+/// A photo as the verifier sees it: its metadata and its identities.
+public struct Photo: Sendable {
+    public var metadata: PhotoMetadata
+    /// SHA-256 of the whole file: names the stored copy (content-addressed).
+    public var fileSHA256: String
+    /// SHA-256 of the image data only: every JPEG segment except APPn and COM
+    /// (so EXIF, XMP and comments are left out), plus the scan data up to EOI.
+    /// Re-tagging a photo's EXIF does not change it; appending bytes does not either.
+    public var imageSHA256: String
+    public var byteCount: Int
+
+    public init(metadata: PhotoMetadata, fileSHA256: String, imageSHA256: String, byteCount: Int) {
+        self.metadata = metadata
+        self.fileSHA256 = fileSHA256
+        self.imageSHA256 = imageSHA256
+        self.byteCount = byteCount
+    }
+}
+
+/// Why a photo file could not be read. Bad input: exit 65 (missing file: 66).
+public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    case unreadable(file: String)
+    case empty(file: String)
+    case notJPEG(file: String)
+    case corrupt(file: String, reason: String)
+    case tooLarge(file: String, bytes: Int, limit: Int)
+    case absurdDimensions(file: String, width: Int, height: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file): return "\(file): cannot open the photo"
+        case .empty(let file): return "\(file): the file is empty"
+        case .notJPEG(let file): return "\(file): not a JPEG file"
+        case .corrupt(let file, let reason): return "\(file): corrupt JPEG (\(reason))"
+        case .tooLarge(let file, let bytes, let limit):
+            return "\(file): the photo is \(bytes / 1_048_576) MiB; the limit is \(limit / 1_048_576) MiB"
+        case .absurdDimensions(let file, let width, let height):
+            return "\(file): the JPEG declares \(width) x \(height) pixels, more than any camera makes"
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        if case .unreadable = self { return .noInput }
+        return .dataError
+    }
+
+    /// A short message for `vsh exif --json`'s `error` field (without the file name).
+    public var reason: String {
+        let text = description
+        guard let colon = text.range(of: ": ") else { return text }
+        return String(text[colon.upperBound...])
+    }
+}
