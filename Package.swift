@@ -40,18 +40,22 @@ let package = Package(
             name: "VSHStore",
             dependencies: ["VSHCore", "VSHGeodesy", "CSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
+        // Engine pieces: the verifier's rules and the check-in service.
+        .target(
+            name: "VSHEngine", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto"],
+            swiftSettings: strictSettings),
         // What both executables share: options, exit codes, output.
         .target(
             name: "VSHCommandSupport",
             dependencies: [
-                "VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto",
+                "VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "vsh",
             dependencies: [
-                "VSHCore", "VSHStore", "VSHPhoto", "VSHCommandSupport",
+                "VSHCore", "VSHStore", "VSHPhoto", "VSHEngine", "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),

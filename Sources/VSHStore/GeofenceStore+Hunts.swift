@@ -22,7 +22,7 @@ extension GeofenceStore {
         try run { try queue.read { db in try Self.loadHunts(db, id: id).first } }
     }
 
-    private static func loadHunts(_ db: Database, id: String?) throws -> [StoredHunt] {
+    static func loadHunts(_ db: Database, id: String?) throws -> [StoredHunt] {
         let huntRows = try Row.fetchAll(
             db, sql: "SELECT * FROM hunts WHERE ?1 IS NULL OR id = ?1 ORDER BY position", arguments: [id])
         return try huntRows.map { row in

@@ -24,15 +24,14 @@ extension GeofenceStore {
     /// inside, one in a hole is not. Candidates come from the R*Tree spatial
     /// index `idx_stops_geom` (whose float32 boxes are rounded outwards, so no
     /// candidate is lost), then GEOS decides.
-    public func stops(covering position: Coordinate) throws -> [StopReference] {
-        try run {
-            try queue.inDatabase { db in
-                try Row.fetchAll(
-                    try db.cachedStatement(sql: Self.coveringSQL),
-                    arguments: [position.longitude, position.latitude]
-                ).map(Self.reference)
-            }
-        }
+    public func stops(covering position: Coordinate, inHunt huntID: String? = nil) throws -> [StopReference] {
+        try run { try queue.inDatabase { db in try Self.covering(db, position, huntID: huntID) } }
+    }
+
+    static func covering(_ db: Database, _ position: Coordinate, huntID: String?) throws -> [StopReference] {
+        try Row.fetchAll(
+            try db.cachedStatement(sql: coveringSQL), arguments: [position.longitude, position.latitude, huntID]
+        ).map(reference)
     }
 
     static let coveringSQL = """
@@ -40,6 +39,7 @@ extension GeofenceStore {
         FROM stops s JOIN hunts h ON h.id = s.hunt_id
         WHERE s.pk IN (SELECT pkid FROM idx_stops_geom WHERE xmin <= ?1 AND xmax >= ?1 AND ymin <= ?2 AND ymax >= ?2)
           AND ST_Covers(s.geom, MakePoint(?1, ?2, 4326)) = 1
+          AND (?3 IS NULL OR s.hunt_id = ?3)
         ORDER BY h.position, s.position
         """
 
@@ -48,7 +48,7 @@ extension GeofenceStore {
     public func coveringQueryPlan() throws -> [String] {
         try run {
             try queue.inDatabase { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Self.coveringSQL, arguments: [0.0, 0.0])
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Self.coveringSQL, arguments: [0.0, 0.0, nil])
                     .map { $0["detail"] as String? ?? "" }
             }
         }
@@ -67,9 +67,11 @@ extension GeofenceStore {
     /// Distances are measured to each candidate's boundary with Karney's
     /// geodesics (`Geodesic.distanceMeters(from:toBoundaryOf:)`), not with
     /// `ST_Distance(g, p, 1)`, which is off by percents (see there).
-    public func nearestStop(to position: Coordinate) throws -> NearestStop? {
-        try run {
-            try queue.inDatabase { db in
+    public func nearestStop(to position: Coordinate, inHunt huntID: String? = nil) throws -> NearestStop? {
+        try run { try queue.inDatabase { db in try Self.nearest(db, position, huntID: huntID) } }
+    }
+
+    static func nearest(_ db: Database, _ position: Coordinate, huntID: String?) throws -> NearestStop? {
                 var radius = 100.0
                 while true {
                     let rows: [Row]
@@ -79,10 +81,11 @@ extension GeofenceStore {
                         let dLon = min(360, dLat * 110_574 / (111_320 * cosLat))
                         let lon: Double = position.longitude
                         let lat: Double = position.latitude
-                        let box = StatementArguments([lon - dLon, lon + dLon, lat - dLat, lat + dLat])
+                        var box = StatementArguments([lon - dLon, lon + dLon, lat - dLat, lat + dLat])
+                        box += [huntID]
                         rows = try Row.fetchAll(try db.cachedStatement(sql: Self.candidatesInBoxSQL), arguments: box)
                     } else {
-                        rows = try Row.fetchAll(try db.cachedStatement(sql: Self.allCandidatesSQL))
+                        rows = try Row.fetchAll(try db.cachedStatement(sql: Self.allCandidatesSQL), arguments: [huntID])
                     }
                     var best: NearestStop?
                     for row in rows {
@@ -97,15 +100,15 @@ extension GeofenceStore {
                     if radius >= 20_000_000 { return nil }
                     radius *= 10
                 }
-            }
-        }
     }
 
     static let candidatesInBoxSQL = """
         SELECT s.hunt_id, s.id, s.name, s.geometry_json
         FROM stops s
         WHERE s.pk IN (SELECT pkid FROM idx_stops_geom WHERE xmax >= ?1 AND xmin <= ?2 AND ymax >= ?3 AND ymin <= ?4)
+          AND (?5 IS NULL OR s.hunt_id = ?5)
         """
 
-    static let allCandidatesSQL = "SELECT s.hunt_id, s.id, s.name, s.geometry_json FROM stops s"
+    static let allCandidatesSQL =
+        "SELECT s.hunt_id, s.id, s.name, s.geometry_json FROM stops s WHERE ?1 IS NULL OR s.hunt_id = ?1"
 }

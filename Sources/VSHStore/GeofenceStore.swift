@@ -80,6 +80,69 @@ public final class GeofenceStore {
                 what: "add the stops geometry column")
             try db.requireOne("SELECT CreateSpatialIndex('stops', 'geom')", what: "create the stops spatial index")
         }
+        migrator.registerMigration("v2-players-checkins") { db in
+            // The audit trail: check-ins and moderators' decisions are append-only
+            // (triggers refuse UPDATE and DELETE); a check-in's state is its
+            // verdict unless a later review decided otherwise.
+            try db.execute(
+                sql: """
+                    CREATE TABLE players (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        name_key TEXT NOT NULL UNIQUE,
+                        email TEXT,
+                        created_at TEXT NOT NULL
+                    );
+                    CREATE TABLE checkins (
+                        id INTEGER PRIMARY KEY,
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        received_at TEXT NOT NULL,
+                        source TEXT NOT NULL CHECK (source IN ('photo', 'device', 'replay')),
+                        photo_file TEXT,
+                        photo_sha256 TEXT,
+                        image_sha256 TEXT,
+                        lat REAL,
+                        lon REAL,
+                        accuracy_m REAL,
+                        fix_time TEXT,
+                        fix_epoch REAL,
+                        hunt_id TEXT,
+                        stop_id TEXT,
+                        verdict TEXT NOT NULL CHECK (verdict IN ('accepted', 'rejected', 'pending')),
+                        points INTEGER NOT NULL,
+                        rules TEXT NOT NULL
+                    );
+                    CREATE INDEX checkins_by_image ON checkins(image_sha256) WHERE image_sha256 IS NOT NULL;
+                    CREATE INDEX checkins_by_player ON checkins(player_id, fix_epoch);
+                    CREATE INDEX checkins_by_verdict ON checkins(verdict);
+                    CREATE TABLE reviews (
+                        id INTEGER PRIMARY KEY,
+                        checkin_id INTEGER NOT NULL REFERENCES checkins(id),
+                        decision TEXT NOT NULL CHECK (decision IN ('approved', 'rejected', 'revoked')),
+                        reason TEXT NOT NULL,
+                        moderator TEXT NOT NULL,
+                        decided_at TEXT NOT NULL
+                    );
+                    CREATE INDEX reviews_by_checkin ON reviews(checkin_id, id);
+                    CREATE TRIGGER checkins_no_update BEFORE UPDATE ON checkins
+                        BEGIN SELECT RAISE(ABORT, 'check-ins are append-only'); END;
+                    CREATE TRIGGER checkins_no_delete BEFORE DELETE ON checkins
+                        BEGIN SELECT RAISE(ABORT, 'check-ins are append-only'); END;
+                    CREATE TRIGGER reviews_no_update BEFORE UPDATE ON reviews
+                        BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
+                    CREATE TRIGGER reviews_no_delete BEFORE DELETE ON reviews
+                        BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
+                    CREATE VIEW checkin_state AS
+                        SELECT c.*,
+                            CASE (SELECT r.decision FROM reviews r WHERE r.checkin_id = c.id ORDER BY r.id DESC LIMIT 1)
+                                WHEN 'approved' THEN 'accepted'
+                                WHEN 'rejected' THEN 'rejected'
+                                WHEN 'revoked' THEN 'revoked'
+                                ELSE c.verdict
+                            END AS state
+                        FROM checkins c;
+                    """)
+        }
         return migrator
     }
 }

@@ -14,5 +14,7 @@ struct VSH: ParsableCommand {
             the SpatiaLite database when they changed. Exit codes: 0 ok, 1 check-in rejected, 2 pending \
             review, 64 usage, 65 bad input data, 66 input file missing, 70 internal error, 75 database busy.
             """,
-        subcommands: [Hunts.self, ShowHunt.self, Locate.self, Exif.self, Sync.self])
+        subcommands: [
+            Hunts.self, ShowHunt.self, Locate.self, Player.self, Players.self, CheckIn.self, Review.self, Exif.self, Sync.self,
+        ])
 }

@@ -1,0 +1,58 @@
+/// The verification rules, in the order they run (README, "Check-in rules").
+public enum Rule: String, CaseIterable, Sendable {
+    case position
+    case captureTime = "capture_time"
+    case accuracy
+    case notInFuture = "not_in_future"
+    case photoAge = "photo_age"
+    case huntWindow = "hunt_window"
+    case clocksAgree = "clocks_agree"
+    case atStop = "at_stop"
+    case uniquePhoto = "unique_photo"
+    case travelSpeed = "travel_speed"
+    case stopOrder = "stop_order"
+    case firstVisit = "first_visit"
+}
+
+/// What one rule said about one submission.
+public struct RuleResult: Equatable, Sendable {
+    public enum Outcome: String, Sendable {
+        case passed, failed, skipped
+        case needsReview = "needs_review"
+    }
+
+    public var rule: Rule
+    public var outcome: Outcome
+    /// Why, in words a player understands. Never a distance to the stop.
+    public var detail: String
+
+    public init(_ rule: Rule, _ outcome: Outcome, _ detail: String) {
+        self.rule = rule
+        self.outcome = outcome
+        self.detail = detail
+    }
+}
+
+/// The decision on a submission.
+public enum Verdict: String, Sendable {
+    case accepted, rejected, pending
+
+    /// Any failure rejects; else any rule asking for review makes it pending.
+    public init(_ results: [RuleResult]) {
+        if results.contains(where: { $0.outcome == .failed }) {
+            self = .rejected
+        } else if results.contains(where: { $0.outcome == .needsReview }) {
+            self = .pending
+        } else {
+            self = .accepted
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .accepted: return .success
+        case .rejected: return .rejected
+        case .pending: return .pendingReview
+        }
+    }
+}

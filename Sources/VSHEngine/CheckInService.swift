@@ -1,0 +1,53 @@
+public import Foundation
+public import VSHCore
+import VSHPhoto
+public import VSHStore
+
+/// Checks players in: reads the evidence, keeps the photo, and has the store
+/// decide (with the `Verifier`) and record, in one transaction.
+///
+/// Bad input (an unreadable photo, an unknown player or hunt) throws before
+/// anything is written: no check-in row and no archived photo.
+public struct CheckInService {
+    public let store: GeofenceStore
+    public let archive: PhotoArchive
+    public var verifier = Verifier()
+
+    public init(store: GeofenceStore) {
+        self.store = store
+        self.archive = PhotoArchive(databasePath: store.path)
+    }
+
+    /// A photo check-in.
+    public func checkIn(player: String, photo path: String, huntID: String?, now: Date) throws -> RecordedCheckIn {
+        let (photo, bytes) = try PhotoReader.photo(path: path)
+        try requireKnown(player: player, huntID: huntID)
+        let file = try archive.store(bytes, sha256: photo.fileSHA256)
+        let submission = Submission(player: player, evidence: .photo(photo), huntID: huntID, receivedAt: now)
+        return try store.record(submission, photoFile: file) { verifier.evaluate($0, facts: $1) }
+    }
+
+    /// A device-GPS check-in.
+    public func checkIn(
+        player: String, position: Coordinate, time: Date, accuracyMeters: Double?, huntID: String?, now: Date
+    ) throws -> RecordedCheckIn {
+        if let accuracyMeters, !(accuracyMeters.isFinite && accuracyMeters >= 0) {
+            throw InputError("accuracy must be a distance in metres, 0 or more", status: .usage)
+        }
+        try requireKnown(player: player, huntID: huntID)
+        let submission = Submission(
+            player: player, evidence: .device(position: position, time: time, accuracyMeters: accuracyMeters),
+            huntID: huntID, receivedAt: now)
+        return try store.record(submission, photoFile: nil) { verifier.evaluate($0, facts: $1) }
+    }
+
+    private func requireKnown(player: String, huntID: String?) throws {
+        guard try store.player(named: player) != nil else {
+            throw InputError("no player \"\(player)\" (add one with: vsh player add NAME)")
+        }
+        if let huntID, try store.hunt(id: huntID) == nil {
+            let known = try store.hunts().map(\.hunt.id).joined(separator: ", ")
+            throw InputError("no hunt \"\(huntID)\"" + (known.isEmpty ? "" : " (hunts: \(known))"))
+        }
+    }
+}

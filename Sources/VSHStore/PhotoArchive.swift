@@ -1,0 +1,56 @@
+public import Foundation
+public import VSHCore
+
+/// Submitted photos, kept content-addressed in a folder beside the database
+/// (`vsh.sqlite` → `vsh.sqlite.photos/ab/abcdef….jpg`), for moderators and collages.
+/// Written atomically: a temporary file in the same folder, flushed, then renamed.
+public struct PhotoArchive: Sendable {
+    public let root: String
+
+    /// The archive of the database at `databasePath`.
+    public init(databasePath: String) {
+        root = databasePath + ".photos"
+    }
+
+    /// The path, relative to the archive, of a photo with this file hash.
+    public static func relativePath(sha256: String) -> String {
+        "\(sha256.prefix(2))/\(sha256).jpg"
+    }
+
+    public func absolutePath(_ relative: String) -> String { root + "/" + relative }
+
+    /// Stores the bytes under their SHA-256 (a no-op when already there).
+    /// - Returns: the path relative to the archive.
+    @discardableResult
+    public func store(_ bytes: [UInt8], sha256: String) throws -> String {
+        guard sha256.count == 64, sha256.allSatisfy(\.isHexDigit) else { throw InputError("invalid photo hash") }
+        let relative = Self.relativePath(sha256: sha256)
+        let path = absolutePath(relative)
+        if FileManager.default.fileExists(atPath: path) { return relative }
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw InputError("\(root): cannot create the photo archive folder", status: .internalError)
+        }
+        let temporary = folder + "/.incoming-\(UUID().uuidString)"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw InputError("\(root): cannot write to the photo archive", status: .internalError) }
+        var written = 0
+        let ok = bytes.withUnsafeBytes { raw -> Bool in
+            while written < raw.count {
+                let n = write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                written += n
+            }
+            return fsync(fd) == 0
+        }
+        close(fd)
+        guard ok, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw InputError("\(root): cannot write to the photo archive (disk full?)", status: .internalError)
+        }
+        return relative
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import VSHCommandSupport
+import VSHCore
+import VSHEngine
+import VSHStore
+
+extension VSH {
+    struct CheckIn: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "checkin",
+            abstract: "Verify and record a check-in from a photo or a device fix.",
+            discussion: """
+                vsh checkin --player Ann --photo sign.jpg
+                vsh checkin --player Ann --fix 36.08201,-115.17273 --time 2026-11-21T19:30:00Z --accuracy 8
+
+                The rules run in a fixed order (see the README) and every submission is recorded with each \
+                rule's result. Exit 0 accepted, 1 rejected, 2 pending review; 65 for an unreadable photo or an \
+                unknown player or hunt (nothing is recorded then).
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @Option(help: "The player's name.") var player: String
+        @Option(help: ArgumentHelp("A JPEG taken at the stop.", valueName: "file")) var photo: String?
+        @Option(help: ArgumentHelp("A device position instead of a photo.", valueName: "lat,lon")) var fix: String?
+        @Option(help: ArgumentHelp("With --fix: when the device took the fix (RFC 3339).", valueName: "time")) var time: String?
+        @Option(help: ArgumentHelp("With --fix: the fix's accuracy radius in metres.", valueName: "m")) var accuracy: Double?
+        @Option(help: "Check in to this hunt only (default: the hunt of the stop the position is at).") var hunt: String?
+        @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now: String?
+        @Flag(help: "One JSON object (shape in the README).") var json = false
+
+        func validate() throws {
+            guard (photo == nil) != (fix == nil) else { throw ValidationError("give either --photo FILE or --fix LAT,LON") }
+            if fix != nil && time == nil { throw ValidationError("--fix needs --time (when the device took the fix)") }
+            if photo != nil && (time != nil || accuracy != nil) {
+                throw ValidationError("--time and --accuracy go with --fix; a photo carries its own")
+            }
+        }
+
+        func run() throws {
+            try CommandRunner.run(tool: "vsh") {
+                let clock = try Clock.now(now)
+                let service = CheckInService(store: try store.openStore())
+                let recorded: RecordedCheckIn
+                if let photo {
+                    recorded = try service.checkIn(player: player, photo: photo, huntID: hunt, now: clock)
+                } else {
+                    let parts = (fix ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                    guard parts.count == 2, let lat = parts[0], let lon = parts[1],
+                        let position = try? Coordinate(latitude: lat, longitude: lon)
+                    else { throw InputError("--fix takes LAT,LON in decimal degrees, in range", status: .usage) }
+                    recorded = try service.checkIn(
+                        player: player, position: position, time: try Clock.time(time ?? "", option: "--time"),
+                        accuracyMeters: accuracy, huntID: hunt, now: clock)
+                }
+                if json {
+                    Output.line(CheckInJSON.checkIn(recorded).compactText)
+                } else {
+                    CheckInJSON.describe(recorded).forEach(Output.line)
+                }
+                return recorded.decision.verdict.exitStatus
+            }
+        }
+    }
+}

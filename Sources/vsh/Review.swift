@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import VSHCommandSupport
+import VSHCore
+import VSHStore
+
+extension VSH {
+    struct Review: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Moderate check-ins waiting for review.",
+            subcommands: [List.self, Approve.self, Reject.self])
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Check-ins waiting for a moderator, oldest first.")
+            @OptionGroup var store: StoreOptions
+            @Flag(help: "One JSON array: [{id, player, received_at, hunt, stop, reasons, photo}].") var json = false
+
+            func run() throws {
+                try CommandRunner.run(tool: "vsh") {
+                    let db = try store.openStore()
+                    let pending = try db.pendingCheckIns()
+                    let archive = PhotoArchive(databasePath: db.path)
+                    if json {
+                        Output.line(JSONValue.array(pending.map { p in
+                            .object([
+                                "id": .int(Int(p.id)), "player": .string(p.player),
+                                "received_at": .string(RFC3339.format(p.receivedAt)),
+                                "hunt": .optional(p.huntID), "stop": .optional(p.stopID),
+                                "reasons": .array(p.reasons.map(JSONValue.string)),
+                                "photo": .optional(p.photoFile.map(archive.absolutePath)),
+                            ])
+                        }).compactText)
+                        return .success
+                    }
+                    if pending.isEmpty { Output.line("Nothing to review.") }
+                    for p in pending {
+                        Output.line("#\(p.id)  \(p.player)  \(p.stopName ?? "no stop") (\(p.huntID ?? "-"))  received \(RFC3339.format(p.receivedAt))")
+                        for reason in p.reasons { Output.line("    \(reason)") }
+                        if let file = p.photoFile { Output.line("    photo: \(archive.absolutePath(file))") }
+                    }
+                    return .success
+                }
+            }
+        }
+
+        struct Decide: ParsableArguments {
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The check-in id (see `vsh review list`).") var id: Int64
+            @Option(help: "Who decides (default: $USER).") var moderator: String?
+            @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now: String?
+
+            func decide(_ decision: GeofenceStore.ReviewDecision, reason: String) throws {
+                try CommandRunner.run(tool: "vsh") {
+                    let who = moderator ?? ProcessInfo.processInfo.environment["USER"] ?? "moderator"
+                    let outcome = try store.openStore().review(id, decision, reason: reason, moderator: who, at: try Clock.now(now))
+                    var line = "check-in #\(outcome.checkInID) by \(outcome.player): \(outcome.state)"
+                    if outcome.pointsCredited > 0 { line += ", +\(outcome.pointsCredited) points" }
+                    Output.line(line)
+                    return .success
+                }
+            }
+        }
+
+        struct Approve: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Accept a pending check-in (credits its points).")
+            @OptionGroup var decision: Decide
+            @Option(help: "Why (kept in the audit trail).") var reason = "approved by a moderator"
+            func run() throws { try decision.decide(.approved, reason: reason) }
+        }
+
+        struct Reject: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Reject a pending check-in.")
+            @OptionGroup var decision: Decide
+            @Option(help: "Why (required; kept in the audit trail).") var reason: String
+            func run() throws { try decision.decide(.rejected, reason: reason) }
+        }
+    }
+}
