@@ -73,6 +73,11 @@ let package = Package(
         .testTarget(
             name: "VSHGeodesyTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHTestSupport"], swiftSettings: strictSettings),
         .testTarget(
+            name: "VSHPhotoTests", dependencies: ["VSHCore", "VSHPhoto", "VSHTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "VSHEngineTests", dependencies: ["VSHCore", "VSHEngine", "VSHGeodesy", "VSHTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "VSHStoreTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(

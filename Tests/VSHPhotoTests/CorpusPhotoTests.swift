@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHPhoto
+import VSHTestSupport
+
+/// exiftool's answers for the corpus photos (reference/photos.json and photos_groups.json).
+struct ExiftoolReference {
+    let file: String
+    /// Signed, from the EXIF GPS IFD with its Refs (exiftool's Composite tags).
+    let latitude: Double?
+    let longitude: Double?
+    /// The GPS IFD has coordinates, but exiftool could not sign them (no Ref).
+    let unsignedOnly: Bool
+    let altitude: Double?
+    let gpsDateStamp: String?
+    let gpsTimeStamp: String?
+    let dateTimeOriginal: String?
+    let width: Int?
+    let height: Int?
+    let accuracy: Double?
+
+    static func load() throws -> [ExiftoolReference] {
+        let corpus = try #require(TestSupport.corpus, "VSH_CORPUS is not a corpus folder")
+        func entries(_ name: String) throws -> [String: JSONObject] {
+            let value = try JSONValue.parse([UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/\(name)"))))
+            guard case .array(let items) = value else { return [:] }
+            var result: [String: JSONObject] = [:]
+            for case .object(let object) in items {
+                if case .string(let file)? = object["SourceFile"] { result[file] = object }
+            }
+            return result
+        }
+        let plain = try entries("photos.json")
+        let groups = try entries("photos_groups.json")
+        func number(_ value: JSONValue?) -> Double? { if case .number(let n, _)? = value { return n }; return nil }
+        func string(_ value: JSONValue?) -> String? { if case .string(let s)? = value { return s }; return nil }
+        return plain.keys.sorted().map { file in
+            let p = plain[file]!
+            let g = groups[file] ?? JSONObject()
+            let fromGPS = g["GPS:GPSLatitude"] != nil && g["GPS:GPSLongitude"] != nil
+            let lat = fromGPS ? number(g["Composite:GPSLatitude"]) : nil
+            let lon = fromGPS ? number(g["Composite:GPSLongitude"]) : nil
+            return ExiftoolReference(
+                file: file, latitude: lat, longitude: lon,
+                unsignedOnly: g["GPS:GPSLatitude"] != nil && (lat == nil || lon == nil),
+                altitude: number(g["Composite:GPSAltitude"]) ?? number(g["GPS:GPSAltitude"]),
+                gpsDateStamp: string(p["GPSDateStamp"]), gpsTimeStamp: string(p["GPSTimeStamp"]),
+                dateTimeOriginal: string(p["DateTimeOriginal"]),
+                width: number(p["ImageWidth"]).map { Int($0) }, height: number(p["ImageHeight"]).map { Int($0) },
+                accuracy: number(p["GPSHPositioningError"]))
+        }
+    }
+}
+
+@Suite struct CorpusPhotoTests {
+    let corpus = TestSupport.corpus
+
+    func metadata(_ file: String) throws -> PhotoMetadata? {
+        let path = try #require(corpus).appendingPathComponent(file).path
+        return try? PhotoReader.metadata(path: path)
+    }
+
+    @Test func signedPositionsAndAltitudesMatchExiftool() throws {
+        var compared = 0
+        for reference in try ExiftoolReference.load() {
+            guard let lat = reference.latitude, let lon = reference.longitude else { continue }
+            let found = try #require(try metadata(reference.file), "\(reference.file) unreadable")
+            #expect(abs((found.latitude ?? .nan) - lat) < 1e-6, "\(reference.file) latitude \(String(describing: found.latitude)) vs \(lat)")
+            #expect(abs((found.longitude ?? .nan) - lon) < 1e-6, "\(reference.file) longitude \(String(describing: found.longitude)) vs \(lon)")
+            if let altitude = reference.altitude {
+                #expect(abs((found.altitudeMeters ?? .nan) - altitude) < 0.01, "\(reference.file) altitude")
+            } else {
+                #expect(found.altitudeMeters == nil, "\(reference.file) altitude")
+            }
+            compared += 1
+        }
+        #expect(compared >= 25, "only \(compared) photos with a signed position")
+    }
+
+    @Test func gpsTimesMatchExiftoolWhereTheDateStampIsWellFormed() throws {
+        var compared = 0
+        for reference in try ExiftoolReference.load() {
+            guard let stamp = reference.gpsDateStamp, let time = reference.gpsTimeStamp, stamp.count == 10,
+                let expected = RFC3339.parse(stamp.replacingOccurrences(of: ":", with: "-") + "T" + time + "Z")
+            else { continue }
+            let found = try #require(try metadata(reference.file))
+            #expect(found.gpsTime.map { abs($0.timeIntervalSince(expected)) < 0.001 } == true, "\(reference.file): \(String(describing: found.gpsTime)) vs \(expected)")
+            compared += 1
+        }
+        #expect(compared == 14, "GPS times compared: \(compared)")
+    }
+
+    /// Where exiftool is silent, unsigned, or reads something other than the EXIF
+    /// IFDs, vsh's documented answer (README, "Reading EXIF").
+    @Test func documentedAnswersWherePeersDiffer() throws {
+        // GPSLatitude 4294967295/1 with no Ref and no longitude: no position (exiftool: the unsigned magnitude).
+        let pillow = try #require(try metadata("photos/pillow__exif_gps.jpg"))
+        #expect(pillow.latitude == nil && pillow.position == nil)
+        // GPSDateStamp "2008:05:08 09:54:28" (a time appended): the date is still clear.
+        let furnace = try #require(try metadata("photos/exiv2__FurnaceCreekInn.jpg"))
+        #expect(furnace.gpsTime == RFC3339.parse("2008-05-08T09:54:28Z"))
+        // GPSDateStamp "2014:09:259": not a date; no GPS time (exiftool glues it into "2014:09:259 13:05:12.05Z").
+        let iphone6 = try #require(try metadata("photos/mei__Apple_iPhone_6.jpg"))
+        #expect(iphone6.gpsTime == nil)
+        #expect(iphone6.position != nil)
+        // Fuzzed GPS hours and an unreadable date: no GPS time, position still from good rationals.
+        let poc = try #require(try metadata("photos/exiv2__issue_1912_poc.jpg"))
+        #expect(poc.gpsTime == nil)
+        #expect(abs((poc.longitude ?? 0) - -116.000120135181) < 1e-6)
+        // GPS 0/0/0 (FLIR writes zeros when it has no fix): reported as 0, 0; the verifier refuses 0, 0.
+        let flir = try #require(try metadata("photos/mei__FLIR_Vue_Pro_640.jpg"))
+        #expect(flir.latitude == 0 && flir.longitude == 0)
+        // FLIR's position lives in FLIR maker notes, not the EXIF GPS IFD: vsh reports none.
+        #expect(try #require(try metadata("photos/mei__FLIR_iPhone_device.jpg")).position == nil)
+        // EXIF IFD0 says FUJIFILM 2001; exiftool prefers the embedded Canon CIFF block.
+        let exiftool = try #require(try metadata("photos/exiftool__ExifTool.jpg"))
+        #expect(exiftool.make == "FUJIFILM")
+        #expect(exiftool.takenAtText == "2001-05-19T18:36:41")
+        // A segment length 2 bytes short (XMP): resynchronised like libjpeg, so the frame size is found.
+        let short = try #require(try metadata("photos/mei__Issue_308.jpg"))
+        #expect(short.width == 2048 && short.height == 1536)
+        // OffsetTimeOriginal and SubSecTimeOriginal are kept.
+        let google = try #require(try metadata("photos/exiftool__Google.jpg"))
+        #expect(google.takenAtText == "2023-10-06T22:53:51.724+02:00")
+        #expect(google.takenAt(inTimeZone: TimeZone(identifier: "UTC")!) == RFC3339.parse("2023-10-06T20:53:51.724Z"))
+        // GPSHPositioningError as the accuracy.
+        #expect(try #require(try metadata("photos/mei__Issue_508.jpg")).accuracyMeters.map { abs($0 - 4.792726461) < 1e-6 } == true)
+    }
+
+    @Test func frameSizesMatchExiftool() throws {
+        for reference in try ExiftoolReference.load() where reference.width != nil {
+            guard let found = try metadata(reference.file) else { continue }
+            #expect(found.width == reference.width && found.height == reference.height, "\(reference.file)")
+        }
+    }
+
+    @Test func unreadableFilesAreErrorsNotCrashes() throws {
+        let root = try #require(corpus).appendingPathComponent("photos")
+        let files = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        #expect(files.count == 51)
+        var errors: [String] = []
+        for file in files {
+            do { _ = try PhotoReader.metadata(path: root.appendingPathComponent(file).path) } catch { errors.append(file) }
+        }
+        // A TIFF header without SOI and a file starting with garbage: not JPEGs.
+        #expect(errors == ["exiv2__issue_2320_poc.jpg", "mei__ImageTestSuite__f012a4321f00f12af6b1eee7580ffb9c.jpg"])
+    }
+
+    /// Every corpus photo truncated at many offsets and with bytes flipped goes
+    /// through both readers: an error or an answer, never a crash.
+    @Test func truncatedAndFlippedPhotosNeverCrash() throws {
+        let root = try #require(corpus).appendingPathComponent("photos")
+        let folder = try TestSupport.temporaryDirectory("vsh-mutate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var generator = SplitMix(seed: 2026)
+        var tried = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
+            let original = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
+            let head = Array(original.prefix(128 * 1024))
+            var variants: [[UInt8]] = []
+            for cut in [1, 2, 3, 4, 10, 20, 50, 100, 200, 500, 1000, 2000, 4000, 8000, 16000, 65000] where cut < head.count {
+                variants.append(Array(head.prefix(cut)))
+            }
+            for _ in 0..<12 {
+                var flipped = head
+                for _ in 0..<4 where !flipped.isEmpty {
+                    let at = Int(generator.next() % UInt64(min(flipped.count, 4096)))
+                    flipped[at] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
+                }
+                variants.append(flipped)
+            }
+            for variant in variants {
+                let path = folder.appendingPathComponent("m.jpg").path
+                try Data(variant).write(to: URL(fileURLWithPath: path))
+                _ = try? PhotoReader.metadata(path: path)
+                _ = try? PhotoReader.photo(path: path)
+                tried += 1
+            }
+        }
+        #expect(tried > 1000)
+    }
+}
+
+/// A small deterministic generator for mutations.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
