@@ -10,6 +10,7 @@ APT_TEST := gdal-bin
 VSH_CORPUS ?= $(abspath ../shared/corpus)
 BIN := .build/debug
 DEMO_DB := out/demo.sqlite
+DEMO_NOW := --now 2026-11-21T20:00:00Z
 
 .PHONY: all deps test-deps build test demo format clean
 
@@ -36,17 +37,35 @@ test: test-deps build
 	VSH_CORPUS="$(VSH_CORPUS)" swift test
 
 demo: build
-	@mkdir -p out && rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	@mkdir -p out && rm -rf $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm $(DEMO_DB).photos
 	@echo "== the hunts, loaded into a fresh SpatiaLite database ($(DEMO_DB))"
 	$(BIN)/vsh hunts --db $(DEMO_DB)
 	@echo
 	$(BIN)/vsh hunt downtown-fremont --db $(DEMO_DB)
 	@echo
-	@echo "== where are we? (the Welcome sign, the Sphere, the Mob Museum, a car park off the Strip)"
+	@echo "== where are we? (the Welcome sign, the Sphere, a car park off the Strip)"
 	$(BIN)/vsh locate 36.082014 -115.172734 --db $(DEMO_DB)
 	$(BIN)/vsh locate 36.12056 -115.16139 --db $(DEMO_DB)
-	$(BIN)/vsh locate 36.172823 -115.141252 --db $(DEMO_DB)
 	$(BIN)/vsh locate 36.1160 -115.1760 --db $(DEMO_DB)
+	@echo
+	@echo "== players check in with photos (Fixtures/photos; the clock is set to 2026-11-21 20:00 UTC)"
+	$(BIN)/vsh player add "Ann Lee" --db $(DEMO_DB)
+	$(BIN)/vsh player add "Bo Chen" --db $(DEMO_DB)
+	$(BIN)/vsh player add "Cy Reyes" --db $(DEMO_DB)
+	$(BIN)/vsh exif Fixtures/photos/sign-inside.jpg
+	$(BIN)/vsh checkin --player "Ann Lee" --photo Fixtures/photos/sign-inside.jpg $(DEMO_NOW) --db $(DEMO_DB)
+	$(BIN)/vsh checkin --player "Bo Chen" --photo Fixtures/photos/sign-vertex.jpg $(DEMO_NOW) --db $(DEMO_DB)
+	$(BIN)/vsh checkin --player "Bo Chen" --photo Fixtures/photos/sign-retagged.jpg $(DEMO_NOW) --db $(DEMO_DB) || echo "(exit $$?: rejected)"
+	$(BIN)/vsh checkin --player "Cy Reyes" --photo Fixtures/photos/sphere-camera-clock.jpg $(DEMO_NOW) --db $(DEMO_DB)
+	$(BIN)/vsh checkin --player "Cy Reyes" --photo Fixtures/photos/poor-accuracy.jpg $(DEMO_NOW) --db $(DEMO_DB) || echo "(exit $$?: pending review)"
+	$(BIN)/vsh checkin --player "Ann Lee" --fix 36.1706,-115.1445 --time 2026-11-21T19:55:00Z --accuracy 6 $(DEMO_NOW) --db $(DEMO_DB)
+	@echo
+	@echo "== a moderator looks at the pending check-in and approves it"
+	$(BIN)/vsh review list --db $(DEMO_DB)
+	$(BIN)/vsh review approve 5 --moderator demo --reason "the fountains are in the picture" $(DEMO_NOW) --db $(DEMO_DB)
+	@echo
+	@echo "== the players"
+	$(BIN)/vsh players --db $(DEMO_DB)
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift

@@ -146,3 +146,11 @@ public final class GeofenceStore {
         return migrator
     }
 }
+
+extension GeofenceStore {
+    /// Runs raw SQL: for tests that check the database's own guards (the
+    /// append-only triggers). Not for application code, which goes through the typed methods.
+    public func executeForTesting(_ sql: String) throws {
+        try run { try queue.write { try $0.execute(sql: sql) } }
+    }
+}

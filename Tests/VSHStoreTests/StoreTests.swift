@@ -194,6 +194,21 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
         #expect(!plan.contains { $0 == "SCAN s" }, "a full scan of stops: \(plan)")
     }
 
+    @Test func theAuditTrailIsAppendOnly() throws {
+        try store.addPlayer(name: "Ann", email: nil, at: Date(timeIntervalSince1970: 0))
+        let submission = Submission(
+            player: "Ann", evidence: .device(position: Coordinate(unchecked: 36.1, -115.1), time: Date(timeIntervalSince1970: 100), accuracyMeters: 3),
+            huntID: nil, receivedAt: Date(timeIntervalSince1970: 200))
+        let recorded = try store.record(submission, photoFile: nil) { _, _ in
+            Decision(verdict: .rejected, rules: [RuleResult(.atStop, .failed, "not at a stop")], hunt: nil, stop: nil, points: 0, fix: nil)
+        }
+        #expect(recorded.id == 1)
+        #expect(throws: (any Error).self) { try store.executeForTesting("UPDATE checkins SET verdict = 'accepted'") }
+        #expect(throws: (any Error).self) { try store.executeForTesting("DELETE FROM checkins") }
+        #expect(try store.player(named: "ann")?.checkIns == 1)
+        #expect(try store.player(named: "ANN")?.points == 0)
+    }
+
     @Test func notADatabaseIsADataError() throws {
         let path = folder.appendingPathComponent("photo.jpg").path
         try Data(repeating: 0xFF, count: 4096).write(to: URL(fileURLWithPath: path))

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHTestSupport
+
+@Suite struct ExifCommandTests {
+    /// Every corpus photo through `vsh exif --json`: one line each, no crash,
+    /// the unreadable ones as `{file, error}` and exit 65.
+    @Test func theWholeCorpusGivesOneLineEachAndExit65ForTheUnreadable() throws {
+        let corpus = try #require(TestSupport.corpus)
+        let folder = corpus.appendingPathComponent("photos")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { folder.appendingPathComponent($0).path }
+        let result = try TestSupport.run("vsh", ["exif", "--json"] + files)
+        #expect(result.status == 65)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == files.count)
+        var errors: [String] = []
+        for (line, file) in zip(lines, files) {
+            let object = try json(line)
+            #expect(object["file"]?.string == file)
+            if let error = object["error"]?.string {
+                errors.append("\((file as NSString).lastPathComponent): \(error)")
+            } else {
+                guard case .object(let fields) = object else { continue }
+                #expect(fields.keys == ["file", "lat", "lon", "altitude_m", "gps_time", "taken_at", "utc_offset", "accuracy_m", "make", "model", "software", "width", "height"])
+            }
+        }
+        #expect(errors == [
+            "exiv2__issue_2320_poc.jpg: not a JPEG file",
+            "mei__ImageTestSuite__f012a4321f00f12af6b1eee7580ffb9c.jpg: not a JPEG file",
+        ])
+    }
+
+    @Test func readableFilesExitZeroAndMissingOnesSixtySix() throws {
+        let photo = TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg").path
+        let ok = try TestSupport.run("vsh", ["exif", "--json", photo])
+        #expect(ok.status == 0)
+        let fields = try json(ok.stdout)
+        #expect(fields["lat"] == .double(36.082014))
+        #expect(fields["gps_time"]?.string == "2026-11-21T19:30:00Z")
+        #expect(fields["taken_at"]?.string == "2026-11-21T11:30:00.250-08:00")
+        #expect(fields["utc_offset"]?.string == "-08:00")
+        let missing = try TestSupport.run("vsh", ["exif", "/nonexistent/photo.jpg"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "vsh: /nonexistent/photo.jpg: cannot open the photo\n")
+    }
+}
