@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build and link: SQLite, SpatiaLite (brings GEOS, PROJ, RTTOPO), libexif, libjpeg.
-APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libproj-dev pkg-config
+APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libproj-dev libxml2-dev pkg-config
 # Tests talk to the real tools: ogrinfo (GDAL) reads our database.
 APT_TEST := gdal-bin
 VSH_CORPUS ?= $(abspath ../shared/corpus)
@@ -17,7 +17,7 @@ DEMO_NOW := --now 2026-11-21T20:00:00Z
 all: build
 
 deps:
-	@if ! pkg-config --exists spatialite libexif libjpeg proj sqlite3 2>/dev/null; then \
+	@if ! pkg-config --exists spatialite libexif libjpeg proj sqlite3 libxml-2.0 2>/dev/null; then \
 	  echo "make deps: installing $(APT_BUILD)"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_BUILD) >/dev/null; \

@@ -28,6 +28,7 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // Pure Swift: coordinates, geofences, hunts, the hunt-file format, JSON.
         .target(name: "VSHCore", swiftSettings: strictSettings),
@@ -35,6 +36,8 @@ let package = Package(
         .target(name: "VSHGeodesy", dependencies: ["VSHCore", "CProj"], swiftSettings: strictSettings),
         // Photos: EXIF through libexif, JPEG structure and identity; no pixels decoded.
         .target(name: "VSHPhoto", dependencies: ["VSHCore", "CExif"], swiftSettings: strictSettings),
+        // GPX 1.0/1.1, streamed through libxml2's reader.
+        .target(name: "VSHGPX", dependencies: ["VSHCore", "CLibXML2"], swiftSettings: strictSettings),
         // The SpatiaLite database: hunts, stops with a spatial index, lookups.
         .target(
             name: "VSHStore",
@@ -42,20 +45,20 @@ let package = Package(
             swiftSettings: strictSettings),
         // Engine pieces: the verifier's rules and the check-in service.
         .target(
-            name: "VSHEngine", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto"],
+            name: "VSHEngine", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHGPX"],
             swiftSettings: strictSettings),
         // What both executables share: options, exit codes, output.
         .target(
             name: "VSHCommandSupport",
             dependencies: [
-                "VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHEngine",
+                "VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHEngine", "VSHGPX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "vsh",
             dependencies: [
-                "VSHCore", "VSHStore", "VSHPhoto", "VSHEngine", "VSHCommandSupport",
+                "VSHCore", "VSHStore", "VSHPhoto", "VSHEngine", "VSHGPX", "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),

@@ -1,0 +1,12 @@
+/* libxml2's streaming reader (xmlTextReader): GPX is read with a real XML parser. */
+#include <libxml/xmlversion.h>
+/* Debian builds libxml2 with ICU; its headers would pull in the system's ICU,
+   which clashes with the ICU inside Foundation. vsh uses no ICU-dependent
+   libxml2 structure (only opaque pointers), so the ICU parts are left out. */
+#undef LIBXML_ICU_ENABLED
+#include <libxml/xmlreader.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlmemory.h>
+
+/* xmlFree is a global function pointer: Swift 6 will not read a mutable global. */
+static inline void vsh_xml_free(void *pointer) { xmlFree(pointer); }

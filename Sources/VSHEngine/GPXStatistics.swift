@@ -1,0 +1,74 @@
+public import Foundation
+public import VSHCore
+import VSHGeodesy
+public import VSHGPX
+
+/// `vsh gpx`: what a GPX file holds, computed while it streams past.
+public struct GPXStatistics: Sendable {
+    public var version: String?
+    public var tracks = 0
+    public var segments = 0
+    /// Track points.
+    public var points = 0
+    public var waypoints = 0
+    public var routes = 0
+    public var routePoints = 0
+    /// Sum over track segments of the geodesic distances between consecutive points (WGS84), metres.
+    public var lengthMeters = 0.0
+    /// The first and last track-point times in document order (gpxpy's `get_time_bounds`).
+    public var start: Date?
+    public var end: Date?
+    /// Track-point elevation extremes; points without `<ele>` are left out.
+    public var minElevationMeters: Double?
+    public var maxElevationMeters: Double?
+    public var firstPoint: GPXPoint?
+    public var lastPoint: GPXPoint?
+    /// Points skipped as invalid, with their lines.
+    public var skipped: [(line: Int, reason: String)] = []
+
+    private var previous: Coordinate?
+
+    public init() {}
+
+    public mutating func add(_ event: GPXEvent) {
+        switch event {
+        case .trackStart:
+            tracks += 1
+            previous = nil
+        case .segmentStart:
+            segments += 1
+            previous = nil
+        case .routeStart:
+            routes += 1
+        case .skipped(let line, let reason):
+            skipped.append((line, reason))
+        case .point(let point):
+            switch point.kind {
+            case .waypoint: waypoints += 1
+            case .route: routePoints += 1
+            case .track:
+                points += 1
+                let here = point.coordinate
+                if let previous { lengthMeters += Geodesic.distanceMeters(previous, here) }
+                previous = here
+                if firstPoint == nil { firstPoint = point }
+                lastPoint = point
+                if let time = point.time {
+                    if start == nil { start = time }
+                    end = time
+                }
+                if let elevation = point.elevationMeters {
+                    minElevationMeters = min(minElevationMeters ?? elevation, elevation)
+                    maxElevationMeters = max(maxElevationMeters ?? elevation, elevation)
+                }
+            }
+        }
+    }
+
+    /// Reads a whole file.
+    public static func of(path: String) throws -> GPXStatistics {
+        var statistics = GPXStatistics()
+        statistics.version = try GPXReader.read(path: path) { statistics.add($0) }
+        return statistics
+    }
+}

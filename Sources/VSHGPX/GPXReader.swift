@@ -1,0 +1,207 @@
+internal import CLibXML2
+public import Foundation
+public import VSHCore
+
+/// One point of a GPX file (GPX 1.1 `wptType`; 1.0 the same fields).
+public struct GPXPoint: Sendable {
+    public enum Kind: Sendable { case track, route, waypoint }
+    public var kind: Kind
+    public var latitude: Double
+    public var longitude: Double
+    public var elevationMeters: Double?
+    /// UTC (GPX times without an offset are UTC, GPX 1.1 §dateTime).
+    public var time: Date?
+    public var hdop: Double?
+    /// A horizontal accuracy in metres from an extension (`hAcc`, `horizontalAccuracy`), when a logger wrote one.
+    public var horizontalAccuracyMeters: Double?
+    /// The line of the point's start tag.
+    public var line: Int
+
+    public var coordinate: Coordinate { Coordinate(unchecked: latitude, longitude) }
+}
+
+/// What the reader reports, in document order.
+public enum GPXEvent: Sendable {
+    case trackStart
+    case segmentStart
+    case routeStart
+    case point(GPXPoint)
+    /// A point that was skipped, with the reason (printed as a warning naming the line).
+    case skipped(line: Int, reason: String)
+}
+
+/// Why a GPX file could not be read.
+public enum GPXError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    case unreadable(file: String)
+    case malformed(file: String, line: Int, message: String)
+    case notGPX(file: String, root: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file): return "\(file): cannot open the GPX file"
+        case .malformed(let file, let line, let message): return "\(file):\(line): malformed XML: \(message)"
+        case .notGPX(let file, let root): return "\(file): not a GPX file (the root element is <\(root)>, not <gpx>)"
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        if case .unreadable = self { return .noInput }
+        return .dataError
+    }
+}
+
+/// A streaming GPX 1.0/1.1 reader on libxml2's `xmlTextReader`: memory stays
+/// flat whatever the file's size. Element names are matched without their
+/// namespace, so files without one, with 1.0's or 1.1's, and with extensions
+/// (Garmin, Apple) read alike. Comments and a byte order mark are fine.
+/// Entities are not expanded and the network is never used.
+public enum GPXReader {
+    /// Reads `path`, calling `handle` for each event in document order.
+    /// - Returns: the `version` attribute of `<gpx>`, if any.
+    @discardableResult
+    public static func read(path: String, _ handle: (GPXEvent) throws -> Void) throws -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            FileManager.default.isReadableFile(atPath: path)
+        else { throw GPXError.unreadable(file: path) }
+        let errors = ErrorSink()
+        guard let reader = xmlReaderForFile(path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)) else {
+            throw GPXError.unreadable(file: path)
+        }
+        defer { xmlFreeTextReader(reader) }
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            let sink = Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue()
+            if sink.message == nil {
+                sink.line = Int(error.pointee.line)
+                sink.message = error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error"
+            }
+        }, Unmanaged.passUnretained(errors).toOpaque())
+
+        var state = State()
+        var version: String?
+        var sawRoot = false
+        while true {
+            let status = xmlTextReaderRead(reader)
+            if status == 0 { break }
+            if status < 0 || errors.message != nil {
+                throw GPXError.malformed(
+                    file: path, line: errors.line ?? Int(xmlTextReaderGetParserLineNumber(reader)),
+                    message: errors.message ?? "unreadable XML")
+            }
+            let type = xmlTextReaderNodeType(reader)
+            switch type {
+            case 1:  // element start
+                let name = localName(reader)
+                if !sawRoot {
+                    sawRoot = true
+                    guard name == "gpx" else { throw GPXError.notGPX(file: path, root: name) }
+                    version = attribute(reader, "version")
+                    continue
+                }
+                let empty = xmlTextReaderIsEmptyElement(reader) == 1
+                let line = Int(xmlTextReaderGetParserLineNumber(reader))
+                switch name {
+                case "trk": try handle(.trackStart)
+                case "trkseg": try handle(.segmentStart)
+                case "rte": try handle(.routeStart)
+                case "trkpt", "rtept", "wpt":
+                    let kind: GPXPoint.Kind = name == "trkpt" ? .track : name == "rtept" ? .route : .waypoint
+                    state.begin(kind: kind, latitude: attribute(reader, "lat"), longitude: attribute(reader, "lon"), line: line)
+                    if empty { try state.finish(handle) }
+                default:
+                    if state.point != nil, !empty { state.field = name }
+                }
+            case 3, 4:  // text, CDATA
+                if state.point != nil, state.field != nil, let text = xmlTextReaderConstValue(reader) {
+                    state.text += String(cString: text)
+                }
+            case 15:  // element end
+                let name = localName(reader)
+                if name == "trkpt" || name == "rtept" || name == "wpt" {
+                    try state.finish(handle)
+                } else if state.point != nil, state.field == name {
+                    state.store()
+                }
+            default:
+                break
+            }
+        }
+        guard sawRoot else { throw GPXError.malformed(file: path, line: 1, message: "the file has no XML element") }
+        return version
+    }
+
+    private static func localName(_ reader: xmlTextReaderPtr) -> String {
+        xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+    }
+
+    private static func attribute(_ reader: xmlTextReaderPtr, _ name: String) -> String? {
+        guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
+        defer { vsh_xml_free(value) }
+        return String(cString: value)
+    }
+
+    final class ErrorSink {
+        var message: String?
+        var line: Int?
+    }
+
+    /// The point being read and the child element whose text is being collected.
+    struct State {
+        var point: GPXPoint?
+        var problem: String?
+        var field: String?
+        var text = ""
+
+        mutating func begin(kind: GPXPoint.Kind, latitude: String?, longitude: String?, line: Int) {
+            field = nil
+            text = ""
+            problem = nil
+            let lat = latitude.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let lon = longitude.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            if lat == nil || lon == nil {
+                problem = "no valid lat/lon attributes"
+            } else if !(lat!.isFinite && lon!.isFinite && abs(lat!) <= 90 && abs(lon!) <= 180) {
+                problem = "latitude or longitude out of range"
+            }
+            point = GPXPoint(kind: kind, latitude: lat ?? 0, longitude: lon ?? 0, line: line)
+        }
+
+        mutating func store() {
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            switch field {
+            case "ele": point?.elevationMeters = Double(value).flatMap { $0.isFinite ? $0 : nil }
+            case "time": point?.time = GPXTime.parse(value)
+            case "hdop": point?.hdop = Double(value).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            case "hAcc", "horizontalAccuracy", "hacc", "accuracy":
+                point?.horizontalAccuracyMeters = Double(value).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            default: break
+            }
+            field = nil
+            text = ""
+        }
+
+        mutating func finish(_ handle: (GPXEvent) throws -> Void) throws {
+            guard let done = point else { return }
+            point = nil
+            field = nil
+            text = ""
+            if let problem {
+                try handle(.skipped(line: done.line, reason: problem))
+            } else {
+                try handle(.point(done))
+            }
+        }
+    }
+}
+
+/// GPX times: xsd:dateTime, UTC when no offset is given, any fraction.
+public enum GPXTime {
+    public static func parse(_ text: String) -> Date? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer -> Date? in
+            guard let parts = DateTimeParts.parse(UnsafeBufferPointer(buffer), requireOffset: false) else { return nil }
+            return Date(timeIntervalSince1970: parts.secondsSinceEpochIgnoringOffset - Double(parts.offsetSeconds ?? 0))
+        }
+    }
+}
