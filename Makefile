@@ -12,7 +12,7 @@ BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps test-deps build test demo format clean
+.PHONY: all deps test-deps build test replay-test demo format clean
 
 all: build
 
@@ -35,6 +35,10 @@ build: deps
 
 test: test-deps build
 	VSH_CORPUS="$(VSH_CORPUS)" swift test
+
+# The replay tests alone: every Fixtures/walks/*.gpx against its expected timeline (also part of `make test`).
+replay-test: test-deps build
+	VSH_CORPUS="$(VSH_CORPUS)" swift test --filter ReplayTests
 
 demo: build
 	@mkdir -p out && rm -rf $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm $(DEMO_DB).photos

@@ -78,6 +78,9 @@ let package = Package(
         .testTarget(
             name: "VSHPhotoTests", dependencies: ["VSHCore", "VSHPhoto", "VSHTestSupport"], swiftSettings: strictSettings),
         .testTarget(
+            name: "VSHGPXTests", dependencies: ["VSHCore", "VSHGPX", "VSHEngine", "VSHTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "VSHEngineTests", dependencies: ["VSHCore", "VSHEngine", "VSHGeodesy", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(

@@ -100,7 +100,8 @@ public enum GPXReader {
                     continue
                 }
                 let empty = xmlTextReaderIsEmptyElement(reader) == 1
-                let line = Int(xmlTextReaderGetParserLineNumber(reader))
+                // The node's own line: the parser itself may already be further on.
+                let line = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? Int(xmlTextReaderGetParserLineNumber(reader))
                 switch name {
                 case "trk": try handle(.trackStart)
                 case "trkseg": try handle(.segmentStart)

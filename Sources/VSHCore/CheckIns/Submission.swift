@@ -41,11 +41,15 @@ public struct Submission: Sendable {
     /// When vsh received it (`--now` replaces the clock).
     public var receivedAt: Date
 
-    public init(player: String, evidence: Evidence, huntID: String?, receivedAt: Date) {
+    /// Set for device fixes that come from a replayed walk rather than a live device.
+    public var isReplay = false
+
+    public init(player: String, evidence: Evidence, huntID: String?, receivedAt: Date, isReplay: Bool = false) {
         self.player = player
         self.evidence = evidence
         self.huntID = huntID
         self.receivedAt = receivedAt
+        self.isReplay = isReplay
     }
 
     /// The reported position, whatever its quality (checked by the `position` rule).
@@ -65,7 +69,7 @@ public struct Submission: Sendable {
 
     public var source: FixSource {
         if case .photo = evidence { return .photo }
-        return .device
+        return isReplay ? .replay : .device
     }
 
     public var photo: Photo? {

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHTestSupport
+
+/// Compares a replay's timeline with the organiser's expectation: the same
+/// events (kind, hunt, stop, points, verdict), each within `tolerance` seconds
+/// (GPS noise moves the first fix inside a stop by a sample or two).
+enum Timeline {
+    static let tolerance = 30.0
+
+    struct Event: CustomStringConvertible {
+        var time: Date
+        var key: String
+        var description: String { "\(RFC3339.format(time)) \(key)" }
+    }
+
+    static func parse(_ text: String) throws -> [Event] {
+        try text.split(separator: "\n").map { line in
+            let value = try json(String(line))
+            guard case .object(let o) = value, case .string(let time)? = o["time"], let date = RFC3339.parse(time) else {
+                throw InputError("not an event: \(line)")
+            }
+            func text(_ key: String) -> String {
+                switch o[key] {
+                case .string(let s)?: return s
+                case .number(let n, _)?: return String(Int(n))
+                default: return "-"
+                }
+            }
+            return Event(time: date, key: [text("event"), text("hunt"), text("stop"), text("points"), text("verdict")].joined(separator: " "))
+        }
+    }
+
+    /// Every difference, empty when the timelines agree.
+    static func mismatches(expected: [Event], actual: [Event]) -> [String] {
+        var unmatched = actual
+        var problems: [String] = []
+        for event in expected {
+            if let index = unmatched.firstIndex(where: { $0.key == event.key && abs($0.time.timeIntervalSince(event.time)) <= tolerance }) {
+                unmatched.remove(at: index)
+            } else {
+                problems.append("missing: \(event)")
+            }
+        }
+        problems += unmatched.map { "unexpected: \($0)" }
+        return problems
+    }
+}
+
+@Suite struct ReplayTests {
+    static let walks: [String] = {
+        let folder = TestSupport.packageRoot.appendingPathComponent("Fixtures/walks")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".gpx") }.map { String($0.dropLast(4)) }.sorted()
+    }()
+
+    static func walk(_ name: String) -> String {
+        TestSupport.packageRoot.appendingPathComponent("Fixtures/walks/\(name).gpx").path
+    }
+
+    static func expected(_ name: String) throws -> [Timeline.Event] {
+        try Timeline.parse(String(contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/walks/\(name).expected.jsonl"), encoding: .utf8))
+    }
+
+    @Test func thereAreWalks() {
+        #expect(Self.walks == ["downtown-complete", "fremont-misses-mob", "high-roller-jitter", "sphere-pass-through", "strip-south", "teleport"])
+    }
+
+    @Test(arguments: walks)
+    func eachWalkReplaysToItsExpectedTimeline(_ name: String) throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Walker")
+        let result = try workspace.vsh(["replay", Self.walk(name), "--player", "Walker", "--dry-run", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let problems = Timeline.mismatches(expected: try Self.expected(name), actual: try Timeline.parse(result.stdout))
+        #expect(problems.isEmpty, "\(name):\n\(problems.joined(separator: "\n"))")
+        // A dry run writes nothing.
+        #expect(try workspace.totals()["Walker"]?.checkins == 0)
+    }
+
+    @Test func aWrongExpectationFails() throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Walker")
+        let actual = try Timeline.parse(try workspace.vsh(["replay", Self.walk("strip-south"), "--player", "Walker", "--dry-run", "--json"]).stdout)
+        var expected = try Self.expected("strip-south")
+        #expect(Timeline.mismatches(expected: expected, actual: actual).isEmpty)
+        // Another stop, a shifted time, a missing event: each is caught.
+        var wrongStop = expected
+        wrongStop[4].key = wrongStop[4].key.replacingOccurrences(of: "luxor-sphinx", with: "sphere")
+        #expect(Timeline.mismatches(expected: wrongStop, actual: actual).count == 2)
+        var late = expected
+        late[1].time += 120
+        #expect(!Timeline.mismatches(expected: late, actual: actual).isEmpty)
+        expected.removeLast()
+        #expect(Timeline.mismatches(expected: expected, actual: actual) == ["unexpected: \(actual.last!)"])
+    }
+
+    @Test func aRealReplayRecordsCheckInsAndTheHuntBonusEvent() throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Walker")
+        let result = try workspace.vsh(["replay", Self.walk("downtown-complete"), "--player", "Walker", "--json"])
+        #expect(result.status == 0)
+        let events = try Timeline.parse(result.stdout)
+        #expect(events.last?.key == "hunt-complete downtown-fremont - 150 -")
+        let totals = try workspace.totals()["Walker"]
+        #expect(totals?.checkins == 8)
+        #expect(totals?.points == 360)  // the seven stops; the bonus is scoring's
+        // Replaying the same walk again: every stop already visited, no points.
+        let again = try Timeline.parse(try workspace.vsh(["replay", Self.walk("downtown-complete"), "--player", "Walker", "--json"]).stdout)
+        #expect(again.filter { $0.key.hasPrefix("check-in") }.allSatisfy { $0.key.contains(" 0 accepted") || $0.key.contains("rejected") })
+    }
+
+    @Test func theMapIsAnSVGWithTheStopsAndTheTrack() throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Walker")
+        let map = workspace.root.appendingPathComponent("walk.svg").path
+        let result = try workspace.vsh(["replay", Self.walk("strip-south"), "--player", "Walker", "--dry-run", "--hunt", "strip-classics", "--map", map])
+        #expect(result.status == 0)
+        let svg = try String(contentsOfFile: map, encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml"))
+        #expect(svg.contains("<polyline"))
+        #expect(svg.contains("Welcome to Fabulous Las Vegas Sign"))
+        #expect(svg.components(separatedBy: "<path d=").count - 1 == 11)  // ten stops and the north arrow
+    }
+
+    @Test func badWalksAreOneLineErrors() throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Walker")
+        let broken = workspace.root.appendingPathComponent("broken.gpx")
+        try Data("<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\">\n</trk></gpx>".utf8).write(to: broken)
+        let malformed = try workspace.vsh(["replay", broken.path, "--player", "Walker"])
+        #expect(malformed.status == 65)
+        #expect(malformed.stderr.hasPrefix("vsh: \(broken.path):2: malformed XML"))
+        let timeless = workspace.root.appendingPathComponent("timeless.gpx")
+        try Data("<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"36.08\" lon=\"-115.17\"/></trkseg></trk></gpx>".utf8).write(to: timeless)
+        let noTimes = try workspace.vsh(["replay", timeless.path, "--player", "Walker"])
+        #expect(noTimes.status == 65)
+        #expect(noTimes.stderr.contains("a replay needs times"))
+        #expect(try workspace.vsh(["replay", Self.walk("teleport"), "--player", "Nobody"]).status == 65)
+        #expect(try workspace.vsh(["replay", workspace.root.appendingPathComponent("none.gpx").path, "--player", "Walker"]).status == 66)
+        #expect(try workspace.totals()["Walker"]?.checkins == 0)
+    }
+}
