@@ -12,7 +12,7 @@ BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps test-deps build test replay-test demo format clean
+.PHONY: all deps test-deps build test replay-test bench demo format clean
 
 all: build
 
@@ -40,6 +40,10 @@ test: test-deps build
 replay-test: test-deps build
 	VSH_CORPUS="$(VSH_CORPUS)" swift test --filter ReplayTests
 
+# Speed and memory of the main tasks on generated data (README, "Speed"). Not part of `make test`.
+bench: deps
+	bash Benchmarks/run.sh
+
 demo: build
 	@mkdir -p out && rm -rf $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm $(DEMO_DB).photos
 	@echo "== the hunts, loaded into a fresh SpatiaLite database ($(DEMO_DB))"
@@ -63,6 +67,11 @@ demo: build
 	$(BIN)/vsh checkin --player "Cy Reyes" --photo Fixtures/photos/sphere-camera-clock.jpg $(DEMO_NOW) --db $(DEMO_DB)
 	$(BIN)/vsh checkin --player "Cy Reyes" --photo Fixtures/photos/poor-accuracy.jpg $(DEMO_NOW) --db $(DEMO_DB) || echo "(exit $$?: pending review)"
 	$(BIN)/vsh checkin --player "Ann Lee" --fix 36.1706,-115.1445 --time 2026-11-21T19:55:00Z --accuracy 6 $(DEMO_NOW) --db $(DEMO_DB)
+	@echo
+	@echo "== a recorded walk through Downtown, replayed through the engine (Fixtures/walks)"
+	$(BIN)/vsh player add "Dee Walker" --db $(DEMO_DB)
+	$(BIN)/vsh replay Fixtures/walks/downtown-complete.gpx --player "Dee Walker" --db $(DEMO_DB) --map out/downtown-walk.svg
+	@echo "(map of the walk: out/downtown-walk.svg)"
 	@echo
 	@echo "== a moderator looks at the pending check-in and approves it"
 	$(BIN)/vsh review list --db $(DEMO_DB)
