@@ -70,7 +70,7 @@ demo: build
 	@echo
 	@echo "== a recorded walk through Downtown, replayed through the engine (Fixtures/walks)"
 	$(BIN)/vsh player add "Dee Walker" --db $(DEMO_DB)
-	$(BIN)/vsh replay Fixtures/walks/downtown-complete.gpx --player "Dee Walker" --db $(DEMO_DB) --map out/downtown-walk.svg
+	$(BIN)/vsh replay Fixtures/walks/downtown-complete.gpx --player "Dee Walker" --hunt downtown-fremont --db $(DEMO_DB) --map out/downtown-walk.svg
 	@echo "(map of the walk: out/downtown-walk.svg)"
 	@echo
 	@echo "== a moderator looks at the pending check-in and approves it"
