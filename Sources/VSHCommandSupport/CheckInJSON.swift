@@ -23,6 +23,11 @@ public enum CheckInJSON {
             "points": .int(decision.points),
             "rules": GeofenceStore.rulesJSON(decision.rules),
             "fix": fix,
+            "awards": .array(recorded.awards.map { a in
+                .object([
+                    "kind": .string(a.kind.rawValue), "hunt": .string(a.huntID), "badge": .optional(a.badgeID), "points": .int(a.points),
+                ])
+            }),
         ])
     }
 
@@ -48,6 +53,13 @@ public enum CheckInJSON {
             case .skipped: mark = "–"
             }
             lines.append("  \(mark) " + result.rule.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + result.detail)
+        }
+        for award in recorded.awards {
+            switch award.kind {
+            case .bonus: lines.append("  ★ hunt complete: \(award.huntID) bonus +\(award.points)")
+            case .badge: lines.append("  ★ badge earned: \(award.badgeID ?? "?")" + (award.points > 0 ? " +\(award.points)" : ""))
+            case .stop: break
+            }
         }
         return lines
     }

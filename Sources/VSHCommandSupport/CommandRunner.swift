@@ -43,6 +43,12 @@ public enum Output {
         return buffer
     }()
 
+    /// Text that carries its own line ends.
+    public static func text(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     public static func line(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         buffer.append(0x0A)

@@ -44,8 +44,8 @@ public enum HuntJSON {
     }
 }
 
-/// Left-aligned columns for terminal output, sized by characters (not bytes),
-/// so names with accents line up.
+/// Left-aligned columns for terminal output, sized by display width (wide
+/// characters count two columns), so names in any script line up.
 public struct TextTable {
     public var headers: [String]
     public var rows: [[String]] = []
@@ -60,13 +60,12 @@ public struct TextTable {
     public mutating func append(_ row: [String]) { rows.append(row) }
 
     public func render() -> [String] {
-        var widths = headers.map(\.count)
-        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        var widths = headers.map(DisplayWidth.of)
+        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(cell)) } }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in
-                let padding = String(repeating: " ", count: max(0, widths[i] - cell.count))
                 if i == cells.count - 1 && !rightAligned.contains(i) { return cell }
-                return rightAligned.contains(i) ? padding + cell : cell + padding
+                return DisplayWidth.pad(cell, to: widths[i], right: rightAligned.contains(i))
             }.joined(separator: "  ")
         }
         return [line(headers)] + rows.map(line)

@@ -37,7 +37,7 @@ public struct StoreOptions: ParsableArguments {
         if sync {
             let directory = huntsDirectory
             if explicitHuntsDirectory != nil || FileManager.default.fileExists(atPath: directory) {
-                try store.sync(try HuntSources.read(directory: directory))
+                try store.sync(directory: directory)
             }
         }
         return store

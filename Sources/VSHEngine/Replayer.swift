@@ -7,7 +7,7 @@ public import VSHStore
 /// One line of a replay's timeline.
 public struct ReplayEvent: Sendable, Equatable {
     public enum Kind: String, Sendable {
-        case enter, checkIn = "check-in", exit, huntComplete = "hunt-complete"
+        case enter, checkIn = "check-in", exit, huntComplete = "hunt-complete", badge
     }
 
     public var time: Date
@@ -17,6 +17,8 @@ public struct ReplayEvent: Sendable, Equatable {
     public var points: Int
     /// For check-ins: accepted, rejected or pending.
     public var verdict: String?
+    /// For badge events: the badge earned.
+    public var badgeID: String? = nil
 }
 
 /// What a replay did besides its events.
@@ -42,7 +44,7 @@ public struct ReplaySummary: Sendable {
 /// - **exit** only when the walker is clearly outside (distance to the stop
 ///   minus the fix's accuracy beyond `exitBufferMeters`) on two consecutive
 ///   fixes, so GPS jitter on a boundary does not produce enter/exit storms;
-/// - **hunt-complete** after the check-in that completes every stop of a hunt.
+/// - **hunt-complete** and **badge** after the check-in that earned them (from scoring).
 ///
 /// A fix's accuracy is its `hAcc` extension, else `hdop` x 5 m (a typical
 /// receiver's error per unit of dilution), else unknown; fixes less accurate
@@ -81,7 +83,6 @@ public struct Replayer {
         }
         let hunts = try store.hunts().map(\.hunt).filter { huntID == nil || $0.id == huntID }
         if let huntID, hunts.isEmpty { throw InputError("no hunt \"\(huntID)\"") }
-        let huntsByID = Dictionary(uniqueKeysWithValues: hunts.map { ($0.id, $0) })
         var stops: [String: Stop] = [:]
         for hunt in hunts { for stop in hunt.stops { stops[stop.id] = stop } }
         let maxAccuracy = hunts.map(\.maxAccuracyMeters).max() ?? 50
@@ -90,7 +91,6 @@ public struct Replayer {
         var visits: [String: Visit] = [:]
         var previous: (position: Coordinate, time: Date)?
         var previousOnSegment: (position: Coordinate, time: Date)?
-        var completed = Set<String>()
         var timed = 0
 
         func checkIn(_ stop: Stop, at time: Date, position: Coordinate, accuracy: Double?) throws {
@@ -102,11 +102,14 @@ public struct Replayer {
             emit(ReplayEvent(
                 time: time, kind: .checkIn, huntID: decision.hunt?.id ?? stop.huntID, stopID: decision.stop?.id ?? stop.id,
                 points: decision.points, verdict: decision.verdict.rawValue))
-            if decision.verdict == .accepted, let hunt = huntsByID[stop.huntID], !completed.contains(hunt.id) {
-                let visited = try store.visitedStops(player: player, hunt: hunt.id)
-                if hunt.stops.allSatisfy({ visited.contains($0.id) }) {
-                    completed.insert(hunt.id)
-                    emit(ReplayEvent(time: time, kind: .huntComplete, huntID: hunt.id, stopID: nil, points: hunt.bonusPoints, verdict: nil))
+            for award in recorded.awards {
+                switch award.kind {
+                case .bonus:
+                    emit(ReplayEvent(time: time, kind: .huntComplete, huntID: award.huntID, stopID: nil, points: award.points, verdict: nil))
+                case .badge:
+                    emit(ReplayEvent(time: time, kind: .badge, huntID: award.huntID, stopID: nil, points: award.points, verdict: nil, badgeID: award.badgeID))
+                case .stop:
+                    break
                 }
             }
         }
@@ -193,11 +196,13 @@ public struct Replayer {
 }
 
 extension ReplayEvent {
-    /// `{time, event, hunt, stop, points, verdict}`: one line of `vsh replay --json`.
+    /// `{time, event, hunt, stop, points, verdict}` (and `badge` for badge events): one line of `vsh replay --json`.
     public var json: JSONValue {
-        .object([
+        var object: JSONObject = [
             "time": .string(RFC3339.format(time)), "event": .string(kind.rawValue), "hunt": .string(huntID),
             "stop": .optional(stopID), "points": .int(points), "verdict": .optional(verdict),
-        ])
+        ]
+        if kind == .badge { object["badge"] = .optional(badgeID) }
+        return .object(object)
     }
 }

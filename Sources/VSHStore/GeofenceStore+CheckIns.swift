@@ -12,6 +12,8 @@ public struct RecordedCheckIn: Sendable {
     /// The current state: the verdict, or what a moderator decided since.
     public var state: String
     public var photoFile: String?
+    /// Hunt bonuses and badges this check-in earned (stop points are in `decision.points`).
+    public var awards: [ScoreEvent] = []
 }
 
 extension GeofenceStore {
@@ -33,9 +35,13 @@ extension GeofenceStore {
                 let decision = decide(submission, facts)
                 let id = try Self.insert(db, submission, decision: decision, playerID: playerID, photoFile: photoFile)
                 let name = try String.fetchOne(db, sql: "SELECT name FROM players WHERE id = ?", arguments: [playerID])
+                var awards: [ScoreEvent] = []
+                if decision.verdict == .accepted {
+                    awards = try Self.rescore(db, playerID: playerID).filter { $0.checkInID == id && $0.kind != .stop }
+                }
                 recorded = RecordedCheckIn(
                     id: id, player: name ?? submission.player, receivedAt: submission.receivedAt, source: submission.source,
-                    decision: decision, state: decision.verdict.rawValue, photoFile: photoFile)
+                    decision: decision, state: decision.verdict.rawValue, photoFile: photoFile, awards: awards)
                 return .commit
             }
             return recorded!

@@ -7,7 +7,7 @@ public struct PlayerSummary: Sendable {
     public var name: String
     public var email: String?
     public var createdAt: Date
-    /// Points of first accepted visits to stops that still exist (bonuses come with scoring).
+    /// Points earned: first visits to stops, hunt bonuses and badges (from accepted check-ins).
     public var points: Int
     public var checkIns: Int
     public var acceptedCheckIns: Int
@@ -59,8 +59,7 @@ extension GeofenceStore {
 
     static let playerSummarySQL = """
         SELECT p.name, p.email, p.created_at,
-            (SELECT COALESCE(SUM(s.points), 0) FROM stops s
-                WHERE s.id IN (SELECT stop_id FROM checkin_state c WHERE c.player_id = p.id AND c.state = 'accepted')) AS points,
+            (SELECT COALESCE(SUM(e.points), 0) FROM score_events e WHERE e.player_id = p.id) AS points,
             (SELECT COUNT(*) FROM checkins c WHERE c.player_id = p.id) AS checkins,
             (SELECT COUNT(*) FROM checkin_state c WHERE c.player_id = p.id AND c.state = 'accepted') AS accepted
         FROM players p

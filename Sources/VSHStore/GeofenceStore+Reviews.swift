@@ -55,12 +55,18 @@ extension GeofenceStore {
     }
 
     public enum ReviewDecision: String, Sendable {
-        case approved, rejected
+        /// A pending check-in is accepted.
+        case approved
+        /// A pending check-in is rejected.
+        case rejected
+        /// An accepted check-in is withdrawn (points, completions and badges it earned go with it).
+        case revoked
     }
 
-    /// Records a moderator's decision on a pending check-in (append-only: the
-    /// check-in row never changes; a review row decides its state).
-    /// - Throws: `InputError` when there is no such check-in or it is not pending.
+    /// Records a moderator's decision (append-only: the check-in row never
+    /// changes; a review row decides its state) and rescores the player.
+    /// Approve and reject take a pending check-in; revoke takes an accepted one.
+    /// - Throws: `InputError` when there is no such check-in or it is not in the right state.
     public func review(_ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date) throws -> ReviewOutcome {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !reason.isEmpty else { throw InputError("give a reason (--reason TEXT)", status: .usage) }
@@ -73,10 +79,12 @@ extension GeofenceStore {
                     arguments: [id])
                 else { throw InputError("no check-in #\(id)") }
                 let state: String = row["state"]
-                guard state == "pending" else { throw InputError("check-in #\(id) is \(state), not pending") }
+                let required = decision == .revoked ? "accepted" : "pending"
+                guard state == required else { throw InputError("check-in #\(id) is \(state), not \(required)") }
                 try db.execute(
                     sql: "INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at) VALUES (?, ?, ?, ?, ?)",
                     arguments: [id, decision.rawValue, reason, moderator, RFC3339.format(now)])
+                try Self.rescore(db, playerID: row["player_id"])
                 return .commit
             }
             return try queue.read { db in
@@ -84,16 +92,10 @@ extension GeofenceStore {
                     db,
                     sql: "SELECT c.state, c.player_id, c.stop_id, p.name FROM checkin_state c JOIN players p ON p.id = c.player_id WHERE c.id = ?",
                     arguments: [id])!
-                var credited = 0
-                if decision == .approved, let stopID = row["stop_id"] as String? {
-                    let firstAccepted = try Int64.fetchOne(
-                        db,
-                        sql: "SELECT MIN(id) FROM checkin_state WHERE player_id = ? AND stop_id = ? AND state = 'accepted'",
-                        arguments: [row["player_id"] as Int64, stopID])
-                    if firstAccepted == id {
-                        credited = try Int.fetchOne(db, sql: "SELECT points FROM stops WHERE id = ?", arguments: [stopID]) ?? 0
-                    }
-                }
+                // What this check-in now earns (stop, bonus, badges): credited by an approval.
+                let credited = decision == .approved
+                    ? try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(points), 0) FROM score_events WHERE checkin_id = ?", arguments: [id]) ?? 0
+                    : 0
                 return ReviewOutcome(checkInID: id, player: row["name"], state: row["state"], pointsCredited: credited)
             }
         }

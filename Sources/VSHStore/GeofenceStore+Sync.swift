@@ -15,12 +15,19 @@ extension GeofenceStore {
     /// A fingerprint of a set of hunt files: SHA-256 over each file's name and
     /// content hash. File names only, not folders, so the same files reached by
     /// another path do not trigger a re-sync.
-    static func fingerprint(_ sources: [HuntCatalog.Source]) -> String {
+    static func fingerprint(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) -> String {
         var hasher = SHA256()
         for source in sources.sorted(by: { $0.expectedID < $1.expectedID }) {
             hasher.update(Array("\(source.expectedID).geojson\u{0}\(SHA256.hex(source.bytes))\n".utf8))
         }
+        if let badges { hasher.update(Array("\(BadgeFile.fileName)\u{0}\(SHA256.hex(badges.bytes))\n".utf8)) }
         return hasher.finalizeHex()
+    }
+
+    /// Syncs the hunt files and `badges.json` of a folder.
+    @discardableResult
+    public func sync(directory: String) throws -> SyncOutcome {
+        try sync(try HuntSources.read(directory: directory), badges: try HuntSources.readBadges(directory: directory))
     }
 
     /// Brings the database's hunts and stops in line with the hunt files, when they changed.
@@ -31,10 +38,10 @@ extension GeofenceStore {
     /// leaves the last good definitions in place and throws `HuntFileErrors`
     /// listing every problem.
     @discardableResult
-    public func sync(_ sources: [HuntCatalog.Source]) throws -> SyncOutcome {
-        let fingerprint = Self.fingerprint(sources)
+    public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source? = nil) throws -> SyncOutcome {
+        let fingerprint = Self.fingerprint(sources, badges: badges)
         if try storedFingerprint() == fingerprint { return .unchanged }
-        let catalog = try HuntCatalog.build(sources, inspector: inspector).get()
+        let catalog = try HuntCatalog.build(sources, badges: badges, inspector: inspector).get()
         let files = Dictionary(uniqueKeysWithValues: sources.map { ($0.expectedID, $0.path) })
         return try run {
             try queue.inTransaction(.immediate) { db in
@@ -46,6 +53,7 @@ extension GeofenceStore {
                 try db.execute(
                     sql: "INSERT INTO sync_state(key, value) VALUES ('hunts', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                     arguments: [fingerprint])
+                try Self.rescoreEveryone(db)
                 return .commit
             }
             return .updated(hunts: catalog.hunts.count, stops: catalog.hunts.reduce(0) { $0 + $1.stops.count })
@@ -60,6 +68,7 @@ extension GeofenceStore {
             try queue.inTransaction(.immediate) { db in
                 try replaceDefinitions(db, with: catalog, files: [:])
                 try db.execute(sql: "DELETE FROM sync_state WHERE key = 'hunts'")
+                try Self.rescoreEveryone(db)
                 return .commit
             }
         }
@@ -72,6 +81,12 @@ extension GeofenceStore {
     private func replaceDefinitions(_ db: Database, with catalog: HuntCatalog, files: [String: String]) throws {
         try db.execute(sql: "DELETE FROM stops")
         try db.execute(sql: "DELETE FROM hunts")
+        try db.execute(sql: "DELETE FROM badges")
+        for (position, badge) in catalog.badges.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO badges(id, position, name, description, points, rule) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [badge.id, position, badge.name, badge.description, badge.points, BadgeFile.ruleJSON(badge.rule).compactText])
+        }
         let insertHunt = try db.makeStatement(
             sql: """
                 INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,

@@ -143,6 +143,35 @@ public final class GeofenceStore {
                         FROM checkins c;
                     """)
         }
+        migrator.registerMigration("v3-scores") { db in
+            // Badges as defined in badges.json, and what every player earned: derived
+            // from accepted check-ins (recomputed per player whenever they change).
+            try db.execute(
+                sql: """
+                    CREATE TABLE badges (
+                        id TEXT PRIMARY KEY,
+                        position INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        description TEXT NOT NULL,
+                        points INTEGER NOT NULL,
+                        rule TEXT NOT NULL
+                    );
+                    CREATE TABLE score_events (
+                        id INTEGER PRIMARY KEY,
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        kind TEXT NOT NULL CHECK (kind IN ('stop', 'bonus', 'badge')),
+                        hunt_id TEXT NOT NULL,
+                        stop_id TEXT,
+                        badge_id TEXT,
+                        points INTEGER NOT NULL,
+                        at TEXT NOT NULL,
+                        at_epoch REAL NOT NULL,
+                        checkin_id INTEGER NOT NULL
+                    );
+                    CREATE INDEX score_events_by_player ON score_events(player_id, at_epoch);
+                    CREATE INDEX score_events_by_time ON score_events(at_epoch);
+                    """)
+        }
         return migrator
     }
 }

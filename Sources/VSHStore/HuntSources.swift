@@ -1,8 +1,19 @@
 import Foundation
 public import VSHCore
 
-/// Reads the hunt files of a folder: every `*.geojson`, sorted by name.
+/// Reads the hunt files of a folder: every `*.geojson`, sorted by name, and `badges.json`.
 public enum HuntSources {
+    /// `badges.json` of the folder, or nil when it has none.
+    public static func readBadges(directory: String) throws -> HuntCatalog.Source? {
+        let path = directory.hasSuffix("/") ? directory + BadgeFile.fileName : directory + "/" + BadgeFile.fileName
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError("\(path): cannot read the badge file", status: .noInput)
+        }
+        guard data.count <= HuntFile.maxFileBytes else { throw InputError("\(path): the badge file is too large") }
+        return HuntCatalog.Source(path: path, expectedID: "badges", bytes: [UInt8](data))
+    }
+
     /// - Parameter directory: the hunts folder (`./hunts`).
     /// - Throws: `InputError` with exit 66 when the folder is missing or unreadable.
     public static func read(directory: String) throws -> [HuntCatalog.Source] {

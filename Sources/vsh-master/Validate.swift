@@ -23,9 +23,11 @@ extension VSHMaster {
             try CommandRunner.run(tool: "vsh-master") {
                 let folder = directory ?? store.huntsDirectory
                 let sources = try HuntSources.read(directory: folder)
-                let catalog = try HuntCatalog.build(sources, inspector: try SpatiaLiteInspector.standalone()).get()
+                let badges = try HuntSources.readBadges(directory: folder)
+                let catalog = try HuntCatalog.build(sources, badges: badges, inspector: try SpatiaLiteInspector.standalone()).get()
                 let stops = catalog.hunts.reduce(0) { $0 + $1.stops.count }
-                Output.line("\(folder): \(catalog.hunts.count) hunts, \(stops) stops: valid")
+                let badgeText = badges == nil ? "" : ", \(catalog.badges.count) badges"
+                Output.line("\(folder): \(catalog.hunts.count) hunts, \(stops) stops\(badgeText): valid")
                 return .success
             }
         }

@@ -49,7 +49,7 @@ extension VSH {
                         Output.line(event.json.compactText)
                     } else {
                         var line = RFC3339.format(event.time) + "  " + event.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
-                        line += event.huntID + (event.stopID.map { "/" + $0 } ?? "")
+                        line += event.huntID + (event.stopID.map { "/" + $0 } ?? "") + (event.badgeID.map { " " + $0 } ?? "")
                         if let verdict = event.verdict { line += "  " + verdict }
                         if event.points > 0 { line += "  +\(event.points)" }
                         Output.line(line)

@@ -8,7 +8,7 @@ extension VSH {
     struct Review: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Moderate check-ins waiting for review.",
-            subcommands: [List.self, Approve.self, Reject.self])
+            subcommands: [List.self, Approve.self, Reject.self, Revoke.self])
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Check-ins waiting for a moderator, oldest first.")
@@ -66,6 +66,14 @@ extension VSH {
             @OptionGroup var decision: Decide
             @Option(help: "Why (kept in the audit trail).") var reason = "approved by a moderator"
             func run() throws { try decision.decide(.approved, reason: reason) }
+        }
+
+        struct Revoke: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Withdraw an accepted check-in: its points, completions and badges are withdrawn too.")
+            @OptionGroup var decision: Decide
+            @Option(help: "Why (required; kept in the audit trail).") var reason: String
+            func run() throws { try decision.decide(.revoked, reason: reason) }
         }
 
         struct Reject: ParsableCommand {

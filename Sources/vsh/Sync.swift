@@ -14,7 +14,7 @@ extension VSH {
         func run() throws {
             try CommandRunner.run(tool: "vsh") {
                 let db = try store.openStore(sync: false)
-                switch try db.sync(try HuntSources.read(directory: store.huntsDirectory)) {
+                switch try db.sync(directory: store.huntsDirectory) {
                 case .unchanged:
                     Output.line("\(db.path): hunts are up to date")
                 case .updated(let hunts, let stops):

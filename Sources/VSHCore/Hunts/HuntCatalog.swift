@@ -2,6 +2,8 @@
 /// stop ids across files.
 public struct HuntCatalog: Sendable {
     public let hunts: [Hunt]
+    /// The badges of `badges.json`, when the folder has one.
+    public var badges: [Badge] = []
 
     /// One hunt file's content, with the path errors should name.
     public struct Source: Sendable {
@@ -17,9 +19,9 @@ public struct HuntCatalog: Sendable {
         }
     }
 
-    /// Validates every source; the catalog exists only when all are valid.
+    /// Validates every source (and `badges.json`, when given); the catalog exists only when all are valid.
     /// - Returns: the catalog, or every problem in every file.
-    public static func build(_ sources: [Source], inspector: some GeofenceInspector) -> Result<HuntCatalog, HuntFileErrors> {
+    public static func build(_ sources: [Source], badges: Source? = nil, inspector: some GeofenceInspector) -> Result<HuntCatalog, HuntFileErrors> {
         var errors: [HuntFileError] = []
         var hunts: [Hunt] = []
         var stopOwners: [String: String] = [:]
@@ -46,8 +48,18 @@ public struct HuntCatalog: Sendable {
                 if clean { hunts.append(hunt) }
             }
         }
-        return errors.isEmpty ? .success(HuntCatalog(hunts: hunts)) : .failure(HuntFileErrors(errors))
+        var catalog = HuntCatalog(hunts: hunts)
+        if let badges {
+            switch BadgeFile.read(badges.bytes, file: badges.path, huntIDs: huntIDs) {
+            case .success(let list): catalog.badges = list
+            case .failure(let failure): errors += failure.errors
+            }
+        }
+        return errors.isEmpty ? .success(catalog) : .failure(HuntFileErrors(errors))
     }
 
-    public init(hunts: [Hunt]) { self.hunts = hunts }
+    public init(hunts: [Hunt], badges: [Badge] = []) {
+        self.hunts = hunts
+        self.badges = badges
+    }
 }

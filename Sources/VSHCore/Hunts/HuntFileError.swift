@@ -4,11 +4,14 @@
 public struct HuntFileError: Error, Equatable, Sendable, CustomStringConvertible {
     public let file: String
     public let stop: String?
+    /// The badge, for problems in `badges.json`.
+    public let badge: String?
     public let problem: Problem
 
-    public init(file: String, stop: String? = nil, problem: Problem) {
+    public init(file: String, stop: String? = nil, badge: String? = nil, problem: Problem) {
         self.file = file
         self.stop = stop
+        self.badge = badge
         self.problem = problem
     }
 
@@ -52,6 +55,7 @@ public struct HuntFileError: Error, Equatable, Sendable, CustomStringConvertible
 
     public var description: String {
         if let stop { return "\(file): stop \"\(stop)\": \(problem)" }
+        if let badge { return "\(file): badge \"\(badge)\": \(problem)" }
         return "\(file): \(problem)"
     }
 }

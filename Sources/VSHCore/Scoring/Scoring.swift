@@ -1,0 +1,148 @@
+public import Foundation
+
+/// What scoring needs of a hunt: its stops' ids and points in order, the bonus, and the rules.
+public struct ScoringHunt: Sendable {
+    public var id: String
+    public var stops: [(id: String, points: Int)]
+    public var bonusPoints: Int
+    public var difficulty: Hunt.Difficulty
+    public var ordered: Bool
+    public var timeZone: TimeZone
+
+    public init(id: String, stops: [(id: String, points: Int)], bonusPoints: Int, difficulty: Hunt.Difficulty, ordered: Bool, timeZone: TimeZone) {
+        self.id = id
+        self.stops = stops
+        self.bonusPoints = bonusPoints
+        self.difficulty = difficulty
+        self.ordered = ordered
+        self.timeZone = timeZone
+    }
+
+    public init(_ hunt: Hunt) {
+        self.init(
+            id: hunt.id, stops: hunt.stops.map { ($0.id, $0.points) }, bonusPoints: hunt.bonusPoints, difficulty: hunt.difficulty,
+            ordered: hunt.ordered, timeZone: TimeZone(identifier: hunt.timeZone) ?? TimeZone(identifier: "UTC")!)
+    }
+}
+
+/// An accepted check-in as scoring sees it.
+public struct ScoredCheckIn: Sendable {
+    public var id: Int64
+    public var huntID: String
+    public var stopID: String
+    /// The fix's time: when the player was there.
+    public var time: Date
+
+    public init(id: Int64, huntID: String, stopID: String, time: Date) {
+        self.id = id
+        self.huntID = huntID
+        self.stopID = stopID
+        self.time = time
+    }
+}
+
+/// Something that earned points: a stop's first visit, a hunt's completion bonus, a badge.
+public struct ScoreEvent: Equatable, Sendable {
+    public enum Kind: String, Sendable { case stop, bonus, badge }
+    public var kind: Kind
+    /// The hunt of the check-in that earned it.
+    public var huntID: String
+    public var stopID: String?
+    public var badgeID: String?
+    public var points: Int
+    public var at: Date
+    public var checkInID: Int64
+
+    public init(kind: Kind, huntID: String, stopID: String? = nil, badgeID: String? = nil, points: Int, at: Date, checkInID: Int64) {
+        self.kind = kind
+        self.huntID = huntID
+        self.stopID = stopID
+        self.badgeID = badgeID
+        self.points = points
+        self.at = at
+        self.checkInID = checkInID
+    }
+}
+
+/// Points, completions and badges, derived from a player's accepted check-ins
+/// and nothing else: revoking a check-in and scoring again withdraws what it earned.
+///
+/// Check-ins are taken in time order (ties by id). A stop's points come with
+/// its first accepted visit; a hunt's bonus once every stop is visited (in file
+/// order for an `ordered` hunt); a badge when its rule first holds after a
+/// check-in, stamped with that check-in. Stops or hunts no longer defined earn nothing.
+public enum Scoring {
+    public static func events(for checkIns: [ScoredCheckIn], hunts: [ScoringHunt], badges: [Badge]) -> [ScoreEvent] {
+        let huntsByID = Dictionary(uniqueKeysWithValues: hunts.map { ($0.id, $0) })
+        var stopPoints: [String: (hunt: String, points: Int)] = [:]
+        for hunt in hunts { for stop in hunt.stops { stopPoints[stop.id] = (hunt.id, stop.points) } }
+
+        var events: [ScoreEvent] = []
+        var firstVisit: [String: Date] = [:]
+        var visitOrder: [String: [String]] = [:]  // hunt -> stops in first-visit order
+        var completed = Set<String>()
+        var earned = Set<String>()
+        var windowCounts: [String: Int] = [:]
+        var localDays = Set<Int>()
+        var checkInCount = 0
+
+        for checkIn in checkIns.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
+            guard let stop = stopPoints[checkIn.stopID], stop.hunt == checkIn.huntID, let hunt = huntsByID[checkIn.huntID] else { continue }
+            checkInCount += 1
+            if firstVisit[checkIn.stopID] == nil {
+                firstVisit[checkIn.stopID] = checkIn.time
+                visitOrder[hunt.id, default: []].append(checkIn.stopID)
+                events.append(ScoreEvent(kind: .stop, huntID: hunt.id, stopID: checkIn.stopID, points: stop.points, at: checkIn.time, checkInID: checkIn.id))
+            }
+            if !completed.contains(hunt.id), hunt.stops.allSatisfy({ firstVisit[$0.id] != nil }) {
+                let inOrder = !hunt.ordered || visitOrder[hunt.id] == hunt.stops.map(\.id)
+                if inOrder {
+                    completed.insert(hunt.id)
+                    events.append(ScoreEvent(kind: .bonus, huntID: hunt.id, points: hunt.bonusPoints, at: checkIn.time, checkInID: checkIn.id))
+                }
+            }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = hunt.timeZone
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: checkIn.time)
+            let minuteOfDay = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+            let dayNumber = daysFromCivil(parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+            localDays.insert(dayNumber)
+
+            for badge in badges where !earned.contains(badge.id) {
+                let holds: Bool
+                switch badge.rule {
+                case .firstCheckIn:
+                    holds = checkInCount >= 1
+                case .stopsVisited(let count):
+                    holds = firstVisit.count >= count
+                case .huntsCompleted(let count):
+                    holds = completed.count >= count
+                case .huntCompleted(let id):
+                    holds = completed.contains(id)
+                case .difficultyCompleted(let difficulty):
+                    let ofKind = hunts.filter { $0.difficulty == difficulty }
+                    holds = !ofKind.isEmpty && ofKind.allSatisfy { completed.contains($0.id) }
+                case .timeWindow(let from, let to, let count):
+                    let inside = from < to ? (minuteOfDay >= from && minuteOfDay < to) : (minuteOfDay >= from || minuteOfDay < to)
+                    if inside { windowCounts[badge.id, default: 0] += 1 }
+                    holds = windowCounts[badge.id, default: 0] >= count
+                case .stopsWithin(let count, let hours):
+                    let times = firstVisit.values.filter { $0 <= checkIn.time && checkIn.time.timeIntervalSince($0) <= hours * 3600 }
+                    holds = times.count >= count
+                case .consecutiveDays(let days):
+                    var streak = 1
+                    while localDays.contains(dayNumber - streak) { streak += 1 }
+                    holds = streak >= days
+                }
+                if holds {
+                    earned.insert(badge.id)
+                    events.append(ScoreEvent(kind: .badge, huntID: hunt.id, badgeID: badge.id, points: badge.points, at: checkIn.time, checkInID: checkIn.id))
+                }
+            }
+        }
+        return events
+    }
+
+    /// Days since 1970-01-01 of a calendar date.
+    static func daysFromCivil(_ y: Int, _ m: Int, _ d: Int) -> Int { RFC3339.daysFromCivil(y, m, d) }
+}
