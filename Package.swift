@@ -34,8 +34,9 @@ let package = Package(
         .target(name: "VSHCore", swiftSettings: strictSettings),
         // Geodesics on the WGS84 ellipsoid through PROJ's geodesic.h (Karney).
         .target(name: "VSHGeodesy", dependencies: ["VSHCore", "CProj"], swiftSettings: strictSettings),
-        // Photos: EXIF through libexif, JPEG structure and identity; no pixels decoded.
-        .target(name: "VSHPhoto", dependencies: ["VSHCore", "CExif"], swiftSettings: strictSettings),
+        // Photos: EXIF through libexif, JPEG structure and identity (no pixels decoded for those),
+        // and libjpeg's scaled decoding and encoding for collages.
+        .target(name: "VSHPhoto", dependencies: ["VSHCore", "CExif", "CJPEG"], swiftSettings: strictSettings),
         // GPX 1.0/1.1, streamed through libxml2's reader.
         .target(name: "VSHGPX", dependencies: ["VSHCore", "CLibXML2"], swiftSettings: strictSettings),
         // The SpatiaLite database: hunts, stops with a spatial index, lookups.

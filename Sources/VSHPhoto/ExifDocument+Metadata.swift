@@ -23,6 +23,7 @@ extension ExifDocument {
         metadata.make = text(.ifd0, Tag.make)
         metadata.model = text(.ifd0, Tag.model)
         metadata.software = text(.ifd0, Tag.software)
+        if let orientation = integer(.ifd0, Tag.orientation), (1...8).contains(orientation) { metadata.orientation = orientation }
         return metadata
     }
 

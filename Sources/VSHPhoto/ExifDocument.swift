@@ -99,6 +99,7 @@ enum Tag {
     static let make: UInt32 = 0x010F
     static let model: UInt32 = 0x0110
     static let software: UInt32 = 0x0131
+    static let orientation: UInt32 = 0x0112
     static let dateTimeOriginal: UInt32 = 0x9003
     static let offsetTimeOriginal: UInt32 = 0x9011
     static let subSecTimeOriginal: UInt32 = 0x9291

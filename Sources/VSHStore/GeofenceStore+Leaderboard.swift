@@ -148,3 +148,41 @@ extension GeofenceStore {
         }
     }
 }
+
+/// A stop's place in a player's collage.
+public struct CollageTile: Sendable {
+    public var stopID: String
+    public var stopName: String
+    /// Whether the player has an accepted check-in here.
+    public var visited: Bool
+    /// The archived photo of the first accepted photo check-in here, relative to the archive.
+    public var photoFile: String?
+}
+
+extension GeofenceStore {
+    /// Every stop of a hunt, in order, with the player's accepted photo there (if any).
+    public func collageTiles(player: String, hunt huntID: String) throws -> (huntName: String, tiles: [CollageTile], complete: Bool) {
+        try run {
+            try queue.read { db in
+                let playerID = try Self.playerID(db, name: player)
+                guard let huntName = try String.fetchOne(db, sql: "SELECT name FROM hunts WHERE id = ?", arguments: [huntID]) else {
+                    throw InputError("no hunt \"\(huntID)\"")
+                }
+                let tiles = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT s.id, s.name,
+                            EXISTS (SELECT 1 FROM checkin_state c WHERE c.player_id = ?1 AND c.stop_id = s.id AND c.state = 'accepted') AS visited,
+                            (SELECT c.photo_file FROM checkin_state c WHERE c.player_id = ?1 AND c.stop_id = s.id AND c.state = 'accepted'
+                                AND c.photo_file IS NOT NULL ORDER BY c.fix_epoch, c.id LIMIT 1) AS photo
+                        FROM stops s WHERE s.hunt_id = ?2 ORDER BY s.position
+                        """,
+                    arguments: [playerID, huntID]
+                ).map { CollageTile(stopID: $0["id"], stopName: $0["name"], visited: $0["visited"], photoFile: $0["photo"]) }
+                let complete = try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM score_events WHERE player_id = ? AND hunt_id = ? AND kind = 'bonus'", arguments: [playerID, huntID]) ?? false
+                return (huntName, tiles, complete)
+            }
+        }
+    }
+}

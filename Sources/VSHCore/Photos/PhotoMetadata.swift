@@ -27,6 +27,8 @@ public struct PhotoMetadata: Equatable, Sendable {
     /// Pixel size from the JPEG frame header (SOF), not from EXIF tags that editors leave stale.
     public var width: Int?
     public var height: Int?
+    /// EXIF Orientation (1-8): how to turn the stored pixels to show the photo upright.
+    public var orientation: Int?
 
     public init() {}
 

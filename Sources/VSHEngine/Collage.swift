@@ -1,0 +1,86 @@
+public import Foundation
+public import VSHCore
+public import VSHPhoto
+public import VSHStore
+
+/// The picture collage the seed app promised: a player's accepted photos of a
+/// hunt in a grid with the stop names, written as a JPEG.
+///
+/// Each photo is decoded with libjpeg's DCT scaling (1/2, 1/4, 1/8) just large
+/// enough for its tile, turned upright by its EXIF orientation, and dropped
+/// before the next is read: memory depends on the tile size, not on the
+/// photos' dimensions. A stored photo that cannot be decoded is skipped with a warning.
+public enum Collage {
+    public static let tileWidth = 320
+    public static let tileHeight = 240
+    static let label = 48
+    static let gap = 8
+    static let header = 56
+
+    public struct Result: Sendable {
+        public var image: RGBImage
+        public var warnings: [String]
+        public var photos: Int
+    }
+
+    public static func make(player: String, hunt huntID: String, store: GeofenceStore) throws -> Result {
+        let (huntName, tiles, complete) = try store.collageTiles(player: player, hunt: huntID)
+        let archive = PhotoArchive(databasePath: store.path)
+        let columns = min(3, max(1, tiles.count))
+        let rows = (tiles.count + columns - 1) / columns
+        let width = columns * tileWidth + (columns + 1) * gap
+        let height = header + rows * (tileHeight + label) + (rows + 1) * gap
+        var canvas = RGBImage(width: width, height: height, fill: (20, 16, 42))
+        canvas.text(player, x: gap + 4, y: 12, scale: 3, maxWidth: width - 2 * gap, color: (255, 209, 102))
+        canvas.text(huntName + (complete ? " - COMPLETE!" : ""), x: gap + 4, y: 38, scale: 2, maxWidth: width - 2 * gap, color: (245, 240, 255))
+        var warnings: [String] = []
+        var drawn = 0
+        for (index, tile) in tiles.enumerated() {
+            let x = gap + (index % columns) * (tileWidth + gap)
+            let y = header + gap + (index / columns) * (tileHeight + label + gap)
+            canvas.fill(x: x, y: y, width: tileWidth, height: tileHeight, color: (42, 33, 80))
+            var drewPhoto = false
+            if let file = tile.photoFile {
+                let path = archive.absolutePath(file)
+                do {
+                    guard let data = FileManager.default.contents(atPath: path) else { throw InputError("missing from the archive") }
+                    let bytes = [UInt8](data)
+                    let image = try JPEGCodec.decode(bytes, covering: tileWidth, tileHeight)
+                    let orientation = (try? PhotoReader.metadata(path: path))?.orientation ?? 1
+                    canvas.draw(image, orientation: orientation, x: x, y: y, width: tileWidth, height: tileHeight)
+                    drewPhoto = true
+                    drawn += 1
+                } catch {
+                    warnings.append("\(path): photo for \(tile.stopID) skipped: \(error)")
+                }
+            }
+            if !drewPhoto {
+                let note = tile.visited ? "VISITED - NO PHOTO" : "NOT YET VISITED"
+                canvas.text(note, x: x + 16, y: y + tileHeight / 2 - 7, scale: 2, maxWidth: tileWidth - 32, color: (185, 173, 219))
+            }
+            canvas.fill(x: x, y: y + tileHeight, width: tileWidth, height: label, color: tile.visited ? (255, 79, 163) : (59, 47, 107))
+            for (line, text) in wrap(tile.stopName, columns: (tileWidth - 16) / 12).prefix(2).enumerated() {
+                canvas.text(text, x: x + 8, y: y + tileHeight + 6 + line * 20, scale: 2, maxWidth: tileWidth - 16, color: (255, 255, 255))
+            }
+        }
+        return Result(image: canvas, warnings: warnings, photos: drawn)
+    }
+
+    /// Words into lines of at most `columns` characters.
+    static func wrap(_ text: String, columns: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if current.isEmpty {
+                current = String(word)
+            } else if current.count + 1 + word.count <= columns {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+}

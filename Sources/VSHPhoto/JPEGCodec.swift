@@ -1,0 +1,63 @@
+internal import CJPEG
+public import Foundation
+public import VSHCore
+
+/// An 8-bit RGB image, rows top to bottom.
+public struct RGBImage: Sendable {
+    public var width: Int
+    public var height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8) = (0, 0, 0)) {
+        self.width = width
+        self.height = height
+        var row = [UInt8]()
+        row.reserveCapacity(width * 3)
+        for _ in 0..<width { row += [fill.0, fill.1, fill.2] }
+        pixels = Array((0..<height).map { _ in row }.joined())
+    }
+
+    init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+}
+
+/// JPEG decoding and encoding through libjpeg (libjpeg-turbo on Debian).
+public enum JPEGCodec {
+    /// Decodes a JPEG scaled down by DCT scaling (1/2, 1/4, 1/8) to the smallest
+    /// size that still covers `minWidth` x `minHeight`: a 12-megapixel photo for
+    /// a 320-pixel tile is decoded at 1/8, never in full.
+    /// - Throws: `InputError` with libjpeg's message for a corrupt or unsupported file.
+    public static func decode(_ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int, maxPixels: Int = 20_000_000) throws -> RGBImage {
+        var pointer: UnsafeMutablePointer<UInt8>?
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            vsh_jpeg_decode(
+                buffer.baseAddress, UInt(buffer.count), UInt32(max(1, minWidth)), UInt32(max(1, minHeight)), UInt(maxPixels),
+                &pointer, &width, &height, &message, message.count)
+        }
+        guard status == 0, let pointer else {
+            throw InputError(String(cString: message).isEmpty ? "cannot decode the JPEG" : String(cString: message))
+        }
+        defer { free(pointer) }
+        let count = Int(width) * Int(height) * 3
+        return RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pointer, count: count)))
+    }
+
+    /// Writes an image as a JPEG, atomically (a temporary file, then rename).
+    public static func write(_ image: RGBImage, to path: String, quality: Int = 88) throws {
+        let temporary = path + ".tmp-\(getpid())"
+        var message = [CChar](repeating: 0, count: 200)
+        let status = image.pixels.withUnsafeBufferPointer { buffer in
+            vsh_jpeg_encode(temporary, buffer.baseAddress, UInt32(image.width), UInt32(image.height), Int32(quality), &message, message.count)
+        }
+        guard status == 0, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw InputError("\(path): \(String(cString: message).isEmpty ? "cannot write the file" : String(cString: message))", status: .noInput)
+        }
+    }
+}
