@@ -82,7 +82,7 @@ let package = Package(
             name: "VSHGPXTests", dependencies: ["VSHCore", "VSHGPX", "VSHEngine", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHEngineTests", dependencies: ["VSHCore", "VSHEngine", "VSHGeodesy", "VSHTestSupport"],
+            name: "VSHEngineTests", dependencies: ["VSHCore", "VSHEngine", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHStoreTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHTestSupport"],

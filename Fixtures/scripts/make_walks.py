@@ -12,6 +12,7 @@ test on the hunt files' rings), and writes the events vsh must produce:
   check-in   10 s later (the default --dwell), accepted with the stop's points, or rejected
   exit       when the path is clearly out (15 m past the boundary: vsh's 10 m buffer + the 5 m accuracy)
   hunt-complete  after the check-in that completes a hunt, with the hunt's bonus
+  badge      after the check-in that earns it (hunts/badges.json), with the badge's points
 
 The replay test compares event kinds, hunts, stops, verdicts and points exactly, and times within
 30 s (GPS noise moves the first fix inside by a few samples).
@@ -33,10 +34,13 @@ EXIT_BUFFER = 15
 
 STOPS = {}
 HUNTS = {}
+with open(os.path.join(ROOT, "hunts", "badges.json")) as f:
+    BADGES = json.load(f)["badges"]
 for name in ("strip-classics", "downtown-fremont"):
     with open(os.path.join(ROOT, "hunts", name + ".geojson")) as f:
         doc = json.load(f)
-    HUNTS[name] = {"bonus": doc["hunt"]["bonus_points"], "stops": [feat["id"] for feat in doc["features"]]}
+    HUNTS[name] = {"bonus": doc["hunt"]["bonus_points"], "stops": [feat["id"] for feat in doc["features"]],
+                   "difficulty": doc["hunt"]["difficulty"]}
     for feat in doc["features"]:
         g = feat["geometry"]
         polys = [g["coordinates"]] if g["type"] == "Polygon" else g["coordinates"]
@@ -124,9 +128,32 @@ def crosses(stop, a, b):
     return (hits[0] + hits[-1]) / 2 if hits else None
 
 
+def new_badges(earned, visited_at, completed, checkins, t):
+    """Badges (hunts/badges.json) whose rule first holds after an accepted check-in at t.
+    The walks run at 10:00-11:20 in Las Vegas on one day, so time windows and day streaks never hold."""
+    found = []
+    for badge in BADGES:
+        if badge["id"] in earned:
+            continue
+        rule = badge["rule"]
+        kind = rule["kind"]
+        holds = (
+            (kind == "first_checkin" and checkins >= 1)
+            or (kind == "stops_visited" and len(visited_at) >= rule["count"])
+            or (kind == "hunts_completed" and len(completed) >= rule["count"])
+            or (kind == "hunt_completed" and rule["hunt"] in completed)
+            or (kind == "difficulty_completed" and all(h in completed for h, d in HUNTS.items() if d["difficulty"] == rule["difficulty"]))
+            or (kind == "stops_within" and sum(1 for v in visited_at.values() if (t - v).total_seconds() <= rule["hours"] * 3600) >= rule["count"]))
+        if holds:
+            earned.add(badge["id"])
+            found.append(badge)
+    return found
+
+
 def expected_events(plan, interval, speed_limit_kmh=200):
     """What the fixes (without their noise) must produce, by vsh's documented rules."""
     events, visits, visited, accepted_fixes, completed = [], {}, set(), [], set()
+    visited_at, earned = {}, set()
     for seg in sampled(plan, interval):
         previous = None  # a new segment: no line is drawn from the last fix (GPX 1.1 trksegType)
         for fix in seg:
@@ -157,12 +184,15 @@ def expected_events(plan, interval, speed_limit_kmh=200):
                     else:
                         first = stop not in visited
                         visited.add(stop)
+                        visited_at.setdefault(stop, t)
                         accepted_fixes.append((t, lat, lon))
                         events.append((t, "check-in", stop, STOPS[stop]["points"] if first else 0, "accepted"))
                         hunt = STOPS[stop]["hunt"]
                         if hunt not in completed and all(x in visited for x in HUNTS[hunt]["stops"]):
                             completed.add(hunt)
                             events.append((t, "hunt-complete", None, HUNTS[hunt]["bonus"], None, hunt))
+                        for badge in new_badges(earned, visited_at, completed, len(accepted_fixes), t):
+                            events.append((t, "badge", None, badge["points"], None, hunt, badge["id"]))
             for stop in list(visits):
                 if stop in inside:
                     continue
@@ -206,8 +236,11 @@ def write(name, plan, seed, interval=5, noise=3.0, description=""):
         for e in expected_events(plan, interval):
             t, kind, stop, points, verdict = e[:5]
             hunt = e[5] if len(e) > 5 else STOPS[stop]["hunt"]
-            f.write(json.dumps({"time": t.strftime("%Y-%m-%dT%H:%M:%SZ"), "event": kind, "hunt": hunt, "stop": stop,
-                                "points": points, "verdict": verdict}) + "\n")
+            record = {"time": t.strftime("%Y-%m-%dT%H:%M:%SZ"), "event": kind, "hunt": hunt, "stop": stop,
+                      "points": points, "verdict": verdict}
+            if kind == "badge":
+                record["badge"] = e[6]
+            f.write(json.dumps(record) + "\n")
 
 
 os.makedirs(OUT, exist_ok=True)

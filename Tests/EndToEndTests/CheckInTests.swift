@@ -83,8 +83,10 @@ extension Workspace {
         let rule = answer["rules"]?.array.first { $0["rule"]?.string == c.rule }
         #expect(rule?["result"]?.string == c.result, "\(result.stdout)")
         #expect(answer["rules"]?.array.count == 12)
-        // Points as the leaderboard will see them: only accepted check-ins count.
-        let expected = c.points + (c.sameplayerBefore.isEmpty ? 0 : 50)
+        // Points as the leaderboard will see them: only accepted check-ins count,
+        // and the first accepted one earns the "first-roll" badge (10).
+        let anyAccepted = c.verdict == "accepted" || !c.sameplayerBefore.isEmpty
+        let expected = c.points + (c.sameplayerBefore.isEmpty ? 0 : 50) + (anyAccepted ? 10 : 0)
         #expect(try workspace.totals()["Ann"]?.points == expected)
     }
 
@@ -93,7 +95,8 @@ extension Workspace {
         try workspace.addPlayers("Ann")
         let answer = try json(try workspace.checkin("Ann", "sign-inside.jpg").stdout)
         guard case .object(let object) = answer else { Issue.record("not an object"); return }
-        #expect(object.keys == ["verdict", "id", "player", "hunt", "stop", "points", "rules", "fix"])
+        #expect(object.keys == ["verdict", "id", "player", "hunt", "stop", "points", "rules", "fix", "awards"])
+        #expect(object["awards"] == .array([.object(["kind": .string("badge"), "hunt": .string("strip-classics"), "badge": .string("first-roll"), "points": .int(10)])]))
         guard case .object(let fix)? = object["fix"] else { Issue.record("no fix"); return }
         #expect(fix.keys == ["lat", "lon", "accuracy_m", "time", "source"])
         #expect(fix["time"] == .string("2026-11-21T19:30:00Z"))
@@ -119,7 +122,7 @@ extension Workspace {
         let again = try json(later.stdout)
         #expect(again["verdict"]?.string == "accepted")
         #expect(again["points"] == .int(0))
-        #expect(try workspace.totals()["Ann"]?.points == 50)
+        #expect(try workspace.totals()["Ann"]?.points == 60)  // 50 and the first-roll badge
         #expect(try workspace.totals()["Ann"]?.checkins == 2)
     }
 
@@ -174,8 +177,8 @@ extension Workspace {
 
         let approved = try workspace.vsh(["review", "approve", "\(Int(first))", "--moderator", "Mo", "--reason", "photo shows the fountains"])
         #expect(approved.status == 0)
-        #expect(approved.stdout == "check-in #\(Int(first)) by Ann: accepted, +60 points\n")
-        #expect(try workspace.totals()["Ann"]?.points == 60)
+        #expect(approved.stdout == "check-in #\(Int(first)) by Ann: accepted, +70 points\n")  // the stop's 60 and first-roll's 10
+        #expect(try workspace.totals()["Ann"]?.points == 70)
 
         let noReason = try workspace.vsh(["review", "reject", "\(Int(second))"])
         #expect(noReason.status == 64)
@@ -254,6 +257,6 @@ extension Workspace {
         #expect(verdicts.filter { $0 == "accepted" }.count == 1)
         let totals = try workspace.totals()
         #expect(players.map { totals[$0]?.checkins ?? 0 }.reduce(0, +) == players.count)
-        #expect(players.map { totals[$0]?.points ?? 0 }.reduce(0, +) == 50)
+        #expect(players.map { totals[$0]?.points ?? 0 }.reduce(0, +) == 60)  // one stop, one first-roll badge
     }
 }

@@ -13,7 +13,7 @@ struct Workspace {
         root = try TestSupport.temporaryDirectory("vsh-e2e")
         try FileManager.default.createDirectory(atPath: hunts, withIntermediateDirectories: true)
         if copyHunts {
-            for name in ["strip-classics.geojson", "downtown-fremont.geojson"] {
+            for name in ["strip-classics.geojson", "downtown-fremont.geojson", "badges.json"] {
                 try FileManager.default.copyItem(
                     at: TestSupport.packageRoot.appendingPathComponent("hunts/\(name)"),
                     to: URL(fileURLWithPath: hunts).appendingPathComponent(name))

@@ -80,7 +80,7 @@ struct BrokenHunt: CustomTestStringConvertible, Sendable {
     @Test func validateListsEveryProblemOrConfirms() throws {
         let good = try TestSupport.run("vsh-master", ["validate", TestSupport.packageRoot.appendingPathComponent("hunts").path])
         #expect(good.status == 0)
-        #expect(good.stdout.hasSuffix(": 2 hunts, 17 stops: valid\n"))
+        #expect(good.stdout.hasSuffix(": 2 hunts, 17 stops, 11 badges: valid\n"))
 
         let workspace = try Workspace()
         try workspace.write("broken.geojson", BrokenHunt.cases[0].text)

@@ -28,7 +28,9 @@ enum Timeline {
                 default: return "-"
                 }
             }
-            return Event(time: date, key: [text("event"), text("hunt"), text("stop"), text("points"), text("verdict")].joined(separator: " "))
+            var key = [text("event"), text("hunt"), text("stop"), text("points"), text("verdict")]
+            if o["badge"] != nil { key.append(text("badge")) }
+            return Event(time: date, key: key.joined(separator: " "))
         }
     }
 
@@ -102,10 +104,12 @@ enum Timeline {
         let result = try workspace.vsh(["replay", Self.walk("downtown-complete"), "--player", "Walker", "--json"])
         #expect(result.status == 0)
         let events = try Timeline.parse(result.stdout)
-        #expect(events.last?.key == "hunt-complete downtown-fremont - 150 -")
+        #expect(events.suffix(3).map(\.key) == [
+            "hunt-complete downtown-fremont - 150 -", "badge downtown-fremont - 50 - glitter-gulch", "badge downtown-fremont - 25 - easy-street",
+        ])
         let totals = try workspace.totals()["Walker"]
         #expect(totals?.checkins == 8)
-        #expect(totals?.points == 360)  // the seven stops; the bonus is scoring's
+        #expect(totals?.points == 660)  // the seven stops 360, the bonus 150, five badges 150
         // Replaying the same walk again: every stop already visited, no points.
         let again = try Timeline.parse(try workspace.vsh(["replay", Self.walk("downtown-complete"), "--player", "Walker", "--json"]).stdout)
         #expect(again.filter { $0.key.hasPrefix("check-in") }.allSatisfy { $0.key.contains(" 0 accepted") || $0.key.contains("rejected") })
