@@ -79,6 +79,14 @@ demo: build
 	@echo
 	@echo "== the players"
 	$(BIN)/vsh players --db $(DEMO_DB)
+	@echo
+	@echo "== a profile, the leaderboard (also as a page for a venue screen), and a collage"
+	$(BIN)/vsh profile "Dee Walker" --db $(DEMO_DB)
+	@echo
+	$(BIN)/vsh leaderboard --db $(DEMO_DB)
+	$(BIN)/vsh leaderboard --format html --db $(DEMO_DB) > out/leaderboard.html
+	$(BIN)/vsh collage --player "Cy Reyes" --hunt strip-classics -o out/collage-cy.jpg --db $(DEMO_DB)
+	@echo "(out/leaderboard.html, out/collage-cy.jpg, out/downtown-walk.svg)"
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift

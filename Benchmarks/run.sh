@@ -36,4 +36,14 @@ measure "vsh gpx: 1,000,000-point GPX (140 MB)" points 1000000 $BIN gpx "$DATA/w
 measure "vsh replay --dry-run: the same walk" fixes 1000000 $BIN replay "$DATA/walk-1m.gpx" --player Bench --db "$DB" --hunts hunts --dry-run --json
 measure "vsh locate --fixes: 1,000,000 fixes, 17 stops" fixes 1000000 $BIN locate --fixes "$DATA/fixes-1m.csv" --db "$DB" --hunts hunts
 measure "vsh exif: 24 fixture photos" photos 24 $BIN exif Fixtures/photos/sign-inside.jpg Fixtures/photos/sign-vertex.jpg Fixtures/photos/sign-near.jpg Fixtures/photos/sign-outside.jpg Fixtures/photos/far-away.jpg Fixtures/photos/no-gps.jpg Fixtures/photos/gps-no-time.jpg Fixtures/photos/future.jpg Fixtures/photos/too-old.jpg Fixtures/photos/poor-accuracy.jpg Fixtures/photos/clock-mismatch.jpg Fixtures/photos/sign-retagged.jpg Fixtures/photos/teleport-sign.jpg Fixtures/photos/teleport-fremont.jpg Fixtures/photos/null-island.jpg Fixtures/photos/sphere-camera-clock.jpg Fixtures/photos/edge-zero-seconds.jpg Fixtures/photos/edge-zero-degrees.jpg Fixtures/photos/edge-no-ref.jpg Fixtures/photos/edge-signed-no-ref.jpg Fixtures/photos/edge-below-sea.jpg Fixtures/photos/edge-bad-dates.jpg Fixtures/photos/sign-inside.jpg Fixtures/photos/sign-vertex.jpg
+LEAGUE="$DATA/league.sqlite"
+if [ ! -f "$LEAGUE" ]; then
+  $BIN hunts --db "$LEAGUE" --hunts hunts >/dev/null
+  python3 Benchmarks/make_league.py "$LEAGUE" 100000 1000000
+  /usr/bin/time -f "(rescore of 100,000 players / 1,000,000 check-ins: %e s, %M KB)" $BIN rescore --db "$LEAGUE" --hunts hunts >/dev/null
+fi
+measure "vsh leaderboard: 100,000 players, 1,000,000 check-ins (top 20)" boards 1 $BIN leaderboard --limit 20 --db "$LEAGUE" --hunts hunts
+measure "vsh leaderboard --format csv: all 100,000 players" boards 1 $BIN leaderboard --format csv --db "$LEAGUE" --hunts hunts
+measure "vsh leaderboard --hunt --since: one hunt, one week" boards 1 $BIN leaderboard --hunt downtown-fremont --since 2026-11-08T00:00:00Z --until 2026-11-15T00:00:00Z --limit 20 --db "$LEAGUE" --hunts hunts
+measure "vsh profile: one player of the league" profiles 1 $BIN profile "Player 004242" --db "$LEAGUE" --hunts hunts
 measure "vsh checkin: one photo (process start to exit)" check-ins 1 $BIN checkin --player Bench --photo Fixtures/photos/sign-inside.jpg --db "$DB" --hunts hunts --now 2026-11-21T20:00:00Z

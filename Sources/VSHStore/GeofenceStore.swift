@@ -172,6 +172,15 @@ public final class GeofenceStore {
                     CREATE INDEX score_events_by_time ON score_events(at_epoch);
                     """)
         }
+        migrator.registerMigration("v4-score-indexes") { db in
+            // A profile sums points per check-in; the leaderboard groups by player
+            // and filters by hunt and time: a covering index answers it without the table.
+            try db.execute(
+                sql: """
+                    CREATE INDEX score_events_by_checkin ON score_events(checkin_id);
+                    CREATE INDEX score_events_totals ON score_events(player_id, hunt_id, at_epoch, kind, points);
+                    """)
+        }
         return migrator
     }
 }
