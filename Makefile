@@ -5,8 +5,9 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build and link: SQLite, SpatiaLite (brings GEOS, PROJ, RTTOPO), libexif, libjpeg.
 APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libproj-dev libxml2-dev pkg-config
-# Tests talk to the real tools: ogrinfo (GDAL) reads our database.
-APT_TEST := gdal-bin
+# Tests talk to the real tools: ogrinfo (GDAL) reads our database and exported KML/GeoJSON,
+# gpsbabel our GPX, rsvg-convert our SVG maps.
+APT_TEST := gdal-bin gpsbabel librsvg2-bin
 VSH_CORPUS ?= $(abspath ../shared/corpus)
 BIN := .build/debug
 DEMO_DB := out/demo.sqlite
@@ -24,7 +25,7 @@ deps:
 	fi
 
 test-deps: deps
-	@if ! command -v ogrinfo >/dev/null; then \
+	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v rsvg-convert >/dev/null; then \
 	  echo "make test-deps: installing $(APT_TEST)"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_TEST) >/dev/null; \

@@ -37,8 +37,8 @@ let package = Package(
         // Photos: EXIF through libexif, JPEG structure and identity (no pixels decoded for those),
         // and libjpeg's scaled decoding and encoding for collages.
         .target(name: "VSHPhoto", dependencies: ["VSHCore", "CExif", "CJPEG"], swiftSettings: strictSettings),
-        // GPX 1.0/1.1, streamed through libxml2's reader.
-        .target(name: "VSHGPX", dependencies: ["VSHCore", "CLibXML2"], swiftSettings: strictSettings),
+        // GPX 1.0/1.1 and KML 2.2, streamed through libxml2's reader.
+        .target(name: "VSHXML", dependencies: ["VSHCore", "CLibXML2"], swiftSettings: strictSettings),
         // The SpatiaLite database: hunts, stops with a spatial index, lookups.
         .target(
             name: "VSHStore",
@@ -46,27 +46,32 @@ let package = Package(
             swiftSettings: strictSettings),
         // Engine pieces: the verifier's rules and the check-in service.
         .target(
-            name: "VSHEngine", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHGPX"],
+            name: "VSHEngine", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHXML"],
+            swiftSettings: strictSettings),
+        // vsh-master's work: editing hunt folders, stop geometry from walks, photos,
+        // circles and files, lint warnings, export and import.
+        .target(
+            name: "VSHAuthoring", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHXML"],
             swiftSettings: strictSettings),
         // What both executables share: options, exit codes, output.
         .target(
             name: "VSHCommandSupport",
             dependencies: [
-                "VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHEngine", "VSHGPX",
+                "VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHEngine", "VSHXML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "vsh",
             dependencies: [
-                "VSHCore", "VSHStore", "VSHPhoto", "VSHEngine", "VSHGPX", "VSHCommandSupport",
+                "VSHCore", "VSHStore", "VSHPhoto", "VSHEngine", "VSHXML", "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "vsh-master",
             dependencies: [
-                "VSHCore", "VSHStore", "VSHCommandSupport",
+                "VSHCore", "VSHStore", "VSHAuthoring", "VSHEngine", "VSHXML", "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
@@ -79,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "VSHPhotoTests", dependencies: ["VSHCore", "VSHPhoto", "VSHTestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHGPXTests", dependencies: ["VSHCore", "VSHGPX", "VSHEngine", "VSHTestSupport"],
+            name: "VSHXMLTests", dependencies: ["VSHCore", "VSHXML", "VSHEngine", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHEngineTests", dependencies: ["VSHCore", "VSHEngine", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHTestSupport"],

@@ -1,7 +1,7 @@
 import Foundation
 public import VSHCore
 public import VSHEngine
-import VSHGPX
+import VSHXML
 
 /// The `--json` shape of `vsh gpx`.
 public enum GPXJSON {

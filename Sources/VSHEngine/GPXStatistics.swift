@@ -1,7 +1,7 @@
 public import Foundation
 public import VSHCore
 import VSHGeodesy
-public import VSHGPX
+public import VSHXML
 
 /// `vsh gpx`: what a GPX file holds, computed while it streams past.
 public struct GPXStatistics: Sendable {

@@ -76,10 +76,25 @@ public enum MapRenderer {
             out += "<circle cx=\"\(f(start.x))\" cy=\"\(f(start.y))\" r=\"5\" fill=\"#264653\"/>\n"
         }
         out += "<g font-size=\"12\" fill=\"#1d3557\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" text-anchor=\"middle\">\n"
+        // Labels go above their stop, or just below, or further off, whichever first
+        // clears the labels already placed (boxes of 6.6 px a character by 14 px).
+        var placed: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
         for hunt in hunts {
             for stop in hunt.stops {
                 let c = project(stop.geofence.bounds.center)
-                out += "<text x=\"\(f(c.x))\" y=\"\(f(c.y - 4))\">\(escape(stop.name))</text>\n"
+                let half = Double(stop.name.count) * 3.3
+                let x = min(max(c.x, half + 4), width - half - 4)
+                var y = c.y - 4
+                for offset in [-4.0, 16, -20, 32, -36, 48] {
+                    let candidate = (x0: x - half, y0: c.y + offset - 11, x1: x + half, y1: c.y + offset + 3)
+                    let clear = !placed.contains { $0.x0 < candidate.x1 && candidate.x0 < $0.x1 && $0.y0 < candidate.y1 && candidate.y0 < $0.y1 }
+                    if clear {
+                        y = c.y + offset
+                        placed.append(candidate)
+                        break
+                    }
+                }
+                out += "<text x=\"\(f(x))\" y=\"\(f(y))\">\(escape(stop.name))</text>\n"
             }
         }
         out += "</g>\n"

@@ -1,7 +1,7 @@
 public import Foundation
 public import VSHCore
 import VSHGeodesy
-import VSHGPX
+import VSHXML
 public import VSHStore
 
 /// One line of a replay's timeline.

@@ -3,7 +3,7 @@ import Foundation
 import VSHCommandSupport
 import VSHCore
 import VSHEngine
-import VSHGPX
+import VSHXML
 
 extension VSH {
     struct GPX: ParsableCommand {

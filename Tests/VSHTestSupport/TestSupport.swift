@@ -48,6 +48,12 @@ public enum TestSupport {
         public let status: Int32
         public let stdout: String
         public let stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// Runs a built executable with arguments and environment additions, waiting for it to end.

@@ -150,7 +150,6 @@ private struct Reader<Inspector: GeofenceInspector> {
             fail(.wrongType(field: "features", expected: "an array", found: featuresValue.typeDescription))
             return nil
         }
-        if features.isEmpty { fail(.invalidValue(field: "features", reason: "is empty; a hunt needs stops")) }
         var seen = Set<String>()
         for (index, feature) in features.enumerated() {
             guard let stop = readStop(feature, index: index, huntID: hunt?.id ?? expectedID ?? "") else { continue }

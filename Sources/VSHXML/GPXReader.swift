@@ -1,4 +1,3 @@
-internal import CLibXML2
 public import Foundation
 public import VSHCore
 
@@ -31,24 +30,7 @@ public enum GPXEvent: Sendable {
 }
 
 /// Why a GPX file could not be read.
-public enum GPXError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
-    case unreadable(file: String)
-    case malformed(file: String, line: Int, message: String)
-    case notGPX(file: String, root: String)
-
-    public var description: String {
-        switch self {
-        case .unreadable(let file): return "\(file): cannot open the GPX file"
-        case .malformed(let file, let line, let message): return "\(file):\(line): malformed XML: \(message)"
-        case .notGPX(let file, let root): return "\(file): not a GPX file (the root element is <\(root)>, not <gpx>)"
-        }
-    }
-
-    public var exitStatus: ExitStatus {
-        if case .unreadable = self { return .noInput }
-        return .dataError
-    }
-}
+public typealias GPXError = XMLFileError
 
 /// A streaming GPX 1.0/1.1 reader on libxml2's `xmlTextReader`: memory stays
 /// flat whatever the file's size. Element names are matched without their
@@ -60,91 +42,33 @@ public enum GPXReader {
     /// - Returns: the `version` attribute of `<gpx>`, if any.
     @discardableResult
     public static func read(path: String, _ handle: (GPXEvent) throws -> Void) throws -> String? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            FileManager.default.isReadableFile(atPath: path)
-        else { throw GPXError.unreadable(file: path) }
-        let errors = ErrorSink()
-        guard let reader = xmlReaderForFile(path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)) else {
-            throw GPXError.unreadable(file: path)
-        }
-        defer { xmlFreeTextReader(reader) }
-        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
-            guard let context, let error else { return }
-            let sink = Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue()
-            if sink.message == nil {
-                sink.line = Int(error.pointee.line)
-                sink.message = error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error"
-            }
-        }, Unmanaged.passUnretained(errors).toOpaque())
-
+        let stream = try XMLStream(path: path, expectedRoot: "gpx")
         var state = State()
-        var version: String?
-        var sawRoot = false
-        while true {
-            let status = xmlTextReaderRead(reader)
-            if status == 0 { break }
-            if status < 0 || errors.message != nil {
-                throw GPXError.malformed(
-                    file: path, line: errors.line ?? Int(xmlTextReaderGetParserLineNumber(reader)),
-                    message: errors.message ?? "unreadable XML")
-            }
-            let type = xmlTextReaderNodeType(reader)
-            switch type {
-            case 1:  // element start
-                let name = localName(reader)
-                if !sawRoot {
-                    sawRoot = true
-                    guard name == "gpx" else { throw GPXError.notGPX(file: path, root: name) }
-                    version = attribute(reader, "version")
-                    continue
-                }
-                let empty = xmlTextReaderIsEmptyElement(reader) == 1
-                // The node's own line: the parser itself may already be further on.
-                let line = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? Int(xmlTextReaderGetParserLineNumber(reader))
+        try stream.run { event in
+            switch event {
+            case .start(let name, let line, let empty):
                 switch name {
                 case "trk": try handle(.trackStart)
                 case "trkseg": try handle(.segmentStart)
                 case "rte": try handle(.routeStart)
                 case "trkpt", "rtept", "wpt":
                     let kind: GPXPoint.Kind = name == "trkpt" ? .track : name == "rtept" ? .route : .waypoint
-                    state.begin(kind: kind, latitude: attribute(reader, "lat"), longitude: attribute(reader, "lon"), line: line)
+                    state.begin(kind: kind, latitude: stream.attribute("lat"), longitude: stream.attribute("lon"), line: line)
                     if empty { try state.finish(handle) }
                 default:
                     if state.point != nil, !empty { state.field = name }
                 }
-            case 3, 4:  // text, CDATA
-                if state.point != nil, state.field != nil, let text = xmlTextReaderConstValue(reader) {
-                    state.text += String(cString: text)
-                }
-            case 15:  // element end
-                let name = localName(reader)
+            case .text(let text):
+                if state.point != nil, state.field != nil { state.text += text }
+            case .end(let name):
                 if name == "trkpt" || name == "rtept" || name == "wpt" {
                     try state.finish(handle)
                 } else if state.point != nil, state.field == name {
                     state.store()
                 }
-            default:
-                break
             }
         }
-        guard sawRoot else { throw GPXError.malformed(file: path, line: 1, message: "the file has no XML element") }
-        return version
-    }
-
-    private static func localName(_ reader: xmlTextReaderPtr) -> String {
-        xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
-    }
-
-    private static func attribute(_ reader: xmlTextReaderPtr, _ name: String) -> String? {
-        guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
-        defer { vsh_xml_free(value) }
-        return String(cString: value)
-    }
-
-    final class ErrorSink {
-        var message: String?
-        var line: Int?
+        return stream.rootVersion
     }
 
     /// The point being read and the child element whose text is being collected.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VSHCore
 import VSHEngine
-import VSHGPX
+import VSHXML
 import VSHTestSupport
 
 @Suite struct GPXCorpusTests {
@@ -96,7 +96,7 @@ import VSHTestSupport
 
     @Test func anotherXMLDocumentIsNotGPX() throws {
         let path = try write("<?xml version=\"1.0\"?>\n<kml><Document/></kml>\n")
-        #expect(throws: GPXError.notGPX(file: path, root: "kml")) { try GPXStatistics.of(path: path) }
+        #expect(throws: GPXError.wrongRoot(file: path, expected: "gpx", root: "kml")) { try GPXStatistics.of(path: path) }
         let empty = try write("")
         #expect(throws: GPXError.self) { try GPXStatistics.of(path: empty) }
     }

@@ -1,0 +1,112 @@
+public import Foundation
+public import VSHCore
+public import VSHStore
+
+/// A folder of hunt files being edited by `vsh-master`.
+///
+/// Every edit is checked against the whole folder (the edited hunt, the other
+/// hunts, `badges.json`) before anything is written; a refused edit leaves
+/// every file as it was. Files are written atomically (a temporary file in the
+/// same folder, then rename) in the canonical form `HuntFile.text(of:)`.
+public final class HuntFolder {
+    public let directory: String
+    public private(set) var hunts: [Hunt]
+    let inspector: SpatiaLiteInspector
+    private var sources: [HuntCatalog.Source]
+    private let badges: HuntCatalog.Source?
+
+    /// Loads a folder; every file must be valid.
+    /// - Throws: `HuntFileErrors` listing every problem, or `InputError` (66) for a missing folder.
+    public init(directory: String, inspector: SpatiaLiteInspector) throws {
+        self.directory = directory
+        self.inspector = inspector
+        sources = try HuntSources.read(directory: directory)
+        badges = try HuntSources.readBadges(directory: directory)
+        hunts = try HuntCatalog.build(sources, badges: badges, inspector: inspector).get().hunts
+    }
+
+    public func path(of huntID: String) -> String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + huntID + ".geojson"
+    }
+
+    public func hunt(_ id: String) throws -> Hunt {
+        guard let hunt = hunts.first(where: { $0.id == id }) else {
+            throw InputError("no hunt \"\(id)\" in \(directory)" + (hunts.isEmpty ? "" : " (hunts: \(hunts.map(\.id).joined(separator: ", ")))"))
+        }
+        return hunt
+    }
+
+    /// The hunt holding a stop, and the stop's index in it.
+    public func locate(stop id: String) throws -> (hunt: Hunt, index: Int) {
+        for hunt in hunts {
+            if let index = hunt.stops.firstIndex(where: { $0.id == id }) { return (hunt, index) }
+        }
+        throw InputError("no stop \"\(id)\" in \(directory)")
+    }
+
+    /// Validates the folder as it would be with `changed` hunts written and
+    /// `removed` hunts deleted, then writes them. Nothing is written when anything is invalid.
+    public func save(_ changed: [Hunt], removing removed: [String] = []) throws {
+        var proposed = sources.filter { source in !removed.contains(source.expectedID) && !changed.contains { $0.id == source.expectedID } }
+        var texts: [(path: String, text: String)] = []
+        for hunt in changed {
+            let text = HuntFile.text(of: hunt)
+            texts.append((path(of: hunt.id), text))
+            proposed.append(HuntCatalog.Source(path: path(of: hunt.id), expectedID: hunt.id, bytes: Array(text.utf8)))
+        }
+        let catalog = try HuntCatalog.build(proposed.sorted { $0.expectedID < $1.expectedID }, badges: badges, inspector: inspector).get()
+        for (path, text) in texts { try Self.writeAtomically(text, to: path) }
+        for id in removed where FileManager.default.fileExists(atPath: path(of: id)) {
+            try FileManager.default.removeItem(atPath: path(of: id))
+        }
+        sources = proposed
+        hunts = catalog.hunts
+    }
+
+    /// Writes text to a file atomically: a temporary file beside it, flushed, then renamed.
+    public static func writeAtomically(_ text: String, to path: String) throws {
+        let temporary = (path as NSString).deletingLastPathComponent + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw InputError("\(path): cannot write here", status: .noInput) }
+        let bytes = Array(text.utf8)
+        var written = 0
+        let ok = bytes.withUnsafeBytes { raw -> Bool in
+            while written < raw.count {
+                let n = write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                written += n
+            }
+            return fsync(fd) == 0
+        }
+        close(fd)
+        guard ok, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw InputError("\(path): cannot write the file (disk full?)", status: .noInput)
+        }
+    }
+
+    /// Copies a picture into the folder's `images/` as `<name>.<ext>` and returns
+    /// the path to put in a hunt file (relative to the folder).
+    public func keepImage(_ file: String, as name: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw InputError("\(file): image not found", status: .noInput)
+        }
+        let ext = (file as NSString).pathExtension.lowercased()
+        guard ["jpg", "jpeg", "png", "webp", "gif"].contains(ext) else {
+            throw InputError("\(file): an image should be .jpg, .png, .webp or .gif")
+        }
+        let folder = (directory.hasSuffix("/") ? directory : directory + "/") + "images"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let relative = "images/\(name).\(ext == "jpeg" ? "jpg" : ext)"
+        let target = (directory.hasSuffix("/") ? directory : directory + "/") + relative
+        guard let data = FileManager.default.contents(atPath: file) else { throw InputError("\(file): cannot read the image", status: .noInput) }
+        do {
+            try data.write(to: URL(fileURLWithPath: target), options: .atomic)
+        } catch {
+            throw InputError("\(target): cannot write the image", status: .noInput)
+        }
+        return relative
+    }
+}

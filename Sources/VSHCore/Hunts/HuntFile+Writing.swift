@@ -1,0 +1,55 @@
+extension HuntFile {
+    /// Decimals kept for coordinates in hunt files: 7 is about a centimetre.
+    public static let coordinateDecimals = 7
+
+    /// The hunt file's text, as `vsh-master` writes it: RFC 7946, the hunt in
+    /// the foreign member `hunt`, keys in a fixed order, two-space indentation, a
+    /// position a line, coordinates to 7 decimals. Writing the same hunt twice
+    /// gives the same bytes, and a change to one stop is a small diff.
+    public static func text(of hunt: Hunt) -> String {
+        let meta: JSONObject = [
+            "id": .string(hunt.id),
+            "name": .string(hunt.name),
+            "description": .string(hunt.description),
+            "difficulty": .string(hunt.difficulty.rawValue),
+            "bonus_points": .int(hunt.bonusPoints),
+            "ordered": .bool(hunt.ordered),
+            "timezone": .string(hunt.timeZone),
+            "starts_at": .optional(hunt.startsAt.map(RFC3339.format)),
+            "ends_at": .optional(hunt.endsAt.map(RFC3339.format)),
+            "max_accuracy_m": .double(hunt.maxAccuracyMeters),
+            "max_photo_age_s": .double(hunt.maxPhotoAgeSeconds),
+            "tolerance_m": .double(hunt.toleranceMeters),
+            "image": .optional(hunt.image),
+        ]
+        let features = hunt.stops.map { stop -> JSONValue in
+            .object([
+                "type": .string("Feature"),
+                "id": .string(stop.id),
+                "properties": .object([
+                    "name": .string(stop.name), "description": .string(stop.description), "points": .int(stop.points),
+                    "image": .optional(stop.image),
+                ]),
+                "geometry": stop.geofence.geoJSON(decimals: coordinateDecimals),
+            ])
+        }
+        return JSONValue.object(["type": .string("FeatureCollection"), "hunt": .object(meta), "features": .array(features)]).prettyText
+    }
+
+    /// A geofence with every coordinate rounded as hunt files keep it.
+    public static func rounded(_ geofence: Geofence) -> Geofence {
+        func round(_ v: Double) -> Double {
+            var scale = 1.0
+            for _ in 0..<coordinateDecimals { scale *= 10 }
+            return (v * scale).rounded() / scale
+        }
+        let polygons = geofence.polygons.map { polygon in
+            Polygon(
+                shell: (try? LinearRing(polygon.shell.positions.map { Coordinate(unchecked: round($0.latitude), round($0.longitude)) })) ?? polygon.shell,
+                holes: polygon.holes.map { hole in
+                    (try? LinearRing(hole.positions.map { Coordinate(unchecked: round($0.latitude), round($0.longitude)) }, index: 1)) ?? hole
+                })
+        }
+        return (try? Geofence(kind: geofence.kind, polygons: polygons)) ?? geofence
+    }
+}

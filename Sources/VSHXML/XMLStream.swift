@@ -1,0 +1,110 @@
+internal import CLibXML2
+import Foundation
+public import VSHCore
+
+/// Why an XML file could not be read.
+public enum XMLFileError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    case unreadable(file: String)
+    case malformed(file: String, line: Int, message: String)
+    case wrongRoot(file: String, expected: String, root: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file): return "\(file): cannot open the file"
+        case .malformed(let file, let line, let message): return "\(file):\(line): malformed XML: \(message)"
+        case .wrongRoot(let file, let expected, let root):
+            return "\(file): not a \(expected.uppercased()) file (the root element is <\(root)>, not <\(expected)>)"
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        if case .unreadable = self { return .noInput }
+        return .dataError
+    }
+}
+
+/// A pull loop over libxml2's `xmlTextReader`: element starts, text and ends in
+/// document order, with local names (namespaces ignored) and line numbers.
+/// Memory stays flat whatever the file's size; entities are not expanded and
+/// the network is never used; libxml2's own messages become one typed error.
+final class XMLStream {
+    enum Event {
+        case start(name: String, line: Int, isEmpty: Bool)
+        case text(String)
+        case end(name: String)
+    }
+
+    private let reader: xmlTextReaderPtr
+    private let errors = ErrorSink()
+    let path: String
+    private(set) var root: String?
+    /// The root element's `version` attribute (GPX's 1.0 or 1.1).
+    private(set) var rootVersion: String?
+
+    init(path: String, expectedRoot: String) throws {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            FileManager.default.isReadableFile(atPath: path),
+            let reader = xmlReaderForFile(path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
+        else { throw XMLFileError.unreadable(file: path) }
+        self.reader = reader
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            let sink = Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue()
+            if sink.message == nil {
+                sink.line = Int(error.pointee.line)
+                sink.message = error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error"
+            }
+        }, Unmanaged.passUnretained(errors).toOpaque())
+        self.expectedRoot = expectedRoot
+    }
+
+    private let expectedRoot: String
+
+    deinit { xmlFreeTextReader(reader) }
+
+    final class ErrorSink {
+        var message: String?
+        var line: Int?
+    }
+
+    /// The value of an attribute of the element just started.
+    func attribute(_ name: String) -> String? {
+        guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
+        defer { vsh_xml_free(value) }
+        return String(cString: value)
+    }
+
+    /// Reads to the end, calling `handle` for each event after the root element's start.
+    func run(_ handle: (Event) throws -> Void) throws {
+        while true {
+            let status = xmlTextReaderRead(reader)
+            if status == 0 { break }
+            if status < 0 || errors.message != nil {
+                throw XMLFileError.malformed(
+                    file: path, line: errors.line ?? Int(xmlTextReaderGetParserLineNumber(reader)), message: errors.message ?? "unreadable XML")
+            }
+            switch xmlTextReaderNodeType(reader) {
+            case 1:
+                let name = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+                if root == nil {
+                    root = name
+                    guard name == expectedRoot else { throw XMLFileError.wrongRoot(file: path, expected: expectedRoot, root: name) }
+                    rootVersion = attribute("version")
+                    continue
+                }
+                // The node's own line: the parser itself may already be further on.
+                let line = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? Int(xmlTextReaderGetParserLineNumber(reader))
+                try handle(.start(name: name, line: line, isEmpty: xmlTextReaderIsEmptyElement(reader) == 1))
+            case 3, 4:
+                if let value = xmlTextReaderConstValue(reader) { try handle(.text(String(cString: value))) }
+            case 15:
+                try handle(.end(name: xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""))
+            default:
+                break
+            }
+        }
+        guard root != nil else { throw XMLFileError.malformed(file: path, line: 1, message: "the file has no XML element") }
+    }
+}

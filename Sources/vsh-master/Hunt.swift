@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import VSHAuthoring
+import VSHCommandSupport
+import VSHCore
+import VSHStore
+
+/// The hunt fields `hunt new` and `hunt set` take.
+struct HuntFields: ParsableArguments {
+    @Option(help: "The hunt's name.") var name: String?
+    @Option(help: "What the hunt is about.") var description: String?
+    @Option(help: "easy, medium, hard or expert.") var difficulty: String?
+    @Option(help: "Points for completing every stop.") var bonus: Int?
+    @Flag(inversion: .prefixedNo, help: "Stops must be visited in order.") var ordered: Bool?
+    @Option(help: "IANA time zone, e.g. America/Los_Angeles.") var timezone: String?
+    @Option(help: ArgumentHelp("Opening time, RFC 3339, or none.", valueName: "time")) var starts: String?
+    @Option(help: ArgumentHelp("Closing time, RFC 3339, or none.", valueName: "time")) var ends: String?
+    @Option(name: .customLong("max-accuracy"), help: ArgumentHelp("Fixes less accurate than this go to review.", valueName: "m")) var maxAccuracy: Double?
+    @Option(name: .customLong("max-photo-age"), help: ArgumentHelp("Oldest photo accepted.", valueName: "seconds")) var maxPhotoAge: Double?
+    @Option(help: ArgumentHelp("How far outside a stop a fix may be when its accuracy reaches it.", valueName: "m")) var tolerance: Double?
+    @Option(help: ArgumentHelp("A picture for the hunt (copied into the folder's images/).", valueName: "file")) var image: String?
+
+    func apply(to hunt: inout Hunt, folder: HuntFolder) throws {
+        if let name { hunt.name = name }
+        if let description { hunt.description = description }
+        if let difficulty {
+            guard let value = Hunt.Difficulty(rawValue: difficulty) else {
+                throw InputError("--difficulty takes easy, medium, hard or expert", status: .usage)
+            }
+            hunt.difficulty = value
+        }
+        if let bonus { hunt.bonusPoints = bonus }
+        if let ordered { hunt.ordered = ordered }
+        if let timezone { hunt.timeZone = timezone }
+        func time(_ text: String, _ option: String) throws -> Date? {
+            text == "none" ? nil : try Clock.time(text, option: option)
+        }
+        if let starts { hunt.startsAt = try time(starts, "--starts") }
+        if let ends { hunt.endsAt = try time(ends, "--ends") }
+        if let maxAccuracy { hunt.maxAccuracyMeters = maxAccuracy }
+        if let maxPhotoAge { hunt.maxPhotoAgeSeconds = maxPhotoAge }
+        if let tolerance { hunt.toleranceMeters = tolerance }
+        if let image { hunt.image = try folder.keepImage(image, as: hunt.id) }
+    }
+}
+
+func openFolder(_ options: FolderOptions) throws -> HuntFolder {
+    try HuntFolder(directory: options.directory, inspector: try SpatiaLiteInspector.standalone())
+}
+
+extension VSHMaster {
+    struct HuntCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "hunt", abstract: "Create, change or remove a hunt.", subcommands: [New.self, Set.self, Remove.self])
+
+        struct New: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Create a hunt file (add stops with `stop add`).")
+            @OptionGroup var folder: FolderOptions
+            @Argument(help: "The hunt id: lower-case letters, digits, hyphens (the file name).") var id: String
+            @OptionGroup var fields: HuntFields
+
+            func run() throws {
+                try CommandRunner.run(tool: "vsh-master") {
+                    guard Slug.isValid(id) else { throw InputError("\"\(id)\" is not an id: use lower-case letters, digits and hyphens", status: .usage) }
+                    guard let name = fields.name else { throw InputError("a new hunt needs --name", status: .usage) }
+                    let hunts = try openFolder(folder)
+                    guard !hunts.hunts.contains(where: { $0.id == id }) else { throw InputError("hunt \"\(id)\" already exists") }
+                    var hunt = Hunt(id: id, name: name)
+                    try fields.apply(to: &hunt, folder: hunts)
+                    try hunts.save([hunt])
+                    Output.line("\(hunts.path(of: id)): created")
+                    return .success
+                }
+            }
+        }
+
+        struct Set: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Change a hunt's fields.")
+            @OptionGroup var folder: FolderOptions
+            @Argument(help: "The hunt id.") var id: String
+            @OptionGroup var fields: HuntFields
+
+            func run() throws {
+                try CommandRunner.run(tool: "vsh-master") {
+                    let hunts = try openFolder(folder)
+                    var hunt = try hunts.hunt(id)
+                    try fields.apply(to: &hunt, folder: hunts)
+                    try hunts.save([hunt])
+                    Output.line("\(hunts.path(of: id)): updated")
+                    return .success
+                }
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a hunt file.")
+            @OptionGroup var folder: FolderOptions
+            @Argument(help: "The hunt id.") var id: String
+            @Flag(help: "Also when it still has stops.") var force = false
+
+            func run() throws {
+                try CommandRunner.run(tool: "vsh-master") {
+                    let hunts = try openFolder(folder)
+                    let hunt = try hunts.hunt(id)
+                    guard hunt.stops.isEmpty || force else {
+                        throw InputError("hunt \"\(id)\" has \(hunt.stops.count) stops; remove them first or use --force")
+                    }
+                    try hunts.save([], removing: [id])
+                    Output.line("\(hunts.path(of: id)): removed")
+                    return .success
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import ArgumentParser
+import Foundation
+import VSHAuthoring
+import VSHCommandSupport
+import VSHCore
+import VSHGeodesy
+import VSHStore
+
+/// Exactly one place a stop's geofence comes from.
+struct GeometrySource: ParsableArguments {
+    @Option(help: ArgumentHelp("The perimeter walked with a GPS logger.", valueName: "file.gpx")) var gpx: String?
+    @Option(help: ArgumentHelp("With --gpx: Douglas-Peucker tolerance.", valueName: "m")) var simplify: Double = 3
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Photos taken at the corners (their GPS positions).", valueName: "photo")) var photos: [String] = []
+    @Option(help: ArgumentHelp("With --photos: how far beyond the corners.", valueName: "m")) var buffer: Double = 5
+    @Option(help: ArgumentHelp("A circle: centre and radius in metres.", valueName: "lat,lon,radius")) var circle: String?
+    @Option(help: ArgumentHelp("A GeoJSON Polygon, MultiPolygon, Feature or one-feature collection.", valueName: "file")) var geojson: String?
+    @Option(help: ArgumentHelp("Well-known text, longitude first: POLYGON((lon lat, ...)).", valueName: "text")) var wkt: String?
+
+    var count: Int { [gpx != nil, !photos.isEmpty, circle != nil, geojson != nil, wkt != nil].filter { $0 }.count }
+
+    func geofence(inspector: SpatiaLiteInspector) throws -> Geofence? {
+        guard count <= 1 else { throw InputError("give one geometry: --gpx, --photos, --circle, --geojson or --wkt", status: .usage) }
+        if let gpx {
+            guard simplify >= 0 && simplify <= 100 else { throw InputError("--simplify takes 0 to 100 m", status: .usage) }
+            return try StopGeometry.fromGPX(gpx, simplifyMeters: simplify, inspector: inspector)
+        }
+        if !photos.isEmpty {
+            guard buffer >= 0 && buffer <= 500 else { throw InputError("--buffer takes 0 to 500 m", status: .usage) }
+            return try StopGeometry.fromPhotos(photos, bufferMeters: buffer, inspector: inspector)
+        }
+        if let circle {
+            let parts = circle.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 3, let lat = parts[0], let lon = parts[1], let radius = parts[2],
+                let center = try? Coordinate(latitude: lat, longitude: lon)
+            else { throw InputError("--circle takes LAT,LON,RADIUS_M", status: .usage) }
+            return try StopGeometry.circle(center: center, radiusMeters: radius)
+        }
+        if let geojson { return try StopGeometry.fromGeoJSON(geojson) }
+        if let wkt { return try StopGeometry.fromWKT(wkt, inspector: inspector) }
+        return nil
+    }
+}
+
+/// The stop fields `stop add` and `stop set` take.
+struct StopFields: ParsableArguments {
+    @Option(help: "The stop's name.") var name: String?
+    @Option(help: "Points for the first visit.") var points: Int?
+    @Option(help: "What to look for there.") var description: String?
+    @Option(help: ArgumentHelp("A picture of the stop (copied into the folder's images/).", valueName: "file")) var image: String?
+}
+
+extension VSHMaster {
+    struct StopCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stop", abstract: "Add, list, show, move, change or remove stops.",
+            subcommands: [Add.self, List.self, Show.self, Move.self, Set.self, Remove.self])
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Add a stop from a walked GPX perimeter, corner photos, a circle, GeoJSON or WKT.",
+                discussion: """
+                    vsh-master stop add --hunt strip-classics --id mgm-lion --name "MGM Grand Lion" --points 30 \\
+                        --circle 36.1025,-115.1714,40
+                    vsh-master stop add ... --gpx walk.gpx --simplify 3      (the walk must end near its start)
+                    vsh-master stop add ... --photos a.jpg b.jpg c.jpg d.jpg --buffer 5   (the first is the stop's image)
+                    """)
+            @OptionGroup var folder: FolderOptions
+            @Option(help: "The hunt to add to.") var hunt: String
+            @Option(help: "The stop id: lower-case letters, digits, hyphens; unique across hunts.") var id: String
+            @OptionGroup var fields: StopFields
+            @OptionGroup var source: GeometrySource
+
+            func run() throws {
+                try CommandRunner.run(tool: "vsh-master") {
+                    guard Slug.isValid(id) else { throw InputError("\"\(id)\" is not an id: use lower-case letters, digits and hyphens", status: .usage) }
+                    guard let name = fields.name, let points = fields.points else { throw InputError("a new stop needs --name and --points", status: .usage) }
+                    guard source.count == 1 else { throw InputError("give one geometry: --gpx, --photos, --circle, --geojson or --wkt", status: .usage) }
+                    let hunts = try openFolder(folder)
+                    var target = try hunts.hunt(hunt)
+                    if let owner = hunts.hunts.first(where: { $0.stops.contains { $0.id == id } }) {
+                        throw InputError("stop \"\(id)\" already exists in \(owner.id)")
+                    }
+                    let geofence = try source.geofence(inspector: try SpatiaLiteInspector.standalone())!
+                    var image: String?
+                    if let file = fields.image ?? source.photos.first { image = try hunts.keepImage(file, as: id) }
+                    target.stops.append(Stop(id: id, huntID: hunt, name: name, description: fields.description ?? "", points: points, image: image, geofence: geofence))
+                    try hunts.save([target])
+                    let area = Geodesic.areaSquareMeters(of: geofence)
+                    Output.line("\(hunts.path(of: hunt)): added \(id) (\(Int(area.rounded())) m², \(geofence.allPositions.count) positions)")
+                    return .success
+                }
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the stops of every hunt, or of one.")
+            @OptionGroup var folder: FolderOptions
+            @Option(help: "Only this hunt.") var hunt: String?
+
+            func run() throws {
+                try CommandRunner.run(tool: "vsh-master") {
+                    let hunts = try openFolder(folder)
+                    var table = TextTable(headers: ["STOP", "HUNT", "NAME", "POINTS", "AREA m²"], rightAligned: [3, 4])
+                    for h in hunts.hunts where hunt == nil || h.id == hunt {
+                        for s in h.stops {
+                            table.append([s.id, h.id, s.name, "\(s.points)", "\(Int(Geodesic.areaSquareMeters(of: s.geofence).rounded()))"])
+                        }
+                    }
+                    if let hunt, !hunts.hunts.contains(where: { $0.id == hunt }) { _ = try hunts.hunt(hunt) }
+                    table.render().forEach(Output.line)
+                    return .success
+                }
+            }
+        }
+
+        struct Show: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Show one stop, with its geometry as GeoJSON.")
+            @OptionGroup var folder: FolderOptions
+            @Argument(help: "The stop id.") var id: String
+
+            func run() throws {
+                try CommandRunner.run(tool: "vsh-master") {
+                    let (hunt, index) = try openFolder(folder).locate(stop: id)
+                    let stop = hunt.stops[index]
+                    let center = stop.geofence.bounds.center
+                    Output.line("\(stop.name) (\(hunt.id)/\(stop.id)), \(stop.points) points")
+                    if !stop.description.isEmpty { Output.line(stop.description) }
+                    Output.line("area \(Int(Geodesic.areaSquareMeters(of: stop.geofence).rounded())) m², \(stop.geofence.allPositions.count) positions, centre \(center.latitude), \(center.longitude)")
+                    if let image = stop.image { Output.line("image \(image)") }
+                    Output.line(stop.geofence.geoJSON(decimals: HuntFile.coordinateDecimals).compactText)
+                    return .success
+                }
+            }
+        }
+
+        struct Move: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Move a stop to another hunt (it keeps its id).")
+            @OptionGroup var folder: FolderOptions
+            @Argument(help: "The stop id.") var id: String
+            @Option(help: "The hunt to move it to.") var to: String
+
+            func run() throws {
+                try CommandRunner.run(tool: "vsh-master") {
+                    let hunts = try openFolder(folder)
+                    var (from, index) = try hunts.locate(stop: id)
+                    var target = try hunts.hunt(to)
+                    guard from.id != target.id else { throw InputError("stop \"\(id)\" is already in \(to)") }
+                    var stop = from.stops.remove(at: index)
+                    stop.huntID = target.id
+                    target.stops.append(stop)
+                    try hunts.save([from, target])
+                    Output.line("moved \(id) from \(from.id) to \(target.id)")
+                    return .success
+                }
+            }
+        }
+
+        struct Set: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Change a stop's fields or geometry.")
+            @OptionGroup var folder: FolderOptions
+            @Argument(help: "The stop id.") var id: String
+            @OptionGroup var fields: StopFields
+            @OptionGroup var source: GeometrySource
+
+            func run() throws {
+                try CommandRunner.run(tool: "vsh-master") {
+                    let hunts = try openFolder(folder)
+                    var (hunt, index) = try hunts.locate(stop: id)
+                    if let name = fields.name { hunt.stops[index].name = name }
+                    if let points = fields.points { hunt.stops[index].points = points }
+                    if let description = fields.description { hunt.stops[index].description = description }
+                    if let geofence = try source.geofence(inspector: try SpatiaLiteInspector.standalone()) { hunt.stops[index].geofence = geofence }
+                    if let file = fields.image ?? source.photos.first { hunt.stops[index].image = try hunts.keepImage(file, as: id) }
+                    try hunts.save([hunt])
+                    Output.line("\(hunts.path(of: hunt.id)): updated \(id)")
+                    return .success
+                }
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a stop.")
+            @OptionGroup var folder: FolderOptions
+            @Argument(help: "The stop id.") var id: String
+
+            func run() throws {
+                try CommandRunner.run(tool: "vsh-master") {
+                    let hunts = try openFolder(folder)
+                    var (hunt, index) = try hunts.locate(stop: id)
+                    hunt.stops.remove(at: index)
+                    try hunts.save([hunt])
+                    Output.line("\(hunts.path(of: hunt.id)): removed \(id)")
+                    return .success
+                }
+            }
+        }
+    }
+}
