@@ -10,3 +10,6 @@
 
 /* xmlFree is a global function pointer: Swift 6 will not read a mutable global. */
 static inline void vsh_xml_free(void *pointer) { xmlFree(pointer); }
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>

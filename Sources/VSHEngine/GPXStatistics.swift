@@ -13,7 +13,8 @@ public struct GPXStatistics: Sendable {
     public var waypoints = 0
     public var routes = 0
     public var routePoints = 0
-    /// Sum over track segments of the geodesic distances between consecutive points (WGS84), metres.
+    /// Sum over track segments of the geodesic distances between consecutive points (WGS84), metres
+    /// (`Geodesic.shortDistanceMeters`: Karney's for points 0.1° apart or more).
     public var lengthMeters = 0.0
     /// The first and last track-point times in document order (gpxpy's `get_time_bounds`).
     public var start: Date?
@@ -49,7 +50,7 @@ public struct GPXStatistics: Sendable {
             case .track:
                 points += 1
                 let here = point.coordinate
-                if let previous { lengthMeters += Geodesic.distanceMeters(previous, here) }
+                if let previous { lengthMeters += Geodesic.shortDistanceMeters(previous, here) }
                 previous = here
                 if firstPoint == nil { firstPoint = point }
                 lastPoint = point

@@ -86,6 +86,9 @@ public struct Replayer {
         var stops: [String: Stop] = [:]
         for hunt in hunts { for stop in hunt.stops { stops[stop.id] = stop } }
         let maxAccuracy = hunts.map(\.maxAccuracyMeters).max() ?? 50
+        // Covering tests in memory; SpatiaLite answers the undecided and the crossings.
+        let index = GeofenceIndex(stops: hunts.flatMap(\.stops))
+        var found: [Int] = []
 
         var summary = ReplaySummary()
         var visits: [String: Visit] = [:]
@@ -142,11 +145,18 @@ public struct Replayer {
             let position = point.coordinate
             if keepTrack { summary.track.append(position) }
 
-            let covering = try store.stops(covering: position, inHunt: huntID).filter { stops[$0.stopID] != nil }
+            let covering: [StopReference]
+            if index.covering(latitude: position.latitude, longitude: position.longitude, into: &found) {
+                covering = found.map { let e = index.entries[$0]; return StopReference(huntID: e.huntID, stopID: e.stopID, name: e.name) }
+            } else {
+                covering = try store.stops(covering: position, inHunt: huntID).filter { stops[$0.stopID] != nil }
+            }
             let inside = Set(covering.map(\.stopID))
 
             // A fast pass between the previous fix of this segment and this one.
-            if let previous = previousOnSegment {
+            if let previous = previousOnSegment,
+                index.mayCross(previous.position.latitude, previous.position.longitude, position.latitude, position.longitude)
+            {
                 for crossed in try store.stops(crossedBy: previous.position, position, inHunt: huntID)
                 where visits[crossed.stop.stopID] == nil && !inside.contains(crossed.stop.stopID) && stops[crossed.stop.stopID] != nil {
                     let at = previous.time.addingTimeInterval(time.timeIntervalSince(previous.time) * crossed.fraction)

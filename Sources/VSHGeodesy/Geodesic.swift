@@ -1,4 +1,5 @@
 internal import CProj
+import Foundation
 public import VSHCore
 
 /// Geodesics on the WGS84 ellipsoid, through PROJ's implementation of Karney's
@@ -16,6 +17,33 @@ public enum Geodesic {
     public static func distanceMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
         inverse(a, b).distanceMeters
     }
+
+    /// The distance in metres between two nearby positions (less than 0.1° apart
+    /// in latitude and longitude), from the ellipsoid's radii of curvature at
+    /// their middle latitude; farther apart, Karney's `distanceMeters`.
+    ///
+    /// Why: a million-point track spent a third of its reading time in
+    /// `geod_inverse`. The local formula's relative error grows as (d / R)²: about
+    /// 1e-10 for the 5-50 m between GPS fixes, 1e-7 at 0.1°; a test holds it to
+    /// Karney's within 1e-6 on random segments.
+    public static func shortDistanceMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let dLat = b.latitude - a.latitude
+        var dLon = b.longitude - a.longitude
+        guard abs(dLat) < 0.1, abs(dLon) < 0.1 || abs(abs(dLon) - 360) < 0.1 else { return distanceMeters(a, b) }
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        let phi = (a.latitude + b.latitude) / 2 * .pi / 180
+        let s = sin(phi)
+        let w2 = 1 - e2 * s * s
+        let w = w2.squareRoot()
+        let n = semiMajor / w  // prime vertical radius
+        let m = semiMajor * (1 - e2) / (w2 * w)  // meridional radius
+        let x = n * cos(phi) * dLon * .pi / 180
+        let y = m * dLat * .pi / 180
+        return (x * x + y * y).squareRoot()
+    }
+
+    static let semiMajor = 6_378_137.0
+    static let e2 = (2 - 1 / 298.257_223_563) / 298.257_223_563
 
     /// Distance in metres and the azimuths (degrees clockwise from north) at
     /// both ends of the geodesic from `a` to `b`.

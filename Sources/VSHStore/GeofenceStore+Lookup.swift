@@ -8,6 +8,12 @@ public struct StopReference: Hashable, Sendable {
     public let huntID: String
     public let stopID: String
     public let name: String
+
+    public init(huntID: String, stopID: String, name: String) {
+        self.huntID = huntID
+        self.stopID = stopID
+        self.name = name
+    }
 }
 
 /// The stop nearest to a point that no stop covers.
@@ -111,4 +117,12 @@ extension GeofenceStore {
 
     static let allCandidatesSQL =
         "SELECT s.hunt_id, s.id, s.name, s.geometry_json FROM stops s WHERE ?1 IS NULL OR s.hunt_id = ?1"
+}
+
+extension GeofenceStore {
+    /// Every stop compiled into an in-memory `GeofenceIndex`, in catalog order
+    /// (the order `stops(covering:)` answers in), optionally one hunt's.
+    public func compiledIndex(huntID: String? = nil) throws -> GeofenceIndex {
+        GeofenceIndex(stops: try hunts().filter { huntID == nil || $0.hunt.id == huntID }.flatMap(\.hunt.stops))
+    }
 }

@@ -32,8 +32,8 @@ public enum GPXEvent: Sendable {
 /// Why a GPX file could not be read.
 public typealias GPXError = XMLFileError
 
-/// A streaming GPX 1.0/1.1 reader on libxml2's `xmlTextReader`: memory stays
-/// flat whatever the file's size. Element names are matched without their
+/// A streaming GPX 1.0/1.1 reader on libxml2's SAX2 push parser: memory stays
+/// flat whatever the file's size, and nothing is allocated per point in the common case. Element names are matched without their
 /// namespace, so files without one, with 1.0's or 1.1's, and with extensions
 /// (Garmin, Apple) read alike. Comments and a byte order mark are fine.
 /// Entities are not expanded and the network is never used.
@@ -42,33 +42,7 @@ public enum GPXReader {
     /// - Returns: the `version` attribute of `<gpx>`, if any.
     @discardableResult
     public static func read(path: String, _ handle: (GPXEvent) throws -> Void) throws -> String? {
-        let stream = try XMLStream(path: path, expectedRoot: "gpx")
-        var state = State()
-        try stream.run { event in
-            switch event {
-            case .start(let name, let line, let empty):
-                switch name {
-                case "trk": try handle(.trackStart)
-                case "trkseg": try handle(.segmentStart)
-                case "rte": try handle(.routeStart)
-                case "trkpt", "rtept", "wpt":
-                    let kind: GPXPoint.Kind = name == "trkpt" ? .track : name == "rtept" ? .route : .waypoint
-                    state.begin(kind: kind, latitude: stream.attribute("lat"), longitude: stream.attribute("lon"), line: line)
-                    if empty { try state.finish(handle) }
-                default:
-                    if state.point != nil, !empty { state.field = name }
-                }
-            case .text(let text):
-                if state.point != nil, state.field != nil { state.text += text }
-            case .end(let name):
-                if name == "trkpt" || name == "rtept" || name == "wpt" {
-                    try state.finish(handle)
-                } else if state.point != nil, state.field == name {
-                    state.store()
-                }
-            }
-        }
-        return stream.rootVersion
+        try GPXSAXParser.read(path: path, handle)
     }
 
     /// The point being read and the child element whose text is being collected.
@@ -123,10 +97,12 @@ public enum GPXReader {
 /// GPX times: xsd:dateTime, UTC when no offset is given, any fraction.
 public enum GPXTime {
     public static func parse(_ text: String) -> Date? {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBufferPointer { buffer -> Date? in
-            guard let parts = DateTimeParts.parse(UnsafeBufferPointer(buffer), requireOffset: false) else { return nil }
-            return Date(timeIntervalSince1970: parts.secondsSinceEpochIgnoringOffset - Double(parts.offsetSeconds ?? 0))
-        }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { parse($0) }
+    }
+
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard let parts = DateTimeParts.parse(bytes, requireOffset: false) else { return nil }
+        return Date(timeIntervalSince1970: parts.secondsSinceEpochIgnoringOffset - Double(parts.offsetSeconds ?? 0))
     }
 }

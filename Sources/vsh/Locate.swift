@@ -77,19 +77,21 @@ extension VSH {
         }
 
         /// Streams the CSV: one line read, looked up and written at a time.
+        /// Lookups use the in-memory `GeofenceIndex` compiled from the store;
+        /// a fix within rounding distance of an edge is asked of SpatiaLite.
         func locateBatch(_ path: String) throws -> ExitStatus {
             let reader = try LineReader(path: path)
             let db = try store.openStore()
+            let index = try db.compiledIndex()
             Output.line("index,hunt,stop")
             var sawData = false
+            var found: [Int] = []
+            var out: [UInt8] = []
+            out.reserveCapacity(64)
             while let line = reader.next() {
-                let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-                if text.isEmpty || text.hasPrefix("#") { continue }
-                let fields = text.split(separator: ",", omittingEmptySubsequences: false)
-                guard fields.count >= 2,
-                    let lat = Double(fields[0].trimmingCharacters(in: .whitespaces)),
-                    let lon = Double(fields[1].trimmingCharacters(in: .whitespaces))
-                else {
+                guard let (lat, lon) = FixParser.parse(line) else {
+                    let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    if text.isEmpty || text.hasPrefix("#") { continue }
                     // A header line ("lat,lon") is allowed before the first fix.
                     if !sawData && text.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) {
                         sawData = true
@@ -98,14 +100,57 @@ extension VSH {
                     throw InputError("\(path):\(reader.lineNumber): expected \"lat,lon\" in decimal degrees")
                 }
                 sawData = true
-                guard let point = try? Coordinate(latitude: lat, longitude: lon) else {
+                guard abs(lat) <= 90, abs(lon) <= 180 else {
                     throw InputError("\(path):\(reader.lineNumber): latitude or longitude out of range")
                 }
-                for stop in try db.stops(covering: point) {
-                    Output.line("\(reader.lineNumber),\(stop.huntID),\(stop.stopID)")
+                if index.covering(latitude: lat, longitude: lon, into: &found) {
+                    for i in found {
+                        let entry = index.entries[i]
+                        Output.line("\(reader.lineNumber),\(entry.huntID),\(entry.stopID)")
+                    }
+                } else {
+                    for stop in try db.stops(covering: Coordinate(unchecked: lat, lon)) {
+                        Output.line("\(reader.lineNumber),\(stop.huntID),\(stop.stopID)")
+                    }
                 }
             }
             return .success
+        }
+    }
+}
+
+/// `lat,lon[,...]` from bytes, without building strings (strtod on a small stack buffer).
+enum FixParser {
+    static func parse(_ line: ArraySlice<UInt8>) -> (Double, Double)? {
+        guard let comma = line.firstIndex(of: UInt8(ascii: ",")) else { return nil }
+        var end = line.endIndex
+        if let second = line[(comma + 1)...].firstIndex(of: UInt8(ascii: ",")) { end = second }
+        guard let lat = number(line[line.startIndex..<comma]), let lon = number(line[(comma + 1)..<end]) else { return nil }
+        return (lat, lon)
+    }
+
+    static func number(_ bytes: ArraySlice<UInt8>) -> Double? {
+        var start = bytes.startIndex
+        var stop = bytes.endIndex
+        while start < stop, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while stop > start, bytes[stop - 1] == 0x20 || bytes[stop - 1] == 0x09 { stop -= 1 }
+        let count = stop - start
+        guard count > 0, count < 64 else { return nil }
+        // Only digits, sign, point and exponent: strtod would also take "inf", "nan" and hex.
+        for b in bytes[start..<stop] {
+            guard (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x2D || b == 0x2B || b == 0x65 || b == 0x45 else { return nil }
+        }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buffer -> Double? in
+            var i = 0
+            for b in bytes[start..<stop] {
+                buffer[i] = CChar(bitPattern: b)
+                i += 1
+            }
+            buffer[count] = 0
+            var endPointer: UnsafeMutablePointer<CChar>?
+            let value = strtod(buffer.baseAddress!, &endPointer)
+            guard endPointer == buffer.baseAddress! + count, value.isFinite else { return nil }
+            return value
         }
     }
 }

@@ -13,6 +13,27 @@ import VSHTestSupport
         #expect(abs(result.finalAzimuth - 107.821_776_736) < 1e-8)
     }
 
+    /// The local formula for nearby points against Karney's, on random segments
+    /// up to 0.1° long across latitudes (and across the antimeridian).
+    @Test func shortDistancesAgreeWithKarney() {
+        var state: UInt64 = 99
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for _ in 0..<20_000 {
+            let a = Coordinate(unchecked: -80 + next() * 160, -180 + next() * 360)
+            let scale = [1e-6, 1e-4, 1e-3, 0.099][Int(next() * 4)]
+            let b = Coordinate(unchecked: max(-90, min(90, a.latitude + (next() - 0.5) * scale)), max(-180, min(180, a.longitude + (next() - 0.5) * scale)))
+            let karney = Geodesic.distanceMeters(a, b)
+            let local = Geodesic.shortDistanceMeters(a, b)
+            #expect(abs(local - karney) <= 1e-6 * karney + 1e-9, "\(a) \(b): \(local) vs \(karney)")
+        }
+        let west = Coordinate(unchecked: 10, 179.9999)
+        let east = Coordinate(unchecked: 10, -179.9999)
+        #expect(abs(Geodesic.shortDistanceMeters(west, east) - Geodesic.distanceMeters(west, east)) < 1e-6)
+    }
+
     @Test func destinationInvertsInverse() {
         let start = Coordinate(unchecked: 36.082014, -115.172734)
         let end = Geodesic.destination(from: start, azimuth: 33, distanceMeters: 1_234.5)

@@ -1,0 +1,243 @@
+/// An in-memory index of stop geofences for bulk lookups (`vsh locate
+/// --fixes`, replays): a uniform grid over the stops' extent, each cell
+/// listing the stops whose bounding box meets it, and an exact point-in-
+/// polygon test on the candidates.
+///
+/// **Boundary-inclusive**, like `ST_Covers`: a position on an edge or vertex
+/// is covered, one strictly inside a hole is not. Coordinates are planar
+/// longitude/latitude, as SpatiaLite and GEOS treat them.
+///
+/// **Exact or deferred.** The crossing test needs only the sign of an
+/// orientation determinant; it is computed in doubles with Shewchuk's error
+/// bound (orient2d, "Adaptive Precision Floating-Point Arithmetic", 1997). When
+/// the bound cannot certify the sign (the position lies within rounding
+/// distance of an edge) the answer is `.undecided`, and the caller asks
+/// SpatiaLite, which stays the authority. A test holds the two to the same answers.
+public struct GeofenceIndex: Sendable {
+    public struct Entry: Sendable {
+        public let huntID: String
+        public let stopID: String
+        public let name: String
+        /// Rings as flat (x, y) arrays: x = longitude, y = latitude, closed.
+        let polygons: [[[Double]]]
+        let minX, minY, maxX, maxY: Double
+    }
+
+    public enum Answer: Equatable, Sendable {
+        /// Indexes into `entries` of the stops covering the position, in catalog order.
+        case covered([Int])
+        /// The position is within rounding distance of an edge: ask the database.
+        case undecided
+    }
+
+    public let entries: [Entry]
+    private let originX, originY, cellWidth, cellHeight: Double
+    private let columns, rows: Int
+    /// Cell → entry indexes, flattened: `cellStart[c]..<cellStart[c + 1]` in `cellEntries`.
+    private let cellStart: [Int32]
+    private let cellEntries: [Int32]
+
+    /// Builds the index from stops in catalog order (hunt order, then stop order).
+    public init(stops: [Stop]) {
+        var entries: [Entry] = []
+        entries.reserveCapacity(stops.count)
+        for stop in stops {
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            let polygons = stop.geofence.polygons.map { polygon in
+                polygon.rings.map { ring -> [Double] in
+                    var flat: [Double] = []
+                    flat.reserveCapacity(ring.positions.count * 2)
+                    for p in ring.positions {
+                        flat.append(p.longitude)
+                        flat.append(p.latitude)
+                        minX = min(minX, p.longitude)
+                        maxX = max(maxX, p.longitude)
+                        minY = min(minY, p.latitude)
+                        maxY = max(maxY, p.latitude)
+                    }
+                    return flat
+                }
+            }
+            entries.append(Entry(huntID: stop.huntID, stopID: stop.id, name: stop.name, polygons: polygons, minX: minX, minY: minY, maxX: maxX, maxY: maxY))
+        }
+        self.entries = entries
+        guard !entries.isEmpty else {
+            (originX, originY, cellWidth, cellHeight, columns, rows) = (0, 0, 1, 1, 1, 1)
+            cellStart = [0, 0]
+            cellEntries = []
+            return
+        }
+        let minX = entries.map(\.minX).min()!, maxX = entries.map(\.maxX).max()!
+        let minY = entries.map(\.minY).min()!, maxY = entries.map(\.maxY).max()!
+        // Cells about as large as a typical stop, and no more than ~4 cells a stop on average.
+        let widths = entries.map { $0.maxX - $0.minX }.sorted()
+        let heights = entries.map { $0.maxY - $0.minY }.sorted()
+        let typicalW = max(widths[widths.count / 2], 1e-7)
+        let typicalH = max(heights[heights.count / 2], 1e-7)
+        let spanX = max(maxX - minX, typicalW)
+        let spanY = max(maxY - minY, typicalH)
+        let budget = Double(max(64, entries.count * 4))
+        var cw = typicalW * 2
+        var ch = typicalH * 2
+        while (spanX / cw) * (spanY / ch) > budget * 16 {
+            cw *= 2
+            ch *= 2
+        }
+        let columns = min(1 << 14, max(1, Int((spanX / cw).rounded(.up))))
+        let rows = min(1 << 14, max(1, Int((spanY / ch).rounded(.up))))
+        cw = spanX / Double(columns) * (1 + 1e-12)
+        ch = spanY / Double(rows) * (1 + 1e-12)
+        (originX, originY, cellWidth, cellHeight, self.columns, self.rows) = (minX, minY, cw, ch, columns, rows)
+        // Count, then fill (counting sort): cells list entries in catalog order.
+        var counts = [Int32](repeating: 0, count: columns * rows + 1)
+        func cellRange(_ e: Entry) -> (Int, Int, Int, Int) {
+            let c0 = max(0, min(columns - 1, Int(((e.minX - minX) / cw).rounded(.down))))
+            let c1 = max(0, min(columns - 1, Int(((e.maxX - minX) / cw).rounded(.down))))
+            let r0 = max(0, min(rows - 1, Int(((e.minY - minY) / ch).rounded(.down))))
+            let r1 = max(0, min(rows - 1, Int(((e.maxY - minY) / ch).rounded(.down))))
+            return (c0, c1, r0, r1)
+        }
+        for e in entries {
+            let (c0, c1, r0, r1) = cellRange(e)
+            for r in r0...r1 { for c in c0...c1 { counts[r * columns + c + 1] += 1 } }
+        }
+        for i in 1..<counts.count { counts[i] += counts[i - 1] }
+        var fill = counts
+        var list = [Int32](repeating: 0, count: Int(counts[counts.count - 1]))
+        for (index, e) in entries.enumerated() {
+            let (c0, c1, r0, r1) = cellRange(e)
+            for r in r0...r1 {
+                for c in c0...c1 {
+                    list[Int(fill[r * columns + c])] = Int32(index)
+                    fill[r * columns + c] += 1
+                }
+            }
+        }
+        cellStart = counts
+        cellEntries = list
+    }
+
+    /// The stops covering a position, or `.undecided` near an edge.
+    public func covering(latitude y: Double, longitude x: Double) -> Answer {
+        var found: [Int] = []
+        switch covering(latitude: y, longitude: x, into: &found) {
+        case true: return .covered(found)
+        case false: return .undecided
+        }
+    }
+
+    /// Allocation-free form: appends the covering entries to `found` (cleared
+    /// first) and returns false when the answer is undecided.
+    public func covering(latitude y: Double, longitude x: Double, into found: inout [Int]) -> Bool {
+        found.removeAll(keepingCapacity: true)
+        let fc = (x - originX) / cellWidth
+        let fr = (y - originY) / cellHeight
+        // Outside the grid (or NaN): no stop's box reaches there.
+        guard fc >= 0, fr >= 0, fc <= Double(columns), fr <= Double(rows) else { return true }
+        return probe(cell: min(rows - 1, Int(fr)) * columns + min(columns - 1, Int(fc)), x, y, &found)
+    }
+
+    /// Whether the box between two positions meets any stop's bounding box:
+    /// when it does not, the straight segment between them crosses no stop.
+    public func mayCross(_ ay: Double, _ ax: Double, _ by: Double, _ bx: Double) -> Bool {
+        let x0 = min(ax, bx), x1 = max(ax, bx), y0 = min(ay, by), y1 = max(ay, by)
+        let c0 = max(0, Int(((x0 - originX) / cellWidth).rounded(.down)))
+        let c1 = min(columns - 1, Int(((x1 - originX) / cellWidth).rounded(.down)))
+        let r0 = max(0, Int(((y0 - originY) / cellHeight).rounded(.down)))
+        let r1 = min(rows - 1, Int(((y1 - originY) / cellHeight).rounded(.down)))
+        guard c0 <= c1, r0 <= r1 else { return false }
+        // A long segment (a teleport) spans many cells: then just say yes.
+        if (c1 - c0 + 1) * (r1 - r0 + 1) > 256 { return true }
+        for r in r0...r1 {
+            for c in c0...c1 {
+                let cell = r * columns + c
+                for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+                    let e = entries[Int(cellEntries[k])]
+                    if e.maxX >= x0 && e.minX <= x1 && e.maxY >= y0 && e.minY <= y1 { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    private func probe(cell: Int, _ x: Double, _ y: Double, _ found: inout [Int]) -> Bool {
+        for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+            let index = Int(cellEntries[k])
+            let e = entries[index]
+            guard x >= e.minX, x <= e.maxX, y >= e.minY, y <= e.maxY else { continue }
+            switch Self.covers(e.polygons, x, y) {
+            case .some(true): found.append(index)
+            case .some(false): break
+            case .none: return false
+            }
+        }
+        return true
+    }
+
+    /// Whether polygons cover (x, y): true, false, or nil when a sign is uncertain.
+    static func covers(_ polygons: [[[Double]]], _ x: Double, _ y: Double) -> Bool? {
+        for rings in polygons {
+            guard let shell = location(rings[0], x, y) else { return nil }
+            if shell == .outside { continue }
+            if shell == .boundary { return true }
+            var inHole = false
+            for hole in rings.dropFirst() {
+                guard let where_ = location(hole, x, y) else { return nil }
+                if where_ == .boundary { return true }
+                if where_ == .inside {
+                    inHole = true
+                    break
+                }
+            }
+            if !inHole { return true }
+        }
+        return false
+    }
+
+    enum Location { case inside, outside, boundary }
+
+    /// Where (x, y) lies relative to one closed ring: by the winding number,
+    /// with exact (or refused) orientation signs.
+    static func location(_ ring: [Double], _ x: Double, _ y: Double) -> Location? {
+        var winding = 0
+        var i = 0
+        let n = ring.count - 2
+        while i < n {
+            let ax = ring[i], ay = ring[i + 1], bx = ring[i + 2], by = ring[i + 3]
+            i += 2
+            // Quick reject: the edge is entirely above, below or to the left.
+            if (ay > y && by > y) || (ay < y && by < y) || (ax < x && bx < x) {
+                continue
+            }
+            guard let side = orientation(ax, ay, bx, by, x, y) else { return nil }
+            if side == 0 {
+                // Collinear: on the edge when between its ends.
+                if x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) { return .boundary }
+                continue
+            }
+            if ay <= y {
+                if by > y && side > 0 { winding += 1 }
+            } else if by <= y && side < 0 {
+                winding -= 1
+            }
+        }
+        return winding != 0 ? .inside : .outside
+    }
+
+    /// The sign of the orientation of (c) relative to the line a→b: +1 left,
+    /// -1 right, 0 on it; nil when doubles cannot certify it (Shewchuk's
+    /// orient2d error bound, ccwerrboundA = (3 + 16ε)ε).
+    @inline(__always)
+    static func orientation(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: Double, _ cy: Double) -> Int? {
+        let detLeft = (ax - cx) * (by - cy)
+        let detRight = (ay - cy) * (bx - cx)
+        let det = detLeft - detRight
+        let bound = 3.3306690738754716e-16 * (abs(detLeft) + abs(detRight))
+        if det > bound { return 1 }
+        if -det > bound { return -1 }
+        // Exactly zero only when both products are exact and equal: a point on the line
+        // through two vertices it shares coordinates with (vertices, axis-parallel edges).
+        if detLeft == 0 && detRight == 0 { return 0 }
+        return nil
+    }
+}
