@@ -41,6 +41,54 @@ public struct CheckInService {
         return try store.record(submission, photoFile: nil) { verifier.evaluate($0, facts: $1) }
     }
 
+    /// One photo of a batch: recorded, or why it could not be read.
+    public enum BatchItem: Sendable {
+        case recorded(path: String, RecordedCheckIn)
+        case unreadable(path: String, PhotoError)
+    }
+
+    /// Photo check-ins in bulk: the photos are read and hashed on every core,
+    /// `batchSize` at a time, and each batch is decided and recorded in one
+    /// transaction, by the same rules as one-by-one check-ins. Unreadable photos
+    /// are reported and left out. Results come in the order of `paths`.
+    public func checkIn(player: String, photos paths: [String], huntID: String?, now: Date, batchSize: Int = 500) throws -> [BatchItem] {
+        try requireKnown(player: player, huntID: huntID)
+        var items: [BatchItem] = []
+        var start = 0
+        while start < paths.count {
+            let slice = Array(paths[start..<min(paths.count, start + batchSize)])
+            start += batchSize
+            let archive = self.archive
+            let read = ParallelMap.map(slice) { path -> Result<(Photo, String), PhotoError> in
+                do throws(PhotoError) {
+                    let (photo, bytes) = try PhotoReader.photo(path: path)
+                    guard let file = try? archive.store(bytes, sha256: photo.fileSHA256) else {
+                        return .failure(.unreadable(file: path))
+                    }
+                    return .success((photo, file))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            var batch: [(submission: Submission, photoFile: String?)] = []
+            var order: [Int] = []
+            var results = [BatchItem?](repeating: nil, count: slice.count)
+            for (i, outcome) in read.enumerated() {
+                switch outcome {
+                case .success(let (photo, file)):
+                    batch.append((Submission(player: player, evidence: .photo(photo), huntID: huntID, receivedAt: now), file))
+                    order.append(i)
+                case .failure(let error):
+                    results[i] = .unreadable(path: slice[i], error)
+                }
+            }
+            let recorded = try store.recordBatch(batch) { verifier.evaluate($0, facts: $1) }
+            for (k, r) in recorded.enumerated() { results[order[k]] = .recorded(path: slice[order[k]], r) }
+            items += results.compactMap { $0 }
+        }
+        return items
+    }
+
     private func requireKnown(player: String, huntID: String?) throws {
         guard try store.player(named: player) != nil else {
             throw InputError("no player \"\(player)\" (add one with: vsh player add NAME)")

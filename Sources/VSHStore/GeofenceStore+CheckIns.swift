@@ -48,6 +48,47 @@ extension GeofenceStore {
         }
     }
 
+    /// Decides and records many submissions in one IMMEDIATE transaction (one
+    /// durable commit): each is decided with the facts as they stand after the
+    /// ones before it, by the same rules as `record`. Players are rescored once
+    /// at the end; each check-in's awards are the score events it earned.
+    public func recordBatch(
+        _ submissions: [(submission: Submission, photoFile: String?)], decide: (Submission, CheckInFacts) -> Decision
+    ) throws -> [RecordedCheckIn] {
+        try run {
+            var recorded: [RecordedCheckIn] = []
+            try queue.inTransaction(.immediate) { db in
+                var players: [String: (id: Int64, name: String)] = [:]
+                var rescore = Set<Int64>()
+                for (submission, photoFile) in submissions {
+                    let key = PlayerName.key(submission.player)
+                    if players[key] == nil {
+                        let id = try Self.playerID(db, name: submission.player)
+                        players[key] = (id, try String.fetchOne(db, sql: "SELECT name FROM players WHERE id = ?", arguments: [id]) ?? submission.player)
+                    }
+                    let player = players[key]!
+                    let facts = try Self.facts(db, for: submission, playerID: player.id)
+                    let decision = decide(submission, facts)
+                    let id = try Self.insert(db, submission, decision: decision, playerID: player.id, photoFile: photoFile)
+                    if decision.verdict == .accepted { rescore.insert(player.id) }
+                    recorded.append(RecordedCheckIn(
+                        id: id, player: player.name, receivedAt: submission.receivedAt, source: submission.source, decision: decision,
+                        state: decision.verdict.rawValue, photoFile: photoFile))
+                }
+                var awards: [Int64: [ScoreEvent]] = [:]
+                let catalog = try Self.scoringCatalog(db)
+                for playerID in rescore {
+                    for event in try Self.rescore(db, playerID: playerID, catalog: catalog) where event.kind != .stop {
+                        awards[event.checkInID, default: []].append(event)
+                    }
+                }
+                for i in recorded.indices { recorded[i].awards = awards[recorded[i].id] ?? [] }
+                return .commit
+            }
+            return recorded
+        }
+    }
+
     static func facts(_ db: Database, for submission: Submission, playerID: Int64) throws -> CheckInFacts {
         var hunt: Hunt?
         if let requested = submission.huntID {

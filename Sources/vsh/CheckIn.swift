@@ -21,7 +21,8 @@ extension VSH {
 
         @OptionGroup var store: StoreOptions
         @Option(help: "The player's name.") var player: String
-        @Option(help: ArgumentHelp("A JPEG taken at the stop.", valueName: "file")) var photo: String?
+        @Option(parsing: .upToNextOption, help: ArgumentHelp("A JPEG taken at the stop; or many files and folders, checked in as a batch.", valueName: "file"))
+        var photo: [String] = []
         @Option(help: ArgumentHelp("A device position instead of a photo.", valueName: "lat,lon")) var fix: String?
         @Option(help: ArgumentHelp("With --fix: when the device took the fix (RFC 3339).", valueName: "time")) var time: String?
         @Option(help: ArgumentHelp("With --fix: the fix's accuracy radius in metres.", valueName: "m")) var accuracy: Double?
@@ -30,9 +31,9 @@ extension VSH {
         @Flag(help: "One JSON object (shape in the README).") var json = false
 
         func validate() throws {
-            guard (photo == nil) != (fix == nil) else { throw ValidationError("give either --photo FILE or --fix LAT,LON") }
+            guard photo.isEmpty != (fix == nil) else { throw ValidationError("give either --photo FILE or --fix LAT,LON") }
             if fix != nil && time == nil { throw ValidationError("--fix needs --time (when the device took the fix)") }
-            if photo != nil && (time != nil || accuracy != nil) {
+            if !photo.isEmpty && (time != nil || accuracy != nil) {
                 throw ValidationError("--time and --accuracy go with --fix; a photo carries its own")
             }
         }
@@ -42,8 +43,12 @@ extension VSH {
                 let clock = try Clock.now(now)
                 let service = CheckInService(store: try store.openStore())
                 let recorded: RecordedCheckIn
-                if let photo {
-                    recorded = try service.checkIn(player: player, photo: photo, huntID: hunt, now: clock)
+                let files = try Self.expand(photo)
+                if files.count > 1 || (photo.count == 1 && files.count != 1) {
+                    return try batch(service, files: files, clock: clock)
+                }
+                if let single = files.first {
+                    recorded = try service.checkIn(player: player, photo: single, huntID: hunt, now: clock)
                 } else {
                     let parts = (fix ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
                     guard parts.count == 2, let lat = parts[0], let lon = parts[1],
@@ -60,6 +65,54 @@ extension VSH {
                 }
                 return recorded.decision.verdict.exitStatus
             }
+        }
+
+        /// Files as given, folders as their `.jpg`/`.jpeg` files (sorted; not recursive).
+        static func expand(_ paths: [String]) throws -> [String] {
+            var files: [String] = []
+            for path in paths {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                    guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+                        throw InputError("\(path): cannot list the folder", status: .noInput)
+                    }
+                    files += names.filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                        .map { (path as NSString).appendingPathComponent($0) }
+                } else {
+                    files.append(path)
+                }
+            }
+            return files
+        }
+
+        /// Many photos: one line each (a JSON object with --json), batched transactions.
+        /// Exit 65 when a photo could not be read, else 1 when any was rejected, else 2 when any waits for review.
+        func batch(_ service: CheckInService, files: [String], clock: Date) throws -> ExitStatus {
+            var worst = ExitStatus.success
+            var counts: [String: Int] = [:]
+            for item in try service.checkIn(player: player, photos: files, huntID: hunt, now: clock) {
+                switch item {
+                case .recorded(let path, let recorded):
+                    counts[recorded.decision.verdict.rawValue, default: 0] += 1
+                    if json {
+                        guard case .object(let object) = CheckInJSON.checkIn(recorded) else { continue }
+                        Output.line(JSONValue.object(JSONObject([(key: "file", value: .string(path))] + object.members)).compactText)
+                    } else {
+                        Output.line("\(path): " + (CheckInJSON.describe(recorded).first ?? ""))
+                    }
+                    if recorded.decision.verdict == .rejected && worst != .dataError { worst = .rejected }
+                    if recorded.decision.verdict == .pending && worst == .success { worst = .pendingReview }
+                case .unreadable(let path, let error):
+                    counts["unreadable", default: 0] += 1
+                    if json { Output.line(JSONValue.object(["file": .string(path), "error": .string(error.reason)]).compactText) }
+                    Output.error("vsh: \(error)")
+                    worst = .dataError
+                }
+            }
+            if !json {
+                Output.line("\(files.count) photos: " + ["accepted", "rejected", "pending", "unreadable"].compactMap { key in counts[key].map { "\($0) \(key)" } }.joined(separator: ", "))
+            }
+            return worst
         }
     }
 }

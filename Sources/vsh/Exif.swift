@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
+import VSHEngine
 import VSHPhoto
 
 extension VSH {
@@ -19,22 +20,24 @@ extension VSH {
 
         func run() throws {
             try CommandRunner.run(tool: "vsh") {
-                var worst = ExitStatus.success
-                for path in photos {
+                // Both cores: the files are split into chunks read in parallel; lines print in input order.
+                let results = ParallelMap.map(photos) { path -> (line: String, error: PhotoError?) in
                     do throws(PhotoError) {
                         let metadata = try PhotoReader.metadata(path: path)
-                        if json {
-                            Output.line(PhotoJSON.metadata(metadata, file: path).compactText)
-                        } else {
-                            PhotoJSON.describe(metadata, file: path).forEach(Output.line)
-                        }
+                        let line = json ? PhotoJSON.metadata(metadata, file: path).compactText : PhotoJSON.describe(metadata, file: path).joined(separator: "\n")
+                        return (line, nil)
                     } catch {
-                        if json {
-                            Output.line(JSONValue.object(["file": .string(path), "error": .string(error.reason)]).compactText)
-                        } else {
-                            Output.error("vsh: \(error)")
-                        }
+                        let line = json ? JSONValue.object(["file": .string(path), "error": .string(error.reason)]).compactText : ""
+                        return (line, error)
+                    }
+                }
+                var worst = ExitStatus.success
+                for result in results {
+                    if let error = result.error {
+                        if json { Output.line(result.line) } else { Output.error("vsh: \(error)") }
                         if worst == .success || error.exitStatus == .noInput { worst = error.exitStatus }
+                    } else {
+                        Output.line(result.line)
                     }
                 }
                 return worst
