@@ -13,7 +13,7 @@ BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps test-deps build test replay-test bench demo format clean
+.PHONY: all deps test-deps build test replay-test bench bench-peers demo format clean
 
 all: build
 
@@ -43,7 +43,14 @@ replay-test: test-deps build
 
 # Speed and memory of the main tasks on generated data (README, "Speed"). Not part of `make test`.
 bench: deps
+	@command -v cjpeg >/dev/null || (DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libjpeg-turbo-progs >/dev/null)
 	bash Benchmarks/run.sh
+
+# The tools vsh is measured against: exiftool, gpsbabel, the SpatiaLite shell; shapely, gpxpy, piexif, exifread.
+bench-peers: deps
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libimage-exiftool-perl gpsbabel spatialite-bin libjpeg-turbo-progs >/dev/null
+	python3 -m pip install --quiet shapely gpxpy piexif exifread numpy
 
 demo: build
 	@mkdir -p out && rm -rf $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm $(DEMO_DB).photos

@@ -1,49 +1,114 @@
 #!/usr/bin/env bash
-# make bench: builds a release vsh, generates the benchmark data (fixed seeds, in bench-data/,
-# kept out of git) and prints wall time, throughput and peak memory of each task.
-set -euo pipefail
+# make bench: builds a release vsh, generates the benchmark world (fixed seeds, in bench-data/, kept
+# out of git), times each task and, where the peer tools are installed (make bench-peers), the same
+# work done by them on the same data. Prints two Markdown tables.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-DATA=bench-data
+D=bench-data
 BIN=.build/release/vsh
-mkdir -p "$DATA"
-swift build -c release >/dev/null
-[ -f "$DATA/walk-1m.gpx" ] || python3 Benchmarks/make_gpx.py "$DATA/walk-1m.gpx" 1000000
-[ -f "$DATA/fixes-1m.csv" ] || python3 - "$DATA/fixes-1m.csv" <<'PY'
-import random, sys
-rng = random.Random(11)
-with open(sys.argv[1], "w") as f:
-    for _ in range(1_000_000):
-        f.write(f"{36.08 + rng.random() * 0.1:.6f},{-115.18 + rng.random() * 0.05:.6f}\n")
-PY
-DB="$DATA/bench.sqlite"
-rm -f "$DB" "$DB-wal" "$DB-shm"
-$BIN player add Bench --db "$DB" --hunts hunts >/dev/null
+NOW="--now 2026-11-21T23:00:00Z"
+mkdir -p "$D"
+swift build -c release >/dev/null || exit 1
 
-measure() {  # name, units, count, command...
-  local name=$1 units=$2 count=$3; shift 3
+echo "generating the world (first run only)..." >&2
+[ -f "$D/walk-1m.gpx" ] || python3 Benchmarks/make_gpx.py "$D/walk-1m.gpx" 1000000
+[ -f "$D/walk-100k.gpx" ] || python3 Benchmarks/make_gpx.py "$D/walk-100k.gpx" 100000
+for M in 500 5000 50000; do
+  [ -d "$D/world-$M" ] || python3 Benchmarks/make_world.py stops "$D/world-$M" $M
+done
+[ -f "$D/world-fixes-1m.csv" ] || python3 Benchmarks/make_world.py fixes "$D/world-fixes-1m.csv" 1000000
+[ -f "$D/world-fixes-100k.csv" ] || head -n 100000 "$D/world-fixes-1m.csv" > "$D/world-fixes-100k.csv"
+[ -d "$D/photos" ] || python3 Benchmarks/make_world.py photos "$D/photos" 10000
+
+declare -A RATE
+ROWS=()
+# measure KEY "task" units count command...: wall, throughput and peak memory of one run
+measure() {
+  local key=$1 name=$2 units=$3 count=$4; shift 4
   local log; log=$(mktemp)
-  /usr/bin/time -f "%e %M" -o "$log" "$@" >/dev/null
-  read -r seconds kilobytes <"$log"; rm -f "$log"
-  local rate; rate=$(python3 -c "print(f'{$count / max($seconds, 0.001):,.0f}')")
-  printf '| %s | %s s | %s %s/s | %s MB |\n' "$name" "$seconds" "$rate" "$units" "$((kilobytes / 1024))"
+  /usr/bin/time -f "%e %M" -o "$log" "$@" >/dev/null 2>/dev/null
+  local seconds kb; read -r seconds kb < <(tail -n 1 "$log"); rm -f "$log"
+  local rate; rate=$(python3 -c "print(round($count / max($seconds, 0.001)))")
+  RATE[$key]=$rate
+  ROWS+=("| $name | ${seconds} s | $(printf "%'d" "$rate") $units/s | $((kb / 1024)) MB |")
 }
 
-echo "vsh benchmarks, $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB"
-echo
-echo "| task | wall | throughput | peak memory |"
-echo "| --- | --- | --- | --- |"
-measure "vsh gpx: 1,000,000-point GPX (140 MB)" points 1000000 $BIN gpx "$DATA/walk-1m.gpx"
-measure "vsh replay --dry-run: the same walk" fixes 1000000 $BIN replay "$DATA/walk-1m.gpx" --player Bench --db "$DB" --hunts hunts --dry-run --json
-measure "vsh locate --fixes: 1,000,000 fixes, 17 stops" fixes 1000000 $BIN locate --fixes "$DATA/fixes-1m.csv" --db "$DB" --hunts hunts
-measure "vsh exif: 24 fixture photos" photos 24 $BIN exif Fixtures/photos/sign-inside.jpg Fixtures/photos/sign-vertex.jpg Fixtures/photos/sign-near.jpg Fixtures/photos/sign-outside.jpg Fixtures/photos/far-away.jpg Fixtures/photos/no-gps.jpg Fixtures/photos/gps-no-time.jpg Fixtures/photos/future.jpg Fixtures/photos/too-old.jpg Fixtures/photos/poor-accuracy.jpg Fixtures/photos/clock-mismatch.jpg Fixtures/photos/sign-retagged.jpg Fixtures/photos/teleport-sign.jpg Fixtures/photos/teleport-fremont.jpg Fixtures/photos/null-island.jpg Fixtures/photos/sphere-camera-clock.jpg Fixtures/photos/edge-zero-seconds.jpg Fixtures/photos/edge-zero-degrees.jpg Fixtures/photos/edge-no-ref.jpg Fixtures/photos/edge-signed-no-ref.jpg Fixtures/photos/edge-below-sea.jpg Fixtures/photos/edge-bad-dates.jpg Fixtures/photos/sign-inside.jpg Fixtures/photos/sign-vertex.jpg
-LEAGUE="$DATA/league.sqlite"
+for M in 500 5000 50000; do
+  DB="$D/world-$M.sqlite"
+  if [ ! -f "$DB" ]; then
+    /usr/bin/time -f "(sync of $M stops into SpatiaLite, validated by GEOS: %e s)" $BIN sync --db "$DB" --hunts "$D/world-$M" >/dev/null
+  fi
+  measure "locate-$M" "\`vsh locate --fixes\`: 1,000,000 fixes, $(printf "%'d" $M) stops" fixes 1000000 \
+    $BIN locate --fixes "$D/world-fixes-1m.csv" --db "$DB" --hunts "$D/world-$M"
+done
+PHOTOS=$(ls "$D"/photos/p*.jpg)
+measure exif "\`vsh exif --json DIR\`: 10,000 small JPEGs and three 12-MP ones, both cores" photos 10003 $BIN exif --json "$D/photos"
+measure exif-big "\`vsh exif\`: three 12-megapixel JPEGs" photos 3 $BIN exif "$D"/photos/big-*.jpg
+measure gpx "\`vsh gpx\`: 1,000,000-point GPX (140 MB)" points 1000000 $BIN gpx "$D/walk-1m.gpx"
+rm -rf "$D/checkins.sqlite"* "$D/checkins.sqlite.photos"
+$BIN player add Bench --db "$D/checkins.sqlite" --hunts hunts >/dev/null
+measure checkins "\`vsh checkin --photo DIR\`: 10,000 photos, batched, durable" check-ins 10000 \
+  $BIN checkin --player Bench --photo "$D/photos" $NOW --db "$D/checkins.sqlite" --hunts hunts
+measure checkin-one "\`vsh checkin\`: one photo, process start to exit" check-ins 1 \
+  $BIN checkin --player Bench --photo Fixtures/photos/sign-inside.jpg $NOW --db "$D/checkins.sqlite" --hunts hunts
+rm -f "$D/replay.sqlite"*
+$BIN player add Bench --db "$D/replay.sqlite" --hunts hunts >/dev/null
+measure replay "\`vsh replay --dry-run\`: the 1,000,000-point walk, 17 stops" fixes 1000000 \
+  $BIN replay "$D/walk-1m.gpx" --player Bench --dry-run --db "$D/replay.sqlite" --hunts hunts
+LEAGUE="$D/league.sqlite"
 if [ ! -f "$LEAGUE" ]; then
   $BIN hunts --db "$LEAGUE" --hunts hunts >/dev/null
   python3 Benchmarks/make_league.py "$LEAGUE" 100000 1000000
-  /usr/bin/time -f "(rescore of 100,000 players / 1,000,000 check-ins: %e s, %M KB)" $BIN rescore --db "$LEAGUE" --hunts hunts >/dev/null
+  /usr/bin/time -f "(rescore of 100,000 players / 1,000,000 check-ins: %e s)" $BIN rescore --db "$LEAGUE" --hunts hunts >/dev/null
 fi
-measure "vsh leaderboard: 100,000 players, 1,000,000 check-ins (top 20)" boards 1 $BIN leaderboard --limit 20 --db "$LEAGUE" --hunts hunts
-measure "vsh leaderboard --format csv: all 100,000 players" boards 1 $BIN leaderboard --format csv --db "$LEAGUE" --hunts hunts
-measure "vsh leaderboard --hunt --since: one hunt, one week" boards 1 $BIN leaderboard --hunt downtown-fremont --since 2026-11-08T00:00:00Z --until 2026-11-15T00:00:00Z --limit 20 --db "$LEAGUE" --hunts hunts
-measure "vsh profile: one player of the league" profiles 1 $BIN profile "Player 004242" --db "$LEAGUE" --hunts hunts
-measure "vsh checkin: one photo (process start to exit)" check-ins 1 $BIN checkin --player Bench --photo Fixtures/photos/sign-inside.jpg --db "$DB" --hunts hunts --now 2026-11-21T20:00:00Z
+measure board "\`vsh leaderboard --limit 20\`: 100,000 players, 1,000,000 check-ins" boards 1 $BIN leaderboard --limit 20 --db "$LEAGUE" --hunts hunts
+measure board-csv "\`vsh leaderboard --format csv\`: all 100,000 players" boards 1 $BIN leaderboard --format csv --db "$LEAGUE" --hunts hunts
+measure profile "\`vsh profile\`: one player of that league" profiles 1 $BIN profile "Player 004242" --db "$LEAGUE" --hunts hunts
+
+echo "vsh benchmarks, $(date -u +%Y-%m-%d), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/Mem:/ {print $2}') GiB"
+echo
+echo "| task | wall | throughput | peak memory |"
+echo "| --- | --- | --- | --- |"
+printf '%s\n' "${ROWS[@]}"
+
+# Peers, on the same data. A peer that is not installed is skipped (make bench-peers installs them).
+PEERS=()
+peer() {  # key "peer" rate
+  local key=$1 name=$2 rate=$3
+  [[ $rate =~ ^[0-9]+$ ]] || { PEERS+=("| $key | $name | not installed | |"); return; }
+  local ratio; ratio=$(python3 -c "print(f'{${RATE[$key]} / max($rate, 1):,.1f}x')")
+  PEERS+=("| $key | $name | $(printf "%'d" "$rate")/s | $ratio |")
+}
+timed_rate() {  # count command...: units/s of a whole external command
+  local count=$1; shift
+  local log; log=$(mktemp)
+  /usr/bin/time -f "%e" -o "$log" "$@" >/dev/null 2>&1 || { echo "n/a"; rm -f "$log"; return; }
+  python3 -c "print(round($count / max(float(open('$log').read().split()[-1]), 0.001)))"; rm -f "$log"
+}
+spatialite_rate() {  # db fixes.csv count: the R*Tree join with ST_Contains, query time only
+  command -v spatialite >/dev/null || { echo n/a; return; }
+  local out; out=$(spatialite "$1" 2>/dev/null <<SQL
+.mode csv
+CREATE TEMP TABLE fx(lat REAL, lon REAL);
+.import $2 fx
+.timer on
+SELECT COUNT(*) FROM fx f JOIN stops s ON s.pk IN (SELECT pkid FROM idx_stops_geom WHERE xmin <= f.lon AND xmax >= f.lon AND ymin <= f.lat AND ymax >= f.lat) WHERE ST_Contains(s.geom, MakePoint(f.lon, f.lat, 4326)) = 1;
+SQL
+)
+  local seconds; seconds=$(echo "$out" | grep -o 'user [0-9.]* sys [0-9.]*' | tail -1 | awk '{print $2 + $4}')
+  [ -n "$seconds" ] && python3 -c "print(round($3 / max($seconds, 0.001)))" || echo n/a
+}
+for M in 500 5000 50000; do
+  peer "locate-$M" "SpatiaLite R*Tree join + ST_Contains (100,000 fixes)" "$(spatialite_rate "$D/world-$M.sqlite" "$D/world-fixes-100k.csv" 100000)"
+  peer "locate-$M" "shapely 2 STRtree, prepared, in-process" "$(python3 Benchmarks/peers.py shapely "$D/world-$M" "$D/world-fixes-1m.csv")"
+done
+command -v exiftool >/dev/null && peer exif "exiftool -fast2 -json (1,000 photos)" "$(timed_rate 1000 exiftool -fast2 -json -GPSLatitude -GPSLongitude -GPSDateTime -DateTimeOriginal $(echo "$PHOTOS" | head -n 1000))" || peer exif "exiftool" "n/a"
+peer exif "piexif, in-process (2,000 photos)" "$(python3 Benchmarks/peers.py piexif "$D/photos" 2000)"
+peer exif "exifread, in-process (2,000 photos)" "$(python3 Benchmarks/peers.py exifread "$D/photos" 2000)"
+command -v gpsbabel >/dev/null && peer gpx "gpsbabel to unicsv" "$(timed_rate 1000000 gpsbabel -i gpx -f "$D/walk-1m.gpx" -o unicsv -F /dev/null)" || peer gpx "gpsbabel" "n/a"
+peer gpx "ElementTree iterparse" "$(python3 Benchmarks/peers.py etree "$D/walk-1m.gpx")"
+peer gpx "gpxpy (100,000 points)" "$(python3 Benchmarks/peers.py gpxpy "$D/walk-100k.gpx")"
+echo
+echo "| task | peer | peer's rate | vsh's advantage |"
+echo "| --- | --- | --- | --- |"
+printf '%s\n' "${PEERS[@]}"

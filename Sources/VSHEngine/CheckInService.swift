@@ -62,7 +62,7 @@ public struct CheckInService {
             let read = ParallelMap.map(slice) { path -> Result<(Photo, String), PhotoError> in
                 do throws(PhotoError) {
                     let (photo, bytes) = try PhotoReader.photo(path: path)
-                    guard let file = try? archive.store(bytes, sha256: photo.fileSHA256) else {
+                    guard let file = try? archive.store(bytes, sha256: photo.fileSHA256, durable: false) else {
                         return .failure(.unreadable(file: path))
                     }
                     return .success((photo, file))
@@ -82,6 +82,8 @@ public struct CheckInService {
                     results[i] = .unreadable(path: slice[i], error)
                 }
             }
+            // The photos are on disk before the check-ins that name them are committed.
+            archive.flush()
             let recorded = try store.recordBatch(batch) { verifier.evaluate($0, facts: $1) }
             for (k, r) in recorded.enumerated() { results[order[k]] = .recorded(path: slice[order[k]], r) }
             items += results.compactMap { $0 }

@@ -60,6 +60,7 @@ extension GeofenceStore {
             try queue.inTransaction(.immediate) { db in
                 var players: [String: (id: Int64, name: String)] = [:]
                 var rescore = Set<Int64>()
+                var cache = FactsCache()
                 for (submission, photoFile) in submissions {
                     let key = PlayerName.key(submission.player)
                     if players[key] == nil {
@@ -67,10 +68,13 @@ extension GeofenceStore {
                         players[key] = (id, try String.fetchOne(db, sql: "SELECT name FROM players WHERE id = ?", arguments: [id]) ?? submission.player)
                     }
                     let player = players[key]!
-                    let facts = try Self.facts(db, for: submission, playerID: player.id)
+                    let facts = try Self.facts(db, for: submission, playerID: player.id, cache: &cache)
                     let decision = decide(submission, facts)
                     let id = try Self.insert(db, submission, decision: decision, playerID: player.id, photoFile: photoFile)
-                    if decision.verdict == .accepted { rescore.insert(player.id) }
+                    if decision.verdict == .accepted, let stop = decision.stop, let fix = decision.fix {
+                        rescore.insert(player.id)
+                        cache.accepted(playerID: player.id, huntID: stop.huntID, stopID: stop.id, at: fix.time)
+                    }
                     recorded.append(RecordedCheckIn(
                         id: id, player: player.name, receivedAt: submission.receivedAt, source: submission.source, decision: decision,
                         state: decision.verdict.rawValue, photoFile: photoFile))
@@ -89,10 +93,57 @@ extension GeofenceStore {
         }
     }
 
+    /// What one transaction has already read: hunt definitions (a stop's
+    /// geometry is parsed once) and each player's visited stops per hunt, kept
+    /// up to date as the transaction accepts check-ins (a batch of one player's
+    /// photos would otherwise re-read their whole history for every photo).
+    struct FactsCache {
+        var hunts: [String: Hunt] = [:]
+        var visited: [String: [String: Date]] = [:]
+
+        mutating func hunt(_ db: Database, _ id: String) throws -> Hunt? {
+            if let hunt = hunts[id] { return hunt }
+            let hunt = try GeofenceStore.loadHunts(db, id: id).first?.hunt
+            hunts[id] = hunt
+            return hunt
+        }
+
+        mutating func visited(_ db: Database, playerID: Int64, huntID: String) throws -> [String: Date] {
+            let key = "\(playerID)|\(huntID)"
+            if let known = visited[key] { return known }
+            var found: [String: Date] = [:]
+            for row in try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT stop_id, MIN(fix_epoch) AS first FROM checkin_state
+                        WHERE player_id = ? AND hunt_id = ? AND state = 'accepted' AND stop_id IS NOT NULL GROUP BY stop_id
+                        """),
+                arguments: [playerID, huntID])
+            {
+                found[row["stop_id"]] = Date(timeIntervalSince1970: row["first"] ?? 0)
+            }
+            visited[key] = found
+            return found
+        }
+
+        /// Records an accepted check-in the transaction just inserted.
+        mutating func accepted(playerID: Int64, huntID: String, stopID: String, at time: Date) {
+            let key = "\(playerID)|\(huntID)"
+            guard var known = visited[key] else { return }
+            if known[stopID].map({ time < $0 }) ?? true { known[stopID] = time }
+            visited[key] = known
+        }
+    }
+
     static func facts(_ db: Database, for submission: Submission, playerID: Int64) throws -> CheckInFacts {
+        var cache = FactsCache()
+        return try facts(db, for: submission, playerID: playerID, cache: &cache)
+    }
+
+    static func facts(_ db: Database, for submission: Submission, playerID: Int64, cache: inout FactsCache) throws -> CheckInFacts {
         var hunt: Hunt?
         if let requested = submission.huntID {
-            guard let found = try loadHunts(db, id: requested).first?.hunt else {
+            guard let found = try cache.hunt(db, requested) else {
                 let known = try String.fetchAll(db, sql: "SELECT id FROM hunts ORDER BY position").joined(separator: ", ")
                 throw InputError("no hunt \"\(requested)\"" + (known.isEmpty ? "" : " (hunts: \(known))"))
             }
@@ -101,9 +152,9 @@ extension GeofenceStore {
         var facts = CheckInFacts(hunt: hunt)
         if let position = submission.reportedPosition {
             let covering = try covering(db, position, huntID: submission.huntID)
-            if hunt == nil, let first = covering.first { hunt = try loadHunts(db, id: first.huntID).first?.hunt }
+            if hunt == nil, let first = covering.first { hunt = try cache.hunt(db, first.huntID) }
             if covering.isEmpty, let nearest = try nearest(db, position, huntID: submission.huntID) {
-                if hunt == nil { hunt = try loadHunts(db, id: nearest.stop.huntID).first?.hunt }
+                if hunt == nil { hunt = try cache.hunt(db, nearest.stop.huntID) }
                 if let stop = hunt?.stops.first(where: { $0.id == nearest.stop.stopID }) {
                     facts.nearestStop = (stop, nearest.distanceMeters)
                 }
@@ -111,18 +162,7 @@ extension GeofenceStore {
             facts.hunt = hunt
             facts.coveringStops = covering.compactMap { ref in hunt?.stops.first { $0.id == ref.stopID } }
         }
-        if let hunt {
-            for row in try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT stop_id, MIN(fix_epoch) AS first FROM checkin_state
-                    WHERE player_id = ? AND hunt_id = ? AND state = 'accepted' AND stop_id IS NOT NULL GROUP BY stop_id
-                    """,
-                arguments: [playerID, hunt.id])
-            {
-                facts.visitedStops[row["stop_id"]] = Date(timeIntervalSince1970: row["first"] ?? 0)
-            }
-        }
+        if let hunt { facts.visitedStops = try cache.visited(db, playerID: playerID, huntID: hunt.id) }
         if let time = captureEpoch(submission, hunt: hunt) {
             let neighbour = """
                 SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
@@ -131,7 +171,7 @@ extension GeofenceStore {
                 """
             for (comparison, order) in [("<=", "DESC"), (">", "ASC")] {
                 let sql = String(format: neighbour, comparison, order)
-                if let row = try Row.fetchOne(db, sql: sql, arguments: [playerID, time]),
+                if let row = try Row.fetchOne(try db.cachedStatement(sql: sql), arguments: [playerID, time]),
                     let position = try? Coordinate(latitude: row["lat"], longitude: row["lon"])
                 {
                     facts.neighbourFixes.append(
@@ -142,7 +182,7 @@ extension GeofenceStore {
         }
         if let photo = submission.photo {
             facts.earlierUseOfPhoto = try Int64.fetchOne(
-                db, sql: "SELECT id FROM checkins WHERE image_sha256 = ? ORDER BY id LIMIT 1", arguments: [photo.imageSHA256])
+                try db.cachedStatement(sql: "SELECT id FROM checkins WHERE image_sha256 = ? ORDER BY id LIMIT 1"), arguments: [photo.imageSHA256])
         }
         return facts
     }
@@ -168,12 +208,13 @@ extension GeofenceStore {
             decision.hunt?.id, decision.stop?.id, decision.verdict.rawValue, decision.points,
             rulesJSON(decision.rules).compactText,
         ]
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
                     accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: arguments)
+                """
+        ).execute(arguments: arguments)
         return db.lastInsertedRowID
     }
 

@@ -3,6 +3,20 @@ public import VSHCore
 
 /// Reads the hunt files of a folder: every `*.geojson`, sorted by name, and `badges.json`.
 public enum HuntSources {
+    /// Each hunt file's name, size and modification time (to the nanosecond):
+    /// when it equals the last synced one, the files need not be read and hashed.
+    public static func statSignature(directory: String) -> String? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        var lines: [String] = []
+        for name in names.sorted() where name.hasSuffix(".geojson") || name == BadgeFile.fileName {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            lines.append("\(name)\t\(info.st_size)\t\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\t\(info.st_ino)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// `badges.json` of the folder, or nil when it has none.
     public static func readBadges(directory: String) throws -> HuntCatalog.Source? {
         let path = directory.hasSuffix("/") ? directory + BadgeFile.fileName : directory + "/" + BadgeFile.fileName

@@ -20,9 +20,11 @@ public struct PhotoArchive: Sendable {
     public func absolutePath(_ relative: String) -> String { root + "/" + relative }
 
     /// Stores the bytes under their SHA-256 (a no-op when already there).
+    /// - Parameter durable: flush the file before returning; a batch passes false
+    ///   and calls `flush()` once before committing the check-ins that name its files.
     /// - Returns: the path relative to the archive.
     @discardableResult
-    public func store(_ bytes: [UInt8], sha256: String) throws -> String {
+    public func store(_ bytes: [UInt8], sha256: String, durable: Bool = true) throws -> String {
         guard sha256.count == 64, sha256.allSatisfy(\.isHexDigit) else { throw InputError("invalid photo hash") }
         let relative = Self.relativePath(sha256: sha256)
         let path = absolutePath(relative)
@@ -44,7 +46,7 @@ public struct PhotoArchive: Sendable {
                 if n <= 0 { return false }
                 written += n
             }
-            return fsync(fd) == 0
+            return !durable || fsync(fd) == 0
         }
         close(fd)
         guard ok, rename(temporary, path) == 0 else {
@@ -52,5 +54,21 @@ public struct PhotoArchive: Sendable {
             throw InputError("\(root): cannot write to the photo archive (disk full?)", status: .internalError)
         }
         return relative
+    }
+}
+
+extension PhotoArchive {
+    /// Makes every file written to the archive durable with one `syncfs` of its
+    /// file system (instead of one `fsync` a photo: a batch of 10,000 spent a
+    /// third of its time there). `syncfs` is looked up at run time: the Glibc
+    /// module does not declare it; `sync()` is the fallback.
+    public func flush() {
+        typealias SyncFS = @convention(c) (Int32) -> Int32
+        let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if fd >= 0 { close(fd) } }
+        if fd >= 0, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
+            if unsafeBitCast(symbol, to: SyncFS.self)(fd) == 0 { return }
+        }
+        sync()
     }
 }

@@ -43,7 +43,7 @@ extension VSH {
                 let clock = try Clock.now(now)
                 let service = CheckInService(store: try store.openStore())
                 let recorded: RecordedCheckIn
-                let files = try Self.expand(photo)
+                let files = try PhotoFiles.expand(photo)
                 if files.count > 1 || (photo.count == 1 && files.count != 1) {
                     return try batch(service, files: files, clock: clock)
                 }
@@ -65,24 +65,6 @@ extension VSH {
                 }
                 return recorded.decision.verdict.exitStatus
             }
-        }
-
-        /// Files as given, folders as their `.jpg`/`.jpeg` files (sorted; not recursive).
-        static func expand(_ paths: [String]) throws -> [String] {
-            var files: [String] = []
-            for path in paths {
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                    guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
-                        throw InputError("\(path): cannot list the folder", status: .noInput)
-                    }
-                    files += names.filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-                        .map { (path as NSString).appendingPathComponent($0) }
-                } else {
-                    files.append(path)
-                }
-            }
-            return files
         }
 
         /// Many photos: one line each (a JSON object with --json), batched transactions.

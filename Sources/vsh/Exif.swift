@@ -15,13 +15,13 @@ extension VSH {
                 Exit 65 when any file is not a readable JPEG (66 when it cannot be opened).
                 """)
 
-        @Argument(help: ArgumentHelp("JPEG files.", valueName: "photo")) var photos: [String]
+        @Argument(help: ArgumentHelp("JPEG files, or folders of them.", valueName: "photo")) var photos: [String]
         @Flag(help: "One JSON object a line (shape in the README).") var json = false
 
         func run() throws {
             try CommandRunner.run(tool: "vsh") {
                 // Both cores: the files are split into chunks read in parallel; lines print in input order.
-                let results = ParallelMap.map(photos) { path -> (line: String, error: PhotoError?) in
+                let results = ParallelMap.map(try PhotoFiles.expand(photos)) { path -> (line: String, error: PhotoError?) in
                     do throws(PhotoError) {
                         let metadata = try PhotoReader.metadata(path: path)
                         let line = json ? PhotoJSON.metadata(metadata, file: path).compactText : PhotoJSON.describe(metadata, file: path).joined(separator: "\n")

@@ -18,9 +18,6 @@ public struct GeofenceIndex: Sendable {
         public let huntID: String
         public let stopID: String
         public let name: String
-        /// Rings as flat (x, y) arrays: x = longitude, y = latitude, closed.
-        let polygons: [[[Double]]]
-        let minX, minY, maxX, maxY: Double
     }
 
     public enum Answer: Equatable, Sendable {
@@ -31,6 +28,15 @@ public struct GeofenceIndex: Sendable {
     }
 
     public let entries: [Entry]
+    // Geometry in flat arrays (no reference counting in the lookup loop):
+    // coordinates x, y, x, y, ...; ring r spans coords[ringStart[r]..<ringStart[r + 1]];
+    // polygon p has rings polygonStart[p]..<polygonStart[p + 1], the first its shell;
+    // entry e has polygons entryStart[e]..<entryStart[e + 1] and a bounding box.
+    private let coords: [Double]
+    private let ringStart: [Int32]
+    private let polygonStart: [Int32]
+    private let entryStart: [Int32]
+    private let boxes: [Double]  // minX, minY, maxX, maxY per entry
     private let originX, originY, cellWidth, cellHeight: Double
     private let columns, rows: Int
     /// Cell → entry indexes, flattened: `cellStart[c]..<cellStart[c + 1]` in `cellEntries`.
@@ -40,26 +46,33 @@ public struct GeofenceIndex: Sendable {
     /// Builds the index from stops in catalog order (hunt order, then stop order).
     public init(stops: [Stop]) {
         var entries: [Entry] = []
+        var coords: [Double] = []
+        var ringStart: [Int32] = [0]
+        var polygonStart: [Int32] = [0]
+        var entryStart: [Int32] = [0]
+        var boxes: [Double] = []
         entries.reserveCapacity(stops.count)
         for stop in stops {
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-            let polygons = stop.geofence.polygons.map { polygon in
-                polygon.rings.map { ring -> [Double] in
-                    var flat: [Double] = []
-                    flat.reserveCapacity(ring.positions.count * 2)
+            for polygon in stop.geofence.polygons {
+                for ring in polygon.rings {
                     for p in ring.positions {
-                        flat.append(p.longitude)
-                        flat.append(p.latitude)
+                        coords.append(p.longitude)
+                        coords.append(p.latitude)
                         minX = min(minX, p.longitude)
                         maxX = max(maxX, p.longitude)
                         minY = min(minY, p.latitude)
                         maxY = max(maxY, p.latitude)
                     }
-                    return flat
+                    ringStart.append(Int32(coords.count))
                 }
+                polygonStart.append(Int32(ringStart.count - 1))
             }
-            entries.append(Entry(huntID: stop.huntID, stopID: stop.id, name: stop.name, polygons: polygons, minX: minX, minY: minY, maxX: maxX, maxY: maxY))
+            entryStart.append(Int32(polygonStart.count - 1))
+            boxes += [minX, minY, maxX, maxY]
+            entries.append(Entry(huntID: stop.huntID, stopID: stop.id, name: stop.name))
         }
+        (self.coords, self.ringStart, self.polygonStart, self.entryStart, self.boxes) = (coords, ringStart, polygonStart, entryStart, boxes)
         self.entries = entries
         guard !entries.isEmpty else {
             (originX, originY, cellWidth, cellHeight, columns, rows) = (0, 0, 1, 1, 1, 1)
@@ -67,11 +80,22 @@ public struct GeofenceIndex: Sendable {
             cellEntries = []
             return
         }
-        let minX = entries.map(\.minX).min()!, maxX = entries.map(\.maxX).max()!
-        let minY = entries.map(\.minY).min()!, maxY = entries.map(\.maxY).max()!
+        let count = entries.count
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var widths: [Double] = []
+        var heights: [Double] = []
+        for i in 0..<count {
+            let b: (Double, Double, Double, Double) = (boxes[i * 4], boxes[i * 4 + 1], boxes[i * 4 + 2], boxes[i * 4 + 3])
+            minX = min(minX, b.0)
+            minY = min(minY, b.1)
+            maxX = max(maxX, b.2)
+            maxY = max(maxY, b.3)
+            widths.append(b.2 - b.0)
+            heights.append(b.3 - b.1)
+        }
         // Cells about as large as a typical stop, and no more than ~4 cells a stop on average.
-        let widths = entries.map { $0.maxX - $0.minX }.sorted()
-        let heights = entries.map { $0.maxY - $0.minY }.sorted()
+        widths.sort()
+        heights.sort()
         let typicalW = max(widths[widths.count / 2], 1e-7)
         let typicalH = max(heights[heights.count / 2], 1e-7)
         let spanX = max(maxX - minX, typicalW)
@@ -90,22 +114,22 @@ public struct GeofenceIndex: Sendable {
         (originX, originY, cellWidth, cellHeight, self.columns, self.rows) = (minX, minY, cw, ch, columns, rows)
         // Count, then fill (counting sort): cells list entries in catalog order.
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
-        func cellRange(_ e: Entry) -> (Int, Int, Int, Int) {
-            let c0 = max(0, min(columns - 1, Int(((e.minX - minX) / cw).rounded(.down))))
-            let c1 = max(0, min(columns - 1, Int(((e.maxX - minX) / cw).rounded(.down))))
-            let r0 = max(0, min(rows - 1, Int(((e.minY - minY) / ch).rounded(.down))))
-            let r1 = max(0, min(rows - 1, Int(((e.maxY - minY) / ch).rounded(.down))))
+        func cellRange(_ e: Int) -> (Int, Int, Int, Int) {
+            let c0 = max(0, min(columns - 1, Int(((boxes[e * 4] - minX) / cw).rounded(.down))))
+            let c1 = max(0, min(columns - 1, Int(((boxes[e * 4 + 2] - minX) / cw).rounded(.down))))
+            let r0 = max(0, min(rows - 1, Int(((boxes[e * 4 + 1] - minY) / ch).rounded(.down))))
+            let r1 = max(0, min(rows - 1, Int(((boxes[e * 4 + 3] - minY) / ch).rounded(.down))))
             return (c0, c1, r0, r1)
         }
-        for e in entries {
+        for e in 0..<count {
             let (c0, c1, r0, r1) = cellRange(e)
             for r in r0...r1 { for c in c0...c1 { counts[r * columns + c + 1] += 1 } }
         }
         for i in 1..<counts.count { counts[i] += counts[i - 1] }
         var fill = counts
         var list = [Int32](repeating: 0, count: Int(counts[counts.count - 1]))
-        for (index, e) in entries.enumerated() {
-            let (c0, c1, r0, r1) = cellRange(e)
+        for index in 0..<count {
+            let (c0, c1, r0, r1) = cellRange(index)
             for r in r0...r1 {
                 for c in c0...c1 {
                     list[Int(fill[r * columns + c])] = Int32(index)
@@ -152,8 +176,8 @@ public struct GeofenceIndex: Sendable {
             for c in c0...c1 {
                 let cell = r * columns + c
                 for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
-                    let e = entries[Int(cellEntries[k])]
-                    if e.maxX >= x0 && e.minX <= x1 && e.maxY >= y0 && e.minY <= y1 { return true }
+                    let e = Int(cellEntries[k]) * 4
+                    if boxes[e + 2] >= x0 && boxes[e] <= x1 && boxes[e + 3] >= y0 && boxes[e + 1] <= y1 { return true }
                 }
             }
         }
@@ -161,28 +185,37 @@ public struct GeofenceIndex: Sendable {
     }
 
     private func probe(cell: Int, _ x: Double, _ y: Double, _ found: inout [Int]) -> Bool {
-        for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
-            let index = Int(cellEntries[k])
-            let e = entries[index]
-            guard x >= e.minX, x <= e.maxX, y >= e.minY, y <= e.maxY else { continue }
-            switch Self.covers(e.polygons, x, y) {
-            case .some(true): found.append(index)
-            case .some(false): break
-            case .none: return false
+        coords.withUnsafeBufferPointer { c in
+            boxes.withUnsafeBufferPointer { b in
+                cellEntries.withUnsafeBufferPointer { list in
+                    for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+                        let index = Int(list[k])
+                        guard x >= b[index * 4], x <= b[index * 4 + 2], y >= b[index * 4 + 1], y <= b[index * 4 + 3] else { continue }
+                        switch covers(entry: index, c, x, y) {
+                        case .some(true): found.append(index)
+                        case .some(false): break
+                        case .none: return false
+                        }
+                    }
+                    return true
+                }
             }
         }
-        return true
     }
 
-    /// Whether polygons cover (x, y): true, false, or nil when a sign is uncertain.
-    static func covers(_ polygons: [[[Double]]], _ x: Double, _ y: Double) -> Bool? {
-        for rings in polygons {
-            guard let shell = location(rings[0], x, y) else { return nil }
+    /// Whether an entry's polygons cover (x, y): true, false, or nil when a sign is uncertain.
+    private func covers(entry: Int, _ c: UnsafeBufferPointer<Double>, _ x: Double, _ y: Double) -> Bool? {
+        for polygon in Int(entryStart[entry])..<Int(entryStart[entry + 1]) {
+            let firstRing = Int(polygonStart[polygon])
+            let endRing = Int(polygonStart[polygon + 1])
+            let shellStart = Int(ringStart[firstRing]), shellEnd = Int(ringStart[firstRing + 1])
+            guard let shell = Self.location(UnsafeBufferPointer(rebasing: c[shellStart..<shellEnd]), x, y) else { return nil }
             if shell == .outside { continue }
             if shell == .boundary { return true }
             var inHole = false
-            for hole in rings.dropFirst() {
-                guard let where_ = location(hole, x, y) else { return nil }
+            for ring in (firstRing + 1)..<endRing {
+                let r0 = Int(ringStart[ring]), r1 = Int(ringStart[ring + 1])
+                guard let where_ = Self.location(UnsafeBufferPointer(rebasing: c[r0..<r1]), x, y) else { return nil }
                 if where_ == .boundary { return true }
                 if where_ == .inside {
                     inHole = true
@@ -198,7 +231,7 @@ public struct GeofenceIndex: Sendable {
 
     /// Where (x, y) lies relative to one closed ring: by the winding number,
     /// with exact (or refused) orientation signs.
-    static func location(_ ring: [Double], _ x: Double, _ y: Double) -> Location? {
+    static func location(_ ring: UnsafeBufferPointer<Double>, _ x: Double, _ y: Double) -> Location? {
         var winding = 0
         var i = 0
         let n = ring.count - 2

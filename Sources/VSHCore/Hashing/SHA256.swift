@@ -14,22 +14,30 @@ public struct SHA256: Sendable {
     public init() { buffer.reserveCapacity(64) }
 
     public mutating func update(_ bytes: some Collection<UInt8>) {
+        if let done = bytes.withContiguousStorageIfAvailable({ update(contiguous: $0) }) { return done }
+        let copy = Array(bytes)
+        copy.withUnsafeBufferPointer { update(contiguous: $0) }
+    }
+
+    /// Hashes bytes in place: whole 64-byte blocks straight from the caller's
+    /// memory, only a partial block is copied.
+    mutating func update(contiguous bytes: UnsafeBufferPointer<UInt8>) {
         length &+= UInt64(bytes.count)
-        var rest = bytes[...]
+        var offset = 0
         if !buffer.isEmpty {
-            let take = min(64 - buffer.count, rest.count)
-            buffer.append(contentsOf: rest.prefix(take))
-            rest = rest.dropFirst(take)
+            let take = min(64 - buffer.count, bytes.count)
+            buffer.append(contentsOf: bytes[0..<take])
+            offset = take
             if buffer.count == 64 {
-                compress(buffer)
+                buffer.withUnsafeBufferPointer { compress($0.baseAddress!) }
                 buffer.removeAll(keepingCapacity: true)
             }
         }
-        while rest.count >= 64 {
-            compress(Array(rest.prefix(64)))
-            rest = rest.dropFirst(64)
+        while bytes.count - offset >= 64 {
+            compress(bytes.baseAddress! + offset)
+            offset += 64
         }
-        buffer.append(contentsOf: rest)
+        if offset < bytes.count { buffer.append(contentsOf: bytes[offset...]) }
     }
 
     /// The digest as 64 lower-case hex digits.
@@ -39,7 +47,9 @@ public struct SHA256: Sendable {
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
         buffer.removeAll()
-        for start in stride(from: 0, to: tail.count, by: 64) { compress(Array(tail[start..<start + 64])) }
+        tail.withUnsafeBufferPointer { t in
+            for start in stride(from: 0, to: t.count, by: 64) { compress(t.baseAddress! + start) }
+        }
         return state.map { word in
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
@@ -63,13 +73,17 @@ public struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
-        for t in 0..<16 {
-            w[t] =
-                UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8
-                | UInt32(block[t * 4 + 3])
+    private mutating func compress(_ block: UnsafePointer<UInt8>) {
+        // The message schedule lives on the stack: no allocation per block.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for t in 0..<16 {
+                w[t] = UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8 | UInt32(block[t * 4 + 3])
+            }
+            compress(schedule: w)
         }
+    }
+
+    private mutating func compress(schedule w: UnsafeMutableBufferPointer<UInt32>) {
         func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
         for t in 16..<64 {
             let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""The synthetic Las Vegas world for `make bench` (fixed seeds, written to bench-data/, not in git).
+
+  world.py stops OUT_DIR M      hunt files with M stops: star-shaped polygons 30-300 m across with
+                                8-40 vertices, one in ten with a hole, over 30 x 30 km of the valley,
+                                at most 5,000 stops a file
+  world.py fixes OUT.csv N      N uniform "lat,lon" fixes over the same area
+  world.py photos OUT_DIR N     N small JPEGs with EXIF GPS at Strip landmarks, each with its own
+                                image data (a fixture's scan data with a few bytes changed), and
+                                three 12-megapixel photos (cjpeg)
+"""
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "Fixtures", "scripts"))
+CENTER = (36.17, -115.14)
+SPAN = 0.27  # degrees of latitude, about 30 km
+
+
+def star(rng, lat, lon, radius_deg, n, scale=1.0, clockwise=False):
+    angles = [(k + rng.random() * 0.8) / n * 2 * math.pi for k in range(n)]
+    if clockwise:
+        angles.reverse()
+    ring = []
+    for a in angles:
+        r = radius_deg * scale * (0.55 + rng.random() * 0.45)
+        ring.append([round(lon + r * math.cos(a) / math.cos(math.radians(lat)), 7), round(lat + r * math.sin(a), 7)])
+    ring.append(ring[0])
+    return ring
+
+
+def stops(out, m):
+    rng = random.Random(1000 + m)
+    os.makedirs(out, exist_ok=True)
+    per_file = 5000
+    for f in range((m + per_file - 1) // per_file):
+        features = []
+        for i in range(f * per_file, min(m, (f + 1) * per_file)):
+            lat = CENTER[0] + (rng.random() - 0.5) * SPAN
+            lon = CENTER[1] + (rng.random() - 0.5) * SPAN / math.cos(math.radians(CENTER[0]))
+            radius = (15 + rng.random() * 135) / 111000
+            rings = [star(rng, lat, lon, radius, 8 + rng.randrange(33))]
+            if i % 10 == 0:
+                rings.append(star(rng, lat, lon, radius, 6, scale=0.3, clockwise=True))
+            features.append({"type": "Feature", "id": f"w{i}", "properties": {"name": f"Stop {i}", "points": 10},
+                             "geometry": {"type": "Polygon", "coordinates": rings}})
+        doc = {"type": "FeatureCollection", "hunt": {"id": f"world-{f}", "name": f"World {f}", "timezone": "America/Los_Angeles"},
+               "features": features}
+        with open(os.path.join(out, f"world-{f}.geojson"), "w") as fh:
+            json.dump(doc, fh, separators=(",", ":"))
+
+
+def fixes(out, n):
+    rng = random.Random(2000 + n)
+    with open(out, "w") as fh:
+        for _ in range(n):
+            lat = CENTER[0] + (rng.random() - 0.5) * SPAN
+            lon = CENTER[1] + (rng.random() - 0.5) * SPAN / math.cos(math.radians(CENTER[0]))
+            fh.write(f"{lat:.7f},{lon:.7f}\n")
+
+
+def segments(data):
+    """(marker, start, end) of each segment before the scan, and the scan's start."""
+    i, out = 2, []
+    while i < len(data):
+        marker = data[i + 1]
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        out.append((marker, i, i + 2 + length))
+        if marker == 0xDA:
+            return out, i + 2 + length
+        i += 2 + length
+    raise ValueError("no scan")
+
+
+def photos(out, n):
+    from jpegexif import camera, exif_block, exif_times, gps_ifd, with_exif
+    os.makedirs(out, exist_ok=True)
+    base = open(os.path.join(ROOT, "Fixtures", "photos", "teleport-sign.jpg"), "rb").read()
+    segs, scan = segments(base)
+    # The image without its EXIF: SOI, the non-APP segments, the scan.
+    image = b"\xff\xd8" + b"".join(base[s:e] for m, s, e in segs if not (0xE0 <= m <= 0xEF)) + base[scan:]
+    scan_start = len(image) - (len(base) - scan)
+    safe = [k for k in range(scan_start + 8, len(image) - 16) if image[k] != 0xFF and image[k - 1] != 0xFF]
+    rng = random.Random(3000 + n)
+    landmarks = [(36.082014, -115.172734), (36.12056, -115.16139), (36.1175, -115.1681), (36.1126, -115.174)]
+    for i in range(n):
+        data = bytearray(image)
+        for k in rng.sample(safe, 3):
+            data[k] = rng.randrange(0, 0xFE)
+        lat, lon = landmarks[i % len(landmarks)]
+        minute = i % 600
+        stamp = f"2026-11-21T{10 + minute // 60:02d}:{minute % 60:02d}:00Z"
+        app1 = exif_block(camera(), exif_times(f"2026:11:21 {2 + minute // 60:02d}:{minute % 60:02d}:00"),
+                          gps_ifd(lat, lon, when=stamp, accuracy=5))
+        with open(os.path.join(out, f"p{i:05d}.jpg"), "wb") as fh:
+            fh.write(with_exif(bytes(data), app1))
+    # Three 12-megapixel photos (4000 x 3000), for the limits of decoding and hashing.
+    with tempfile.TemporaryDirectory() as tmp:
+        for j in range(3):
+            ppm = os.path.join(tmp, "big.ppm")
+            with open(ppm, "wb") as fh:
+                fh.write(b"P6 4000 3000 255\n")
+                row = bytes((x * 7 + j * 50) % 256 for x in range(12000))
+                for y in range(3000):
+                    fh.write(row[y % 97:] + row[:y % 97])
+            jpeg = subprocess.run(["cjpeg", "-quality", "90", ppm], check=True, capture_output=True).stdout
+            app1 = exif_block(camera(), exif_times("2026:11:21 11:00:00"), gps_ifd(*landmarks[j], when="2026-11-21T19:00:00Z", accuracy=5))
+            with open(os.path.join(out, f"big-{j}.jpg"), "wb") as fh:
+                fh.write(with_exif(jpeg, app1))
+
+
+if __name__ == "__main__":
+    kind, target, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    {"stops": stops, "fixes": fixes, "photos": photos}[kind](target, count)
