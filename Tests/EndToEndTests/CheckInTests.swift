@@ -260,3 +260,42 @@ extension Workspace {
         #expect(players.map { totals[$0]?.points ?? 0 }.reduce(0, +) == 60)  // one stop, one first-roll badge
     }
 }
+
+@Suite struct BatchCheckInTests {
+    /// A batch gives every photo the verdict and rule results it gets one by one, in the same order.
+    @Test func aBatchDecidesLikeOneByOne() throws {
+        let photos = try FileManager.default.contentsOfDirectory(atPath: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos").path)
+            .filter { $0.hasSuffix(".jpg") && $0 != "not-a-jpeg.jpg" && $0 != "truncated.jpg" }.sorted()
+        let single = try Workspace()
+        try single.addPlayers("Ann")
+        var expected: [String] = []
+        for photo in photos {
+            let answer = try json(try single.checkin("Ann", photo).stdout)
+            expected.append("\(answer["verdict"]?.string ?? "") \(answer["stop"]?.string ?? "-") \(answer["points"]!.compactText) \(answer["rules"]!.compactText)")
+        }
+        let batch = try Workspace()
+        try batch.addPlayers("Ann")
+        let result = try batch.vsh(["checkin", "--player", "Ann", "--photo"] + photos.map(batch.fixturePath) + ["--now", fixtureNow, "--json"])
+        #expect(result.status == 2 || result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == photos.count)
+        for (line, (photo, want)) in zip(lines, zip(photos, expected)) {
+            let answer = try json(String(line))
+            #expect(answer["file"]?.string == batch.fixturePath(photo))
+            let got = "\(answer["verdict"]?.string ?? "") \(answer["stop"]?.string ?? "-") \(answer["points"]!.compactText) \(answer["rules"]!.compactText)"
+            #expect(got == want, "\(photo)")
+        }
+        #expect(try batch.totals()["Ann"]?.points == single.totals()["Ann"]?.points)
+    }
+
+    @Test func unreadablePhotosInABatchAreReportedAndRecordNothing() throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Ann")
+        let files = ["sign-inside.jpg", "truncated.jpg", "not-a-jpeg.jpg", "sphere-camera-clock.jpg"].map(workspace.fixturePath)
+        let result = try workspace.vsh(["checkin", "--player", "Ann", "--photo"] + files + ["--now", fixtureNow])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("truncated.jpg: corrupt JPEG") && result.stderr.contains("not-a-jpeg.jpg: not a JPEG file"))
+        #expect(result.stdout.hasSuffix("4 photos: 2 accepted, 2 unreadable\n"))
+        #expect(try workspace.totals()["Ann"]?.checkins == 2)
+    }
+}
