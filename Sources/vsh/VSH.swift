@@ -15,6 +15,6 @@ struct VSH: ParsableCommand {
             review, 64 usage, 65 bad input data, 66 input file missing, 70 internal error, 75 database busy.
             """,
         subcommands: [
-            Hunts.self, ShowHunt.self, Locate.self, Player.self, Players.self, CheckIn.self, Review.self, Leaderboard.self, Profile.self, CollageCommand.self, Exif.self, GPX.self, Replay.self, Rescore.self, Sync.self,
+            Hunts.self, ShowHunt.self, Locate.self, Player.self, Players.self, CheckIn.self, Review.self, Leaderboard.self, Profile.self, CollageCommand.self, Exif.self, GPX.self, Replay.self, Rescore.self, Sync.self, Doctor.self,
         ])
 }
