@@ -75,6 +75,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
+        // The mutation fuzzer for the EXIF, GPX and hunt-file readers (`make fuzz`).
+        .executableTarget(
+            name: "vsh-fuzz", dependencies: ["VSHCore", "VSHPhoto", "VSHStore", "VSHXML"], swiftSettings: strictSettings),
 
         .target(name: "VSHTestSupport", path: "Tests/VSHTestSupport", swiftSettings: strictSettings),
         .testTarget(

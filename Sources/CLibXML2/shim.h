@@ -13,3 +13,9 @@ static inline void vsh_xml_free(void *pointer) { xmlFree(pointer); }
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
+
+/* libxml2 reports some problems (an encoding it cannot convert, for one) through its
+   "generic" error function, which prints to stderr. vsh reports every problem itself in one
+   line naming the file, so that function is silenced on the calling thread. */
+static void vsh_xml_ignore(void *context, const char *message, ...) { (void)context; (void)message; }
+static inline void vsh_xml_silence(void) { xmlSetGenericErrorFunc(NULL, vsh_xml_ignore); }

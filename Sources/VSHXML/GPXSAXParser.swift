@@ -82,6 +82,7 @@ enum GPXSAXParser {
                 state.pointee.errorMessage =
                     error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error"
             }
+            vsh_xml_silence()
             guard let context = xmlCreatePushParserCtxt(&sax, pointer, nil, 0, path) else { throw XMLFileError.unreadable(file: path) }
             defer { xmlFreeParserCtxt(context) }
             pointer.pointee.context = context
@@ -93,8 +94,14 @@ enum GPXSAXParser {
                 let data = chunk ?? Data()
                 total += data.count
                 let terminate: Int32 = data.isEmpty ? 1 : 0
-                _ = data.withUnsafeBytes { raw in
+                let code = data.withUnsafeBytes { raw in
                     xmlParseChunk(context, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), terminate)
+                }
+                // Some failures (text that cannot be converted from its declared encoding) reach no
+                // error callback: the parser just stops. They are errors all the same.
+                if code != 0 && state.pointee.thrown == nil && state.pointee.errorMessage == nil {
+                    state.pointee.errorLine = max(1, Int(xmlSAX2GetLineNumber(context)))
+                    state.pointee.errorMessage = Self.message(forCode: code)
                 }
                 if data.isEmpty { break }
             }
@@ -109,6 +116,14 @@ enum GPXSAXParser {
                 throw XMLFileError.malformed(file: path, line: 1, message: total == 0 ? "the file is empty" : "the file has no XML element")
             }
             return state.pointee.version
+        }
+    }
+
+    /// What an error code from `xmlParseChunk` that no callback explained means.
+    static func message(forCode code: Int32) -> String {
+        switch code {
+        case 31, 32, 81, 1544, 6000...6004: return "the text cannot be converted from its declared encoding"
+        default: return "the XML parser stopped (libxml2 error \(code))"
         }
     }
 

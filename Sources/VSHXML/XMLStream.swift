@@ -43,6 +43,7 @@ final class XMLStream {
 
     init(path: String, expectedRoot: String) throws {
         self.path = path
+        vsh_xml_silence()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
             FileManager.default.isReadableFile(atPath: path),
