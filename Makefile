@@ -13,7 +13,7 @@ BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps test-deps build test replay-test bench bench-peers demo format clean
+.PHONY: all deps test-deps build test replay-test bench bench-peers fuzz demo format clean
 
 all: build
 
@@ -51,6 +51,19 @@ bench-peers: deps
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libimage-exiftool-perl gpsbabel spatialite-bin libjpeg-turbo-progs >/dev/null
 	python3 -m pip install --quiet shapely gpxpy piexif exifread numpy
+
+# The mutation fuzzer (Sources/vsh-fuzz) on the EXIF, GPX and hunt-file readers, the three at once,
+# each for SECONDS, seeded with $(VSH_CORPUS) and Fixtures/. A crash or hang keeps its input in
+# .build/fuzz/crash-* and fails. VSH_FUZZ_SEED=n repeats a run. Not part of `make test`.
+SECONDS ?= 60
+fuzz: deps
+	swift build -c release --product vsh-fuzz
+	@mkdir -p .build/fuzz; status=0; \
+	.build/release/vsh-fuzz exif $(SECONDS) "$(VSH_CORPUS)/photos" Fixtures/photos Fixtures/authoring Fixtures/hostile --out .build/fuzz/exif & e=$$!; \
+	.build/release/vsh-fuzz gpx $(SECONDS) "$(VSH_CORPUS)/gpx" Fixtures/walks Fixtures/authoring Fixtures/hostile --out .build/fuzz/gpx & g=$$!; \
+	.build/release/vsh-fuzz hunt $(SECONDS) hunts "$(VSH_CORPUS)/pip" Fixtures/authoring Fixtures/hostile --out .build/fuzz/hunt & h=$$!; \
+	wait $$e || status=1; wait $$g || status=1; wait $$h || status=1; \
+	if [ $$status != 0 ]; then echo "make fuzz: a crash or hang; its input is in .build/fuzz/*/crash-*"; fi; exit $$status
 
 demo: build
 	@mkdir -p out && rm -rf $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm $(DEMO_DB).photos

@@ -7,7 +7,7 @@
   world.py fixes OUT.csv N      N uniform "lat,lon" fixes over the same area
   world.py photos OUT_DIR N     N small JPEGs with EXIF GPS at Strip landmarks, each with its own
                                 image data (a fixture's scan data with a few bytes changed), and
-                                three 12-megapixel photos (cjpeg)
+                                three 12-megapixel photos (cjpeg; not with --no-big)
 """
 import json
 import math
@@ -79,7 +79,7 @@ def segments(data):
     raise ValueError("no scan")
 
 
-def photos(out, n):
+def photos(out, n, big=True):
     from jpegexif import camera, exif_block, exif_times, gps_ifd, with_exif
     os.makedirs(out, exist_ok=True)
     base = open(os.path.join(ROOT, "Fixtures", "photos", "teleport-sign.jpg"), "rb").read()
@@ -102,6 +102,8 @@ def photos(out, n):
         with open(os.path.join(out, f"p{i:05d}.jpg"), "wb") as fh:
             fh.write(with_exif(bytes(data), app1))
     # Three 12-megapixel photos (4000 x 3000), for the limits of decoding and hashing.
+    if not big:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         for j in range(3):
             ppm = os.path.join(tmp, "big.ppm")
@@ -118,4 +120,7 @@ def photos(out, n):
 
 if __name__ == "__main__":
     kind, target, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    {"stops": stops, "fixes": fixes, "photos": photos}[kind](target, count)
+    if kind == "photos":
+        photos(target, count, big="--no-big" not in sys.argv[4:])
+    else:
+        {"stops": stops, "fixes": fixes}[kind](target, count)

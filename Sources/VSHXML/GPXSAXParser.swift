@@ -22,6 +22,8 @@ enum GPXSAXParser {
         var context: xmlParserCtxtPtr?
         var sawRoot = false
         var rootName = ""
+        /// How deep the current element is; GPX needs 6 levels, extensions a few more.
+        var depth = 0
         var version: String?
         var point: GPXPoint?
         var problem: String?
@@ -79,8 +81,11 @@ enum GPXSAXParser {
                 // Warnings are not failures; the first error is what the organiser needs.
                 guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, state.pointee.errorMessage == nil else { return }
                 state.pointee.errorLine = Int(error.pointee.line)
+                let message = error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error"
+                // libxml2's words for a name, attribute or text past its 10,000,000-byte limit.
                 state.pointee.errorMessage =
-                    error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error"
+                    message.contains("Huge input lookup") || message.contains("too long")
+                    ? "a name, attribute or text longer than 10,000,000 bytes" : message
             }
             vsh_xml_silence()
             guard let context = xmlCreatePushParserCtxt(&sax, pointer, nil, 0, path) else { throw XMLFileError.unreadable(file: path) }
@@ -89,11 +94,17 @@ enum GPXSAXParser {
             let state = pointer
             _ = xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
             var total = 0
+            var attributeGuard = AttributeGuard()
             while state.pointee.thrown == nil && state.pointee.errorMessage == nil {
                 let chunk = (try? file.read(upToCount: chunkSize)) ?? nil
                 let data = chunk ?? Data()
                 total += data.count
                 let terminate: Int32 = data.isEmpty ? 1 : 0
+                guard attributeGuard.scan(data) else {
+                    throw XMLFileError.malformed(
+                        file: path, line: max(1, Int(xmlSAX2GetLineNumber(context))),
+                        message: "an element with more than \(AttributeGuard.maxAttributes) attributes")
+                }
                 let code = data.withUnsafeBytes { raw in
                     xmlParseChunk(context, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), terminate)
                 }
@@ -119,6 +130,31 @@ enum GPXSAXParser {
         }
     }
 
+    /// Counts the attributes of each tag before libxml2 sees it: libxml2 2.9 checks an element's
+    /// attributes for duplicates pairwise, so one tag with 300,000 attributes (3 MB) took 18 s.
+    struct AttributeGuard {
+        static let maxAttributes = 1_000
+        var insideTag = false
+        var equals = 0
+
+        /// False when a tag in `data` (or one that began in an earlier chunk) has too many attributes.
+        mutating func scan(_ data: Data) -> Bool {
+            data.withUnsafeBytes { raw in
+                for byte in raw {
+                    switch byte {
+                    case UInt8(ascii: "<"): insideTag = true; equals = 0
+                    case UInt8(ascii: ">"): insideTag = false
+                    case UInt8(ascii: "=") where insideTag:
+                        equals += 1
+                        if equals > Self.maxAttributes { return false }
+                    default: break
+                    }
+                }
+                return true
+            }
+        }
+    }
+
     /// What an error code from `xmlParseChunk` that no callback explained means.
     static func message(forCode code: Int32) -> String {
         switch code {
@@ -134,7 +170,21 @@ enum GPXSAXParser {
         return memcmp(pointer, literal.utf8Start, count) == 0 && pointer[count] == 0
     }
 
+    /// Deeper than this is not a GPX file but an attack on whoever reads it.
+    static let maxDepth = 256
+
     static func start(_ state: inout State, _ localname: UnsafePointer<xmlChar>, _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        state.depth += 1
+        if state.depth > maxDepth {
+            if state.errorMessage == nil {
+                state.errorMessage = "elements nested deeper than \(maxDepth) levels"
+                if let context = state.context {
+                    state.errorLine = Int(xmlSAX2GetLineNumber(context))
+                    xmlStopParser(context)
+                }
+            }
+            return
+        }
         if !state.sawRoot {
             state.sawRoot = true
             state.rootName = String(cString: localname)
@@ -188,6 +238,7 @@ enum GPXSAXParser {
     }
 
     static func end(_ state: inout State, _ localname: UnsafePointer<xmlChar>) {
+        state.depth -= 1
         guard state.point != nil else { return }
         if name(localname, is: "trkpt") || name(localname, is: "rtept") || name(localname, is: "wpt") {
             let done = state.point!

@@ -164,7 +164,12 @@ private struct Reader<Inspector: GeofenceInspector> {
 
     mutating func string(_ object: JSONObject, _ key: String, required: Bool, stop: String? = nil) -> String? {
         switch object[key] {
-        case .string(let value)?: return value
+        case .string(let value)?:
+            if let problem = DisplayText.problem(in: value, multiline: key == "description") {
+                fail(.invalidValue(field: key, reason: problem), stop: stop)
+                return nil
+            }
+            return value
         case nil, .null?:
             if required { fail(.missingField(key), stop: stop) }
             return nil
@@ -322,3 +327,4 @@ private struct Reader<Inspector: GeofenceInspector> {
             geofence: geofence)
     }
 }
+

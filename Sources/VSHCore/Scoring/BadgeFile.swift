@@ -35,12 +35,19 @@ public enum BadgeFile {
             for key in b.keys where !["id", "name", "description", "points", "rule"].contains(key) { fail(.unknownField(key), badge: id) }
             var name = ""
             switch b["name"] {
+            case .string(let text)? where DisplayText.problem(in: text) != nil:
+                fail(.invalidValue(field: "name", reason: DisplayText.problem(in: text)!), badge: id)
             case .string(let text)? where !text.trimmingSpaces().isEmpty: name = text
             case nil: fail(.missingField("name"), badge: id)
             case let other?: fail(.wrongType(field: "name", expected: "a non-empty string", found: other.typeDescription), badge: id)
             }
             var description = ""
-            if case .string(let text)? = b["description"] { description = text }
+            if case .string(let text)? = b["description"] {
+                if let problem = DisplayText.problem(in: text, multiline: true) {
+                    fail(.invalidValue(field: "description", reason: problem), badge: id)
+                }
+                description = text
+            }
             var points = 0
             switch b["points"] {
             case nil, .null?: break
