@@ -146,6 +146,7 @@ func exifSegmentEnd(_ bytes: [UInt8]) -> Int? {
         #expect(errors.count == failed.count)
         #expect(try workspace.totals()["Ann"]?.checkins == decided)
         #expect(decided > 100 && failed.count > 100)
+        print("mutation test: \(mutants.count) mutants of \(originals.count) corpus photos; vsh exif: \(answers.count) answered, \(refused.count) refused; vsh checkin: \(decided) decided, \(failed.count) refused")
         let photoStore = URL(fileURLWithPath: workspace.db + ".photos")
         let archived = FileManager.default.enumerator(atPath: photoStore.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".jpg") } ?? []
         #expect(archived.count <= decided)
