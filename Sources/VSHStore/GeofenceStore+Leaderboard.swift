@@ -64,9 +64,16 @@ extension GeofenceStore {
                 if let huntID, try Bool.fetchOne(db, sql: "SELECT 1 FROM hunts WHERE id = ?", arguments: [huntID]) == nil {
                     throw InputError("no hunt \"\(huntID)\"")
                 }
+                // All time, all hunts: the running totals, one row a player.
+                let allTime = """
+                    SELECT p.name, s.points, s.hunts, s.stops, s.badges, s.reached
+                    FROM player_scores s JOIN players p ON p.id = s.player_id
+                    ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
+                    LIMIT ?4
+                    """
                 let rows = try Row.fetchAll(
                     db,
-                    sql: """
+                    sql: huntID == nil && since == nil && until == nil ? allTime : """
                         SELECT p.name, SUM(e.points) AS points, SUM(e.kind = 'bonus') AS hunts, SUM(e.kind = 'stop') AS stops,
                             SUM(e.kind = 'badge') AS badges, MAX(e.at_epoch) AS reached
                         FROM score_events e JOIN players p ON p.id = e.player_id

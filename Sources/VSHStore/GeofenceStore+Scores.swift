@@ -45,13 +45,23 @@ extension GeofenceStore {
                 playerID, e.kind.rawValue, e.huntID, e.stopID, e.badgeID, e.points, RFC3339.format(e.at), e.at.timeIntervalSince1970, e.checkInID,
             ])
         }
+        // The running totals the all-time leaderboard reads (same sums as the events'; `vsh doctor` checks).
+        if events.isEmpty {
+            try db.execute(sql: "DELETE FROM player_scores WHERE player_id = ?", arguments: [playerID])
+        } else {
+            let count = { (kind: ScoreEvent.Kind) in events.filter { $0.kind == kind }.count }
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO player_scores VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [
+                playerID, events.reduce(0) { $0 + $1.points }, count(.bonus), count(.stop), count(.badge),
+                events.map(\.at.timeIntervalSince1970).max()!,
+            ])
+        }
         return events
     }
 
     /// Recomputes everyone's score events (after the definitions changed).
     static func rescoreEveryone(_ db: Database) throws {
         let catalog = try scoringCatalog(db)
-        try db.execute(sql: "DELETE FROM score_events")
+        try db.execute(sql: "DELETE FROM score_events; DELETE FROM player_scores")
         for id in try Int64.fetchAll(db, sql: "SELECT DISTINCT player_id FROM checkins") {
             try rescore(db, playerID: id, catalog: catalog)
         }

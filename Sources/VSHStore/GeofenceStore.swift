@@ -181,6 +181,25 @@ public final class GeofenceStore {
                     CREATE INDEX score_events_totals ON score_events(player_id, hunt_id, at_epoch, kind, points);
                     """)
         }
+        migrator.registerMigration("v5-player-scores") { db in
+            // Each player's running totals, rewritten with their score events (`rescore`), so the
+            // all-time leaderboard reads one row a player instead of grouping every event.
+            try db.execute(
+                sql: """
+                    CREATE TABLE player_scores (
+                        player_id INTEGER PRIMARY KEY REFERENCES players(id),
+                        points INTEGER NOT NULL,
+                        hunts INTEGER NOT NULL,
+                        stops INTEGER NOT NULL,
+                        badges INTEGER NOT NULL,
+                        reached REAL NOT NULL
+                    );
+                    INSERT INTO player_scores
+                        SELECT player_id, SUM(points), SUM(kind = 'bonus'), SUM(kind = 'stop'), SUM(kind = 'badge'), MAX(at_epoch)
+                        FROM score_events GROUP BY player_id;
+                    CREATE INDEX player_scores_rank ON player_scores(points DESC, reached ASC);
+                    """)
+        }
         return migrator
     }
 }

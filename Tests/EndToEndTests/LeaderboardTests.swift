@@ -98,6 +98,27 @@ func python(_ script: String, input: String) throws -> String {
         #expect(try workspace.vsh(["review", "revoke", "2"]).status == 64)  // a reason is required
     }
 
+    /// The all-time board reads running totals; a window reads the events. Both must agree,
+    /// through check-ins, a revocation and a rescore.
+    @Test func runningTotalsAgreeWithTheEvents() throws {
+        let workspace = try Workspace()
+        try workspace.league()
+        try workspace.visit("Ann", "sphere", at: "2026-11-21T19:20:00Z")
+        try workspace.visit("Ann", "luxor-sphinx", at: "2026-11-21T19:40:00Z")
+        func boards() throws -> (String, String) {
+            (try workspace.vsh(["leaderboard", "--format", "csv"]).stdout,
+             try workspace.vsh(["leaderboard", "--format", "csv", "--since", "1970-01-01T00:00:00Z"]).stdout)
+        }
+        var (allTime, windowed) = try boards()
+        #expect(allTime == windowed && allTime.contains("Ann"))
+        #expect(try workspace.vsh(["review", "revoke", "1", "--reason", "test"]).status == 0)
+        (allTime, windowed) = try boards()
+        #expect(allTime == windowed && !allTime.contains("Bo,"))
+        #expect(try workspace.vsh(["rescore"]).status == 0)
+        #expect(try boards().0 == allTime)
+        #expect(try workspace.vsh(["doctor"], hunts: false).status == 0)
+    }
+
     @Test func profileShowsProgressBadgesAndRecentCheckIns() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Ann")
