@@ -49,7 +49,10 @@ rm -rf "$D/checkins.sqlite"* "$D/checkins.sqlite.photos"
 $BIN player add Bench --db "$D/checkins.sqlite" --hunts hunts >/dev/null
 measure checkins "\`vsh checkin --photo DIR\`: 10,000 photos, batched, durable" check-ins 10000 \
   $BIN checkin --player Bench --photo "$D/photos" $NOW --db "$D/checkins.sqlite" --hunts hunts
-measure checkin-one "\`vsh checkin\`: one photo, process start to exit" check-ins 1 \
+$BIN player add Newcomer --db "$D/checkins.sqlite" --hunts hunts >/dev/null
+measure checkin-one "\`vsh checkin\`: one photo, a player's first, process start to exit" check-ins 1 \
+  $BIN checkin --player Newcomer --photo Fixtures/photos/sign-inside.jpg $NOW --db "$D/checkins.sqlite" --hunts hunts
+measure checkin-heavy "\`vsh checkin\`: one photo by the player who has the 10,000 above (their score is recomputed)" check-ins 1 \
   $BIN checkin --player Bench --photo Fixtures/photos/sign-inside.jpg $NOW --db "$D/checkins.sqlite" --hunts hunts
 rm -f "$D/replay.sqlite"*
 $BIN player add Bench --db "$D/replay.sqlite" --hunts hunts >/dev/null
