@@ -77,7 +77,7 @@ let package = Package(
             swiftSettings: strictSettings),
         // The mutation fuzzer for the EXIF, GPX and hunt-file readers (`make fuzz`).
         .executableTarget(
-            name: "vsh-fuzz", dependencies: ["VSHCore", "VSHPhoto", "VSHStore", "VSHXML"], swiftSettings: strictSettings),
+            name: "vsh-fuzz", dependencies: ["VSHCore", "VSHPhoto", "VSHStore", "VSHXML", "VSHTestSupport"], swiftSettings: strictSettings),
 
         .target(name: "VSHTestSupport", path: "Tests/VSHTestSupport", swiftSettings: strictSettings),
         .testTarget(

@@ -2,6 +2,7 @@ import Foundation
 import VSHCore
 import VSHPhoto
 import VSHStore
+import VSHTestSupport
 import VSHXML
 
 // vsh-fuzz: a mutation fuzzer for vsh's three readers of outside files.
@@ -16,16 +17,6 @@ import VSHXML
 // Outcomes (the answer's shape, or the error message with its numbers removed) are
 // counted; an input with an outcome not seen before joins the seeds.
 
-struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum Target: String {
     case exif, gpx, hunt
@@ -64,7 +55,7 @@ struct Fuzzer {
     let target: Target
     let folder: String
     var seeds: [[UInt8]]
-    var random: Generator
+    var random: SplitMix64
     var outcomes: [String: Int] = [:]
     let inspector: SpatiaLiteInspector
 
@@ -221,7 +212,7 @@ func main() -> Int32 {
         return 70
     }
     let seed = UInt64(ProcessInfo.processInfo.environment["VSH_FUZZ_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970 * 1000)
-    var fuzzer = Fuzzer(target: target, folder: out, seeds: seeds, random: Generator(state: seed), inspector: inspector)
+    var fuzzer = Fuzzer(target: target, folder: out, seeds: seeds, random: SplitMix64(seed: seed), inspector: inspector)
     crashPath = Array(fuzzer.currentPath.utf8CString)
     savedPath = Array("\(out)/crash-\(target.rawValue)-\(seed)".utf8CString)
     for signal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGALRM] {

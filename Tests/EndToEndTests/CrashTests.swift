@@ -53,7 +53,7 @@ import VSHTestSupport
         let started = Date()
         #expect(try TestSupport.run("vsh", arguments, currentDirectory: workspace.root).status <= 2)
         let duration = Date().timeIntervalSince(started)
-        var random = SplitMix64(state: 0xC4A5_11)
+        var random = SplitMix64(seed: 0xC4A5_11)
         var landed = 0
         var previous = Self.count(try Self.doctor(workspace.db)["checkins"])
         #expect(previous == 3_000)
@@ -79,7 +79,7 @@ import VSHTestSupport
         let small = workspace.root.appendingPathComponent("small")
         try Self.world(["stops", large.path, "4000"])
         try Self.world(["stops", small.path, "2500"])
-        var random = SplitMix64(state: 0x5_11C)
+        var random = SplitMix64(seed: 0x5_11C)
         let db = workspace.db
         // Whole syncs first, to time them; then kills at random moments within those times.
         // (The first creates the database, which takes longer: it is not timed.)

@@ -3,17 +3,6 @@ import Testing
 import VSHCore
 import VSHTestSupport
 
-/// A small deterministic generator (SplitMix64), so every run mutates the same bytes.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Where a JPEG's EXIF (APP1 "Exif") segment ends, walking the segment headers; nil without one.
 func exifSegmentEnd(_ bytes: [UInt8]) -> Int? {
@@ -48,7 +37,7 @@ func exifSegmentEnd(_ bytes: [UInt8]) -> Int? {
         let photos = corpus.appendingPathComponent("photos")
         let names = try FileManager.default.contentsOfDirectory(atPath: photos.path).filter { $0.lowercased().hasSuffix(".jpg") }.sorted()
         #expect(names.count >= 40)
-        var random = SplitMix64(state: 0x5EED_0F_75_4A)
+        var random = SplitMix64(seed: 0x5EED_0F_75_4A)
         var mutants: [Mutant] = []
         var originals: [String: URL] = [:]
         for (index, name) in names.enumerated() {

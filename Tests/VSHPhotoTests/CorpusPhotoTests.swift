@@ -153,7 +153,7 @@ struct ExiftoolReference {
         let root = try #require(corpus).appendingPathComponent("photos")
         let folder = try TestSupport.temporaryDirectory("vsh-mutate")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var generator = SplitMix(seed: 2026)
+        var generator = SplitMix64(seed: 2026)
         var tried = 0
         for file in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
             let original = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
@@ -182,15 +182,3 @@ struct ExiftoolReference {
     }
 }
 
-/// A small deterministic generator for mutations.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -4,32 +4,21 @@ import VSHCore
 import VSHStore
 import VSHTestSupport
 
-/// A deterministic generator for test worlds.
-struct Seeded {
-    var state: UInt64
-    mutating func next() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
-}
 
 /// Star-shaped polygons (simple by construction) 30-300 m across with 8-40
 /// vertices around Las Vegas, one in ten with a hole, as `make bench` draws them.
 func syntheticStops(count: Int, seed: UInt64) -> [Stop] {
-    var random = Seeded(state: seed)
+    var random = SplitMix64(seed: seed)
     return (0..<count).map { i in
-        let lat = 36.05 + random.next() * 0.15
-        let lon = -115.25 + random.next() * 0.15
-        let radius = (15 + random.next() * 135) / 111_000
-        let n = 8 + Int(random.next() * 33)
+        let lat = 36.05 + random.unit() * 0.15
+        let lon = -115.25 + random.unit() * 0.15
+        let radius = (15 + random.unit() * 135) / 111_000
+        let n = 8 + Int(random.unit() * 33)
         func star(_ scale: Double, _ vertices: Int, clockwise: Bool) -> LinearRing {
-            var angles = (0..<vertices).map { k in (Double(k) + random.next() * 0.8) / Double(vertices) * 2 * .pi }
+            var angles = (0..<vertices).map { k in (Double(k) + random.unit() * 0.8) / Double(vertices) * 2 * .pi }
             if clockwise { angles.reverse() }
             var ring = angles.map { a -> Coordinate in
-                let r = radius * scale * (0.55 + random.next() * 0.45)
+                let r = radius * scale * (0.55 + random.unit() * 0.45)
                 return Coordinate(unchecked: lat + r * sin(a), lon + r * cos(a) / cos(lat * .pi / 180))
             }
             ring.append(ring[0])
@@ -48,15 +37,15 @@ func syntheticStops(count: Int, seed: UInt64) -> [Stop] {
         let stops = syntheticStops(count: 2_000, seed: 42)
         try store.replace(with: HuntCatalog(hunts: [Hunt(id: "world", name: "World", stops: stops)]))
         let index = try store.compiledIndex()
-        var random = Seeded(state: 7)
+        var random = SplitMix64(seed: 7)
         var fixes: [Coordinate] = []
         for _ in 0..<12_000 {
-            fixes.append(Coordinate(unchecked: 36.04 + random.next() * 0.17, -115.26 + random.next() * 0.17))
+            fixes.append(Coordinate(unchecked: 36.04 + random.unit() * 0.17, -115.26 + random.unit() * 0.17))
         }
         // The hard cases: vertices, edge midpoints, and points a hair to either side.
         for stop in stops.prefix(400) {
             let ring = stop.geofence.polygons[0].shell.positions
-            let k = Int(random.next() * Double(ring.count - 1))
+            let k = Int(random.unit() * Double(ring.count - 1))
             let a = ring[k], b = ring[k + 1]
             fixes.append(a)
             fixes.append(Coordinate(unchecked: (a.latitude + b.latitude) / 2, (a.longitude + b.longitude) / 2))
