@@ -7,22 +7,8 @@ public enum HuntJSON {
     /// the stops themselves) and `total_points`.
     public static func hunt(_ stored: StoredHunt, withStops: Bool) -> JSONValue {
         let hunt = stored.hunt
-        var object: JSONObject = [
-            "id": .string(hunt.id),
-            "name": .string(hunt.name),
-            "description": .string(hunt.description),
-            "difficulty": .string(hunt.difficulty.rawValue),
-            "bonus_points": .int(hunt.bonusPoints),
-            "ordered": .bool(hunt.ordered),
-            "timezone": .string(hunt.timeZone),
-            "starts_at": .optional(hunt.startsAt.map(RFC3339.format)),
-            "ends_at": .optional(hunt.endsAt.map(RFC3339.format)),
-            "max_accuracy_m": .double(hunt.maxAccuracyMeters),
-            "max_photo_age_s": .double(hunt.maxPhotoAgeSeconds),
-            "tolerance_m": .double(hunt.toleranceMeters),
-            "image": .optional(hunt.image),
-            "total_points": .int(hunt.totalPoints),
-        ]
+        var object = HuntFile.metadata(of: hunt)
+        object["total_points"] = .int(hunt.totalPoints)
         if withStops {
             object["stops"] = .array(
                 hunt.stops.map { stop in

@@ -6,8 +6,9 @@ extension HuntFile {
     /// the foreign member `hunt`, keys in a fixed order, two-space indentation, a
     /// position a line, coordinates to 7 decimals. Writing the same hunt twice
     /// gives the same bytes, and a change to one stop is a small diff.
-    public static func text(of hunt: Hunt) -> String {
-        let meta: JSONObject = [
+    /// The hunt's metadata with the file's field names (the `hunt` member; also `vsh hunt --json`).
+    public static func metadata(of hunt: Hunt) -> JSONObject {
+        [
             "id": .string(hunt.id),
             "name": .string(hunt.name),
             "description": .string(hunt.description),
@@ -22,6 +23,10 @@ extension HuntFile {
             "tolerance_m": .double(hunt.toleranceMeters),
             "image": .optional(hunt.image),
         ]
+    }
+
+    public static func text(of hunt: Hunt) -> String {
+        let meta = metadata(of: hunt)
         let features = hunt.stops.map { stop -> JSONValue in
             .object([
                 "type": .string("Feature"),
