@@ -15,8 +15,14 @@ public final class GeofenceStore {
     /// GEOS validity and ellipsoidal areas, on this database's connection.
     public let inspector: SpatiaLiteInspector
 
-    /// How long a writer waits for another process's transaction, in seconds.
-    public static let busyTimeoutSeconds: TimeInterval = 10
+    /// How long a writer waits for another process's transaction, in seconds: 10, or
+    /// `VSH_BUSY_TIMEOUT` (0 to 600) for a busy server or a test. Past it: exit 75.
+    public static let busyTimeoutSeconds: TimeInterval = {
+        guard let text = ProcessInfo.processInfo.environment["VSH_BUSY_TIMEOUT"], let value = Double(text),
+            (0...600).contains(value)
+        else { return 10 }
+        return value
+    }()
 
     /// Opens (creating when needed) the database at `path` and brings its schema up to date.
     /// - Throws: `StoreError` (busy: exit 75; not a database: 65; cannot open: 66).

@@ -13,11 +13,14 @@ final class SpatiaLiteCache: @unchecked Sendable {
     }
 
     /// Registers SpatiaLite's SQL functions on a connection (`spatialite_init_ex`).
-    func attach(to db: Database) throws {
+    func attach(to db: Database, busyTimeout: TimeInterval) throws {
         guard let handle = db.sqliteConnection else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "connection is closed")
         }
         spatialite_init_ex(handle, pointer, 0)
+        // SpatiaLite's initialisation sets a busy timeout of its own (5 s), over the one GRDB set:
+        // put ours back, so that the wait is the documented one (and VSH_BUSY_TIMEOUT works).
+        sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
     }
 
     deinit {
@@ -43,10 +46,13 @@ final class SpatiaLiteDatabase {
         // SpatiaLite's own SQL (metadata triggers) uses double-quoted strings.
         config.acceptsDoubleQuotedStringLiterals = true
         config.foreignKeysEnabled = true
-        config.prepareDatabase { db in try cache.attach(to: db) }
+        config.prepareDatabase { db in try cache.attach(to: db, busyTimeout: busyTimeout) }
         do {
             queue = try path.map { try DatabaseQueue(path: $0, configuration: config) }
                 ?? DatabaseQueue(configuration: config)
+            // GRDB sets synchronous = NORMAL with WAL: a power cut could lose the last commits.
+            // A check-in that was answered must survive one: FULL syncs the WAL at each commit.
+            if path != nil { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") } }
         } catch {
             throw StoreError.wrap(error, path: self.path)
         }

@@ -89,4 +89,48 @@ import VSHTestSupport
         #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
         #expect(try json(doctor.stdout)["checkins"] == .int(total))
     }
+
+    /// A writer that holds the database past the wait: exit 75 with one line, nothing recorded;
+    /// within the wait, the check-in goes through.
+    @Test func aLockHeldPastTheWaitIsExit75AndRecordsNothing() throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Ann")
+        // Another program (Python's sqlite3) takes the write lock and keeps it for `hold` seconds.
+        func holdLock(for hold: Double) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "python3", "-c",
+                "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE'); "
+                    + "print('locked', flush=True); time.sleep(float(sys.argv[2])); c.execute('ROLLBACK')",
+                workspace.db, "\(hold)",
+            ]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            _ = pipe.fileHandleForReading.readData(ofLength: 7)  // "locked\n": the lock is held
+            return process
+        }
+        func checkIn(wait: String) throws -> TestSupport.ProcessResult {
+            try TestSupport.run(
+                "vsh",
+                ["checkin", "--player", "Ann", "--fix", "36.12056,-115.16139", "--time", "2026-11-21T19:30:00Z", "--now", fixtureNow,
+                 "--db", workspace.db, "--hunts", workspace.hunts],
+                environment: ["VSH_BUSY_TIMEOUT": wait])
+        }
+        let holder = try holdLock(for: 4)
+        let started = Date()
+        let busy = try checkIn(wait: "1")
+        let waited = Date().timeIntervalSince(started)
+        #expect(busy.status == 75, "\(busy.stderr)")
+        #expect(busy.stderr.split(separator: "\n").count == 1 && busy.stderr.contains("busy"), "\(busy.stderr)")
+        #expect(waited >= 0.9 && waited < 3.5, "gave up after \(waited) s")
+        holder.waitUntilExit()
+        #expect(try workspace.totals()["Ann"]?.checkins == 0)
+        // A lock released within the wait: the check-in waits for it and is recorded.
+        let shortHolder = try holdLock(for: 1)
+        #expect(try checkIn(wait: "10").status == 0)
+        shortHolder.waitUntilExit()
+        #expect(try workspace.totals()["Ann"]?.checkins == 1)
+    }
 }
