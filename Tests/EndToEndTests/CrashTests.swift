@@ -7,19 +7,40 @@ import VSHTestSupport
 /// again: the database always passes `vsh doctor` (PRAGMA integrity_check, foreign keys, every
 /// check-in's photo archived, totals equal to a rescore) and holds whole batches only.
 @Suite(.serialized) struct CrashTests {
-    /// Starts `vsh`, kills it after `delay` seconds; true when it was still running (a real crash).
-    static func runAndKill(_ arguments: [String], after delay: Double, in folder: URL) throws -> Bool {
+    /// Starts `vsh` and kills it after `delay` seconds if it is still running.
+    /// - Returns: whether it was killed (a real crash), and how long it ran.
+    static func runAndKill(_ arguments: [String], after delay: Double, in folder: URL) throws -> (killed: Bool, seconds: Double) {
         let process = Process()
         process.executableURL = TestSupport.productsDirectory.appendingPathComponent("vsh")
         process.arguments = arguments
         process.currentDirectoryURL = folder
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let started = Date()
         try process.run()
-        usleep(useconds_t(delay * 1_000_000))
-        kill(process.processIdentifier, SIGKILL)
+        while process.isRunning && Date().timeIntervalSince(started) < delay { usleep(2_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal
+        return (process.terminationReason == .uncaughtSignal, Date().timeIntervalSince(started))
+    }
+
+    /// Kills at random moments within the expected run time, until `kills` have hit a running
+    /// process. After each run, `after` checks the database and gives the next expected run time
+    /// (from the run that just ended when it was not killed: the machine's load changes).
+    static func killRepeatedly(
+        _ kills: Int, random: inout SplitMix64, duration initial: Double, in folder: URL, arguments: () -> [String],
+        after: (_ run: (killed: Bool, seconds: Double)) throws -> Double
+    ) throws -> Int {
+        var duration = initial
+        var landed = 0
+        var attempts = 0
+        while landed < kills && attempts < kills * 4 {
+            attempts += 1
+            let run = try runAndKill(arguments(), after: duration * Double.random(in: 0.05...0.95, using: &random), in: folder)
+            if run.killed { landed += 1 }
+            duration = try after(run)
+        }
+        return landed
     }
 
     static func doctor(_ db: String) throws -> JSONValue {
@@ -52,21 +73,20 @@ import VSHTestSupport
         // A whole run first, to time it; then kills at random moments within that time.
         let started = Date()
         #expect(try TestSupport.run("vsh", arguments, currentDirectory: workspace.root).status <= 2)
-        let duration = Date().timeIntervalSince(started)
+        var duration = Date().timeIntervalSince(started)
         var random = SplitMix64(seed: 0xC4A5_11)
-        var landed = 0
         var previous = Self.count(try Self.doctor(workspace.db)["checkins"])
         #expect(previous == 3_000)
-        for _ in 0..<8 {
-            if try Self.runAndKill(arguments, after: duration * Double.random(in: 0.05...0.95, using: &random), in: workspace.root) { landed += 1 }
-            let health = try Self.doctor(workspace.db)
-            let checkIns = Self.count(health["checkins"])
+        let landed = try Self.killRepeatedly(8, random: &random, duration: duration, in: workspace.root, arguments: { arguments }) { run in
+            if !run.killed { duration = run.seconds }
+            let checkIns = Self.count(try Self.doctor(workspace.db)["checkins"])
             #expect(checkIns % 500 == 0, "\(checkIns) check-ins: a batch of 500 was cut")
             #expect(checkIns >= previous)
             previous = checkIns
+            return duration
         }
         print("crash test: \(landed) of 8 kills hit a running batch check-in; \(previous) check-ins survived, all whole")
-        #expect(landed >= 5, "only \(landed) of 8 kills hit a running check-in")
+        #expect(landed == 8, "only \(landed) of 32 attempts hit a running check-in")
         // The database is still in service: a whole run adds all 3,000.
         let whole = try TestSupport.run("vsh", arguments, currentDirectory: workspace.root)
         #expect(whole.status <= 2, "\(whole.stderr.prefix(300))")
@@ -89,19 +109,20 @@ import VSHTestSupport
             #expect(try TestSupport.run("vsh", ["sync", "--db", db, "--hunts", folder.path]).status == 0)
             if index > 0 { durations[folder] = Date().timeIntervalSince(started) }
         }
-        var landed = 0
         var stops = 4_000
-        for _ in 0..<8 {
-            // Always a real change: the other folder than the one the database holds.
-            let folder = stops == 4_000 ? small : large
-            if try Self.runAndKill(["sync", "--db", db, "--hunts", folder.path], after: durations[folder]! * Double.random(in: 0.05...0.95, using: &random), in: workspace.root) {
-                landed += 1
-            }
+        // Always a real change: the other folder than the one the database holds.
+        var folder = small
+        let landed = try Self.killRepeatedly(
+            8, random: &random, duration: durations[small]!, in: workspace.root, arguments: { ["sync", "--db", db, "--hunts", folder.path] }
+        ) { run in
+            if !run.killed { durations[folder] = run.seconds }
             stops = Self.count(try Self.doctor(db)["stops"])
             #expect(stops == 4_000 || stops == 2_500, "\(stops) stops after a killed sync")
+            folder = stops == 4_000 ? small : large
+            return durations[folder]!
         }
         print("crash test: \(landed) of 8 kills hit a running sync; every database held 4,000 or 2,500 stops")
-        #expect(landed >= 5, "only \(landed) of 8 kills hit a running sync")
+        #expect(landed == 8, "only \(landed) of 32 attempts hit a running sync")
         // A sync after the crashes finishes the job.
         #expect(try TestSupport.run("vsh", ["sync", "--db", db, "--hunts", small.path]).status == 0)
         #expect(Self.count(try Self.doctor(db)["stops"]) == 2_500)

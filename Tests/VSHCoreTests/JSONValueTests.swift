@@ -51,4 +51,23 @@ import VSHCore
         #expect(value.prettyText.contains("\n    [-115.1729116, 36.0809325]\n"))
         #expect(try JSONValue.parse(value.prettyText) == value)
     }
+
+    /// Strings that need no escape are written whole; the others escape exactly what JSON and
+    /// JavaScript require, and every one reads back.
+    @Test func escapesWhatMustBeEscapedAndNothingElse() throws {
+        let cases: [(String, String)] = [
+            ("plain ASCII", #""plain ASCII""#),
+            ("Zoë · شارع · 🎰", "\"Zoë · شارع · 🎰\""),
+            ("say \"hi\"", #""say \"hi\"""#),
+            ("back\\slash", #""back\\slash""#),
+            ("line\nbreak\ttab\r", #""line\nbreak\ttab\r""#),
+            ("bell\u{07}del\u{7F}", #""bell\u0007del\u007f""#),
+            ("sep\u{2028}par\u{2029}", #""sep\u2028par\u2029""#),
+            ("€ starts with E2 too", "\"€ starts with E2 too\""),
+        ]
+        for (value, text) in cases {
+            #expect(JSONValue.string(value).compactText == text)
+            #expect(try JSONValue.parse(text) == .string(value))
+        }
+    }
 }
