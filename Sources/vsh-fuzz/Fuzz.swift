@@ -17,7 +17,6 @@ import VSHXML
 // Outcomes (the answer's shape, or the error message with its numbers removed) are
 // counted; an input with an outcome not seen before joins the seeds.
 
-
 enum Target: String {
     case exif, gpx, hunt
 
@@ -33,18 +32,27 @@ enum Target: String {
         let text: [String]
         switch self {
         case .exif:
-            text = ["\u{FF}\u{D8}", "\u{FF}\u{E1}", "Exif\0\0", "MM\0*", "II*\0", "\u{FF}\u{C0}", "\u{FF}\u{DA}", "\u{FF}\u{D9}"]
+            text = [
+                "\u{FF}\u{D8}", "\u{FF}\u{E1}", "Exif\0\0", "MM\0*", "II*\0", "\u{FF}\u{C0}", "\u{FF}\u{DA}",
+                "\u{FF}\u{D9}",
+            ]
         case .gpx:
             text = [
-                "<trkpt lat=\"36.1\" lon=\"-115.1\">", "</trkpt>", "<time>2026-11-21T19:30:00Z</time>", "<ele>1e308</ele>",
-                "<trkseg>", "</trkseg>", "<trk>", "<!ENTITY a \"aaaaaaaa\">", "&a;", "<![CDATA[", "]]>", "<!--", "-->",
-                "lat=\"nan\"", "lon=\"inf\"", "<hdop>-1</hdop>", "<extensions>", "\u{FEFF}", "&#0;", "<<<<", String(repeating: "<a>", count: 300),
+                "<trkpt lat=\"36.1\" lon=\"-115.1\">", "</trkpt>", "<time>2026-11-21T19:30:00Z</time>",
+                "<ele>1e308</ele>",
+                "<trkseg>", "</trkseg>", "<trk>", "<!ENTITY a \"aaaaaaaa\">", "&a;", "<![CDATA[", "]]>",
+                "<!--", "-->",
+                "lat=\"nan\"", "lon=\"inf\"", "<hdop>-1</hdop>", "<extensions>", "\u{FEFF}", "&#0;", "<<<<",
+                String(repeating: "<a>", count: 300),
             ]
         case .hunt:
             text = [
-                "{", "}", "[", "]", ",", "\"coordinates\"", "\"type\":\"Polygon\"", "\"type\":\"MultiPolygon\"", "1e308", "-0", "NaN",
-                "null", "\"id\":\"a\"", "\"points\":-1", "[0,0]", "[[[0,0],[0,1],[1,1],[0,0]]]", "\u{0}", "\\u0000", "\\ud800",
-                String(repeating: "[", count: 600), "\"properties\":{}", "1.7976931348623157e309", "\"stops\"",
+                "{", "}", "[", "]", ",", "\"coordinates\"", "\"type\":\"Polygon\"",
+                "\"type\":\"MultiPolygon\"", "1e308", "-0", "NaN",
+                "null", "\"id\":\"a\"", "\"points\":-1", "[0,0]", "[[[0,0],[0,1],[1,1],[0,0]]]", "\u{0}",
+                "\\u0000", "\\ud800",
+                String(repeating: "[", count: 600), "\"properties\":{}", "1.7976931348623157e309",
+                "\"stops\"",
             ]
         }
         return text.map { Array($0.utf8) }
@@ -61,7 +69,10 @@ struct Fuzzer {
 
     var currentPath: String { folder + "/current-" + target.rawValue }
 
-    static let interesting: [UInt64] = [0, 1, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF, 0x8000, 0xFFFF, 0x1_0000, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF]
+    static let interesting: [UInt64] = [
+        0, 1, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF, 0x8000, 0xFFFF, 0x1_0000, 0x7FFF_FFFF, 0x8000_0000,
+        0xFFFF_FFFF,
+    ]
 
     mutating func mutate(_ input: [UInt8]) -> [UInt8] {
         var bytes = input
@@ -69,7 +80,8 @@ struct Fuzzer {
             let count = bytes.count
             switch Int.random(in: 0..<10, using: &random) {
             case 0 where count > 0:  // flip a bit
-                bytes[Int.random(in: 0..<count, using: &random)] ^= 1 << UInt8.random(in: 0..<8, using: &random)
+                bytes[Int.random(in: 0..<count, using: &random)] ^=
+                    1 << UInt8.random(in: 0..<8, using: &random)
             case 1 where count > 0:  // a random byte
                 bytes[Int.random(in: 0..<count, using: &random)] = UInt8.random(in: 0...255, using: &random)
             case 2 where count > 4:  // an interesting integer, big- or little-endian, 2 or 4 bytes
@@ -89,7 +101,9 @@ struct Fuzzer {
                 let piece = bytes[at..<min(count, at + Int.random(in: 1...256, using: &random))]
                 bytes.insert(contentsOf: piece, at: Int.random(in: 0...count, using: &random))
             case 5:  // a format token
-                bytes.insert(contentsOf: target.tokens.randomElement(using: &random)!, at: Int.random(in: 0...count, using: &random))
+                bytes.insert(
+                    contentsOf: target.tokens.randomElement(using: &random)!,
+                    at: Int.random(in: 0...count, using: &random))
             case 6 where count > 8:  // truncate
                 bytes.removeSubrange(Int.random(in: 0..<count, using: &random)...)
             case 7:  // splice in a piece of another seed
@@ -101,10 +115,15 @@ struct Fuzzer {
                 bytes.replaceSubrange(at..<min(count, at + piece.count), with: piece)
             case 8 where count > 0:  // a run of one byte
                 let at = Int.random(in: 0..<count, using: &random)
-                let run = [UInt8](repeating: [0x00, 0xFF, 0x30, 0x3C][Int.random(in: 0..<4, using: &random)], count: Int.random(in: 1...128, using: &random))
+                let run = [UInt8](
+                    repeating: [0x00, 0xFF, 0x30, 0x3C][Int.random(in: 0..<4, using: &random)],
+                    count: Int.random(in: 1...128, using: &random))
                 bytes.replaceSubrange(at..<min(count, at + run.count), with: run)
             default:  // an ASCII digit or sign where a number may be
-                if count > 0 { bytes[Int.random(in: 0..<count, using: &random)] = Array("-.0123456789eE".utf8).randomElement(using: &random)! }
+                if count > 0 {
+                    bytes[Int.random(in: 0..<count, using: &random)] = Array("-.0123456789eE".utf8)
+                        .randomElement(using: &random)!
+                }
             }
         }
         return bytes
@@ -120,8 +139,13 @@ struct Fuzzer {
                 outcome = "metadata gps=\(metadata.latitude != nil) time=\(metadata.gpsTime != nil)"
             } catch { outcome = Self.shape(error.description) }
             // The check-in path: the whole photo, decoded (small files only, to keep the rounds quick).
-            if (try? FileManager.default.attributesOfItem(atPath: currentPath)[.size] as? Int).flatMap({ $0 }) ?? 0 <= 1 << 20 {
-                do { _ = try PhotoReader.photo(path: currentPath); outcome += " photo" } catch { outcome += " " + Self.shape(error.description) }
+            if (try? FileManager.default.attributesOfItem(atPath: currentPath)[.size] as? Int).flatMap({ $0 })
+                ?? 0 <= 1 << 20
+            {
+                do {
+                    _ = try PhotoReader.photo(path: currentPath)
+                    outcome += " photo"
+                } catch { outcome += " " + Self.shape(error.description) }
             }
             return outcome
         case .gpx:
@@ -139,16 +163,20 @@ struct Fuzzer {
             } catch { return Self.shape("\(error)") }
         case .hunt:
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: currentPath))) ?? Data()
-            let hunt = HuntFile.read([UInt8](bytes), file: "fuzz.geojson", expectedID: nil, inspector: inspector)
-            let badges = BadgeFile.read([UInt8](bytes), file: "badges.json", huntIDs: ["strip-classics", "downtown-fremont"])
+            let hunt = HuntFile.read(
+                [UInt8](bytes), file: "fuzz.geojson", expectedID: nil, inspector: inspector)
+            let badges = BadgeFile.read(
+                [UInt8](bytes), file: "badges.json", huntIDs: ["strip-classics", "downtown-fremont"])
             let huntOutcome: String
             switch hunt {
             case .success(let h): huntOutcome = "hunt stops=\(min(h.stops.count, 2))"
-            case .failure(let errors): huntOutcome = errors.errors.first.map { Self.shape("\($0.problem)") } ?? "no errors"
+            case .failure(let errors):
+                huntOutcome = errors.errors.first.map { Self.shape("\($0.problem)") } ?? "no errors"
             }
             switch badges {
             case .success: return huntOutcome + " badges"
-            case .failure(let errors): return huntOutcome + " " + (errors.errors.first.map { Self.shape("\($0.problem)") } ?? "")
+            case .failure(let errors):
+                return huntOutcome + " " + (errors.errors.first.map { Self.shape("\($0.problem)") } ?? "")
             }
         }
     }
@@ -158,7 +186,10 @@ struct Fuzzer {
         var result = ""
         var quoted = false
         for c in message.unicodeScalars.prefix(160) {
-            if c == "\"" || c == "'" { quoted.toggle(); continue }
+            if c == "\"" || c == "'" {
+                quoted.toggle()
+                continue
+            }
             if quoted || CharacterSet.decimalDigits.contains(c) { continue }
             result.unicodeScalars.append(c)
         }
@@ -174,7 +205,9 @@ func onFatalSignal(_ signal: Int32) {
     crashPath.withUnsafeBufferPointer { from in
         savedPath.withUnsafeBufferPointer { to in
             _ = rename(from.baseAddress!, to.baseAddress!)
-            let text = signal == SIGALRM ? "vsh-fuzz: a hang (10 s); the input is " : "vsh-fuzz: a crash (signal); the input is "
+            let text =
+                signal == SIGALRM
+                ? "vsh-fuzz: a hang (10 s); the input is " : "vsh-fuzz: a crash (signal); the input is "
             _ = text.withCString { write(2, $0, strlen($0)) }
             _ = write(2, to.baseAddress!, strlen(to.baseAddress!))
             _ = write(2, "\n", 1)
@@ -190,8 +223,11 @@ func main() -> Int32 {
         out = arguments[at + 1]
         arguments.removeSubrange(at...(at + 1))
     }
-    guard arguments.count >= 3, let target = Target(rawValue: arguments[0]), let seconds = Double(arguments[1]), seconds > 0 else {
-        FileHandle.standardError.write(Data("usage: vsh-fuzz exif|gpx|hunt SECONDS SEED_DIR... [--out DIR]\n".utf8))
+    guard arguments.count >= 3, let target = Target(rawValue: arguments[0]),
+        let seconds = Double(arguments[1]), seconds > 0
+    else {
+        FileHandle.standardError.write(
+            Data("usage: vsh-fuzz exif|gpx|hunt SECONDS SEED_DIR... [--out DIR]\n".utf8))
         return 64
     }
     var seeds: [[UInt8]] = []
@@ -199,11 +235,17 @@ func main() -> Int32 {
         let enumerator = FileManager.default.enumerator(atPath: directory)
         while let name = enumerator?.nextObject() as? String {
             guard target.extensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
-            if let data = FileManager.default.contents(atPath: directory + "/" + name), data.count <= 4 << 20 { seeds.append([UInt8](data)) }
+            if let data = FileManager.default.contents(atPath: directory + "/" + name), data.count <= 4 << 20
+            {
+                seeds.append([UInt8](data))
+            }
         }
     }
     guard !seeds.isEmpty else {
-        FileHandle.standardError.write(Data("vsh-fuzz: no \(target.rawValue) seeds in \(arguments.dropFirst(2).joined(separator: ", "))\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "vsh-fuzz: no \(target.rawValue) seeds in \(arguments.dropFirst(2).joined(separator: ", "))\n"
+                    .utf8))
         return 66
     }
     try? FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -211,8 +253,11 @@ func main() -> Int32 {
         FileHandle.standardError.write(Data("vsh-fuzz: cannot start SpatiaLite\n".utf8))
         return 70
     }
-    let seed = UInt64(ProcessInfo.processInfo.environment["VSH_FUZZ_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970 * 1000)
-    var fuzzer = Fuzzer(target: target, folder: out, seeds: seeds, random: SplitMix64(seed: seed), inspector: inspector)
+    let seed =
+        UInt64(ProcessInfo.processInfo.environment["VSH_FUZZ_SEED"] ?? "")
+        ?? UInt64(Date().timeIntervalSince1970 * 1000)
+    var fuzzer = Fuzzer(
+        target: target, folder: out, seeds: seeds, random: SplitMix64(seed: seed), inspector: inspector)
     crashPath = Array(fuzzer.currentPath.utf8CString)
     savedPath = Array("\(out)/crash-\(target.rawValue)-\(seed)".utf8CString)
     for signal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGALRM] {
@@ -243,7 +288,8 @@ func main() -> Int32 {
             if fuzzer.seeds.count < originalSeeds + 2_000 {
                 fuzzer.seeds.append(input)
             } else {
-                fuzzer.seeds[Int.random(in: originalSeeds..<fuzzer.seeds.count, using: &fuzzer.random)] = input
+                fuzzer.seeds[Int.random(in: originalSeeds..<fuzzer.seeds.count, using: &fuzzer.random)] =
+                    input
             }
         }
     }

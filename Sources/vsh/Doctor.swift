@@ -16,7 +16,10 @@ extension VSH {
                 """)
 
         @OptionGroup var store: StoreOptions
-        @Flag(help: "One JSON object: {ok, integrity, foreign_key_violations, players, checkins, stops, missing_photos, wrong_totals}.")
+        @Flag(
+            help:
+                "One JSON object: {ok, integrity, foreign_key_violations, players, checkins, stops, missing_photos, wrong_totals}."
+        )
         var json = false
 
         func run() throws {
@@ -24,22 +27,32 @@ extension VSH {
                 let db = try store.openStore(sync: false)
                 let health = try db.health()
                 if json {
-                    Output.line(JSONValue.object([
-                        "ok": .bool(health.isHealthy), "integrity": .array(health.integrity.map(JSONValue.string)),
-                        "foreign_key_violations": .int(health.foreignKeyViolations), "players": .int(health.players),
-                        "checkins": .int(health.checkIns), "stops": .int(health.stops), "missing_photos": .int(health.missingPhotos),
-                        "wrong_totals": .int(health.playersWithWrongTotals),
-                    ]).compactText)
+                    Output.line(
+                        JSONValue.object([
+                            "ok": .bool(health.isHealthy),
+                            "integrity": .array(health.integrity.map(JSONValue.string)),
+                            "foreign_key_violations": .int(health.foreignKeyViolations),
+                            "players": .int(health.players),
+                            "checkins": .int(health.checkIns), "stops": .int(health.stops),
+                            "missing_photos": .int(health.missingPhotos),
+                            "wrong_totals": .int(health.playersWithWrongTotals),
+                        ]).compactText)
                 } else {
-                    let integrity = health.integrity == ["ok"] ? "ok" : health.integrity.prefix(5).joined(separator: "; ")
+                    let integrity =
+                        health.integrity == ["ok"] ? "ok" : health.integrity.prefix(5).joined(separator: "; ")
                     Output.line("\(db.path): integrity \(integrity)")
-                    Output.line("  \(health.stops) stops, \(health.players) players, \(health.checkIns) check-ins")
+                    Output.line(
+                        "  \(health.stops) stops, \(health.players) players, \(health.checkIns) check-ins")
                     Output.line("  foreign-key violations: \(health.foreignKeyViolations)")
-                    Output.line("  check-ins whose photo is missing from the archive: \(health.missingPhotos)")
-                    Output.line("  players whose points differ from a rescore: \(health.playersWithWrongTotals)")
+                    Output.line(
+                        "  check-ins whose photo is missing from the archive: \(health.missingPhotos)")
+                    Output.line(
+                        "  players whose points differ from a rescore: \(health.playersWithWrongTotals)")
                 }
                 guard health.isHealthy else {
-                    throw InputError("\(db.path): the database has problems (see above); restore a backup or run vsh rescore")
+                    throw InputError(
+                        "\(db.path): the database has problems (see above); restore a backup or run vsh rescore"
+                    )
                 }
                 return .success
             }

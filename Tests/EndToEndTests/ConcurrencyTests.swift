@@ -11,7 +11,9 @@ import VSHTestSupport
     /// Stop positions from Fixtures/landmarks.csv, walked in order (Strip and Downtown mixed, so
     /// some moves are teleports and get rejected: every verdict is exercised).
     static func landmarks() throws -> [String] {
-        let text = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/landmarks.csv"), encoding: .utf8)
+        let text = try String(
+            contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/landmarks.csv"),
+            encoding: .utf8)
         return text.split(separator: "\n").dropFirst().map { line in
             let fields = line.split(separator: ",")
             return "\(fields[2]),\(fields[3])"
@@ -30,12 +32,14 @@ import VSHTestSupport
         let processes = try players.enumerated().map { index, player -> Process in
             var script = "set -u\n"
             for n in 0..<Self.checkInsPerWorker {
-                let common = "\(vsh) checkin --player '\(player)' --now \(fixtureNow) --db \(workspace.db) --hunts \(workspace.hunts) --json"
+                let common =
+                    "\(vsh) checkin --player '\(player)' --now \(fixtureNow) --db \(workspace.db) --hunts \(workspace.hunts) --json"
                 if n == Self.checkInsPerWorker - 1 {
                     script += "\(common) --photo \(workspace.fixturePath("sign-inside.jpg"))"
                 } else {
                     let time = RFC3339.format(start.addingTimeInterval(Double(n) * 100 + Double(index)))
-                    script += "\(common) --fix \(places[(n + index) % places.count]) --time \(time) --accuracy 8"
+                    script +=
+                        "\(common) --fix \(places[(n + index) % places.count]) --time \(time) --accuracy 8"
                 }
                 script += " >> out-\(index).jsonl 2>> err-\(index).txt; echo $? >> status-\(index).txt\n"
             }
@@ -59,7 +63,9 @@ import VSHTestSupport
             }
             let statuses = try read("status-\(index).txt").split(separator: "\n")
             #expect(statuses.count == Self.checkInsPerWorker)
-            #expect(statuses.allSatisfy { ["0", "1", "2"].contains($0) }, "\(player): exit statuses \(Set(statuses))")
+            #expect(
+                statuses.allSatisfy { ["0", "1", "2"].contains($0) },
+                "\(player): exit statuses \(Set(statuses))")
             let errors = try read("err-\(index).txt")
             #expect(errors.isEmpty, "\(player): \(errors.prefix(500))")
             let answers = try read("out-\(index).jsonl").split(separator: "\n").map { try json(String($0)) }
@@ -67,7 +73,8 @@ import VSHTestSupport
             for answer in answers {
                 #expect(answer["player"]?.string == player)
                 if case .number(let id, _)? = answer["id"] { ids.insert(Int(id)) }
-                var points = answer["points"].flatMap { if case .number(let n, _) = $0 { Int(n) } else { nil } } ?? 0
+                var points =
+                    answer["points"].flatMap { if case .number(let n, _) = $0 { Int(n) } else { nil } } ?? 0
                 for award in answer["awards"]?.array ?? [] {
                     if case .number(let n, _)? = award["points"] { points += Int(n) }
                 }
@@ -114,8 +121,11 @@ import VSHTestSupport
         func checkIn(wait: String) throws -> TestSupport.ProcessResult {
             try TestSupport.run(
                 "vsh",
-                ["checkin", "--player", "Ann", "--fix", "36.12056,-115.16139", "--time", "2026-11-21T19:30:00Z", "--now", fixtureNow,
-                 "--db", workspace.db, "--hunts", workspace.hunts],
+                [
+                    "checkin", "--player", "Ann", "--fix", "36.12056,-115.16139", "--time",
+                    "2026-11-21T19:30:00Z", "--now", fixtureNow,
+                    "--db", workspace.db, "--hunts", workspace.hunts,
+                ],
                 environment: ["VSH_BUSY_TIMEOUT": wait])
         }
         let holder = try holdLock(for: 4)
@@ -123,7 +133,8 @@ import VSHTestSupport
         let busy = try checkIn(wait: "1")
         let waited = Date().timeIntervalSince(started)
         #expect(busy.status == 75, "\(busy.stderr)")
-        #expect(busy.stderr.split(separator: "\n").count == 1 && busy.stderr.contains("busy"), "\(busy.stderr)")
+        #expect(
+            busy.stderr.split(separator: "\n").count == 1 && busy.stderr.contains("busy"), "\(busy.stderr)")
         #expect(waited >= 0.9 && waited < 3.5, "gave up after \(waited) s")
         holder.waitUntilExit()
         #expect(try workspace.totals()["Ann"]?.checkins == 0)

@@ -9,7 +9,9 @@ import VSHTestSupport
 @Suite(.serialized) struct CrashTests {
     /// Starts `vsh` and kills it after `delay` seconds if it is still running.
     /// - Returns: whether it was killed (a real crash), and how long it ran.
-    static func runAndKill(_ arguments: [String], after delay: Double, in folder: URL) throws -> (killed: Bool, seconds: Double) {
+    static func runAndKill(_ arguments: [String], after delay: Double, in folder: URL) throws -> (
+        killed: Bool, seconds: Double
+    ) {
         let process = Process()
         process.executableURL = TestSupport.productsDirectory.appendingPathComponent("vsh")
         process.arguments = arguments
@@ -28,7 +30,8 @@ import VSHTestSupport
     /// process. After each run, `after` checks the database and gives the next expected run time
     /// (from the run that just ended when it was not killed: the machine's load changes).
     static func killRepeatedly(
-        _ kills: Int, random: inout SplitMix64, duration initial: Double, in folder: URL, arguments: () -> [String],
+        _ kills: Int, random: inout SplitMix64, duration initial: Double, in folder: URL,
+        arguments: () -> [String],
         after: (_ run: (killed: Bool, seconds: Double)) throws -> Double
     ) throws -> Int {
         var duration = initial
@@ -36,7 +39,8 @@ import VSHTestSupport
         var attempts = 0
         while landed < kills && attempts < kills * 4 {
             attempts += 1
-            let run = try runAndKill(arguments(), after: duration * Double.random(in: 0.05...0.95, using: &random), in: folder)
+            let run = try runAndKill(
+                arguments(), after: duration * Double.random(in: 0.05...0.95, using: &random), in: folder)
             if run.killed { landed += 1 }
             duration = try after(run)
         }
@@ -57,7 +61,9 @@ import VSHTestSupport
     static func world(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestSupport.packageRoot.appendingPathComponent("Benchmarks/make_world.py").path] + arguments
+        process.arguments =
+            ["python3", TestSupport.packageRoot.appendingPathComponent("Benchmarks/make_world.py").path]
+            + arguments
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
@@ -69,7 +75,10 @@ import VSHTestSupport
         try workspace.addPlayers("Ann")
         let photos = workspace.root.appendingPathComponent("photos")
         try Self.world(["photos", photos.path, "3000", "--no-big"])
-        let arguments = ["checkin", "--player", "Ann", "--photo", photos.path, "--now", fixtureNow, "--db", workspace.db, "--hunts", workspace.hunts]
+        let arguments = [
+            "checkin", "--player", "Ann", "--photo", photos.path, "--now", fixtureNow, "--db", workspace.db,
+            "--hunts", workspace.hunts,
+        ]
         // A whole run first, to time it; then kills at random moments within that time.
         let started = Date()
         #expect(try TestSupport.run("vsh", arguments, currentDirectory: workspace.root).status <= 2)
@@ -77,7 +86,9 @@ import VSHTestSupport
         var random = SplitMix64(seed: 0xC4A5_11)
         var previous = Self.count(try Self.doctor(workspace.db)["checkins"])
         #expect(previous == 3_000)
-        let landed = try Self.killRepeatedly(8, random: &random, duration: duration, in: workspace.root, arguments: { arguments }) { run in
+        let landed = try Self.killRepeatedly(
+            8, random: &random, duration: duration, in: workspace.root, arguments: { arguments }
+        ) { run in
             if !run.killed { duration = run.seconds }
             let checkIns = Self.count(try Self.doctor(workspace.db)["checkins"])
             #expect(checkIns % 500 == 0, "\(checkIns) check-ins: a batch of 500 was cut")
@@ -85,7 +96,9 @@ import VSHTestSupport
             previous = checkIns
             return duration
         }
-        print("crash test: \(landed) of 8 kills hit a running batch check-in; \(previous) check-ins survived, all whole")
+        print(
+            "crash test: \(landed) of 8 kills hit a running batch check-in; \(previous) check-ins survived, all whole"
+        )
         #expect(landed == 8, "only \(landed) of 32 attempts hit a running check-in")
         // The database is still in service: a whole run adds all 3,000.
         let whole = try TestSupport.run("vsh", arguments, currentDirectory: workspace.root)
@@ -113,7 +126,8 @@ import VSHTestSupport
         // Always a real change: the other folder than the one the database holds.
         var folder = small
         let landed = try Self.killRepeatedly(
-            8, random: &random, duration: durations[small]!, in: workspace.root, arguments: { ["sync", "--db", db, "--hunts", folder.path] }
+            8, random: &random, duration: durations[small]!, in: workspace.root,
+            arguments: { ["sync", "--db", db, "--hunts", folder.path] }
         ) { run in
             if !run.killed { durations[folder] = run.seconds }
             stops = Self.count(try Self.doctor(db)["stops"])

@@ -12,11 +12,15 @@ import VSHTestSupport
     }
 
     /// One error line, naming `file`, saying `problem`.
-    static func expectOneLine(_ result: TestSupport.ProcessResult, _ file: String, _ problem: String, status: Int32 = 65) {
+    static func expectOneLine(
+        _ result: TestSupport.ProcessResult, _ file: String, _ problem: String, status: Int32 = 65
+    ) {
         #expect(result.status == status, "\(file): exit \(result.status)")
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(file): \(result.stderr.prefix(400))")
-        #expect(lines.first?.hasPrefix("vsh: \(file)") == true && result.stderr.contains(problem), "\(file): \(result.stderr.prefix(400))")
+        #expect(
+            lines.first?.hasPrefix("vsh: \(file)") == true && result.stderr.contains(problem),
+            "\(file): \(result.stderr.prefix(400))")
     }
 
     @Test(arguments: [
@@ -69,8 +73,16 @@ import VSHTestSupport
     }
 
     @Test func anEXIFChainThatLoopsIsReadOnce() throws {
-        let looped = try json(try TestSupport.run("vsh", ["exif", "--json", Self.hostile("exif-loop.jpg")]).stdout)
-        let original = try json(try TestSupport.run("vsh", ["exif", "--json", TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg").path]).stdout)
+        let looped = try json(
+            try TestSupport.run("vsh", ["exif", "--json", Self.hostile("exif-loop.jpg")]).stdout)
+        let original = try json(
+            try TestSupport.run(
+                "vsh",
+                [
+                    "exif", "--json",
+                    TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg").path,
+                ]
+            ).stdout)
         #expect(looped["lat"] == original["lat"] && looped["gps_time"] == original["gps_time"])
     }
 
@@ -79,7 +91,8 @@ import VSHTestSupport
         try workspace.addPlayers("Ann")
         // A real JPEG start, then a hole: 65 MiB on paper, a few kB on disk.
         let path = workspace.root.appendingPathComponent("huge.jpg").path
-        try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg"))).write(to: URL(fileURLWithPath: path))
+        try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg"))).write(
+            to: URL(fileURLWithPath: path))
         #expect(truncate(path, 65 << 20) == 0)
         let started = Date()
         let result = try workspace.vsh(["checkin", "--player", "Ann", "--photo", path, "--now", fixtureNow])
@@ -93,13 +106,17 @@ import VSHTestSupport
         let head = "<?xml version=\"1.0\"?><gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\""
         let tail = "><trk><trkseg><trkpt lat=\"36.1\" lon=\"-115.1\"/></trkseg></trk></gpx>"
         let long = folder.appendingPathComponent("long-attribute.gpx").path
-        try Data((head + " creator=\"" + String(repeating: "A", count: 12_000_000) + "\"" + tail).utf8).write(to: URL(fileURLWithPath: long))
+        try Data((head + " creator=\"" + String(repeating: "A", count: 12_000_000) + "\"" + tail).utf8).write(
+            to: URL(fileURLWithPath: long))
         Self.expectOneLine(try TestSupport.run("vsh", ["gpx", long]), long, "longer than 10,000,000 bytes")
         // 300,000 attributes on one point: libxml2 2.9 would compare them pairwise for minutes.
         let many = folder.appendingPathComponent("many-attributes.gpx").path
         let attributes = (0..<300_000).map { "a\($0)=\"x\"" }.joined(separator: " ")
-        try Data((head + "><trk><trkseg><trkpt lat=\"36.1\" lon=\"-115.1\" " + attributes + "/></trkseg></trk></gpx>").utf8)
-            .write(to: URL(fileURLWithPath: many))
+        try Data(
+            (head + "><trk><trkseg><trkpt lat=\"36.1\" lon=\"-115.1\" " + attributes
+                + "/></trkseg></trk></gpx>").utf8
+        )
+        .write(to: URL(fileURLWithPath: many))
         let started = Date()
         Self.expectOneLine(try TestSupport.run("vsh", ["gpx", many]), many, "more than 1000 attributes")
         #expect(Date().timeIntervalSince(started) < 5)
@@ -111,7 +128,8 @@ import VSHTestSupport
         func ring(_ n: Int) -> String {
             (0...n).map { k -> String in
                 let angle = Double(k % n) / Double(n) * 2 * Double.pi
-                return String(format: "[%.7f,%.7f]", -115.1727 + 0.0004 * cos(angle), 36.0820 + 0.0003 * sin(angle))
+                return String(
+                    format: "[%.7f,%.7f]", -115.1727 + 0.0004 * cos(angle), 36.0820 + 0.0003 * sin(angle))
             }.joined(separator: ",")
         }
         func file(_ n: Int) -> String {
@@ -122,7 +140,8 @@ import VSHTestSupport
         }
         try workspace.write("dense.geojson", file(25_000))
         let path = URL(fileURLWithPath: workspace.hunts).appendingPathComponent("dense.geojson").path
-        Self.expectOneLine(try workspace.vsh(["sync"]), path, "geometry has 25001 positions; the limit is 20000")
+        Self.expectOneLine(
+            try workspace.vsh(["sync"]), path, "geometry has 25001 positions; the limit is 20000")
         // 1,000,000 vertices do not fit in the 16 MiB a hunt file may have; the file is not parsed.
         try workspace.write("dense.geojson", file(1_000_000))
         let started = Date()
@@ -134,7 +153,8 @@ import VSHTestSupport
     /// Ids become SQL values and file names: only slugs. Names are shown: stored and shown as they are.
     @Test func idsWithSQLOrPathsAreRefusedAndNamesAreStoredVerbatim() throws {
         let workspace = try Workspace()
-        let sign = "[[-115.1729,36.0819],[-115.1725,36.0819],[-115.1725,36.0822],[-115.1729,36.0822],[-115.1729,36.0819]]"
+        let sign =
+            "[[-115.1729,36.0819],[-115.1725,36.0819],[-115.1725,36.0822],[-115.1729,36.0822],[-115.1729,36.0819]]"
         func hunt(id: String, stopID: String, name: String) -> String {
             """
             {"type":"FeatureCollection","hunt":{"id":\(JSONValue.string(id).compactText),"name":"Hostile","difficulty":"easy"},"features":[

@@ -8,16 +8,23 @@ import VSHTestSupport
     /// Every geometry of the shipped hunts, the corpus point-in-polygon fixtures and the
     /// hostile fixtures, written compactly as the store keeps them, and pretty-printed.
     @Test func theFastReaderAgreesWithTheJSONPathOnRealGeometries() throws {
-        var files = ["hunts/strip-classics.geojson", "hunts/downtown-fremont.geojson"].map { TestSupport.packageRoot.appendingPathComponent($0) }
+        var files = ["hunts/strip-classics.geojson", "hunts/downtown-fremont.geojson"].map {
+            TestSupport.packageRoot.appendingPathComponent($0)
+        }
         let corpus = try #require(TestSupport.corpus)
-        files += try FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent("pip").path)
-            .filter { $0.hasSuffix(".geojson") }.map { corpus.appendingPathComponent("pip/\($0)") }
+        files += try FileManager.default.contentsOfDirectory(
+            atPath: corpus.appendingPathComponent("pip").path
+        )
+        .filter { $0.hasSuffix(".geojson") }.map { corpus.appendingPathComponent("pip/\($0)") }
         var geometries: [JSONValue] = []
         func collect(_ value: JSONValue) {
             switch value {
             case .object(let object):
-                if case .string(let type)? = object["type"], type == "Polygon" || type == "MultiPolygon", object["coordinates"] != nil {
-                    geometries.append(.object(["type": .string(type), "coordinates": object["coordinates"]!]))
+                if case .string(let type)? = object["type"], type == "Polygon" || type == "MultiPolygon",
+                    object["coordinates"] != nil
+                {
+                    geometries.append(
+                        .object(["type": .string(type), "coordinates": object["coordinates"]!]))
                 }
                 object.members.map(\.value).forEach(collect)
             case .array(let items): items.forEach(collect)
@@ -29,7 +36,9 @@ import VSHTestSupport
         var compared = 0
         for geometry in geometries {
             guard let general = try? HuntFile.geofence(from: geometry) else { continue }
-            for text in [geometry.compactText, geometry.compactText.replacingOccurrences(of: ",", with: ", ")] {
+            for text in [
+                geometry.compactText, geometry.compactText.replacingOccurrences(of: ",", with: ", "),
+            ] {
                 #expect(HuntFile.storedGeofence(text) == general, "\(text.prefix(120))")
             }
             compared += 1
@@ -40,8 +49,13 @@ import VSHTestSupport
     @Test func anythingButThePlainShapesIsLeftToTheJSONPath() {
         let ring = "[[-115.17,36.08],[-115.16,36.08],[-115.16,36.09],[-115.17,36.08]]"
         #expect(HuntFile.storedGeofence(#"{"type":"Polygon","coordinates":[\#(ring)]}"#) != nil)
-        #expect(HuntFile.storedGeofence(#"{"type":"MultiPolygon","coordinates":[[\#(ring)],[\#(ring)]]}"#)?.polygons.count == 2)
-        #expect(HuntFile.storedGeofence(#"{"type":"Polygon","coordinates":[[[-115.17,36.08,600],[-115.16,36.08,600],[-115.16,36.09,0],[-115.17,36.08,1]]]}"#) != nil)
+        #expect(
+            HuntFile.storedGeofence(#"{"type":"MultiPolygon","coordinates":[[\#(ring)],[\#(ring)]]}"#)?
+                .polygons.count == 2)
+        #expect(
+            HuntFile.storedGeofence(
+                #"{"type":"Polygon","coordinates":[[[-115.17,36.08,600],[-115.16,36.08,600],[-115.16,36.09,0],[-115.17,36.08,1]]]}"#
+            ) != nil)
         for bad in [
             #"{"type":"Point","coordinates":[-115.17,36.08]}"#,
             #"{"coordinates":[\#(ring)],"type":"Polygon"}"#,

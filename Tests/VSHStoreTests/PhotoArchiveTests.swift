@@ -16,8 +16,13 @@ import VSHTestSupport
         #expect(FileManager.default.contents(atPath: archive.absolutePath(relative)) == Data(bytes))
         // Storing again is a no-op, and leaves no temporary file behind.
         #expect(try archive.store(bytes, sha256: sha) == relative)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: archive.absolutePath(String(sha.prefix(2)))) == ["\(sha).jpg"])
-        for hostile in ["../../../../tmp/evil", "/etc/passwd", String(repeating: "a", count: 63) + "/", String(repeating: "g", count: 64), ""] {
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: archive.absolutePath(String(sha.prefix(2))))
+                == ["\(sha).jpg"])
+        for hostile in [
+            "../../../../tmp/evil", "/etc/passwd", String(repeating: "a", count: 63) + "/",
+            String(repeating: "g", count: 64), "",
+        ] {
             #expect(throws: InputError.self, "\(hostile)") { try archive.store(bytes, sha256: hostile) }
         }
         #expect(!FileManager.default.fileExists(atPath: "/tmp/evil.jpg"))

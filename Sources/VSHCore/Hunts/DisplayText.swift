@@ -7,7 +7,8 @@ public enum DisplayText {
     public static func problem(in text: String, multiline: Bool = false) -> String? {
         for scalar in text.unicodeScalars {
             let bidi = scalar.properties.isBidiControl
-            guard bidi || (scalar.properties.generalCategory == .control && !(multiline && scalar == "\n")) else { continue }
+            guard bidi || (scalar.properties.generalCategory == .control && !(multiline && scalar == "\n"))
+            else { continue }
             var code = String(scalar.value, radix: 16, uppercase: true)
             code = String(repeating: "0", count: max(0, 4 - code.count)) + code
             return "contains \(bidi ? "a text-direction control" : "a control character") (U+\(code))"

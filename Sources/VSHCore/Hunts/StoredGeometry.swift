@@ -22,7 +22,9 @@ struct StoredGeometryReader {
     var cursor: UnsafePointer<CChar>
 
     mutating func skipSpaces() {
-        while cursor.pointee == 0x20 || cursor.pointee == 0x0A || cursor.pointee == 0x0D || cursor.pointee == 0x09 { cursor += 1 }
+        while cursor.pointee == 0x20 || cursor.pointee == 0x0A || cursor.pointee == 0x0D
+            || cursor.pointee == 0x09
+        { cursor += 1 }
     }
 
     mutating func take(_ byte: UInt8) -> Bool {
@@ -43,8 +45,16 @@ struct StoredGeometryReader {
     mutating func geofence() -> Geofence? {
         guard take(UInt8(ascii: "{")), takeLiteral("\"type\""), take(UInt8(ascii: ":")) else { return nil }
         let multi: Bool
-        if takeLiteral("\"Polygon\"") { multi = false } else if takeLiteral("\"MultiPolygon\"") { multi = true } else { return nil }
-        guard take(UInt8(ascii: ",")), takeLiteral("\"coordinates\""), take(UInt8(ascii: ":")) else { return nil }
+        if takeLiteral("\"Polygon\"") {
+            multi = false
+        } else if takeLiteral("\"MultiPolygon\"") {
+            multi = true
+        } else {
+            return nil
+        }
+        guard take(UInt8(ascii: ",")), takeLiteral("\"coordinates\""), take(UInt8(ascii: ":")) else {
+            return nil
+        }
         var polygons: [Polygon] = []
         if multi {
             guard take(UInt8(ascii: "[")) else { return nil }
@@ -78,9 +88,11 @@ struct StoredGeometryReader {
         guard take(UInt8(ascii: "[")) else { return nil }
         var positions: [Coordinate] = []
         repeat {
-            guard take(UInt8(ascii: "[")), let lon = number(), take(UInt8(ascii: ",")), let lat = number() else { return nil }
+            guard take(UInt8(ascii: "[")), let lon = number(), take(UInt8(ascii: ",")), let lat = number()
+            else { return nil }
             while take(UInt8(ascii: ",")) { guard number() != nil else { return nil } }  // an altitude
-            guard take(UInt8(ascii: "]")), let coordinate = try? Coordinate(latitude: lat, longitude: lon) else { return nil }
+            guard take(UInt8(ascii: "]")), let coordinate = try? Coordinate(latitude: lat, longitude: lon)
+            else { return nil }
             positions.append(coordinate)
         } while take(UInt8(ascii: ","))
         guard take(UInt8(ascii: "]")) else { return nil }
@@ -91,7 +103,9 @@ struct StoredGeometryReader {
         skipSpaces()
         // JSON numbers only: strtod would also take "inf", "nan" and hexadecimal.
         let first = UInt8(bitPattern: cursor.pointee)
-        guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
+        guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return nil
+        }
         var end: UnsafeMutablePointer<CChar>?
         let value = strtod(cursor, &end)
         guard let end, end > UnsafeMutablePointer(mutating: cursor), value.isFinite else { return nil }
