@@ -68,17 +68,7 @@ public final class HuntFolder {
         let temporary = (path as NSString).deletingLastPathComponent + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw InputError("\(path): cannot write here", status: .noInput) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
-            while written < raw.count {
-                let n = write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                written += n
-            }
-            return fsync(fd) == 0
-        }
+        let ok = DurableFile.writeAll(Array(text.utf8), to: fd, sync: true)
         close(fd)
         guard ok, rename(temporary, path) == 0 else {
             unlink(temporary)

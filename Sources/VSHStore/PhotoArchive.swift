@@ -38,16 +38,7 @@ public struct PhotoArchive: Sendable {
         let temporary = folder + "/.incoming-\(UUID().uuidString)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw InputError("\(root): cannot write to the photo archive", status: .internalError) }
-        var written = 0
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
-            while written < raw.count {
-                let n = write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                written += n
-            }
-            return !durable || fsync(fd) == 0
-        }
+        let ok = DurableFile.writeAll(bytes, to: fd, sync: durable)
         close(fd)
         guard ok, rename(temporary, path) == 0 else {
             unlink(temporary)
