@@ -292,29 +292,7 @@ enum GPXSAXParser {
     }
 
     /// A finite decimal number from bytes (digits, sign, point, exponent only).
-    static func number(_ bytes: ArraySlice<UInt8>) -> Double? {
-        bytes.withUnsafeBufferPointer { number($0) }
-    }
+    static func number(_ bytes: ArraySlice<UInt8>) -> Double? { DecimalNumber.parse(bytes) }
 
-    static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        var start = bytes.startIndex
-        var stop = bytes.endIndex
-        while start < stop, bytes[start] <= 0x20 { start += 1 }
-        while stop > start, bytes[stop - 1] <= 0x20 { stop -= 1 }
-        let count = stop - start
-        guard count > 0, count < 64 else { return nil }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buffer -> Double? in
-            var i = 0
-            for b in bytes[start..<stop] {
-                guard (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x2D || b == 0x2B || b == 0x65 || b == 0x45 else { return nil }
-                buffer[i] = CChar(bitPattern: b)
-                i += 1
-            }
-            buffer[count] = 0
-            var end: UnsafeMutablePointer<CChar>?
-            let value = strtod(buffer.baseAddress!, &end)
-            guard end == buffer.baseAddress! + count, value.isFinite else { return nil }
-            return value
-        }
-    }
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? { DecimalNumber.parse(bytes) }
 }

@@ -101,20 +101,12 @@ struct StoredGeometryReader {
 
     mutating func number() -> Double? {
         skipSpaces()
-        // JSON numbers only: strtod would also take "inf", "nan" and hexadecimal.
-        let first = UInt8(bitPattern: cursor.pointee)
-        guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
-            return nil
+        var count = 0
+        while DecimalNumber.isNumberByte(UInt8(bitPattern: cursor[count])) { count += 1 }
+        let value = cursor.withMemoryRebound(to: UInt8.self, capacity: count) {
+            DecimalNumber.parse(UnsafeBufferPointer(start: $0, count: count))
         }
-        var end: UnsafeMutablePointer<CChar>?
-        let value = strtod(cursor, &end)
-        guard let end, end > UnsafeMutablePointer(mutating: cursor), value.isFinite else { return nil }
-        var p = cursor
-        while p < UnsafePointer(end) {
-            if p.pointee == 0x78 || p.pointee == 0x58 { return nil }  // "0x…": hexadecimal is not JSON
-            p += 1
-        }
-        cursor = UnsafePointer(end)
+        cursor += count
         return value
     }
 }
