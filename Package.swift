@@ -39,45 +39,47 @@ let package = Package(
         .target(name: "VSHPhoto", dependencies: ["VSHCore", "CExif", "CJPEG"], swiftSettings: strictSettings),
         // GPX 1.0/1.1 and KML 2.2, streamed through libxml2's reader.
         .target(name: "VSHXML", dependencies: ["VSHCore", "CLibXML2"], swiftSettings: strictSettings),
-        // The SpatiaLite database: hunts, stops with a spatial index, lookups.
+        // The SpatiaLite adapter: every store protocol of the core on one SpatiaLite file
+        // (GRDB, a pool of connections in WAL mode), and photos as files beside it.
         .target(
-            name: "VSHStore",
+            name: "VSHSpatiaLite",
             dependencies: ["VSHCore", "VSHGeodesy", "CSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
-        // Engine pieces: the verifier's rules and the check-in service.
+        // Engine pieces on the store protocols (no database of their own): the verifier's rules,
+        // the check-in pipeline, the fence tracker and replays, batch locate, collages, output shapes.
         .target(
-            name: "VSHEngine", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHXML"],
+            name: "VSHEngine", dependencies: ["VSHCore", "VSHGeodesy", "VSHPhoto", "VSHXML"],
             swiftSettings: strictSettings),
         // vsh-master's work: editing hunt folders, stop geometry from walks, photos,
         // circles and files, lint warnings, export and import.
         .target(
-            name: "VSHAuthoring", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHXML"],
+            name: "VSHAuthoring", dependencies: ["VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHXML"],
             swiftSettings: strictSettings),
         // What both executables share: options, exit codes, output.
         .target(
             name: "VSHCommandSupport",
             dependencies: [
-                "VSHCore", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHEngine", "VSHXML",
+                "VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHEngine", "VSHXML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "vsh",
             dependencies: [
-                "VSHCore", "VSHStore", "VSHPhoto", "VSHEngine", "VSHXML", "VSHCommandSupport",
+                "VSHCore", "VSHSpatiaLite", "VSHPhoto", "VSHEngine", "VSHXML", "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "vsh-master",
             dependencies: [
-                "VSHCore", "VSHStore", "VSHAuthoring", "VSHEngine", "VSHXML", "VSHCommandSupport",
+                "VSHCore", "VSHSpatiaLite", "VSHAuthoring", "VSHEngine", "VSHXML", "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         // The mutation fuzzer for the EXIF, GPX and hunt-file readers (`make fuzz`).
         .executableTarget(
-            name: "vsh-fuzz", dependencies: ["VSHCore", "VSHPhoto", "VSHStore", "VSHXML", "VSHTestSupport"], swiftSettings: strictSettings),
+            name: "vsh-fuzz", dependencies: ["VSHCore", "VSHPhoto", "VSHSpatiaLite", "VSHXML", "VSHTestSupport"], swiftSettings: strictSettings),
 
         .target(name: "VSHTestSupport", path: "Tests/VSHTestSupport", swiftSettings: strictSettings),
         .testTarget(
@@ -90,10 +92,10 @@ let package = Package(
             name: "VSHXMLTests", dependencies: ["VSHCore", "VSHXML", "VSHEngine", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHEngineTests", dependencies: ["VSHCore", "VSHEngine", "VSHGeodesy", "VSHStore", "VSHPhoto", "VSHTestSupport"],
+            name: "VSHEngineTests", dependencies: ["VSHCore", "VSHEngine", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHStoreTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHStore", "VSHTestSupport"],
+            name: "VSHSpatiaLiteTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["vsh", "vsh-master", "VSHCore", "VSHGeodesy", "VSHTestSupport"],

@@ -1,6 +1,6 @@
 import Foundation
 public import VSHCore
-public import VSHStore
+public import VSHSpatiaLite
 
 /// `vsh-master export`: a hunt as GeoJSON, KML or GPX.
 public enum HuntExport {

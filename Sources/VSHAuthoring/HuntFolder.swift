@@ -1,6 +1,6 @@
 public import Foundation
 public import VSHCore
-public import VSHStore
+public import VSHSpatiaLite
 
 /// A folder of hunt files being edited by `vsh-master`.
 ///

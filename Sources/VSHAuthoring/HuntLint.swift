@@ -1,7 +1,7 @@
 import Foundation
 public import VSHCore
 import VSHGeodesy
-public import VSHStore
+public import VSHSpatiaLite
 
 /// What an organiser wants to hear about a valid folder (`vsh-master validate`'s warnings).
 public enum HuntLint {

@@ -2,7 +2,7 @@ public import Foundation
 public import VSHCore
 import VSHGeodesy
 import VSHPhoto
-public import VSHStore
+public import VSHSpatiaLite
 import VSHXML
 
 /// Where a new stop's geofence comes from (`vsh-master stop add`, exactly one source).

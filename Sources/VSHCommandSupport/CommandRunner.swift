@@ -6,10 +6,10 @@ public import VSHCore
 /// the documented exit status (DESIGN.md), never a stack trace.
 public enum CommandRunner {
     /// - Parameter tool: the program name that prefixes error lines (`vsh`, `vsh-master`).
-    public static func run(tool: String, _ body: () throws -> ExitStatus) throws {
+    public static func run(tool: String, _ body: () async throws -> ExitStatus) async throws {
         let status: ExitStatus
         do {
-            status = try body()
+            status = try await body()
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {
@@ -19,7 +19,7 @@ public enum CommandRunner {
             for line in error.errors { Output.error("\(tool): \(line)") }
             status = .dataError
         } catch let error as any ExitStatusProviding {
-            Output.error("\(tool): \(oneLine(error))")
+            Output.error("\(tool): \(oneLine(ErrorWords.message(error)))")
             status = error.exitStatus
         } catch {
             Output.error("\(tool): internal error: \(oneLine(error))")
@@ -30,8 +30,13 @@ public enum CommandRunner {
     }
 
     static func oneLine(_ error: any Error) -> String {
-        String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        oneLine(String(describing: error))
     }
+
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
 }
 
 /// Buffered standard output (a million `locate` lines must not be a million

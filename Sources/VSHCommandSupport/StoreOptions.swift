@@ -1,7 +1,7 @@
 public import ArgumentParser
 import Foundation
-import VSHCore
-public import VSHStore
+public import VSHCore
+public import VSHSpatiaLite
 
 /// `--db` and `--hunts`, shared by every command that touches the database.
 public struct StoreOptions: ParsableArguments {
@@ -28,18 +28,19 @@ public struct StoreOptions: ParsableArguments {
 
     public var huntsDirectory: String { explicitHuntsDirectory ?? Self.defaultHunts }
 
+    /// The hunts folder to sync from: required when named by `--hunts` or `VSH_HUNTS`.
+    public var huntsFolder: HuntsFolder {
+        HuntsFolder(path: huntsDirectory, required: explicitHuntsDirectory != nil)
+    }
+
     /// Opens the database and syncs the hunt files into it when they changed.
     ///
     /// A hunts folder named by `--hunts` or `VSH_HUNTS` must exist (exit 66). The
     /// default `./hunts` may be absent: then the database's definitions are used as they are.
-    public func openStore(sync: Bool = true) throws -> GeofenceStore {
-        let store = try GeofenceStore(path: databasePath)
-        if sync {
-            let directory = huntsDirectory
-            if explicitHuntsDirectory != nil || FileManager.default.fileExists(atPath: directory) {
-                try store.sync(directory: directory)
-            }
-        }
-        return store
+    public func openStore(sync: Bool = true) async throws -> SpatiaLiteStore {
+        try await SpatiaLiteStore.open(path: databasePath, hunts: sync ? huntsFolder : nil)
     }
+
+    /// The photo store of the database: files in `<db>.photos/`.
+    public var photoStore: FilePhotoStore { FilePhotoStore.beside(databasePath: databasePath) }
 }

@@ -1,44 +1,63 @@
 public import Foundation
 public import VSHCore
-import VSHPhoto
-public import VSHStore
+public import VSHPhoto
 
-/// Checks players in: reads the evidence, keeps the photo, and has the store
+/// Checks players in: the one pipeline the CLI, the server and replays share.
+/// It reads the evidence, keeps the photo in the `PhotoStore`, and has the store
 /// decide (with the `Verifier`) and record, in one transaction.
 ///
 /// Bad input (an unreadable photo, an unknown player or hunt) throws before
-/// anything is written: no check-in row and no archived photo.
-public struct CheckInService {
-    public let store: GeofenceStore
-    public let archive: PhotoArchive
+/// anything is written: no check-in row and no stored photo.
+public struct CheckInService: Sendable {
+    public let store: any LeagueStore
+    public let photos: any PhotoStore
     public var verifier = Verifier()
+    /// How many photos a batch reads at once (at least 1).
+    public var readWidth: Int
 
-    public init(store: GeofenceStore) {
+    /// - Parameters:
+    ///   - store: where check-ins are decided and recorded.
+    ///   - photos: where submitted photos are kept.
+    ///   - readWidth: how many photos a batch reads at once; the caller's choice of cores.
+    public init(store: any LeagueStore, photos: any PhotoStore, readWidth: Int = 1) {
         self.store = store
-        self.archive = PhotoArchive(databasePath: store.path)
+        self.photos = photos
+        self.readWidth = readWidth
     }
 
-    /// A photo check-in.
-    public func checkIn(player: String, photo path: String, huntID: String?, now: Date) throws -> RecordedCheckIn {
-        let (photo, bytes) = try PhotoReader.photo(path: path)
-        try requireKnown(player: player, huntID: huntID)
-        let file = try archive.store(bytes, sha256: photo.fileSHA256)
+    /// A photo check-in from the photo's bytes (a file's or an upload's).
+    /// - Parameters:
+    ///   - player: who checks in.
+    ///   - bytes: the whole JPEG file.
+    ///   - name: how errors name the photo (a path, `photo` for an upload).
+    ///   - huntID: the hunt the player names, or nil to let the position decide.
+    ///   - now: the received time.
+    /// - Throws: `PhotoError` for an unreadable photo; `LeagueError` for an unknown player or hunt.
+    public func checkIn(player: PlayerID, photo bytes: [UInt8], name: String, huntID: String?, now: Date)
+        async throws -> RecordedCheckIn
+    {
+        let photo = try PhotoReader.photo(bytes: bytes, name: name)
+        try await requireKnown(player: player, huntID: huntID)
+        let key = try photos.put(bytes, sha256: photo.fileSHA256)
         let submission = Submission(player: player, evidence: .photo(photo), huntID: huntID, receivedAt: now)
-        return try store.record(submission, photoFile: file) { verifier.evaluate($0, facts: $1) }
+        let verifier = self.verifier
+        return try await store.record(submission, photoFile: key) { verifier.evaluate($0, facts: $1) }
     }
 
-    /// A device-GPS check-in.
+    /// A device-GPS check-in: a position, when the device took it, and its accuracy radius in metres.
+    /// - Throws: `SubmissionError.invalidAccuracy`; `LeagueError` for an unknown player or hunt.
     public func checkIn(
-        player: String, position: Coordinate, time: Date, accuracyMeters: Double?, huntID: String?, now: Date
-    ) throws -> RecordedCheckIn {
+        player: PlayerID, position: Coordinate, time: Date, accuracyMeters: Double?, huntID: String?, now: Date
+    ) async throws -> RecordedCheckIn {
         if let accuracyMeters, !(accuracyMeters.isFinite && accuracyMeters >= 0) {
-            throw InputError("accuracy must be a distance in metres, 0 or more", status: .usage)
+            throw SubmissionError.invalidAccuracy
         }
-        try requireKnown(player: player, huntID: huntID)
+        try await requireKnown(player: player, huntID: huntID)
         let submission = Submission(
             player: player, evidence: .device(position: position, time: time, accuracyMeters: accuracyMeters),
             huntID: huntID, receivedAt: now)
-        return try store.record(submission, photoFile: nil) { verifier.evaluate($0, facts: $1) }
+        let verifier = self.verifier
+        return try await store.record(submission, photoFile: nil) { verifier.evaluate($0, facts: $1) }
     }
 
     /// One photo of a batch: recorded, or why it could not be read.
@@ -47,25 +66,28 @@ public struct CheckInService {
         case unreadable(path: String, PhotoError)
     }
 
-    /// Photo check-ins in bulk: the photos are read and hashed on every core,
-    /// `batchSize` at a time, and each batch is decided and recorded in one
-    /// transaction, by the same rules as one-by-one check-ins. Unreadable photos
-    /// are reported and left out. Results come in the order of `paths`.
-    public func checkIn(player: String, photos paths: [String], huntID: String?, now: Date, batchSize: Int = 500) throws -> [BatchItem] {
-        try requireKnown(player: player, huntID: huntID)
+    /// Photo check-ins in bulk from files: the photos are read and hashed `readWidth` at a
+    /// time, `batchSize` per transaction, and each batch is decided and recorded in one
+    /// transaction, by the same rules as one-by-one check-ins. Unreadable photos are
+    /// reported and left out. Results come in the order of `paths`.
+    public func checkIn(player: PlayerID, photos paths: [String], huntID: String?, now: Date, batchSize: Int = 500)
+        async throws -> [BatchItem]
+    {
+        try await requireKnown(player: player, huntID: huntID)
         var items: [BatchItem] = []
         var start = 0
+        let photos = self.photos
+        let verifier = self.verifier
         while start < paths.count {
             let slice = Array(paths[start..<min(paths.count, start + batchSize)])
             start += batchSize
-            let archive = self.archive
-            let read = ParallelMap.map(slice) { path -> Result<(Photo, String), PhotoError> in
+            let read = await BoundedParallel.map(slice, width: readWidth) { path -> Result<(Photo, String), PhotoError> in
                 do throws(PhotoError) {
                     let (photo, bytes) = try PhotoReader.photo(path: path)
-                    guard let file = try? archive.store(bytes, sha256: photo.fileSHA256, durable: false) else {
+                    guard let key = try? photos.put(bytes, sha256: photo.fileSHA256, durable: false) else {
                         return .failure(.unreadable(file: path))
                     }
-                    return .success((photo, file))
+                    return .success((photo, key))
                 } catch {
                     return .failure(error)
                 }
@@ -75,29 +97,26 @@ public struct CheckInService {
             var results = [BatchItem?](repeating: nil, count: slice.count)
             for (i, outcome) in read.enumerated() {
                 switch outcome {
-                case .success(let (photo, file)):
-                    batch.append((Submission(player: player, evidence: .photo(photo), huntID: huntID, receivedAt: now), file))
+                case .success(let (photo, key)):
+                    batch.append((Submission(player: player, evidence: .photo(photo), huntID: huntID, receivedAt: now), key))
                     order.append(i)
                 case .failure(let error):
                     results[i] = .unreadable(path: slice[i], error)
                 }
             }
-            // The photos are on disk before the check-ins that name them are committed.
-            archive.flush()
-            let recorded = try store.recordBatch(batch) { verifier.evaluate($0, facts: $1) }
+            // The photos are durable before the check-ins that name them are committed.
+            try photos.flush()
+            let recorded = try await store.recordBatch(batch) { verifier.evaluate($0, facts: $1) }
             for (k, r) in recorded.enumerated() { results[order[k]] = .recorded(path: slice[order[k]], r) }
             items += results.compactMap { $0 }
         }
         return items
     }
 
-    private func requireKnown(player: String, huntID: String?) throws {
-        guard try store.player(named: player) != nil else {
-            throw InputError("no player \"\(player)\" (add one with: vsh player add NAME)")
-        }
-        if let huntID, try store.hunt(id: huntID) == nil {
-            let known = try store.hunts().map(\.hunt.id).joined(separator: ", ")
-            throw InputError("no hunt \"\(huntID)\"" + (known.isEmpty ? "" : " (hunts: \(known))"))
+    private func requireKnown(player: PlayerID, huntID: String?) async throws {
+        guard try await store.player(id: player) != nil else { throw LeagueError.unknownPlayerID(player) }
+        if let huntID, try await store.hunt(id: huntID) == nil {
+            throw LeagueError.unknownHunt(id: huntID, known: try await store.hunts().map(\.hunt.id))
         }
     }
 }

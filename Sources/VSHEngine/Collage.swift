@@ -1,7 +1,6 @@
 public import Foundation
 public import VSHCore
 public import VSHPhoto
-public import VSHStore
 
 /// The picture collage the seed app promised: a player's accepted photos of a
 /// hunt in a grid with the stop names, written as a JPEG.
@@ -23,9 +22,18 @@ public enum Collage {
         public var photos: Int
     }
 
-    public static func make(player: String, hunt huntID: String, store: GeofenceStore) throws -> Result {
-        let (huntName, tiles, complete) = try store.collageTiles(player: player, hunt: huntID)
-        let archive = PhotoArchive(databasePath: store.path)
+    /// Draws one player's collage of one hunt.
+    /// - Parameters:
+    ///   - player: whose photos.
+    ///   - scores: where the plan (stops, visits, photo keys) comes from.
+    ///   - photos: where the photos are.
+    /// - Throws: `LeagueError` for an unknown player or hunt.
+    public static func make(player: PlayerRecord, hunt huntID: String, scores: any ScoreStore, photos: any PhotoStore)
+        async throws -> Result
+    {
+        let plan = try await scores.collagePlan(player: player.id, hunt: huntID)
+        let (huntName, tiles, complete) = (plan.huntName, plan.tiles, plan.complete)
+        let player = player.name
         let columns = min(3, max(1, tiles.count))
         let rows = (tiles.count + columns - 1) / columns
         let width = columns * tileWidth + (columns + 1) * gap
@@ -41,17 +49,15 @@ public enum Collage {
             canvas.fill(x: x, y: y, width: tileWidth, height: tileHeight, color: (42, 33, 80))
             var drewPhoto = false
             if let file = tile.photoFile {
-                let path = archive.absolutePath(file)
                 do {
-                    guard let data = FileManager.default.contents(atPath: path) else { throw InputError("missing from the archive") }
-                    let bytes = [UInt8](data)
+                    guard let bytes = try photos.get(file) else { throw CollageError.missingPhoto }
                     let image = try JPEGCodec.decode(bytes, covering: tileWidth, tileHeight)
-                    let orientation = (try? PhotoReader.metadata(path: path))?.orientation ?? 1
+                    let orientation = PhotoReader.metadata(bytes: bytes)?.orientation ?? 1
                     canvas.draw(image, orientation: orientation, x: x, y: y, width: tileWidth, height: tileHeight)
                     drewPhoto = true
                     drawn += 1
                 } catch {
-                    warnings.append("\(path): photo for \(tile.stopID) skipped: \(error)")
+                    warnings.append("\(file): photo for \(tile.stopID) skipped: \(error)")
                 }
             }
             if !drewPhoto {
@@ -83,4 +89,11 @@ public enum Collage {
         if !current.isEmpty { lines.append(current) }
         return lines
     }
+}
+
+/// Why a collage tile has no photo.
+enum CollageError: Error, CustomStringConvertible {
+    case missingPhoto
+
+    var description: String { "missing from the photo store" }
 }

@@ -2,7 +2,6 @@ public import Foundation
 public import VSHCore
 import VSHGeodesy
 import VSHXML
-public import VSHStore
 
 /// One line of a replay's timeline.
 public struct ReplayEvent: Sendable, Equatable {
@@ -32,26 +31,18 @@ public struct ReplaySummary: Sendable {
 }
 
 /// Replays a recorded walk through the engine: the fixes, in time order, go
-/// through a fence tracker, and a stay at a stop becomes a check-in through
-/// the same `Verifier` rules as a device check-in (recorded with source `replay`).
-///
-/// The tracker:
-/// - **enter** when a fix is covered by a stop (boundary included), or when the
-///   straight segment between two consecutive fixes crosses a stop, so that a
-///   fast pass between samples is not missed (the enter time is interpolated);
-/// - **check-in** at the first covered fix at least `dwellSeconds` after entering
-///   (once per visit); the check-in is submitted as happening at that fix's time;
-/// - **exit** only when the walker is clearly outside (distance to the stop
-///   minus the fix's accuracy beyond `exitBufferMeters`) on two consecutive
-///   fixes, so GPS jitter on a boundary does not produce enter/exit storms;
-/// - **hunt-complete** and **badge** after the check-in that earned them (from scoring).
+/// through a `FenceTracker`, and a stay at a stop (its `dwell` event) becomes a
+/// check-in through the same `Verifier` rules as a device check-in (recorded
+/// with source `replay`); hunt completions and badges follow the check-in that
+/// earned them (from scoring).
 ///
 /// A fix's accuracy is its `hAcc` extension, else `hdop` x 5 m (a typical
 /// receiver's error per unit of dilution), else unknown; fixes less accurate
-/// than the hunt's `max_accuracy_m` are ignored.
-public struct Replayer {
-    public var store: GeofenceStore
-    public var player: String
+/// than the hunt's `max_accuracy_m` are ignored. The walk's usable fixes are
+/// read first (about 40 bytes a point), then tracked.
+public struct Replayer: Sendable {
+    public var store: any LeagueStore
+    public var player: PlayerRecord
     public var huntID: String?
     public var dwellSeconds: Double = 10
     public var exitBufferMeters: Double = 10
@@ -60,68 +51,90 @@ public struct Replayer {
     public var verifier = Verifier()
     public var keepTrack = false
 
-    public init(store: GeofenceStore, player: String, huntID: String?) {
+    public init(store: any LeagueStore, player: PlayerRecord, huntID: String?) {
         self.store = store
         self.player = player
         self.huntID = huntID
     }
 
-    struct Visit {
-        var enteredAt: Date
-        var checkedIn = false
-        /// Time of the first of the current run of clearly-outside fixes.
-        var outsideSince: Date?
-        var outsideCount = 0
+    /// One usable fix of the walk.
+    struct WalkFix {
+        var position: Coordinate
+        var time: Date
+        var accuracy: Double?
+        /// The first fix of a track or track segment: no crossing from the fix before it.
+        var startsSegment: Bool
     }
 
     /// Replays `path`, calling `emit` for each event in time order.
-    /// - Throws: `GPXError` for an unreadable or malformed file, `InputError`
-    ///   for an unknown player or hunt, or a walk without any timed point.
-    public func run(path: String, emit: (ReplayEvent) -> Void) throws -> ReplaySummary {
-        guard try store.player(named: player) != nil else {
-            throw InputError("no player \"\(player)\" (add one with: vsh player add NAME)")
+    /// - Throws: `GPXError` for an unreadable or malformed file, `LeagueError`
+    ///   for an unknown hunt, `ReplayError` for a walk without any timed point.
+    public func run(path: String, emit: (ReplayEvent) -> Void) async throws -> ReplaySummary {
+        let hunts = try await store.hunts().map(\.hunt).filter { huntID == nil || $0.id == huntID }
+        if let huntID, hunts.isEmpty {
+            throw LeagueError.unknownHunt(id: huntID, known: try await store.hunts().map(\.hunt.id))
         }
-        let hunts = try store.hunts().map(\.hunt).filter { huntID == nil || $0.id == huntID }
-        if let huntID, hunts.isEmpty { throw InputError("no hunt \"\(huntID)\"") }
-        var stops: [String: Stop] = [:]
-        for hunt in hunts { for stop in hunt.stops { stops[stop.id] = stop } }
         let maxAccuracy = hunts.map(\.maxAccuracyMeters).max() ?? 50
-        // Covering tests in memory; SpatiaLite answers the undecided and the crossings.
-        let index = GeofenceIndex(stops: hunts.flatMap(\.stops))
+        let (fixes, readSummary, timed) = try Self.read(path: path, maxAccuracy: maxAccuracy, keepTrack: keepTrack)
+        var summary = readSummary
+        if summary.fixes > 0 && timed == 0 { throw ReplayError.noTimes(file: path) }
+
+        // Covering tests in memory; the store answers the undecided and the crossings.
+        let allStops = hunts.flatMap(\.stops)
+        let index = GeofenceIndex(stops: allStops)
+        var tracker = FenceTracker(stops: allStops, dwellSeconds: dwellSeconds, exitBufferMeters: exitBufferMeters)
         var found: [Int] = []
-
-        var summary = ReplaySummary()
-        var visits: [String: Visit] = [:]
-        var previous: (position: Coordinate, time: Date)?
-        var previousOnSegment: (position: Coordinate, time: Date)?
-        var timed = 0
-
-        func checkIn(_ stop: Stop, at time: Date, position: Coordinate, accuracy: Double?) throws {
-            let submission = Submission(
-                player: player, evidence: .device(position: position, time: time, accuracyMeters: accuracy),
-                huntID: stop.huntID, receivedAt: time, isReplay: true)
-            let recorded = try store.record(submission, photoFile: nil) { verifier.evaluate($0, facts: $1) }
-            let decision = recorded.decision
-            emit(ReplayEvent(
-                time: time, kind: .checkIn, huntID: decision.hunt?.id ?? stop.huntID, stopID: decision.stop?.id ?? stop.id,
-                points: decision.points, verdict: decision.verdict.rawValue))
-            for award in recorded.awards {
-                switch award.kind {
-                case .bonus:
-                    emit(ReplayEvent(time: time, kind: .huntComplete, huntID: award.huntID, stopID: nil, points: award.points, verdict: nil))
-                case .badge:
-                    emit(ReplayEvent(time: time, kind: .badge, huntID: award.huntID, stopID: nil, points: award.points, verdict: nil, badgeID: award.badgeID))
-                case .stop:
-                    break
+        var previous: WalkFix?
+        for fix in fixes {
+            let position = fix.position
+            let covering: [StopReference]
+            if index.covering(latitude: position.latitude, longitude: position.longitude, into: &found) {
+                covering = found.map {
+                    let e = index.entries[$0]
+                    return StopReference(huntID: e.huntID, stopID: e.stopID, name: e.name)
+                }
+            } else {
+                covering = try await store.stops(covering: position, inHunt: huntID).filter { tracker.stops[$0.stopID] != nil }
+            }
+            var crossed: [CrossedStop] = []
+            var previousTime: Date?
+            if let previous, !fix.startsSegment {
+                previousTime = previous.time
+                if index.mayCross(previous.position.latitude, previous.position.longitude, position.latitude, position.longitude) {
+                    crossed = try await store.stops(crossedBy: previous.position, position, inHunt: huntID)
                 }
             }
+            for event in tracker.update(
+                position: position, time: fix.time, accuracyMeters: fix.accuracy, covering: covering, crossed: crossed,
+                previousTime: previousTime)
+            {
+                switch event {
+                case .enter(let stopID, let at):
+                    emit(ReplayEvent(time: at, kind: .enter, huntID: tracker.stops[stopID]!.huntID, stopID: stopID, points: 0, verdict: nil))
+                case .exit(let stopID, let at):
+                    emit(ReplayEvent(time: at, kind: .exit, huntID: tracker.stops[stopID]!.huntID, stopID: stopID, points: 0, verdict: nil))
+                case .dwell(let stopID, let at, let position, let accuracy):
+                    try await checkIn(tracker.stops[stopID]!, at: at, position: position, accuracy: accuracy, emit: emit)
+                }
+            }
+            previous = fix
         }
+        summary.track = keepTrack ? fixes.map(\.position) : []
+        return summary
+    }
 
+    /// The walk's usable fixes in file order, what was skipped, and how many points had a time.
+    static func read(path: String, maxAccuracy: Double, keepTrack: Bool) throws -> ([WalkFix], ReplaySummary, Int) {
+        var summary = ReplaySummary()
+        var fixes: [WalkFix] = []
+        var previousTime: Date?
+        var segmentStart = true
+        var timed = 0
         try GPXReader.read(path: path) { event in
             // A new track or segment means the receiver lost its fix (GPX 1.1 trksegType):
             // the straight line from the last point is not a path walked, so no crossing is looked for.
-            if case .segmentStart = event { previousOnSegment = nil }
-            if case .trackStart = event { previousOnSegment = nil }
+            if case .segmentStart = event { segmentStart = true }
+            if case .trackStart = event { segmentStart = true }
             guard case .point(let point) = event, point.kind == .track else {
                 if case .skipped(let line, let reason) = event { summary.warnings.append("\(path):\(line): point skipped: \(reason)") }
                 return
@@ -132,7 +145,7 @@ public struct Replayer {
                 return
             }
             timed += 1
-            if let previous, time < previous.time {
+            if let previousTime, time < previousTime {
                 summary.ignored += 1
                 summary.warnings.append("\(path):\(point.line): point skipped: earlier than the point before it")
                 return
@@ -142,67 +155,54 @@ public struct Replayer {
                 summary.ignored += 1
                 return
             }
-            let position = point.coordinate
-            if keepTrack { summary.track.append(position) }
-
-            let covering: [StopReference]
-            if index.covering(latitude: position.latitude, longitude: position.longitude, into: &found) {
-                covering = found.map { let e = index.entries[$0]; return StopReference(huntID: e.huntID, stopID: e.stopID, name: e.name) }
-            } else {
-                covering = try store.stops(covering: position, inHunt: huntID).filter { stops[$0.stopID] != nil }
-            }
-            let inside = Set(covering.map(\.stopID))
-
-            // A fast pass between the previous fix of this segment and this one.
-            if let previous = previousOnSegment,
-                index.mayCross(previous.position.latitude, previous.position.longitude, position.latitude, position.longitude)
-            {
-                for crossed in try store.stops(crossedBy: previous.position, position, inHunt: huntID)
-                where visits[crossed.stop.stopID] == nil && !inside.contains(crossed.stop.stopID) && stops[crossed.stop.stopID] != nil {
-                    let at = previous.time.addingTimeInterval(time.timeIntervalSince(previous.time) * crossed.fraction)
-                    visits[crossed.stop.stopID] = Visit(enteredAt: at)
-                    emit(ReplayEvent(time: at, kind: .enter, huntID: crossed.stop.huntID, stopID: crossed.stop.stopID, points: 0, verdict: nil))
-                }
-            }
-            for ref in covering {
-                guard let stop = stops[ref.stopID] else { continue }
-                if visits[stop.id] == nil {
-                    visits[stop.id] = Visit(enteredAt: time)
-                    emit(ReplayEvent(time: time, kind: .enter, huntID: stop.huntID, stopID: stop.id, points: 0, verdict: nil))
-                }
-                visits[stop.id]!.outsideCount = 0
-                visits[stop.id]!.outsideSince = nil
-                if !visits[stop.id]!.checkedIn && time.timeIntervalSince(visits[stop.id]!.enteredAt) >= dwellSeconds {
-                    visits[stop.id]!.checkedIn = true
-                    try checkIn(stop, at: time, position: position, accuracy: accuracy)
-                }
-            }
-            for (stopID, visit) in visits.sorted(by: { $0.key < $1.key }) where !inside.contains(stopID) {
-                guard let stop = stops[stopID] else { continue }
-                let distance = Geodesic.distanceMeters(from: position, toBoundaryOf: stop.geofence)
-                if distance - (accuracy ?? 0) > exitBufferMeters {
-                    var updated = visit
-                    updated.outsideCount += 1
-                    if updated.outsideSince == nil { updated.outsideSince = time }
-                    if updated.outsideCount >= 2 {
-                        visits[stopID] = nil
-                        emit(ReplayEvent(time: updated.outsideSince!, kind: .exit, huntID: stop.huntID, stopID: stopID, points: 0, verdict: nil))
-                    } else {
-                        visits[stopID] = updated
-                    }
-                } else {
-                    visits[stopID]?.outsideCount = 0
-                    visits[stopID]?.outsideSince = nil
-                }
-            }
-            previous = (position, time)
-            previousOnSegment = (position, time)
+            fixes.append(WalkFix(position: point.coordinate, time: time, accuracy: accuracy, startsSegment: segmentStart))
+            segmentStart = false
+            previousTime = time
         }
-        if summary.fixes > 0 && timed == 0 {
-            throw InputError("\(path): the walk's points have no <time>; a replay needs times")
-        }
-        return summary
+        return (fixes, summary, timed)
     }
+
+    private func checkIn(_ stop: Stop, at time: Date, position: Coordinate, accuracy: Double?, emit: (ReplayEvent) -> Void)
+        async throws
+    {
+        let submission = Submission(
+            player: player.id, evidence: .device(position: position, time: time, accuracyMeters: accuracy),
+            huntID: stop.huntID, receivedAt: time, isReplay: true)
+        let verifier = self.verifier
+        let recorded = try await store.record(submission, photoFile: nil) { verifier.evaluate($0, facts: $1) }
+        let decision = recorded.decision
+        emit(
+            ReplayEvent(
+                time: time, kind: .checkIn, huntID: decision.hunt?.id ?? stop.huntID, stopID: decision.stop?.id ?? stop.id,
+                points: decision.points, verdict: decision.verdict.rawValue))
+        for award in recorded.awards {
+            switch award.kind {
+            case .bonus:
+                emit(ReplayEvent(time: time, kind: .huntComplete, huntID: award.huntID, stopID: nil, points: award.points, verdict: nil))
+            case .badge:
+                emit(
+                    ReplayEvent(
+                        time: time, kind: .badge, huntID: award.huntID, stopID: nil, points: award.points, verdict: nil,
+                        badgeID: award.badgeID))
+            case .stop:
+                break
+            }
+        }
+    }
+}
+
+/// Why a walk cannot be replayed.
+public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    /// The walk has points but none with a `<time>`.
+    case noTimes(file: String)
+
+    public var description: String {
+        switch self {
+        case .noTimes(let file): return "\(file): the walk's points have no <time>; a replay needs times"
+        }
+    }
+
+    public var exitStatus: ExitStatus { .dataError }
 }
 
 extension ReplayEvent {

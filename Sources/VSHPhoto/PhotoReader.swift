@@ -25,15 +25,44 @@ public enum PhotoReader {
         return metadata
     }
 
-    /// A photo for a check-in: metadata and both identities, from the whole
+    /// What `metadata(path:)` reads, from bytes already in memory (an archived photo).
+    public static func metadata(bytes: [UInt8]) -> PhotoMetadata? {
+        guard bytes.starts(with: [0xFF, 0xD8]) else { return nil }
+        let layout = JPEGLayout.walk(size: bytes.count, throughScans: false) { offset, count in
+            guard offset < bytes.count else { return [] }
+            return Array(bytes[offset..<min(bytes.count, offset + count)])
+        }
+        var metadata = layout.exifPayload.flatMap(ExifDocument.init(payload:))?.metadata() ?? PhotoMetadata()
+        if layout.exifPayload == nil { metadata.positionNote = "no EXIF" }
+        metadata.width = layout.width
+        metadata.height = layout.height
+        return metadata
+    }
+
+    /// A photo for a check-in from a file: metadata and both identities, from the whole
     /// file (at most `maxFileBytes`), which must be a sound JPEG.
     /// - Returns: the photo and the file's bytes (to keep a copy).
     public static func photo(path: String) throws(PhotoError) -> (photo: Photo, bytes: [UInt8]) {
+        let bytes = try fileBytes(path: path)
+        return (try photo(bytes: bytes, name: path), bytes)
+    }
+
+    /// A whole photo file's bytes, refused past `maxFileBytes` before it is read.
+    public static func fileBytes(path: String) throws(PhotoError) -> [UInt8] {
         let file = try OpenFile(path: path)
         guard file.size > 0 else { throw .empty(file: path) }
         guard file.size <= maxFileBytes else { throw .tooLarge(file: path, bytes: file.size, limit: maxFileBytes) }
         let bytes = file.read(at: 0, count: file.size)
         guard bytes.count == file.size else { throw .unreadable(file: path) }
+        return bytes
+    }
+
+    /// A photo for a check-in from its bytes (an upload, a file already read): metadata
+    /// and both identities. The bytes must be a sound JPEG of at most `maxFileBytes`.
+    /// - Parameter name: how errors name the photo (a file path, an upload's field).
+    public static func photo(bytes: [UInt8], name path: String) throws(PhotoError) -> Photo {
+        guard !bytes.isEmpty else { throw .empty(file: path) }
+        guard bytes.count <= maxFileBytes else { throw .tooLarge(file: path, bytes: bytes.count, limit: maxFileBytes) }
         guard bytes.starts(with: [0xFF, 0xD8]) else { throw .notJPEG(file: path) }
         let layout = JPEGLayout.walk(size: bytes.count, throughScans: true) { offset, count in
             guard offset < bytes.count else { return [] }
@@ -51,9 +80,8 @@ public enum PhotoReader {
         metadata.height = height
         var image = SHA256()
         for range in layout.imageRanges { image.update(bytes[range]) }
-        let photo = Photo(
+        return Photo(
             metadata: metadata, fileSHA256: SHA256.hex(bytes), imageSHA256: image.finalizeHex(), byteCount: bytes.count)
-        return (photo, bytes)
     }
 }
 

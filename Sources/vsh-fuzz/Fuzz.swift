@@ -1,7 +1,7 @@
 import Foundation
 import VSHCore
 import VSHPhoto
-import VSHStore
+import VSHSpatiaLite
 import VSHTestSupport
 import VSHXML
 

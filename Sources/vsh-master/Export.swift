@@ -3,7 +3,7 @@ import Foundation
 import VSHAuthoring
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHSpatiaLite
 
 /// The export formats as a command-line value.
 enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
@@ -12,7 +12,7 @@ enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
 }
 
 extension VSHMaster {
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a hunt as GeoJSON, KML (Google Earth) or GPX (waypoints for a GPS app).")
         @OptionGroup var folder: FolderOptions
@@ -20,8 +20,8 @@ extension VSHMaster {
         @Option(help: "geojson, kml or gpx.") var format: ExportFormat = .geojson
         @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: standard output).", valueName: "file")) var output: String?
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh-master") {
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh-master") {
                 let hunts = try openFolder(folder)
                 let text = try HuntExport.text(try hunts.hunt(id), format: format.format, inspector: try SpatiaLiteInspector.standalone())
                 if let output {
@@ -35,7 +35,7 @@ extension VSHMaster {
         }
     }
 
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a hunt file from KML (Google Earth, or a vsh export) or GeoJSON.",
             discussion: """
@@ -50,8 +50,8 @@ extension VSHMaster {
         @Option(help: "Points for stops that say none.") var points = 10
         @Flag(help: "Replace a hunt with the same id.") var replace = false
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh-master") {
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh-master") {
                 let hunts = try openFolder(folder)
                 let (hunt, notes) = try HuntImport.read(path: file, options: HuntImport.Options(id: id, name: name, defaultPoints: points))
                 for note in notes { Output.error("vsh-master: \(note)") }

@@ -3,7 +3,7 @@ import Foundation
 import VSHAuthoring
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHSpatiaLite
 
 /// The hunt fields `hunt new` and `hunt set` take.
 struct HuntFields: ParsableArguments {
@@ -49,18 +49,18 @@ func openFolder(_ options: FolderOptions) throws -> HuntFolder {
 }
 
 extension VSHMaster {
-    struct HuntCommand: ParsableCommand {
+    struct HuntCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "hunt", abstract: "Create, change or remove a hunt.", subcommands: [New.self, Set.self, Remove.self])
 
-        struct New: ParsableCommand {
+        struct New: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Create a hunt file (add stops with `stop add`).")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The hunt id: lower-case letters, digits, hyphens (the file name).") var id: String
             @OptionGroup var fields: HuntFields
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh-master") {
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh-master") {
                     guard Slug.isValid(id) else { throw InputError("\"\(id)\" is not an id: use lower-case letters, digits and hyphens", status: .usage) }
                     guard let name = fields.name else { throw InputError("a new hunt needs --name", status: .usage) }
                     let hunts = try openFolder(folder)
@@ -74,14 +74,14 @@ extension VSHMaster {
             }
         }
 
-        struct Set: ParsableCommand {
+        struct Set: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Change a hunt's fields.")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The hunt id.") var id: String
             @OptionGroup var fields: HuntFields
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh-master") {
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh-master") {
                     let hunts = try openFolder(folder)
                     var hunt = try hunts.hunt(id)
                     try fields.apply(to: &hunt, folder: hunts)
@@ -92,14 +92,14 @@ extension VSHMaster {
             }
         }
 
-        struct Remove: ParsableCommand {
+        struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a hunt file.")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The hunt id.") var id: String
             @Flag(help: "Also when it still has stops.") var force = false
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh-master") {
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh-master") {
                     let hunts = try openFolder(folder)
                     let hunt = try hunts.hunt(id)
                     guard hunt.stops.isEmpty || force else {

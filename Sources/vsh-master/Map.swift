@@ -7,7 +7,7 @@ import VSHEngine
 import VSHXML
 
 extension VSHMaster {
-    struct MapCommand: ParsableCommand {
+    struct MapCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "map", abstract: "Draw a hunt as an SVG map: stops with names, scale bar, north arrow, and a walk if given.")
         @OptionGroup var folder: FolderOptions
@@ -15,8 +15,8 @@ extension VSHMaster {
         @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file to write.", valueName: "hunt.svg")) var output: String
         @Option(help: ArgumentHelp("A GPX walk to draw over the stops.", valueName: "walk.gpx")) var track: String?
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh-master") {
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh-master") {
                 let hunt = try openFolder(folder).hunt(id)
                 var points: [Coordinate] = []
                 if let track {

@@ -4,7 +4,7 @@ import VSHAuthoring
 import VSHCommandSupport
 import VSHCore
 import VSHGeodesy
-import VSHStore
+import VSHSpatiaLite
 
 /// Exactly one place a stop's geofence comes from.
 struct GeometrySource: ParsableArguments {
@@ -50,12 +50,12 @@ struct StopFields: ParsableArguments {
 }
 
 extension VSHMaster {
-    struct StopCommand: ParsableCommand {
+    struct StopCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stop", abstract: "Add, list, show, move, change or remove stops.",
             subcommands: [Add.self, List.self, Show.self, Move.self, Set.self, Remove.self])
 
-        struct Add: ParsableCommand {
+        struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Add a stop from a walked GPX perimeter, corner photos, a circle, GeoJSON or WKT.",
                 discussion: """
@@ -70,8 +70,8 @@ extension VSHMaster {
             @OptionGroup var fields: StopFields
             @OptionGroup var source: GeometrySource
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh-master") {
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh-master") {
                     guard Slug.isValid(id) else { throw InputError("\"\(id)\" is not an id: use lower-case letters, digits and hyphens", status: .usage) }
                     guard let name = fields.name, let points = fields.points else { throw InputError("a new stop needs --name and --points", status: .usage) }
                     guard source.count == 1 else { throw InputError("give one geometry: --gpx, --photos, --circle, --geojson or --wkt", status: .usage) }
@@ -92,13 +92,13 @@ extension VSHMaster {
             }
         }
 
-        struct List: ParsableCommand {
+        struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List the stops of every hunt, or of one.")
             @OptionGroup var folder: FolderOptions
             @Option(help: "Only this hunt.") var hunt: String?
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh-master") {
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh-master") {
                     let hunts = try openFolder(folder)
                     var table = TextTable(headers: ["STOP", "HUNT", "NAME", "POINTS", "AREA m²"], rightAligned: [3, 4])
                     for h in hunts.hunts where hunt == nil || h.id == hunt {
@@ -113,13 +113,13 @@ extension VSHMaster {
             }
         }
 
-        struct Show: ParsableCommand {
+        struct Show: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Show one stop, with its geometry as GeoJSON.")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The stop id.") var id: String
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh-master") {
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh-master") {
                     let (hunt, index) = try openFolder(folder).locate(stop: id)
                     let stop = hunt.stops[index]
                     let center = stop.geofence.bounds.center
@@ -133,14 +133,14 @@ extension VSHMaster {
             }
         }
 
-        struct Move: ParsableCommand {
+        struct Move: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Move a stop to another hunt (it keeps its id).")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The stop id.") var id: String
             @Option(help: "The hunt to move it to.") var to: String
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh-master") {
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh-master") {
                     let hunts = try openFolder(folder)
                     var (from, index) = try hunts.locate(stop: id)
                     var target = try hunts.hunt(to)
@@ -155,15 +155,15 @@ extension VSHMaster {
             }
         }
 
-        struct Set: ParsableCommand {
+        struct Set: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Change a stop's fields or geometry.")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The stop id.") var id: String
             @OptionGroup var fields: StopFields
             @OptionGroup var source: GeometrySource
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh-master") {
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh-master") {
                     let hunts = try openFolder(folder)
                     var (hunt, index) = try hunts.locate(stop: id)
                     if let name = fields.name { hunt.stops[index].name = name }
@@ -178,13 +178,13 @@ extension VSHMaster {
             }
         }
 
-        struct Remove: ParsableCommand {
+        struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a stop.")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The stop id.") var id: String
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh-master") {
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh-master") {
                     let hunts = try openFolder(folder)
                     var (hunt, index) = try hunts.locate(stop: id)
                     hunt.stops.remove(at: index)

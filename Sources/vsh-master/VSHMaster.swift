@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct VSHMaster: ParsableCommand {
+struct VSHMaster: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vsh-master",
         abstract: "vsh-master: author and check the hunt files in hunts/.",

@@ -3,10 +3,10 @@ import Foundation
 import VSHAuthoring
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHSpatiaLite
 
 extension VSHMaster {
-    struct Validate: ParsableCommand {
+    struct Validate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check every hunt file of a folder; list every problem (exit 65) or say all is well, with warnings.",
             discussion: """
@@ -22,8 +22,8 @@ extension VSHMaster {
         var directory: String?
         @OptionGroup var folder: FolderOptions
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh-master") {
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh-master") {
                 let path = directory ?? folder.directory
                 let inspector = try SpatiaLiteInspector.standalone()
                 let sources = try HuntSources.read(directory: path)
@@ -40,14 +40,14 @@ extension VSHMaster {
         }
     }
 
-    struct Format: ParsableCommand {
+    struct Format: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Rewrite every hunt file in vsh-master's stable form (key order, 7 decimals, layout).")
         @OptionGroup var folder: FolderOptions
         @Flag(help: "Only say which files would change; exit 1 if any would.") var check = false
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh-master") {
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh-master") {
                 let hunts = try openFolder(folder)
                 var changed: [Hunt] = []
                 for hunt in hunts.hunts {

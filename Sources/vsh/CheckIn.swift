@@ -3,10 +3,11 @@ import Foundation
 import VSHCommandSupport
 import VSHCore
 import VSHEngine
-import VSHStore
+import VSHPhoto
+import VSHSpatiaLite
 
 extension VSH {
-    struct CheckIn: ParsableCommand {
+    struct CheckIn: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "checkin",
             abstract: "Verify and record a check-in from a photo or a device fix.",
@@ -38,24 +39,28 @@ extension VSH {
             }
         }
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
                 let clock = try Clock.now(now)
-                let service = CheckInService(store: try store.openStore())
+                let db = try await store.openStore()
+                let service = CheckInService(
+                    store: db, photos: store.photoStore, readWidth: ProcessInfo.processInfo.activeProcessorCount)
                 let recorded: RecordedCheckIn
                 let files = try PhotoFiles.expand(photo)
+                let playerID = try await db.requirePlayer(named: player).id
                 if files.count > 1 || (photo.count == 1 && files.count != 1) {
-                    return try batch(service, files: files, clock: clock)
+                    return try await batch(service, player: playerID, files: files, clock: clock)
                 }
                 if let single = files.first {
-                    recorded = try service.checkIn(player: player, photo: single, huntID: hunt, now: clock)
+                    let bytes = try PhotoReader.fileBytes(path: single)
+                    recorded = try await service.checkIn(player: playerID, photo: bytes, name: single, huntID: hunt, now: clock)
                 } else {
                     let parts = (fix ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
                     guard parts.count == 2, let lat = parts[0], let lon = parts[1],
                         let position = try? Coordinate(latitude: lat, longitude: lon)
                     else { throw InputError("--fix takes LAT,LON in decimal degrees, in range", status: .usage) }
-                    recorded = try service.checkIn(
-                        player: player, position: position, time: try Clock.time(time ?? "", option: "--time"),
+                    recorded = try await service.checkIn(
+                        player: playerID, position: position, time: try Clock.time(time ?? "", option: "--time"),
                         accuracyMeters: accuracy, huntID: hunt, now: clock)
                 }
                 if json {
@@ -69,10 +74,10 @@ extension VSH {
 
         /// Many photos: one line each (a JSON object with --json), batched transactions.
         /// Exit 65 when a photo could not be read, else 1 when any was rejected, else 2 when any waits for review.
-        func batch(_ service: CheckInService, files: [String], clock: Date) throws -> ExitStatus {
+        func batch(_ service: CheckInService, player: PlayerID, files: [String], clock: Date) async throws -> ExitStatus {
             var worst = ExitStatus.success
             var counts: [String: Int] = [:]
-            for item in try service.checkIn(player: player, photos: files, huntID: hunt, now: clock) {
+            for item in try await service.checkIn(player: player, photos: files, huntID: hunt, now: clock) {
                 switch item {
                 case .recorded(let path, let recorded):
                     counts[recorded.decision.verdict.rawValue, default: 0] += 1

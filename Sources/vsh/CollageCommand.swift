@@ -4,10 +4,10 @@ import VSHCommandSupport
 import VSHCore
 import VSHEngine
 import VSHPhoto
-import VSHStore
+import VSHSpatiaLite
 
 extension VSH {
-    struct CollageCommand: ParsableCommand {
+    struct CollageCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "collage",
             abstract: "A JPEG collage of a player's photos of a hunt, with the stop names.")
@@ -17,9 +17,11 @@ extension VSH {
         @Option(help: "The hunt.") var hunt: String
         @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the JPEG.", valueName: "out.jpg")) var output: String
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                let result = try Collage.make(player: player, hunt: hunt, store: try store.openStore())
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let db = try await store.openStore()
+                let result = try await Collage.make(
+                    player: try await db.requirePlayer(named: player), hunt: hunt, scores: db, photos: store.photoStore)
                 for warning in result.warnings { Output.error("vsh: \(warning)") }
                 try JPEGCodec.write(result.image, to: output)
                 Output.line("\(output): \(result.image.width) x \(result.image.height), \(result.photos) photos")

@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHEngine
+import VSHSpatiaLite
 
 extension VSH {
-    struct Doctor: ParsableCommand {
+    struct Doctor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check the database: SQLite integrity, archived photos and score totals.",
             discussion: """
@@ -22,10 +23,10 @@ extension VSH {
         )
         var json = false
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                let db = try store.openStore(sync: false)
-                let health = try db.health()
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let db = try await store.openStore(sync: false)
+                let health = try await db.health(photos: store.photoStore)
                 if json {
                     Output.line(
                         JSONValue.object([

@@ -6,7 +6,7 @@ import VSHEngine
 import VSHPhoto
 
 extension VSH {
-    struct Exif: ParsableCommand {
+    struct Exif: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what the verifier reads from photos (EXIF GPS position, times, accuracy, camera).",
             discussion: """
@@ -18,10 +18,13 @@ extension VSH {
         @Argument(help: ArgumentHelp("JPEG files, or folders of them.", valueName: "photo")) var photos: [String]
         @Flag(help: "One JSON object a line (shape in the README).") var json = false
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                // Both cores: the files are split into chunks read in parallel; lines print in input order.
-                let results = ParallelMap.map(try PhotoFiles.expand(photos)) { path -> (line: String, error: PhotoError?) in
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                // Every core: the files are split into chunks read in parallel; lines print in input order.
+                let json = self.json
+                let width = ProcessInfo.processInfo.activeProcessorCount
+                let results = await BoundedParallel.map(try PhotoFiles.expand(photos), width: width) {
+                    path -> (line: String, error: PhotoError?) in
                     do throws(PhotoError) {
                         let metadata = try PhotoReader.metadata(path: path)
                         let line = json ? PhotoJSON.metadata(metadata, file: path).compactText : PhotoJSON.describe(metadata, file: path).joined(separator: "\n")

@@ -6,7 +6,7 @@ import VSHEngine
 import VSHXML
 
 extension VSH {
-    struct GPX: ParsableCommand {
+    struct GPX: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "gpx",
             abstract: "Statistics of a GPX file: tracks, points, geodesic length, time span, elevations.",
@@ -15,8 +15,8 @@ extension VSH {
         @Argument(help: ArgumentHelp("A GPX 1.0 or 1.1 file.", valueName: "file")) var file: String
         @Flag(help: "One JSON object (shape in the README).") var json = false
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
                 let stats = try GPXStatistics.of(path: file)
                 for skipped in stats.skipped { Output.error("vsh: \(file):\(skipped.line): point skipped: \(skipped.reason)") }
                 if json {

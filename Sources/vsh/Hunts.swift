@@ -2,18 +2,19 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHEngine
+import VSHSpatiaLite
 
 extension VSH {
-    struct Hunts: ParsableCommand {
+    struct Hunts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the hunts.")
 
         @OptionGroup var store: StoreOptions
         @Flag(help: "One JSON array of hunts (shape in the README).") var json = false
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                let hunts = try store.openStore().hunts()
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let hunts = try await store.openStore().hunts()
                 if json {
                     Output.line(JSONValue.array(hunts.map { HuntJSON.hunt($0, withStops: false) }).compactText)
                     return .success

@@ -2,11 +2,12 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHEngine
+import VSHSpatiaLite
 
 
 extension VSH {
-    struct Leaderboard: ParsableCommand {
+    struct Leaderboard: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Rank the players: points, hunts completed, stops visited, badges.",
             discussion: """
@@ -26,19 +27,20 @@ extension VSH {
             if let limit, limit < 1 { throw ValidationError("--limit takes a number from 1") }
         }
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                let db = try store.openStore()
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let db = try await store.openStore()
                 let from = try since.map { try Clock.time($0, option: "--since") }
                 let to = try until.map { try Clock.time($0, option: "--until") }
-                let entries = try db.leaderboard(huntID: hunt, since: from, until: to, limit: limit)
+                let entries = try await db.leaderboard(LeaderboardQuery(huntID: hunt, since: from, until: to, limit: limit))
                 switch format {
                 case .table: Output.text(LeaderboardFormat.table(entries))
                 case .json: Output.line(LeaderboardFormat.json(entries))
                 case .csv: Output.text(LeaderboardFormat.csv(entries))
                 case .markdown: Output.text(LeaderboardFormat.markdown(entries))
                 case .html:
-                    let title = try hunt.flatMap { try db.hunt(id: $0)?.hunt.name }.map { "\($0) leaderboard" } ?? "Las Vegas scavenger hunt leaderboard"
+                    var title = "Las Vegas scavenger hunt leaderboard"
+                    if let hunt, let name = try await db.hunt(id: hunt)?.hunt.name { title = "\(name) leaderboard" }
                     Output.text(LeaderboardFormat.html(entries, title: title, generated: Date()))
                 }
                 return .success
@@ -46,15 +48,15 @@ extension VSH {
         }
     }
 
-    struct Rescore: ParsableCommand {
+    struct Rescore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Recompute every player's points, completions and badges from the check-ins (also done after any hunt or badge change).")
         @OptionGroup var store: StoreOptions
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                let db = try store.openStore()
-                try db.rescoreEveryone()
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let db = try await store.openStore()
+                try await db.rescoreEveryone()
                 Output.line("\(db.path): scores recomputed")
                 return .success
             }

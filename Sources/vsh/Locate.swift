@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHEngine
+import VSHSpatiaLite
 
 extension VSH {
-    struct Locate: ParsableCommand {
+    struct Locate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Which stops cover a point (boundary included); else the nearest stop and how far.",
             discussion: """
@@ -23,13 +24,13 @@ extension VSH {
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("LAT LON, or LAT,LON.", valueName: "lat lon"))
         var position: [String] = []
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
                 if let fixes {
                     guard position.isEmpty else { throw InputError("give either LAT LON or --fixes FILE, not both", status: .usage) }
-                    return try locateBatch(fixes)
+                    return try await locateBatch(fixes)
                 }
-                return try locateOne(try parsePosition())
+                return try await locateOne(try parsePosition())
             }
         }
 
@@ -45,21 +46,12 @@ extension VSH {
             }
         }
 
-        func locateOne(_ point: Coordinate) throws -> ExitStatus {
-            let db = try store.openStore()
-            let inside = try db.stops(covering: point)
-            let nearest = inside.isEmpty ? try db.nearestStop(to: point) : nil
+        func locateOne(_ point: Coordinate) async throws -> ExitStatus {
+            let db = try await store.openStore()
+            let inside = try await db.stops(covering: point)
+            let nearest = inside.isEmpty ? try await db.nearestStop(to: point) : nil
             if json {
-                let nearestJSON: JSONValue = nearest.map { found in
-                    .object([
-                        "hunt": .string(found.stop.huntID), "stop": .string(found.stop.stopID),
-                        "name": .string(found.stop.name),
-                        "distance_m": .double((found.distanceMeters * 10).rounded() / 10),
-                    ])
-                } ?? .null
-                let insideJSON = JSONValue.array(
-                    inside.map { .object(["hunt": .string($0.huntID), "stop": .string($0.stopID), "name": .string($0.name)]) })
-                Output.line(JSONValue.object(["inside": insideJSON, "nearest": nearestJSON]).compactText)
+                Output.line(LocateJSON.answer(inside: inside, nearest: nearest).compactText)
             } else if !inside.isEmpty {
                 for stop in inside { Output.line("inside \(stop.name) (\(stop.huntID)/\(stop.stopID))") }
             } else if let nearest {
@@ -76,58 +68,13 @@ extension VSH {
             meters < 1000 ? "\(Int(meters.rounded())) m" : "\(Double(Int(meters / 10)) / 100) km"
         }
 
-        /// Streams the CSV: one line read, looked up and written at a time.
-        /// Lookups use the in-memory `GeofenceIndex` compiled from the store;
-        /// a fix within rounding distance of an edge is asked of SpatiaLite.
-        func locateBatch(_ path: String) throws -> ExitStatus {
-            let reader = try LineReader(path: path)
-            let db = try store.openStore()
-            let index = try db.compiledIndex()
+        /// Streams the CSV through a `BatchLocator` on the store's compiled index.
+        func locateBatch(_ path: String) async throws -> ExitStatus {
+            let db = try await store.openStore()
+            let locator = BatchLocator(index: try await db.compiledIndex(), store: db)
             Output.line("index,hunt,stop")
-            var sawData = false
-            var found: [Int] = []
-            var out: [UInt8] = []
-            out.reserveCapacity(64)
-            while let line = reader.next() {
-                guard let (lat, lon) = FixParser.parse(line) else {
-                    let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-                    if text.isEmpty || text.hasPrefix("#") { continue }
-                    // A header line ("lat,lon") is allowed before the first fix.
-                    if !sawData && text.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) {
-                        sawData = true
-                        continue
-                    }
-                    throw InputError("\(path):\(reader.lineNumber): expected \"lat,lon\" in decimal degrees")
-                }
-                sawData = true
-                guard abs(lat) <= 90, abs(lon) <= 180 else {
-                    throw InputError("\(path):\(reader.lineNumber): latitude or longitude out of range")
-                }
-                if index.covering(latitude: lat, longitude: lon, into: &found) {
-                    for i in found {
-                        let entry = index.entries[i]
-                        Output.line("\(reader.lineNumber),\(entry.huntID),\(entry.stopID)")
-                    }
-                } else {
-                    for stop in try db.stops(covering: Coordinate(unchecked: lat, lon)) {
-                        Output.line("\(reader.lineNumber),\(stop.huntID),\(stop.stopID)")
-                    }
-                }
-            }
+            try await locator.locate(path: path) { line, hunt, stop in Output.line("\(line),\(hunt),\(stop)") }
             return .success
         }
     }
-}
-
-/// `lat,lon[,...]` from bytes, without building strings (strtod on a small stack buffer).
-enum FixParser {
-    static func parse(_ line: ArraySlice<UInt8>) -> (Double, Double)? {
-        guard let comma = line.firstIndex(of: UInt8(ascii: ",")) else { return nil }
-        var end = line.endIndex
-        if let second = line[(comma + 1)...].firstIndex(of: UInt8(ascii: ",")) { end = second }
-        guard let lat = number(line[line.startIndex..<comma]), let lon = number(line[(comma + 1)..<end]) else { return nil }
-        return (lat, lon)
-    }
-
-    static func number(_ bytes: ArraySlice<UInt8>) -> Double? { DecimalNumber.parse(bytes) }
 }

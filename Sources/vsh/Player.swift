@@ -2,14 +2,15 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHEngine
+import VSHSpatiaLite
 
 extension VSH {
-    struct Player: ParsableCommand {
+    struct Player: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register players.", subcommands: [Add.self])
 
-        struct Add: ParsableCommand {
+        struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Register a player.",
                 discussion: "Names: 1 to 40 letters, digits, spaces and . _ - ' ; unique ignoring case.")
@@ -19,29 +20,29 @@ extension VSH {
             @Option(help: "An email address (optional).") var email: String?
             @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now: String?
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh") {
-                    let added = try store.openStore().addPlayer(name: name, email: email, at: try Clock.now(now))
-                    Output.line("added player \(added)")
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh") {
+                    let added = try await store.openStore().addPlayer(name: name, email: email, at: try Clock.now(now))
+                    Output.line("added player \(added.name)")
                     return .success
                 }
             }
         }
     }
 
-    struct Players: ParsableCommand {
+    struct Players: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the players with their points and check-ins.")
 
         @OptionGroup var store: StoreOptions
-        @Flag(help: "One JSON array: [{name, points, checkins, accepted, created_at}].") var json = false
+        @Flag(help: "One JSON array: [{name, player_id, points, checkins, accepted, created_at}].") var json = false
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                let players = try store.openStore().players()
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let players = try await store.openStore().players()
                 if json {
                     Output.line(JSONValue.array(players.map { p in
                         .object([
-                            "name": .string(p.name), "points": .int(p.points), "checkins": .int(p.checkIns),
+                            "name": .string(p.name), "player_id": .int(Int(p.id.rawValue)), "points": .int(p.points), "checkins": .int(p.checkIns),
                             "accepted": .int(p.acceptedCheckIns), "created_at": .string(RFC3339.format(p.createdAt)),
                         ])
                     }).compactText)

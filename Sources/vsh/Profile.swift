@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHEngine
+import VSHSpatiaLite
 
 extension VSH {
-    struct Profile: ParsableCommand {
+    struct Profile: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "A player's totals, progress in each hunt, badges and latest check-ins.")
 
@@ -14,11 +15,12 @@ extension VSH {
         @Option(help: "How many recent check-ins to show.") var recent = 10
         @Flag(help: "One JSON object (shape in the README).") var json = false
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                let profile = try store.openStore().profile(player: name, recent: max(0, recent))
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let db = try await store.openStore()
+                let profile = try await db.profile(player: try await db.requirePlayer(named: name).id, recent: max(0, recent))
                 if json {
-                    Output.line(Self.json(profile).compactText)
+                    Output.line(ProfileJSON.profile(profile).compactText)
                     return .success
                 }
                 let hunts = profile.huntsCompleted == 1 ? "1 hunt" : "\(profile.huntsCompleted) hunts"
@@ -57,30 +59,5 @@ extension VSH {
         }
 
         static func day(_ date: Date) -> String { String(RFC3339.format(date).prefix(10)) }
-
-        static func json(_ p: PlayerProfile) -> JSONValue {
-            .object([
-                "name": .string(p.name), "created_at": .string(RFC3339.format(p.createdAt)), "points": .int(p.points),
-                "stops_visited": .int(p.stopsVisited), "hunts_completed": .int(p.huntsCompleted),
-                "hunts": .array(p.hunts.map { h in
-                    .object([
-                        "hunt": .string(h.huntID), "name": .string(h.name), "visited": .int(h.visited), "total": .int(h.total),
-                        "completed_at": .optional(h.completedAt.map(RFC3339.format)),
-                    ])
-                }),
-                "badges": .array(p.badges.map { b in
-                    .object([
-                        "badge": .string(b.id), "name": .string(b.name), "points": .int(b.points),
-                        "earned_at": .string(RFC3339.format(b.earnedAt)), "checkin": .int(Int(b.checkInID)),
-                    ])
-                }),
-                "recent": .array(p.recent.map { c in
-                    .object([
-                        "id": .int(Int(c.id)), "received_at": .string(RFC3339.format(c.receivedAt)), "hunt": .optional(c.huntID),
-                        "stop": .optional(c.stopName), "state": .string(c.state), "points": .int(c.points),
-                    ])
-                }),
-            ])
-        }
     }
 }

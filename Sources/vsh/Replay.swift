@@ -3,10 +3,10 @@ import Foundation
 import VSHCommandSupport
 import VSHCore
 import VSHEngine
-import VSHStore
+import VSHSpatiaLite
 
 extension VSH {
-    struct Replay: ParsableCommand {
+    struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replay a recorded walk (GPX) through the engine: enter, check-in, exit events.",
             discussion: """
@@ -29,22 +29,22 @@ extension VSH {
             guard dwell >= 0 && dwell <= 86_400 else { throw ValidationError("--dwell takes 0 to 86400 seconds") }
         }
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                let live = try store.openStore()
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let live = try await store.openStore()
                 var copy: String?
                 defer { if let copy { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) } } }
-                let db: GeofenceStore
+                let db: SpatiaLiteStore
                 if dryRun {
-                    copy = try live.temporaryCopy()
-                    db = try GeofenceStore(path: copy!)
+                    copy = try await live.temporaryCopy()
+                    db = try SpatiaLiteStore(path: copy!)
                 } else {
                     db = live
                 }
-                var replayer = Replayer(store: db, player: player, huntID: hunt)
+                var replayer = Replayer(store: db, player: try await db.requirePlayer(named: player), huntID: hunt)
                 replayer.dwellSeconds = dwell
                 replayer.keepTrack = map != nil
-                let summary = try replayer.run(path: file) { event in
+                let summary = try await replayer.run(path: file) { event in
                     if json {
                         Output.line(event.json.compactText)
                     } else {
@@ -58,7 +58,7 @@ extension VSH {
                 for warning in summary.warnings.prefix(20) { Output.error("vsh: \(warning)") }
                 if summary.warnings.count > 20 { Output.error("vsh: ... and \(summary.warnings.count - 20) more warnings") }
                 if let map {
-                    let hunts = try db.hunts().map(\.hunt).filter { hunt == nil || $0.id == hunt }
+                    let hunts = try await db.hunts().map(\.hunt).filter { hunt == nil || $0.id == hunt }
                     try MapRenderer.write(hunts: hunts, track: summary.track, to: map)
                 }
                 return .success

@@ -2,28 +2,28 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHEngine
+import VSHSpatiaLite
 
 extension VSH {
-    struct Review: ParsableCommand {
+    struct Review: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Moderate check-ins waiting for review.",
             subcommands: [List.self, Approve.self, Reject.self, Revoke.self])
 
-        struct List: ParsableCommand {
+        struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Check-ins waiting for a moderator, oldest first.")
             @OptionGroup var store: StoreOptions
-            @Flag(help: "One JSON array: [{id, player, received_at, hunt, stop, reasons, photo}].") var json = false
+            @Flag(help: "One JSON array: [{id, player, player_id, received_at, hunt, stop, reasons, photo}].") var json = false
 
-            func run() throws {
-                try CommandRunner.run(tool: "vsh") {
-                    let db = try store.openStore()
-                    let pending = try db.pendingCheckIns()
-                    let archive = PhotoArchive(databasePath: db.path)
+            func run() async throws {
+                try await CommandRunner.run(tool: "vsh") {
+                    let pending = try await store.openStore().pendingCheckIns()
+                    let archive = store.photoStore
                     if json {
                         Output.line(JSONValue.array(pending.map { p in
                             .object([
-                                "id": .int(Int(p.id)), "player": .string(p.player),
+                                "id": .int(Int(p.id)), "player": .string(p.player), "player_id": .int(Int(p.playerID.rawValue)),
                                 "received_at": .string(RFC3339.format(p.receivedAt)),
                                 "hunt": .optional(p.huntID), "stop": .optional(p.stopID),
                                 "reasons": .array(p.reasons.map(JSONValue.string)),
@@ -49,10 +49,10 @@ extension VSH {
             @Option(help: "Who decides (default: $USER).") var moderator: String?
             @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now: String?
 
-            func decide(_ decision: GeofenceStore.ReviewDecision, reason: String) throws {
-                try CommandRunner.run(tool: "vsh") {
+            func decide(_ decision: ReviewDecision, reason: String) async throws {
+                try await CommandRunner.run(tool: "vsh") {
                     let who = moderator ?? ProcessInfo.processInfo.environment["USER"] ?? "moderator"
-                    let outcome = try store.openStore().review(id, decision, reason: reason, moderator: who, at: try Clock.now(now))
+                    let outcome = try await store.openStore().review(id, decision, reason: reason, moderator: who, at: try Clock.now(now))
                     var line = "check-in #\(outcome.checkInID) by \(outcome.player): \(outcome.state)"
                     if outcome.pointsCredited > 0 { line += ", +\(outcome.pointsCredited) points" }
                     Output.line(line)
@@ -61,26 +61,26 @@ extension VSH {
             }
         }
 
-        struct Approve: ParsableCommand {
+        struct Approve: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Accept a pending check-in (credits its points).")
             @OptionGroup var decision: Decide
             @Option(help: "Why (kept in the audit trail).") var reason = "approved by a moderator"
-            func run() throws { try decision.decide(.approved, reason: reason) }
+            func run() async throws { try await decision.decide(.approved, reason: reason) }
         }
 
-        struct Revoke: ParsableCommand {
+        struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Withdraw an accepted check-in: its points, completions and badges are withdrawn too.")
             @OptionGroup var decision: Decide
             @Option(help: "Why (required; kept in the audit trail).") var reason: String
-            func run() throws { try decision.decide(.revoked, reason: reason) }
+            func run() async throws { try await decision.decide(.revoked, reason: reason) }
         }
 
-        struct Reject: ParsableCommand {
+        struct Reject: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Reject a pending check-in.")
             @OptionGroup var decision: Decide
             @Option(help: "Why (required; kept in the audit trail).") var reason: String
-            func run() throws { try decision.decide(.rejected, reason: reason) }
+            func run() async throws { try await decision.decide(.rejected, reason: reason) }
         }
     }
 }

@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHEngine
+import VSHSpatiaLite
 
 extension VSH {
-    struct ShowHunt: ParsableCommand {
+    struct ShowHunt: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "hunt", abstract: "Show one hunt and its stops.")
 
@@ -13,12 +14,11 @@ extension VSH {
         @Argument(help: "The hunt id (see `vsh hunts`).") var id: String
         @Flag(help: "One JSON object (shape in the README).") var json = false
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                let db = try store.openStore()
-                guard let stored = try db.hunt(id: id) else {
-                    let known = try db.hunts().map(\.hunt.id).joined(separator: ", ")
-                    throw InputError("no hunt \"\(id)\"" + (known.isEmpty ? "" : " (hunts: \(known))"))
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let db = try await store.openStore()
+                guard let stored = try await db.hunt(id: id) else {
+                    throw LeagueError.unknownHunt(id: id, known: try await db.hunts().map(\.hunt.id))
                 }
                 if json {
                     Output.line(HuntJSON.hunt(stored, withStops: true).compactText)

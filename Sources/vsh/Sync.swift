@@ -2,19 +2,20 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHEngine
+import VSHSpatiaLite
 
 extension VSH {
-    struct Sync: ParsableCommand {
+    struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Load the hunt files into the database now (every command also does this when they changed).")
 
         @OptionGroup var store: StoreOptions
 
-        func run() throws {
-            try CommandRunner.run(tool: "vsh") {
-                let db = try store.openStore(sync: false)
-                switch try db.sync(directory: store.huntsDirectory) {
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let db = try await store.openStore(sync: false)
+                switch try await db.sync(directory: store.huntsDirectory) {
                 case .unchanged:
                     Output.line("\(db.path): hunts are up to date")
                 case .updated(let hunts, let stops):

@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import VSHCommandSupport
 import VSHCore
-import VSHStore
+import VSHEngine
+import VSHSpatiaLite
 
 @main
-struct VSH: ParsableCommand {
+struct VSH: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vsh",
         abstract: "vsh: a geospatial scavenger-hunt engine.",

@@ -95,7 +95,8 @@ extension Workspace {
         try workspace.addPlayers("Ann")
         let answer = try json(try workspace.checkin("Ann", "sign-inside.jpg").stdout)
         guard case .object(let object) = answer else { Issue.record("not an object"); return }
-        #expect(object.keys == ["verdict", "id", "player", "hunt", "stop", "points", "rules", "fix", "awards"])
+        #expect(object.keys == ["verdict", "id", "player", "player_id", "hunt", "stop", "points", "rules", "fix", "awards"])
+        #expect(object["player_id"] == .int(1))
         #expect(object["awards"] == .array([.object(["kind": .string("badge"), "hunt": .string("strip-classics"), "badge": .string("first-roll"), "points": .int(10)])]))
         guard case .object(let fix)? = object["fix"] else { Issue.record("no fix"); return }
         #expect(fix.keys == ["lat", "lon", "accuracy_m", "time", "source"])

@@ -18,13 +18,13 @@ let hunt = Hunt(id: "h", name: "Hunt", timeZone: "America/Los_Angeles", stops: [
 
 func device(_ lat: Double, _ lon: Double, at time: String = "2026-11-21T19:30:00Z", accuracy: Double? = 5) -> Submission {
     Submission(
-        player: "ann", evidence: .device(position: Coordinate(unchecked: lat, lon), time: RFC3339.parse(time)!, accuracyMeters: accuracy),
+        player: PlayerID(1), evidence: .device(position: Coordinate(unchecked: lat, lon), time: RFC3339.parse(time)!, accuracyMeters: accuracy),
         huntID: nil, receivedAt: now)
 }
 
 func photo(_ metadata: PhotoMetadata) -> Submission {
     Submission(
-        player: "ann", evidence: .photo(Photo(metadata: metadata, fileSHA256: "f", imageSHA256: "i", byteCount: 1)),
+        player: PlayerID(1), evidence: .photo(Photo(metadata: metadata, fileSHA256: "f", imageSHA256: "i", byteCount: 1)),
         huntID: nil, receivedAt: now)
 }
 
@@ -35,7 +35,7 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
 @Suite struct VerifierTests {
     let verifier = Verifier()
 
-    @Test func rulesRunInTheDocumentedOrderAndAllAreRecorded() {
+    @Test func rulesRunInTheDocumentedOrderAndAllAreRecorded() async throws {
         let decision = verifier.evaluate(device(36.0805, -115.1725), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA]))
         #expect(decision.rules.map(\.rule) == Rule.allCases)
         #expect(decision.verdict == .accepted)
@@ -43,7 +43,7 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(decision.stop?.id == "a")
     }
 
-    @Test func toleranceIsBoundedByTheFixAccuracyAndTheHuntsCap() {
+    @Test func toleranceIsBoundedByTheFixAccuracyAndTheHuntsCap() async throws {
         let near = CheckInFacts(hunt: hunt, nearestStop: (stopA, 12))
         #expect(verifier.evaluate(device(36.0805, -115.1718, accuracy: 15), facts: near).verdict == .accepted)
         #expect(verifier.evaluate(device(36.0805, -115.1718, accuracy: 10), facts: near).verdict == .rejected)
@@ -53,7 +53,7 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(verifier.evaluate(device(36.0805, -115.1715, accuracy: 45), facts: far).verdict == .rejected)
     }
 
-    @Test func aRejectionNeverNamesADistance() {
+    @Test func aRejectionNeverNamesADistance() async throws {
         let decision = verifier.evaluate(device(36.09, -115.17), facts: CheckInFacts(hunt: hunt, nearestStop: (stopA, 1234)))
         let detail = decision.rules.first { $0.rule == .atStop }!.detail
         #expect(detail == "not at a stop of Hunt")
@@ -61,7 +61,7 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(decision.points == 0)
     }
 
-    @Test func poorAccuracyAndDisagreeingClocksGoToReview() {
+    @Test func poorAccuracyAndDisagreeingClocksGoToReview() async throws {
         #expect(verifier.evaluate(device(36.0805, -115.1725, accuracy: 80), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA])).verdict == .pending)
         var m = PhotoMetadata()
         m.latitude = 36.0805
@@ -77,7 +77,7 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(verifier.evaluate(photo(m), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA])).verdict == .accepted)
     }
 
-    @Test func timeRules() {
+    @Test func timeRules() async throws {
         let facts = CheckInFacts(hunt: hunt, coveringStops: [stopA])
         #expect(result(verifier.evaluate(device(36.0805, -115.1725, at: "2026-11-21T20:01:59Z"), facts: facts), .notInFuture) == .passed)
         #expect(result(verifier.evaluate(device(36.0805, -115.1725, at: "2026-11-21T20:02:01Z"), facts: facts), .notInFuture) == .failed)
@@ -91,7 +91,7 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(result(inWindow, .huntWindow) == .passed)
     }
 
-    @Test func travelSpeedAllowsForAccuracyAndRefusesTeleports() {
+    @Test func travelSpeedAllowsForAccuracyAndRefusesTeleports() async throws {
         let before = Fix(position: Coordinate(unchecked: 36.0805, -115.1725), time: RFC3339.parse("2026-11-21T19:20:00Z")!, accuracyMeters: 5, source: .device)
         // 10 km in 10 minutes = 60 km/h: fine. In 2 minutes: 300 km/h.
         let target = Geodesic.destination(from: before.position, azimuth: 0, distanceMeters: 10_000)
@@ -104,7 +104,7 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(teleport.verdict == .rejected)
     }
 
-    @Test func orderedHuntsAndRepeatVisits() {
+    @Test func orderedHuntsAndRepeatVisits() async throws {
         var ordered = hunt
         ordered.ordered = true
         let outOfOrder = verifier.evaluate(device(36.0805, -115.1725), facts: CheckInFacts(hunt: ordered, coveringStops: [stopB]))
@@ -120,7 +120,7 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(overlap.stop?.id == "b" && overlap.points == 30)
     }
 
-    @Test func photosWithoutPositionOrTimeAndReusedPhotosAreRejected() {
+    @Test func photosWithoutPositionOrTimeAndReusedPhotosAreRejected() async throws {
         var m = PhotoMetadata()
         m.positionNote = "no EXIF"
         let none = verifier.evaluate(photo(m), facts: CheckInFacts(hunt: hunt))

@@ -29,6 +29,11 @@ public enum TestSupport {
         return url
     }
 
+    /// Removes a folder a test made, with everything in it (ignoring a folder already gone).
+    public static func remove(_ folder: URL) {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// The folder holding the built executables (`vsh`, `vsh-master`): beside the test bundle.
     public static var productsDirectory: URL {
         if let override = ProcessInfo.processInfo.environment["VSH_BIN"], !override.isEmpty {

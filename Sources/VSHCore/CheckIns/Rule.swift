@@ -56,3 +56,13 @@ public enum Verdict: String, Sendable {
         }
     }
 }
+
+extension RuleResult {
+    /// `[{rule, result, detail}]`: the shape `--json` prints, the API answers and the audit trail keeps.
+    public static func json(_ rules: [RuleResult]) -> JSONValue {
+        .array(
+            rules.map {
+                .object(["rule": .string($0.rule.rawValue), "result": .string($0.outcome.rawValue), "detail": .string($0.detail)])
+            })
+    }
+}

@@ -34,7 +34,8 @@ public struct Submission: Sendable {
         case device(position: Coordinate, time: Date, accuracyMeters: Double?)
     }
 
-    public var player: String
+    /// Who submits it.
+    public var player: PlayerID
     public var evidence: Evidence
     /// The hunt the player names, or nil to let the position decide.
     public var huntID: String?
@@ -44,7 +45,7 @@ public struct Submission: Sendable {
     /// Set for device fixes that come from a replayed walk rather than a live device.
     public var isReplay = false
 
-    public init(player: String, evidence: Evidence, huntID: String?, receivedAt: Date, isReplay: Bool = false) {
+    public init(player: PlayerID, evidence: Evidence, huntID: String?, receivedAt: Date, isReplay: Bool = false) {
         self.player = player
         self.evidence = evidence
         self.huntID = huntID

@@ -1,0 +1,20 @@
+import VSHCore
+import VSHSpatiaLite
+
+/// The command line's words for library errors: the libraries say what is wrong;
+/// the CLI adds what to type to fix it (a command, a flag), which only it knows.
+public enum ErrorWords {
+    /// The one-line message for `error`.
+    public static func message(_ error: any Error) -> String {
+        switch error {
+        case LeagueError.unknownPlayer(let name):
+            return "no player \"\(name)\" (add one with: vsh player add NAME)"
+        case LeagueError.missingReason:
+            return "give a reason (--reason TEXT)"
+        case HuntSourceError.folderNotFound(let path):
+            return "\(path): hunts folder not found (set --hunts or VSH_HUNTS)"
+        default:
+            return String(describing: error)
+        }
+    }
+}

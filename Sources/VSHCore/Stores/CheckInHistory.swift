@@ -1,0 +1,75 @@
+public import Foundation
+
+/// What the check-in rules may ask of a league's past, inside the transaction that
+/// records a new check-in (so the answers cannot change between decision and write).
+///
+/// Each backend implements it over its own transaction; an in-memory one serves the
+/// rule tests. `CheckInFacts.gather` asks the questions, the same way for every backend.
+public protocol CheckInHistory {
+    /// A hunt's definition, or nil.
+    func hunt(id: String) throws -> Hunt?
+    /// Every hunt id, in catalog order (for the message naming an unknown hunt).
+    func huntIDs() throws -> [String]
+    /// The stops covering a position, boundary included, in hunt then stop order.
+    func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference]
+    /// The nearest stop to a position, with the geodesic distance to its boundary in metres.
+    func nearestStop(to position: Coordinate, inHunt huntID: String?) throws -> NearestStop?
+    /// The stops of a hunt the player holds an accepted check-in at, with its earliest fix time.
+    func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date]
+    /// The player's accepted check-ins nearest in fix time: the last at or before `time`, then the
+    /// first after it (each when there is one, in that order).
+    func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix]
+    /// The first check-in (anyone's, any verdict) with this image hash, or nil.
+    func earliestUse(ofImage imageSHA256: String) throws -> Int64?
+}
+
+extension CheckInFacts {
+    /// Gathers what the rules need to decide `submission` from a league's history.
+    ///
+    /// The hunt is the one named, else the hunt of the stop covering the position,
+    /// else the hunt of the nearest stop.
+    /// - Throws: `LeagueError.unknownHunt` when the submission names a hunt that does not exist.
+    public static func gather(for submission: Submission, from history: some CheckInHistory) throws -> CheckInFacts {
+        var hunt: Hunt?
+        if let requested = submission.huntID {
+            guard let found = try history.hunt(id: requested) else {
+                throw LeagueError.unknownHunt(id: requested, known: try history.huntIDs())
+            }
+            hunt = found
+        }
+        var facts = CheckInFacts(hunt: hunt)
+        if let position = submission.reportedPosition {
+            let covering = try history.stops(covering: position, inHunt: submission.huntID)
+            if hunt == nil, let first = covering.first { hunt = try history.hunt(id: first.huntID) }
+            if covering.isEmpty, let nearest = try history.nearestStop(to: position, inHunt: submission.huntID) {
+                if hunt == nil { hunt = try history.hunt(id: nearest.stop.huntID) }
+                if let stop = hunt?.stops.first(where: { $0.id == nearest.stop.stopID }) {
+                    facts.nearestStop = (stop, nearest.distanceMeters)
+                }
+            }
+            facts.hunt = hunt
+            facts.coveringStops = covering.compactMap { ref in hunt?.stops.first { $0.id == ref.stopID } }
+        }
+        if let hunt { facts.visitedStops = try history.visitedStops(player: submission.player, hunt: hunt.id) }
+        if let time = submission.captureTime(in: hunt) {
+            facts.neighbourFixes = try history.neighbourFixes(player: submission.player, around: time)
+        }
+        if let photo = submission.photo {
+            facts.earlierUseOfPhoto = try history.earliestUse(ofImage: photo.imageSHA256)
+        }
+        return facts
+    }
+}
+
+extension Submission {
+    /// The capture time as the verifier will see it: a device fix's time, else the photo's
+    /// GPS time, else its camera clock made absolute in the hunt's time zone (UTC without a hunt).
+    public func captureTime(in hunt: Hunt?) -> Date? {
+        switch evidence {
+        case .device(_, let time, _): return time
+        case .photo(let photo):
+            let zone = TimeZone(identifier: hunt?.timeZone ?? "UTC") ?? TimeZone(identifier: "UTC")!
+            return photo.metadata.gpsTime ?? photo.metadata.takenAt(inTimeZone: zone)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+public import Foundation
+
+/// A hunt as a store holds it: the definition plus what the store derived.
+public struct StoredHunt: Sendable {
+    public var hunt: Hunt
+    /// The hunt file it was synced from.
+    public var file: String
+    /// Each stop's area on the WGS84 ellipsoid (Karney's `geod_polygonarea`), in m², by stop id.
+    public var stopAreas: [String: Double]
+
+    public init(hunt: Hunt, file: String, stopAreas: [String: Double]) {
+        self.hunt = hunt
+        self.file = file
+        self.stopAreas = stopAreas
+    }
+}
+
+/// A stop as a lookup names it.
+public struct StopReference: Hashable, Sendable {
+    public let huntID: String
+    public let stopID: String
+    public let name: String
+
+    public init(huntID: String, stopID: String, name: String) {
+        self.huntID = huntID
+        self.stopID = stopID
+        self.name = name
+    }
+}
+
+/// The stop nearest to a point that no stop covers.
+public struct NearestStop: Hashable, Sendable {
+    public let stop: StopReference
+    /// Geodesic distance on the WGS84 ellipsoid from the point to the stop's boundary, in metres.
+    public let distanceMeters: Double
+
+    public init(stop: StopReference, distanceMeters: Double) {
+        self.stop = stop
+        self.distanceMeters = distanceMeters
+    }
+}
+
+/// A stop that a straight segment between two fixes passes through.
+public struct CrossedStop: Sendable {
+    public let stop: StopReference
+    /// Where along the segment (0 = first fix, 1 = second) the middle of the pass is.
+    public let fraction: Double
+
+    public init(stop: StopReference, fraction: Double) {
+        self.stop = stop
+        self.fraction = fraction
+    }
+}
+
+/// What a sync did.
+public enum SyncOutcome: Equatable, Sendable {
+    /// The files are what the store already holds.
+    case unchanged
+    /// The definitions were replaced: this many hunts and stops now.
+    case updated(hunts: Int, stops: Int)
+}
+
+/// Hunts, their stops, and the spatial questions asked of them.
+///
+/// Positions are WGS84 degrees; "covers" is boundary-inclusive (`ST_Covers`, DESIGN.md):
+/// a position on an edge or vertex is inside a stop, one in a hole is not.
+public protocol HuntStore: Sendable {
+    /// Every hunt with its stops, in catalog (file-name) order.
+    func hunts() async throws -> [StoredHunt]
+
+    /// One hunt with its stops, or nil when there is no hunt with that id.
+    func hunt(id: String) async throws -> StoredHunt?
+
+    /// The stops whose geofence covers a position, in hunt then stop order.
+    func stops(covering position: Coordinate, inHunt huntID: String?) async throws -> [StopReference]
+
+    /// The stop nearest to a position, with the geodesic distance in metres to its
+    /// boundary on the WGS84 ellipsoid; nil when there are no stops.
+    func nearestStop(to position: Coordinate, inHunt huntID: String?) async throws -> NearestStop?
+
+    /// The stops a straight segment between two positions passes through
+    /// (`ST_Intersects`), with where along the segment the pass is.
+    func stops(crossedBy a: Coordinate, _ b: Coordinate, inHunt huntID: String?) async throws -> [CrossedStop]
+
+    /// Brings the definitions in line with hunt files (and `badges.json`) when they changed:
+    /// every file is validated first, then all are replaced in one transaction, and every
+    /// player is rescored. A bad file leaves the last good definitions and throws `HuntFileErrors`.
+    @discardableResult
+    func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) async throws -> SyncOutcome
+
+    /// Replaces every hunt and stop with a catalog the caller validated itself.
+    func replace(with catalog: HuntCatalog) async throws
+}

@@ -1,0 +1,56 @@
+/// Something a caller named that the league does not have, or a request the
+/// league's state does not allow. Bad input (exit 65 for the CLI, 404/409/422
+/// for the server): the message names the culprit in the library's words; the
+/// CLI and the server map the cases to their own words and statuses.
+public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    /// No player goes by this name.
+    case unknownPlayer(name: String)
+    /// No player has this id.
+    case unknownPlayerID(PlayerID)
+    /// No hunt has this id; `known` lists the ids there are, in catalog order.
+    case unknownHunt(id: String, known: [String])
+    /// No check-in has this id.
+    case unknownCheckIn(id: Int64)
+    /// A moderator's decision needs the check-in in another state.
+    case checkInState(id: Int64, state: String, required: String)
+    /// Another player already goes by this name (ignoring case).
+    case nameTaken(name: String)
+    /// Not an e-mail address.
+    case invalidEmail(String)
+    /// A moderator's decision needs a reason.
+    case missingReason
+    /// A moderator's reason is longer than `limit` characters.
+    case reasonTooLong(limit: Int)
+
+    public var description: String {
+        switch self {
+        case .unknownPlayer(let name): return "no player \"\(name)\""
+        case .unknownPlayerID(let id): return "no player #\(id)"
+        case .unknownHunt(let id, let known):
+            return "no hunt \"\(id)\"" + (known.isEmpty ? "" : " (hunts: \(known.joined(separator: ", ")))")
+        case .unknownCheckIn(let id): return "no check-in #\(id)"
+        case .checkInState(let id, let state, let required): return "check-in #\(id) is \(state), not \(required)"
+        case .nameTaken(let name): return "a player called \"\(name)\" already exists"
+        case .invalidEmail(let text): return "\"\(text)\" is not an email address"
+        case .missingReason: return "a moderator's decision needs a reason"
+        case .reasonTooLong(let limit): return "the reason is over \(limit) characters"
+        }
+    }
+
+    public var exitStatus: ExitStatus { self == .missingReason ? .usage : .dataError }
+}
+
+/// A submission that cannot be judged at all: refused before any rule runs.
+public enum SubmissionError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    /// A device fix's accuracy is not a finite distance of 0 m or more.
+    case invalidAccuracy
+
+    public var description: String {
+        switch self {
+        case .invalidAccuracy: return "accuracy must be a distance in metres, 0 or more"
+        }
+    }
+
+    /// 64: the CLI takes the accuracy as an option.
+    public var exitStatus: ExitStatus { .usage }
+}

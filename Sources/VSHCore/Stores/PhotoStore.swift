@@ -1,0 +1,31 @@
+/// Submitted photos, content-addressed: a photo's key is derived from its SHA-256, so the
+/// same bytes are stored once and a key always names the same bytes.
+///
+/// `put` is durable when it returns (unless `durable` is false, for batches, which call
+/// `flush()` once before committing the check-ins that name their photos).
+public protocol PhotoStore: Sendable {
+    /// Stores the bytes under their SHA-256 (lower-case hex); a no-op when already there.
+    /// - Returns: the photo's key.
+    @discardableResult
+    func put(_ bytes: [UInt8], sha256: String, durable: Bool) throws -> String
+
+    /// The bytes stored under `key`, or nil when there are none.
+    func get(_ key: String) throws -> [UInt8]?
+
+    /// Whether a photo is stored under `key`.
+    func exists(_ key: String) -> Bool
+
+    /// Makes every earlier `put(durable: false)` durable.
+    func flush() throws
+}
+
+extension PhotoStore {
+    /// Stores the bytes durably.
+    @discardableResult
+    public func put(_ bytes: [UInt8], sha256: String) throws -> String {
+        try put(bytes, sha256: sha256, durable: true)
+    }
+
+    /// The key of a photo with this SHA-256: `ab/abcdef….jpg`.
+    public static func key(sha256: String) -> String { "\(sha256.prefix(2))/\(sha256).jpg" }
+}

@@ -1,0 +1,89 @@
+public import Foundation
+
+/// A check-in waiting for a moderator.
+public struct PendingCheckIn: Sendable {
+    public var id: Int64
+    public var playerID: PlayerID
+    public var player: String
+    public var receivedAt: Date
+    public var huntID: String?
+    public var stopID: String?
+    public var stopName: String?
+    /// The rules that asked for review, with their details.
+    public var reasons: [String]
+    /// The archived photo's key in the `PhotoStore`, if any.
+    public var photoFile: String?
+
+    public init(
+        id: Int64, playerID: PlayerID, player: String, receivedAt: Date, huntID: String?, stopID: String?,
+        stopName: String?, reasons: [String], photoFile: String?
+    ) {
+        self.id = id
+        self.playerID = playerID
+        self.player = player
+        self.receivedAt = receivedAt
+        self.huntID = huntID
+        self.stopID = stopID
+        self.stopName = stopName
+        self.reasons = reasons
+        self.photoFile = photoFile
+    }
+}
+
+/// A moderator's decision on a check-in.
+public enum ReviewDecision: String, Sendable, CaseIterable {
+    /// A pending check-in is accepted.
+    case approved
+    /// A pending check-in is rejected.
+    case rejected
+    /// An accepted check-in is withdrawn (points, completions and badges it earned go with it).
+    case revoked
+
+    /// The state a check-in must be in for this decision.
+    public var requiredState: String { self == .revoked ? "accepted" : "pending" }
+}
+
+/// What a moderator's decision did.
+public struct ReviewOutcome: Sendable {
+    public var checkInID: Int64
+    public var playerID: PlayerID
+    public var player: String
+    public var state: String
+    /// Points the decision credited (approving a first visit) or 0.
+    public var pointsCredited: Int
+
+    public init(checkInID: Int64, playerID: PlayerID, player: String, state: String, pointsCredited: Int) {
+        self.checkInID = checkInID
+        self.playerID = playerID
+        self.player = player
+        self.state = state
+        self.pointsCredited = pointsCredited
+    }
+}
+
+/// The longest reason a moderator may give, in characters.
+public let maxReviewReasonLength = 500
+
+/// Moderation: the review queue and append-only decisions.
+public protocol ReviewStore: Sendable {
+    /// Check-ins whose state is still pending, oldest first.
+    func pendingCheckIns() async throws -> [PendingCheckIn]
+
+    /// Records a moderator's decision (append-only: a review row decides the check-in's
+    /// state) and rescores the player. Approve and reject take a pending check-in;
+    /// revoke takes an accepted one.
+    /// - Throws: `LeagueError` when there is no such check-in, it is in the wrong state,
+    ///   or the reason is empty or too long.
+    func review(_ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date) async throws
+        -> ReviewOutcome
+}
+
+extension ReviewDecision {
+    /// The reason trimmed, or the `LeagueError` that refuses it.
+    public static func validReason(_ reason: String) throws(LeagueError) -> String {
+        let trimmed = reason.trimmingSpaces()
+        guard !trimmed.isEmpty else { throw .missingReason }
+        guard trimmed.count <= maxReviewReasonLength else { throw .reasonTooLong(limit: maxReviewReasonLength) }
+        return trimmed
+    }
+}

@@ -1,0 +1,42 @@
+/// What a health check found in a store.
+public struct StoreHealth: Sendable {
+    /// The database's own integrity check: `["ok"]` when sound.
+    public var integrity: [String]
+    /// Rows that break a foreign key (0 when sound).
+    public var foreignKeyViolations: Int
+    public var players: Int
+    public var checkIns: Int
+    public var stops: Int
+    /// Check-ins whose photo is missing from the photo store.
+    public var missingPhotos: Int
+    /// Players whose stored points differ from a rescore from their check-ins.
+    public var playersWithWrongTotals: Int
+
+    public init(
+        integrity: [String], foreignKeyViolations: Int, players: Int, checkIns: Int, stops: Int, missingPhotos: Int,
+        playersWithWrongTotals: Int
+    ) {
+        self.integrity = integrity
+        self.foreignKeyViolations = foreignKeyViolations
+        self.players = players
+        self.checkIns = checkIns
+        self.stops = stops
+        self.missingPhotos = missingPhotos
+        self.playersWithWrongTotals = playersWithWrongTotals
+    }
+
+    /// True when every check passed.
+    public var isHealthy: Bool {
+        integrity == ["ok"] && foreignKeyViolations == 0 && missingPhotos == 0 && playersWithWrongTotals == 0
+    }
+}
+
+/// `vsh doctor`: checks a store without changing it.
+public protocol StoreDoctor: Sendable {
+    /// Checks the database, that every recorded photo is in `photos`, and the score
+    /// totals against a rescore (which is rolled back).
+    func health(photos: any PhotoStore) async throws -> StoreHealth
+}
+
+/// Everything a league keeps: the store protocols one backend implements together.
+public typealias LeagueStore = HuntStore & PlayerStore & CheckInStore & ReviewStore & ScoreStore & StoreDoctor

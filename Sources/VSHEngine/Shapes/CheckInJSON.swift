@@ -1,0 +1,66 @@
+import Foundation
+public import VSHCore
+
+/// The `--json` shape of a check-in and its text form.
+public enum CheckInJSON {
+    /// `{verdict, id, player, player_id, hunt, stop, points, rules: [{rule, result, detail}], fix: {lat, lon, accuracy_m, time, source}}`.
+    public static func checkIn(_ recorded: RecordedCheckIn) -> JSONValue {
+        let decision = recorded.decision
+        let fix: JSONValue = decision.fix.map { fix in
+            .object([
+                "lat": .double(fix.position.latitude), "lon": .double(fix.position.longitude),
+                "accuracy_m": fix.accuracyMeters.map(JSONValue.double) ?? .null,
+                "time": .string(RFC3339.format(fix.time)), "source": .string(fix.source.rawValue),
+            ])
+        } ?? .null
+        return .object([
+            "verdict": .string(decision.verdict.rawValue),
+            "id": .int(Int(recorded.id)),
+            "player": .string(recorded.player),
+            "player_id": .int(Int(recorded.playerID.rawValue)),
+            "hunt": .optional(decision.hunt?.id),
+            "stop": .optional(decision.stop?.id),
+            "points": .int(decision.points),
+            "rules": RuleResult.json(decision.rules),
+            "fix": fix,
+            "awards": .array(recorded.awards.map { a in
+                .object([
+                    "kind": .string(a.kind.rawValue), "hunt": .string(a.huntID), "badge": .optional(a.badgeID), "points": .int(a.points),
+                ])
+            }),
+        ])
+    }
+
+    /// A headline and one line a rule.
+    public static func describe(_ recorded: RecordedCheckIn) -> [String] {
+        let decision = recorded.decision
+        var headline = decision.verdict.rawValue.uppercased()
+        if let stop = decision.stop { headline += ": \(stop.name) (\(stop.huntID))" }
+        switch decision.verdict {
+        case .accepted: headline += decision.points > 0 ? " · +\(decision.points) points" : " · no points"
+        case .pending: headline += " · waiting for a moderator"
+        case .rejected: break
+        }
+        headline += " · check-in #\(recorded.id)"
+        var lines = [headline]
+        let width = Rule.allCases.map(\.rawValue.count).max() ?? 12
+        for result in decision.rules {
+            let mark: String
+            switch result.outcome {
+            case .passed: mark = "✔"
+            case .failed: mark = "✘"
+            case .needsReview: mark = "?"
+            case .skipped: mark = "–"
+            }
+            lines.append("  \(mark) " + result.rule.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + result.detail)
+        }
+        for award in recorded.awards {
+            switch award.kind {
+            case .bonus: lines.append("  ★ hunt complete: \(award.huntID) bonus +\(award.points)")
+            case .badge: lines.append("  ★ badge earned: \(award.badgeID ?? "?")" + (award.points > 0 ? " +\(award.points)" : ""))
+            case .stop: break
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,30 @@
+public import VSHCore
+
+/// The `--json` shapes of `vsh hunts` and `vsh hunt ID` (README: "JSON output").
+public enum HuntJSON {
+    /// A hunt's metadata with the file's field names, plus `stops` (a count, or
+    /// the stops themselves) and `total_points`.
+    public static func hunt(_ stored: StoredHunt, withStops: Bool) -> JSONValue {
+        let hunt = stored.hunt
+        var object = HuntFile.metadata(of: hunt)
+        object["total_points"] = .int(hunt.totalPoints)
+        if withStops {
+            object["stops"] = .array(
+                hunt.stops.map { stop in
+                    let center = stop.geofence.bounds.center
+                    return .object([
+                        "id": .string(stop.id),
+                        "name": .string(stop.name),
+                        "description": .string(stop.description),
+                        "points": .int(stop.points),
+                        "image": .optional(stop.image),
+                        "area_m2": .double(((stored.stopAreas[stop.id] ?? 0) * 10).rounded() / 10),
+                        "center": .array([.double(center.latitude), .double(center.longitude)]),
+                    ])
+                })
+        } else {
+            object["stops"] = .int(hunt.stops.count)
+        }
+        return .object(object)
+    }
+}

@@ -1,0 +1,123 @@
+public import Foundation
+public import VSHCore
+
+/// Photos as files in a folder, content-addressed (`ab/abcdef….jpg`): the `PhotoStore`
+/// beside a SpatiaLite database (`vsh.sqlite` → `vsh.sqlite.photos/`, chosen by the caller).
+///
+/// Written atomically and durably: a temporary file in the same folder, flushed,
+/// renamed, then the folder flushed, so that the name survives a power cut too.
+public struct FilePhotoStore: PhotoStore {
+    /// The folder holding the photos.
+    public let root: String
+
+    /// A store in the folder `root` (created on the first `put`).
+    public init(root: String) {
+        self.root = root
+    }
+
+    /// The conventional folder for the photos of the database at `databasePath`: `<path>.photos`.
+    public static func beside(databasePath: String) -> FilePhotoStore {
+        FilePhotoStore(root: databasePath + ".photos")
+    }
+
+    /// The path of a key's file.
+    public func absolutePath(_ key: String) -> String { root + "/" + key }
+
+    @discardableResult
+    public func put(_ bytes: [UInt8], sha256: String, durable: Bool) throws -> String {
+        guard sha256.count == 64, sha256.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+            throw PhotoStoreError(message: "invalid photo hash \"\(sha256.prefix(80))\"", path: root)
+        }
+        let key = Self.key(sha256: sha256)
+        let path = absolutePath(key)
+        if FileManager.default.fileExists(atPath: path) { return key }
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw PhotoStoreError(message: "cannot create the photo folder", path: folder, errno: errno)
+        }
+        let temporary = folder + "/.incoming-\(UUID().uuidString)"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw PhotoStoreError(message: "cannot write a photo", path: folder, errno: errno) }
+        let ok = DurableFile.writeAll(bytes, to: fd, sync: durable)
+        let failure = errno
+        close(fd)
+        guard ok, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw PhotoStoreError(message: "cannot write a photo (disk full?)", path: folder, errno: failure)
+        }
+        if durable { try Self.syncFolder(folder) }
+        return key
+    }
+
+    public func get(_ key: String) throws -> [UInt8]? {
+        guard Self.isKey(key) else { return nil }
+        let path = absolutePath(key)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PhotoStoreError(message: "cannot read a photo", path: path, errno: errno)
+        }
+        return [UInt8](data)
+    }
+
+    public func exists(_ key: String) -> Bool {
+        Self.isKey(key) && FileManager.default.fileExists(atPath: absolutePath(key))
+    }
+
+    /// Makes every file written to the store durable with one `syncfs` of its
+    /// file system (instead of one `fsync` a photo: a batch of 10,000 spent a
+    /// third of its time there). `syncfs` is looked up at run time: the Glibc
+    /// module does not declare it; `sync()` is the fallback.
+    public func flush() throws {
+        typealias SyncFS = @convention(c) (Int32) -> Int32
+        let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if fd >= 0 { close(fd) } }
+        if fd >= 0, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
+            if unsafeBitCast(symbol, to: SyncFS.self)(fd) == 0 { return }
+        }
+        sync()
+    }
+
+    /// A key as `put` makes them: two hex digits, a slash, 64 hex digits, `.jpg`; nothing
+    /// else names a file (no `..`, no absolute paths).
+    static func isKey(_ key: String) -> Bool {
+        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 68, parts[1].hasSuffix(".jpg") else { return false }
+        let hex = parts[1].dropLast(4)
+        return hex.allSatisfy(\.isHexDigit) && hex.hasPrefix(parts[0])
+    }
+
+    /// `fsync` on a folder: makes a rename in it durable.
+    static func syncFolder(_ folder: String) throws {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw PhotoStoreError(message: "cannot open the photo folder", path: folder, errno: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else {
+            throw PhotoStoreError(message: "cannot flush the photo folder", path: folder, errno: errno)
+        }
+    }
+}
+
+/// A failure of the photo store's file system: what, where, and the `errno` behind it.
+public struct PhotoStoreError: Error, ExitStatusProviding, CustomStringConvertible, Sendable {
+    /// What went wrong, in words.
+    public let message: String
+    /// The file or folder.
+    public let path: String
+    /// The system's error number (0 when none applies).
+    public let errno: Int32
+
+    public init(message: String, path: String, errno: Int32 = 0) {
+        self.message = message
+        self.path = path
+        self.errno = errno
+    }
+
+    public var description: String {
+        "\(path): \(message)" + (errno == 0 ? "" : " (\(String(cString: strerror(errno))))")
+    }
+
+    /// 70: the archive is part of the installation, not the user's input.
+    public var exitStatus: ExitStatus { .internalError }
+}

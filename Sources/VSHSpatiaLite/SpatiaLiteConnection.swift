@@ -1,0 +1,127 @@
+import Foundation
+internal import CSpatiaLite
+internal import GRDB
+import Synchronization
+
+/// SpatiaLite's per-connection cache (GEOS and PROJ handles, prepared
+/// geometries), freed in `deinit`.
+final class SpatiaLiteCache: @unchecked Sendable {
+    // Owned exclusively: created here, used only by the one connection it is attached to, freed in deinit.
+    let pointer: UnsafeMutableRawPointer
+
+    init() {
+        spatialite_initialize()
+        pointer = spatialite_alloc_connection()
+    }
+
+    /// Registers SpatiaLite's SQL functions on a connection (`spatialite_init_ex`).
+    func attach(to db: Database, busyTimeout: TimeInterval) throws {
+        guard let handle = db.sqliteConnection else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "connection is closed")
+        }
+        spatialite_init_ex(handle, pointer, 0)
+        // SpatiaLite's initialisation sets a busy timeout of its own (5 s), over the one GRDB set:
+        // put ours back, so that the wait is the documented one (and VSH_BUSY_TIMEOUT works).
+        sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
+    }
+
+    deinit {
+        spatialite_cleanup_ex(pointer)
+    }
+}
+
+/// The SQLite connections of one database with SpatiaLite loaded on each: a GRDB
+/// `DatabasePool` for a file (WAL: readers run beside the one writer), a
+/// `DatabaseQueue` for a private in-memory database. Owns the SpatiaLite caches
+/// and closes every connection before they are freed.
+final class SpatiaLiteDatabase: Sendable {
+    let path: String
+    let writer: any DatabaseWriter
+    /// One cache a connection; the pool opens reader connections on demand.
+    private let caches: CacheList
+
+    /// - Parameter path: a file, or nil for a private in-memory database.
+    init(path: String?, busyTimeout: TimeInterval) throws {
+        self.path = path ?? ":memory:"
+        let caches = CacheList()
+        self.caches = caches
+        var config = Configuration()
+        config.busyMode = .timeout(busyTimeout)
+        // SpatiaLite's own SQL (metadata triggers) uses double-quoted strings.
+        config.acceptsDoubleQuotedStringLiterals = true
+        config.foreignKeysEnabled = true
+        config.prepareDatabase { db in
+            let cache = SpatiaLiteCache()
+            caches.list.withLock { $0.append(cache) }
+            try cache.attach(to: db, busyTimeout: busyTimeout)
+            // GRDB sets synchronous = NORMAL with WAL: a power cut could lose the last commits.
+            // A check-in that was answered must survive one: FULL syncs the WAL at each commit.
+            if path != nil { try db.execute(sql: "PRAGMA synchronous = FULL") }
+        }
+        do {
+            if let path {
+                writer = try DatabasePool(path: path, configuration: config)
+            } else {
+                writer = try DatabaseQueue(configuration: config)
+            }
+        } catch {
+            throw StoreError.wrap(error, path: self.path)
+        }
+    }
+
+    /// Runs database work, turning GRDB errors into `StoreError`s that name the file.
+    func run<T>(_ work: (any DatabaseWriter) throws -> T) throws -> T {
+        do { return try work(writer) } catch { throw StoreError.wrap(error, path: path) }
+    }
+
+    /// Reads on a reader connection (a snapshot; never waits for the writer).
+    func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await writer.read(work) } catch { throw StoreError.wrap(error, path: path) }
+    }
+
+    /// Writes in one IMMEDIATE transaction on the writer connection, committed when `work` returns.
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try work(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Runs `work` on the writer connection outside any transaction (`VACUUM INTO`, pragmas).
+    func writeWithoutTransaction<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await writer.writeWithoutTransaction(work) } catch { throw StoreError.wrap(error, path: path) }
+    }
+
+    /// Runs `work` in an IMMEDIATE transaction that is rolled back: for checks that must change nothing.
+    func writeAndRollBack<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try work(db)
+                    return .rollback
+                }
+                return result!
+            }
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    deinit {
+        try? writer.close()
+    }
+}
+
+/// The SpatiaLite caches of a database's connections, kept until the database is closed.
+final class CacheList: Sendable {
+    let list = Mutex<[SpatiaLiteCache]>([])
+}

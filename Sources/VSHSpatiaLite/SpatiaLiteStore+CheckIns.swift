@@ -1,0 +1,205 @@
+public import Foundation
+internal import GRDB
+public import VSHCore
+
+extension SpatiaLiteStore {
+    public func record(_ submission: Submission, photoFile: String?, decide: @escaping CheckInDecider) async throws
+        -> RecordedCheckIn
+    {
+        try await write { db in
+            let name = try Self.playerName(db, submission.player)
+            let history = TransactionHistory(db)
+            let facts = try CheckInFacts.gather(for: submission, from: history)
+            let decision = decide(submission, facts)
+            let id = try Self.insert(db, submission, decision: decision, photoFile: photoFile)
+            var awards: [ScoreEvent] = []
+            if decision.verdict == .accepted {
+                awards = try Self.rescore(db, playerID: submission.player).filter { $0.checkInID == id && $0.kind != .stop }
+            }
+            return RecordedCheckIn(
+                id: id, playerID: submission.player, player: name, receivedAt: submission.receivedAt,
+                source: submission.source, decision: decision, state: decision.verdict.rawValue, photoFile: photoFile,
+                awards: awards)
+        }
+    }
+
+    public func recordBatch(_ submissions: [(submission: Submission, photoFile: String?)], decide: @escaping CheckInDecider)
+        async throws -> [RecordedCheckIn]
+    {
+        let submissions = submissions.map { BatchEntry(submission: $0.submission, photoFile: $0.photoFile) }
+        return try await write { db in
+            var names: [PlayerID: String] = [:]
+            var rescore = Set<PlayerID>()
+            let history = TransactionHistory(db)
+            var recorded: [RecordedCheckIn] = []
+            for entry in submissions {
+                let submission = entry.submission
+                if names[submission.player] == nil { names[submission.player] = try Self.playerName(db, submission.player) }
+                let facts = try CheckInFacts.gather(for: submission, from: history)
+                let decision = decide(submission, facts)
+                let id = try Self.insert(db, submission, decision: decision, photoFile: entry.photoFile)
+                if decision.verdict == .accepted, let stop = decision.stop, let fix = decision.fix {
+                    rescore.insert(submission.player)
+                    history.accepted(player: submission.player, huntID: stop.huntID, stopID: stop.id, at: fix.time)
+                }
+                recorded.append(
+                    RecordedCheckIn(
+                        id: id, playerID: submission.player, player: names[submission.player]!,
+                        receivedAt: submission.receivedAt, source: submission.source, decision: decision,
+                        state: decision.verdict.rawValue, photoFile: entry.photoFile))
+            }
+            var awards: [Int64: [ScoreEvent]] = [:]
+            let catalog = try Self.scoringCatalog(db)
+            for player in rescore {
+                for event in try Self.rescore(db, playerID: player, catalog: catalog) where event.kind != .stop {
+                    awards[event.checkInID, default: []].append(event)
+                }
+            }
+            for i in recorded.indices { recorded[i].awards = awards[recorded[i].id] ?? [] }
+            return recorded
+        }
+    }
+
+    public func visitedStops(player: PlayerID, hunt huntID: String) async throws -> Set<String> {
+        try await read { db in
+            Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT DISTINCT stop_id FROM checkin_state
+                        WHERE player_id = ? AND hunt_id = ? AND state = 'accepted' AND stop_id IS NOT NULL
+                        """,
+                    arguments: [player.rawValue, huntID]))
+        }
+    }
+
+    static func insert(_ db: Database, _ submission: Submission, decision: Decision, photoFile: String?) throws -> Int64 {
+        let position = submission.reportedPosition
+        let fixTime = decision.fix?.time ?? submission.captureTime(in: decision.hunt)
+        let arguments: StatementArguments = [
+            submission.player.rawValue, RFC3339.format(submission.receivedAt), submission.source.rawValue, photoFile,
+            submission.photo?.fileSHA256, submission.photo?.imageSHA256,
+            position?.latitude, position?.longitude, submission.accuracyMeters,
+            fixTime.map(RFC3339.format), fixTime?.timeIntervalSince1970,
+            decision.hunt?.id, decision.stop?.id, decision.verdict.rawValue, decision.points,
+            RuleResult.json(decision.rules).compactText,
+        ]
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
+                    accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: arguments)
+        return db.lastInsertedRowID
+    }
+}
+
+/// One submission of a batch, as a `Sendable` value for the write closure.
+private struct BatchEntry: Sendable {
+    var submission: Submission
+    var photoFile: String?
+}
+
+/// `CheckInHistory` inside one write transaction. Keeps what the transaction has
+/// already read: hunt definitions (a stop's geometry is parsed once) and each
+/// player's visited stops per hunt, updated as the transaction accepts check-ins
+/// (a batch of one player's photos would otherwise re-read their history for every photo).
+final class TransactionHistory: CheckInHistory {
+    let db: Database
+    private var hunts: [String: Hunt?] = [:]
+    private var visited: [String: [String: Date]] = [:]
+
+    init(_ db: Database) { self.db = db }
+
+    func hunt(id: String) throws -> Hunt? {
+        if let known = hunts[id] { return known }
+        let hunt = try SpatiaLiteStore.loadHunts(db, id: id).first?.hunt
+        hunts[id] = hunt
+        return hunt
+    }
+
+    func huntIDs() throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT id FROM hunts ORDER BY position")
+    }
+
+    func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference] {
+        try SpatiaLiteStore.covering(db, position, huntID: huntID)
+    }
+
+    func nearestStop(to position: Coordinate, inHunt huntID: String?) throws -> NearestStop? {
+        try SpatiaLiteStore.nearest(db, position, huntID: huntID)
+    }
+
+    func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date] {
+        let key = "\(player)|\(huntID)"
+        if let known = visited[key] { return known }
+        var found: [String: Date] = [:]
+        for row in try Row.fetchAll(
+            try db.cachedStatement(
+                sql: """
+                    SELECT stop_id, MIN(fix_epoch) AS first FROM checkin_state
+                    WHERE player_id = ? AND hunt_id = ? AND state = 'accepted' AND stop_id IS NOT NULL GROUP BY stop_id
+                    """),
+            arguments: [player.rawValue, huntID])
+        {
+            found[row[0]] = Date(timeIntervalSince1970: row[1] ?? 0)
+        }
+        visited[key] = found
+        return found
+    }
+
+    /// Records an accepted check-in the transaction just inserted.
+    func accepted(player: PlayerID, huntID: String, stopID: String, at time: Date) {
+        let key = "\(player)|\(huntID)"
+        guard var known = visited[key] else { return }
+        if known[stopID].map({ time < $0 }) ?? true { known[stopID] = time }
+        visited[key] = known
+    }
+
+    func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix] {
+        var fixes: [Fix] = []
+        for sql in [Self.lastBefore, Self.firstAfter] {
+            if let row = try NeighbourRow.fetchOne(
+                try db.cachedStatement(sql: sql), arguments: [player.rawValue, time.timeIntervalSince1970]),
+                let fix = row.fix
+            {
+                fixes.append(fix)
+            }
+        }
+        return fixes
+    }
+
+    func earliestUse(ofImage imageSHA256: String) throws -> Int64? {
+        try Int64.fetchOne(
+            try db.cachedStatement(sql: "SELECT id FROM checkins WHERE image_sha256 = ? ORDER BY id LIMIT 1"),
+            arguments: [imageSHA256])
+    }
+
+    static let lastBefore = """
+        SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
+        WHERE player_id = ?1 AND state = 'accepted' AND fix_epoch IS NOT NULL AND fix_epoch <= ?2
+        ORDER BY fix_epoch DESC LIMIT 1
+        """
+    static let firstAfter = """
+        SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
+        WHERE player_id = ?1 AND state = 'accepted' AND fix_epoch IS NOT NULL AND fix_epoch > ?2
+        ORDER BY fix_epoch ASC LIMIT 1
+        """
+}
+
+/// A neighbouring accepted fix as `TransactionHistory.neighbourFixes` reads it.
+struct NeighbourRow: Decodable, FetchableRecord {
+    var lat: Double?
+    var lon: Double?
+    var accuracy_m: Double?
+    var fix_epoch: Double
+    var source: String
+
+    var fix: Fix? {
+        guard let lat, let lon, let position = try? Coordinate(latitude: lat, longitude: lon) else { return nil }
+        return Fix(
+            position: position, time: Date(timeIntervalSince1970: fix_epoch), accuracyMeters: accuracy_m,
+            source: FixSource(rawValue: source) ?? .photo)
+    }
+}

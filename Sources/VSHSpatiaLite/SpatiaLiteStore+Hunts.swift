@@ -1,0 +1,53 @@
+public import Foundation
+internal import GRDB
+public import VSHCore
+
+extension SpatiaLiteStore {
+    public func hunts() async throws -> [StoredHunt] {
+        try await read { db in try Self.loadHunts(db, id: nil) }
+    }
+
+    public func hunt(id: String) async throws -> StoredHunt? {
+        try await read { db in try Self.loadHunts(db, id: id).first }
+    }
+
+    static func loadHunts(_ db: Database, id: String?) throws -> [StoredHunt] {
+        let huntRows = try Row.fetchAll(
+            db, sql: "SELECT * FROM hunts WHERE ?1 IS NULL OR id = ?1 ORDER BY position", arguments: [id])
+        return try huntRows.map { row in
+            var hunt = Hunt(id: row["id"], name: row["name"])
+            hunt.description = row["description"]
+            hunt.difficulty = Hunt.Difficulty(rawValue: row["difficulty"]) ?? .medium
+            hunt.bonusPoints = row["bonus_points"]
+            hunt.ordered = row["ordered"]
+            hunt.timeZone = row["timezone"]
+            hunt.startsAt = (row["starts_at"] as String?).flatMap(RFC3339.parse)
+            hunt.endsAt = (row["ends_at"] as String?).flatMap(RFC3339.parse)
+            hunt.maxAccuracyMeters = row["max_accuracy_m"]
+            hunt.maxPhotoAgeSeconds = row["max_photo_age_s"]
+            hunt.toleranceMeters = row["tolerance_m"]
+            hunt.image = row["image"]
+            var areas: [String: Double] = [:]
+            // Columns by position: GRDB matches names case-insensitively, which showed in a profile of 50,000 stops.
+            let stopRows = try Row.fetchCursor(
+                db, sql: "SELECT id, geometry_json, name, description, points, image, area_m2 FROM stops WHERE hunt_id = ? ORDER BY position",
+                arguments: [hunt.id])
+            while let stopRow = try stopRows.next() {
+                let stopID: String = stopRow[0]
+                let geometryText: String = stopRow[1]
+                let geofence: Geofence
+                do {
+                    geofence = try HuntFile.storedGeofence(geometryText) ?? HuntFile.geofence(from: try JSONValue.parse(geometryText))
+                } catch {
+                    throw StoreError(code: 11, message: "stop \(stopID) has a damaged geometry", path: db.description)
+                }
+                hunt.stops.append(
+                    Stop(
+                        id: stopID, huntID: hunt.id, name: stopRow[2], description: stopRow[3],
+                        points: stopRow[4], image: stopRow[5], geofence: geofence))
+                areas[stopID] = stopRow[6]
+            }
+            return StoredHunt(hunt: hunt, file: row["file"], stopAreas: areas)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+public import Foundation
+public import VSHCore
+
+extension SpatiaLiteStore {
+    /// Opens a league on a SpatiaLite file (created when missing) and syncs its hunt files
+    /// into it when they changed: what every command and the server do first.
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - hunts: the hunts folder, or nil to use the stored definitions as they are.
+    /// - Throws: `StoreError`; `HuntSourceError.folderNotFound` for a required folder that
+    ///   is missing; `HuntFileErrors` for bad hunt files (the last good definitions stay).
+    public static func open(path: String, hunts: HuntsFolder?) async throws -> SpatiaLiteStore {
+        let store = try SpatiaLiteStore(path: path)
+        if let hunts, hunts.required || FileManager.default.fileExists(atPath: hunts.path) {
+            try await store.sync(directory: hunts.path)
+        }
+        return store
+    }
+}

@@ -1,0 +1,96 @@
+public import Foundation
+internal import GRDB
+public import VSHCore
+
+extension SpatiaLiteStore {
+    @discardableResult
+    public func addPlayer(name raw: String, email: String?, at now: Date) async throws -> PlayerRecord {
+        let name = try PlayerName.validate(raw).get()
+        if let email {
+            guard email.count <= 254, email.contains("@"), !email.contains(where: { $0.isWhitespace || $0.isNewline })
+            else { throw LeagueError.invalidEmail(email) }
+        }
+        return try await write { db in
+            if try String.fetchOne(db, sql: "SELECT name FROM players WHERE name_key = ?", arguments: [PlayerName.key(name)])
+                != nil
+            {
+                throw LeagueError.nameTaken(name: name)
+            }
+            try db.execute(
+                sql: "INSERT INTO players(name, name_key, email, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [name, PlayerName.key(name), email, RFC3339.format(now)])
+            return PlayerRecord(id: PlayerID(db.lastInsertedRowID), name: name, email: email, createdAt: now)
+        }
+    }
+
+    public func player(named name: String) async throws -> PlayerRecord? {
+        try await read { db in
+            try PlayerRow.fetchOne(
+                db, sql: "SELECT id, name, email, created_at FROM players WHERE name_key = ?",
+                arguments: [PlayerName.key(name)]
+            )?.record
+        }
+    }
+
+    public func player(id: PlayerID) async throws -> PlayerRecord? {
+        try await read { db in
+            try PlayerRow.fetchOne(
+                db, sql: "SELECT id, name, email, created_at FROM players WHERE id = ?", arguments: [id.rawValue]
+            )?.record
+        }
+    }
+
+    public func players() async throws -> [PlayerSummary] {
+        try await read { db in
+            try PlayerSummaryRow.fetchAll(
+                db,
+                sql: """
+                    SELECT p.id, p.name, p.email, p.created_at,
+                        (SELECT COALESCE(SUM(e.points), 0) FROM score_events e WHERE e.player_id = p.id) AS points,
+                        (SELECT COUNT(*) FROM checkins c WHERE c.player_id = p.id) AS checkins,
+                        (SELECT COUNT(*) FROM checkin_state c WHERE c.player_id = p.id AND c.state = 'accepted') AS accepted
+                    FROM players p ORDER BY p.name_key
+                    """
+            ).map(\.summary)
+        }
+    }
+
+    /// The player's display name, or `LeagueError.unknownPlayerID`.
+    static func playerName(_ db: Database, _ id: PlayerID) throws -> String {
+        guard let name = try String.fetchOne(db, sql: "SELECT name FROM players WHERE id = ?", arguments: [id.rawValue])
+        else { throw LeagueError.unknownPlayerID(id) }
+        return name
+    }
+}
+
+/// A `players` row.
+struct PlayerRow: Decodable, FetchableRecord {
+    var id: Int64
+    var name: String
+    var email: String?
+    var created_at: String
+
+    var record: PlayerRecord {
+        PlayerRecord(
+            id: PlayerID(id), name: name, email: email,
+            createdAt: RFC3339.parse(created_at) ?? Date(timeIntervalSince1970: 0))
+    }
+}
+
+/// A player with the totals `players()` derives.
+struct PlayerSummaryRow: Decodable, FetchableRecord {
+    var id: Int64
+    var name: String
+    var email: String?
+    var created_at: String
+    var points: Int
+    var checkins: Int
+    var accepted: Int
+
+    var summary: PlayerSummary {
+        PlayerSummary(
+            id: PlayerID(id), name: name, email: email,
+            createdAt: RFC3339.parse(created_at) ?? Date(timeIntervalSince1970: 0), points: points, checkIns: checkins,
+            acceptedCheckIns: accepted)
+    }
+}

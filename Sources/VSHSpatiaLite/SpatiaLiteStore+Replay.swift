@@ -1,0 +1,37 @@
+public import Foundation
+internal import GRDB
+public import VSHCore
+
+extension SpatiaLiteStore {
+    /// The stops a segment crosses (`ST_Intersects` with the line between the
+    /// two positions, candidates from the R*Tree box of the segment), with the
+    /// fraction along the segment of the middle of the part inside each stop.
+    public func stops(crossedBy a: Coordinate, _ b: Coordinate, inHunt huntID: String?) async throws -> [CrossedStop] {
+        try await read { db in
+            try Row.fetchAll(
+                try db.cachedStatement(sql: Self.crossingSQL),
+                arguments: [a.longitude, a.latitude, b.longitude, b.latitude, huntID]
+            ).map { row in CrossedStop(stop: Self.reference(row), fraction: min(1, max(0, row[3] as Double? ?? 0.5))) }
+        }
+    }
+
+    static let crossingSQL = """
+        SELECT s.hunt_id, s.id, s.name,
+            ST_Line_Locate_Point(l.line, ST_Centroid(ST_Intersection(s.geom, l.line))) AS fraction
+        FROM stops s JOIN hunts h ON h.id = s.hunt_id,
+            (SELECT MakeLine(MakePoint(?1, ?2, 4326), MakePoint(?3, ?4, 4326)) AS line) l
+        WHERE s.pk IN (SELECT pkid FROM idx_stops_geom
+                WHERE xmax >= MIN(?1, ?3) AND xmin <= MAX(?1, ?3) AND ymax >= MIN(?2, ?4) AND ymin <= MAX(?2, ?4))
+          AND ST_Intersects(s.geom, l.line) = 1
+          AND (?5 IS NULL OR s.hunt_id = ?5)
+        ORDER BY h.position, s.position
+        """
+
+    /// A private copy of this database in a temporary file (`VACUUM INTO`), for
+    /// dry runs that must not write to the real one. The caller deletes it.
+    public func temporaryCopy() async throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vsh-dry-run-\(UUID().uuidString).sqlite").path
+        try await database.writeWithoutTransaction { try $0.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+        return path
+    }
+}

@@ -1,0 +1,119 @@
+public import Foundation
+internal import GRDB
+public import VSHCore
+import VSHGeodesy
+
+extension SpatiaLiteStore {
+    /// A fingerprint of a set of hunt files: SHA-256 over each file's name and
+    /// content hash. File names only, not folders, so the same files reached by
+    /// another path do not trigger a re-sync.
+    static func fingerprint(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) -> String {
+        var hasher = SHA256()
+        for source in sources.sorted(by: { $0.expectedID < $1.expectedID }) {
+            hasher.update(Array("\(source.expectedID).geojson\u{0}\(SHA256.hex(source.bytes))\n".utf8))
+        }
+        if let badges { hasher.update(Array("\(BadgeFile.fileName)\u{0}\(SHA256.hex(badges.bytes))\n".utf8)) }
+        return hasher.finalizeHex()
+    }
+
+    /// Syncs the hunt files and `badges.json` of a folder. When every file has
+    /// the name, size, modification time and inode of the last sync, nothing is
+    /// read (a 60 MB folder of 50,000 stops was hashed at every command); else
+    /// the content decides, as `sync(_:badges:)` says.
+    @discardableResult
+    public func sync(directory: String) async throws -> SyncOutcome {
+        let signature = HuntSources.statSignature(directory: directory)
+        if let signature, try await storedValue("hunts-stat") == signature, try await storedValue("hunts") != nil {
+            return .unchanged
+        }
+        let outcome = try await sync(
+            try HuntSources.read(directory: directory), badges: try HuntSources.readBadges(directory: directory))
+        if let signature {
+            try await write { db in
+                try db.execute(
+                    sql: "INSERT INTO sync_state(key, value) VALUES ('hunts-stat', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    arguments: [signature])
+            }
+        }
+        return outcome
+    }
+
+    func storedValue(_ key: String) async throws -> String? {
+        try await read { try String.fetchOne($0, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Brings the database's hunts and stops in line with the hunt files, when they changed.
+    ///
+    /// All files are validated first (GEOS validity and ellipsoidal area
+    /// through this database's SpatiaLite); only when every one is valid are the
+    /// definitions replaced, in one IMMEDIATE transaction. A bad file therefore
+    /// leaves the last good definitions in place and throws `HuntFileErrors`
+    /// listing every problem.
+    @discardableResult
+    public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source? = nil) async throws -> SyncOutcome {
+        let fingerprint = Self.fingerprint(sources, badges: badges)
+        if try await storedValue("hunts") == fingerprint { return .unchanged }
+        let catalog = try HuntCatalog.build(sources, badges: badges, inspector: inspector).get()
+        let files = Dictionary(uniqueKeysWithValues: sources.map { ($0.expectedID, $0.path) })
+        try await write { db in
+            // Another process may have synced the same files while we validated.
+            if try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'hunts'") == fingerprint {
+                return
+            }
+            try Self.replaceDefinitions(db, with: catalog, files: files)
+            try db.execute(
+                sql: "INSERT INTO sync_state(key, value) VALUES ('hunts', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [fingerprint])
+            try Self.rescoreEveryone(db)
+        }
+        return .updated(hunts: catalog.hunts.count, stops: catalog.hunts.reduce(0) { $0 + $1.stops.count })
+    }
+
+    /// Replaces every hunt and stop with a catalog the caller validated itself
+    /// (tests, tools that build geometry in code), in one transaction. The next
+    /// `sync` from files will load the files again.
+    public func replace(with catalog: HuntCatalog) async throws {
+        try await write { db in
+            try Self.replaceDefinitions(db, with: catalog, files: [:])
+            try db.execute(sql: "DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat')")
+            try Self.rescoreEveryone(db)
+        }
+    }
+
+    private static func replaceDefinitions(_ db: Database, with catalog: HuntCatalog, files: [String: String]) throws {
+        try db.execute(sql: "DELETE FROM stops")
+        try db.execute(sql: "DELETE FROM hunts")
+        try db.execute(sql: "DELETE FROM badges")
+        for (position, badge) in catalog.badges.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO badges(id, position, name, description, points, rule) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [badge.id, position, badge.name, badge.description, badge.points, BadgeFile.ruleJSON(badge.rule).compactText])
+        }
+        let insertHunt = try db.makeStatement(
+            sql: """
+                INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
+                    starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        let insertStop = try db.makeStatement(
+            sql: """
+                INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom, area_m2)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?)
+                """)
+        for (position, hunt) in catalog.hunts.enumerated() {
+            try insertHunt.execute(arguments: [
+                hunt.id, position, hunt.name, hunt.description, hunt.difficulty.rawValue, hunt.bonusPoints,
+                hunt.ordered, hunt.timeZone, hunt.startsAt.map(RFC3339.format), hunt.endsAt.map(RFC3339.format),
+                hunt.maxAccuracyMeters, hunt.maxPhotoAgeSeconds, hunt.toleranceMeters, hunt.image,
+                files[hunt.id] ?? "\(hunt.id).geojson",
+            ])
+            for (stopPosition, stop) in hunt.stops.enumerated() {
+                try insertStop.execute(arguments: [
+                    stop.id, hunt.id, stopPosition, stop.name, stop.description, stop.points, stop.image,
+                    stop.geofence.geoJSON().compactText, stop.geofence.wkt,
+                    Geodesic.areaSquareMeters(of: stop.geofence),
+                ])
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+public import Foundation
+internal import GRDB
+public import VSHCore
+
+/// The SpatiaLite adapter: every store protocol of the core (`LeagueStore`) on one
+/// SpatiaLite file, the default backend.
+///
+/// Stops live in `stops` with a SpatiaLite `MULTIPOLYGON` geometry column
+/// (SRID 4326) and an R*Tree spatial index (`idx_stops_geom`); every lookup
+/// goes through the index first and GEOS second. The file is an ordinary
+/// SpatiaLite database: `ogrinfo`, QGIS and `spatialite` open it.
+///
+/// Connections: a GRDB `DatabasePool` in WAL mode, so reads run on their own
+/// connections beside the one writer; every write is one IMMEDIATE transaction,
+/// so check-ins from several processes are serialised. Async methods run on
+/// GRDB's own queues, never blocking the caller's thread for the busy wait.
+public final class SpatiaLiteStore: LeagueStore {
+    /// The database file.
+    public let path: String
+    let database: SpatiaLiteDatabase
+    /// GEOS validity and ellipsoidal areas, on this database's connections.
+    public let inspector: SpatiaLiteInspector
+
+    /// How long a writer waits for another process's transaction, in seconds: 10, or
+    /// `VSH_BUSY_TIMEOUT` (0 to 600) for a busy server or a test. Past it: `StoreError` code 5.
+    public static let busyTimeoutSeconds: TimeInterval = {
+        guard let text = ProcessInfo.processInfo.environment["VSH_BUSY_TIMEOUT"], let value = Double(text),
+            (0...600).contains(value)
+        else { return 10 }
+        return value
+    }()
+
+    /// Opens (creating when needed) the database at `path` and brings its schema up to date.
+    /// - Throws: `StoreError` (code 5 busy, 26 not a database, 14 cannot open).
+    public init(path: String) throws {
+        self.path = path
+        database = try SpatiaLiteDatabase(path: path, busyTimeout: Self.busyTimeoutSeconds)
+        inspector = SpatiaLiteInspector(database: database)
+        try database.run { try Self.migrator.migrate($0) }
+    }
+
+    /// Reads on a reader connection, turning GRDB errors into `StoreError`s that name the file.
+    func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.read(work)
+    }
+
+    /// Writes in one IMMEDIATE transaction, turning GRDB errors into `StoreError`s.
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.write(work)
+    }
+
+    /// Schema history; each step runs once, in its own transaction.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-geofences") { db in
+            // Inside the migration's transaction: 0 = no transaction of its own (and fast; without any
+            // transaction it takes over 40 s, one autocommit per spatial_ref_sys row).
+            try db.requireOne("SELECT InitSpatialMetadata(0, 'WGS84')", what: "initialise SpatiaLite metadata")
+            try db.execute(
+                sql: """
+                    CREATE TABLE hunts (
+                        id TEXT PRIMARY KEY,
+                        position INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        description TEXT NOT NULL,
+                        difficulty TEXT NOT NULL,
+                        bonus_points INTEGER NOT NULL,
+                        ordered INTEGER NOT NULL,
+                        timezone TEXT NOT NULL,
+                        starts_at TEXT,
+                        ends_at TEXT,
+                        max_accuracy_m REAL NOT NULL,
+                        max_photo_age_s REAL NOT NULL,
+                        tolerance_m REAL NOT NULL,
+                        image TEXT,
+                        file TEXT NOT NULL
+                    );
+                    CREATE TABLE stops (
+                        pk INTEGER PRIMARY KEY,
+                        id TEXT NOT NULL UNIQUE,
+                        hunt_id TEXT NOT NULL REFERENCES hunts(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        description TEXT NOT NULL,
+                        points INTEGER NOT NULL,
+                        image TEXT,
+                        area_m2 REAL NOT NULL,
+                        geometry_json TEXT NOT NULL
+                    );
+                    CREATE INDEX stops_by_hunt ON stops(hunt_id, position);
+                    CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    """)
+            try db.requireOne(
+                "SELECT AddGeometryColumn('stops', 'geom', 4326, 'MULTIPOLYGON', 'XY', 1)",
+                what: "add the stops geometry column")
+            try db.requireOne("SELECT CreateSpatialIndex('stops', 'geom')", what: "create the stops spatial index")
+        }
+        migrator.registerMigration("v2-players-checkins") { db in
+            // The audit trail: check-ins and moderators' decisions are append-only
+            // (triggers refuse UPDATE and DELETE); a check-in's state is its
+            // verdict unless a later review decided otherwise.
+            try db.execute(
+                sql: """
+                    CREATE TABLE players (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        name_key TEXT NOT NULL UNIQUE,
+                        email TEXT,
+                        created_at TEXT NOT NULL
+                    );
+                    CREATE TABLE checkins (
+                        id INTEGER PRIMARY KEY,
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        received_at TEXT NOT NULL,
+                        source TEXT NOT NULL CHECK (source IN ('photo', 'device', 'replay')),
+                        photo_file TEXT,
+                        photo_sha256 TEXT,
+                        image_sha256 TEXT,
+                        lat REAL,
+                        lon REAL,
+                        accuracy_m REAL,
+                        fix_time TEXT,
+                        fix_epoch REAL,
+                        hunt_id TEXT,
+                        stop_id TEXT,
+                        verdict TEXT NOT NULL CHECK (verdict IN ('accepted', 'rejected', 'pending')),
+                        points INTEGER NOT NULL,
+                        rules TEXT NOT NULL
+                    );
+                    CREATE INDEX checkins_by_image ON checkins(image_sha256) WHERE image_sha256 IS NOT NULL;
+                    CREATE INDEX checkins_by_player ON checkins(player_id, fix_epoch);
+                    CREATE INDEX checkins_by_verdict ON checkins(verdict);
+                    CREATE TABLE reviews (
+                        id INTEGER PRIMARY KEY,
+                        checkin_id INTEGER NOT NULL REFERENCES checkins(id),
+                        decision TEXT NOT NULL CHECK (decision IN ('approved', 'rejected', 'revoked')),
+                        reason TEXT NOT NULL,
+                        moderator TEXT NOT NULL,
+                        decided_at TEXT NOT NULL
+                    );
+                    CREATE INDEX reviews_by_checkin ON reviews(checkin_id, id);
+                    CREATE TRIGGER checkins_no_update BEFORE UPDATE ON checkins
+                        BEGIN SELECT RAISE(ABORT, 'check-ins are append-only'); END;
+                    CREATE TRIGGER checkins_no_delete BEFORE DELETE ON checkins
+                        BEGIN SELECT RAISE(ABORT, 'check-ins are append-only'); END;
+                    CREATE TRIGGER reviews_no_update BEFORE UPDATE ON reviews
+                        BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
+                    CREATE TRIGGER reviews_no_delete BEFORE DELETE ON reviews
+                        BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
+                    CREATE VIEW checkin_state AS
+                        SELECT c.*,
+                            CASE (SELECT r.decision FROM reviews r WHERE r.checkin_id = c.id ORDER BY r.id DESC LIMIT 1)
+                                WHEN 'approved' THEN 'accepted'
+                                WHEN 'rejected' THEN 'rejected'
+                                WHEN 'revoked' THEN 'revoked'
+                                ELSE c.verdict
+                            END AS state
+                        FROM checkins c;
+                    """)
+        }
+        migrator.registerMigration("v3-scores") { db in
+            // Badges as defined in badges.json, and what every player earned: derived
+            // from accepted check-ins (recomputed per player whenever they change).
+            try db.execute(
+                sql: """
+                    CREATE TABLE badges (
+                        id TEXT PRIMARY KEY,
+                        position INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        description TEXT NOT NULL,
+                        points INTEGER NOT NULL,
+                        rule TEXT NOT NULL
+                    );
+                    CREATE TABLE score_events (
+                        id INTEGER PRIMARY KEY,
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        kind TEXT NOT NULL CHECK (kind IN ('stop', 'bonus', 'badge')),
+                        hunt_id TEXT NOT NULL,
+                        stop_id TEXT,
+                        badge_id TEXT,
+                        points INTEGER NOT NULL,
+                        at TEXT NOT NULL,
+                        at_epoch REAL NOT NULL,
+                        checkin_id INTEGER NOT NULL
+                    );
+                    CREATE INDEX score_events_by_player ON score_events(player_id, at_epoch);
+                    CREATE INDEX score_events_by_time ON score_events(at_epoch);
+                    """)
+        }
+        migrator.registerMigration("v4-score-indexes") { db in
+            // A profile sums points per check-in; the leaderboard groups by player
+            // and filters by hunt and time: a covering index answers it without the table.
+            try db.execute(
+                sql: """
+                    CREATE INDEX score_events_by_checkin ON score_events(checkin_id);
+                    CREATE INDEX score_events_totals ON score_events(player_id, hunt_id, at_epoch, kind, points);
+                    """)
+        }
+        migrator.registerMigration("v5-player-scores") { db in
+            // Each player's running totals, rewritten with their score events (`rescore`), so the
+            // all-time leaderboard reads one row a player instead of grouping every event.
+            try db.execute(
+                sql: """
+                    CREATE TABLE player_scores (
+                        player_id INTEGER PRIMARY KEY REFERENCES players(id),
+                        points INTEGER NOT NULL,
+                        hunts INTEGER NOT NULL,
+                        stops INTEGER NOT NULL,
+                        badges INTEGER NOT NULL,
+                        reached REAL NOT NULL
+                    );
+                    INSERT INTO player_scores
+                        SELECT player_id, SUM(points), SUM(kind = 'bonus'), SUM(kind = 'stop'), SUM(kind = 'badge'), MAX(at_epoch)
+                        FROM score_events GROUP BY player_id;
+                    CREATE INDEX player_scores_rank ON player_scores(points DESC, reached ASC);
+                    """)
+        }
+        return migrator
+    }
+}
+
+extension SpatiaLiteStore {
+    /// Runs raw SQL: for tests that check the database's own guards (the
+    /// append-only triggers). Not for application code, which goes through the typed methods.
+    public func executeForTesting(_ sql: String) async throws {
+        try await write { try $0.execute(sql: sql) }
+    }
+}

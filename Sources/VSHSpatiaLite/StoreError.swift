@@ -1,0 +1,63 @@
+public import Foundation
+internal import GRDB
+public import VSHCore
+
+/// An infrastructure failure of the database: what went wrong, where, with the
+/// SQLite result code, the statement and the underlying error (as GRDB's
+/// `DatabaseError` carries them). The message says what to do where there is something to do.
+public struct StoreError: Error, ExitStatusProviding, LocalizedError, CustomStringConvertible, Sendable {
+    /// SQLite's primary result code (5 = busy, 26 = not a database, ...), or 0.
+    public let code: Int32
+    /// What went wrong, in words.
+    public let message: String
+    /// The database file.
+    public let path: String
+    /// The SQL that failed, when a statement did.
+    public let sql: String?
+    /// The error this one wraps, described (GRDB's or SQLite's own message).
+    public let cause: String?
+
+    public init(code: Int32, message: String, path: String, sql: String? = nil, cause: String? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.sql = sql
+        self.cause = cause
+    }
+
+    /// `path: message`: one line for a person (the SQL and the cause are for logs and tests).
+    public var description: String { "\(path): \(message)" }
+    public var errorDescription: String? { description }
+
+    /// 75 busy, 65 not a database or damaged, 66 cannot open, else 70.
+    public var exitStatus: ExitStatus {
+        switch code {
+        case 5, 6: return .busy  // SQLITE_BUSY, SQLITE_LOCKED
+        case 11, 26: return .dataError  // SQLITE_CORRUPT, SQLITE_NOTADB
+        case 14: return .noInput  // SQLITE_CANTOPEN
+        default: return .internalError
+        }
+    }
+
+    /// Wraps any error thrown by GRDB or SQLite, keeping the result code.
+    static func wrap(_ error: any Error, path: String) -> any Error {
+        if error is StoreError || error is HuntFileErrors || error is InputError || error is LeagueError
+            || error is PhotoError
+        {
+            return error
+        }
+        if let error = error as? DatabaseError {
+            let code = error.resultCode.primaryResultCode.rawValue
+            let message: String
+            switch code {
+            case 5, 6: message = "the database is busy (another vsh is writing); try again"
+            case 11, 26: message = "not a vsh database, or it is damaged (\(error.message ?? "SQLite error \(code)"))"
+            case 14: message = "cannot open the database file (does its folder exist and is it writable?)"
+            default: message = "database error \(code): \(error.message ?? "unknown")"
+            }
+            return StoreError(
+                code: code, message: message, path: path, sql: error.sql, cause: error.message)
+        }
+        return StoreError(code: 0, message: "\(error)", path: path, cause: String(describing: error))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHSpatiaLite
+import VSHTestSupport
+
+
+/// Star-shaped polygons (simple by construction) 30-300 m across with 8-40
+/// vertices around Las Vegas, one in ten with a hole, as `make bench` draws them.
+func syntheticStops(count: Int, seed: UInt64) -> [Stop] {
+    var random = SplitMix64(seed: seed)
+    return (0..<count).map { i in
+        let lat = 36.05 + random.unit() * 0.15
+        let lon = -115.25 + random.unit() * 0.15
+        let radius = (15 + random.unit() * 135) / 111_000
+        let n = 8 + Int(random.unit() * 33)
+        func star(_ scale: Double, _ vertices: Int, clockwise: Bool) -> LinearRing {
+            var angles = (0..<vertices).map { k in (Double(k) + random.unit() * 0.8) / Double(vertices) * 2 * .pi }
+            if clockwise { angles.reverse() }
+            var ring = angles.map { a -> Coordinate in
+                let r = radius * scale * (0.55 + random.unit() * 0.45)
+                return Coordinate(unchecked: lat + r * sin(a), lon + r * cos(a) / cos(lat * .pi / 180))
+            }
+            ring.append(ring[0])
+            return try! LinearRing(ring)
+        }
+        let shell = star(1, n, clockwise: false)
+        let holes = i % 10 == 0 ? [star(0.3, 6, clockwise: true)] : []
+        return Stop(id: "s\(i)", huntID: "world", name: "s\(i)", points: 1, geofence: Geofence(Polygon(shell: shell, holes: holes)))
+    }
+}
+
+@Suite struct GeofenceIndexTests {
+    @Test func agreesWithSpatiaLiteOnEveryFixBoundariesIncluded() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-index")
+        let store = try SpatiaLiteStore(path: folder.appendingPathComponent("world.sqlite").path)
+        let stops = syntheticStops(count: 2_000, seed: 42)
+        try await store.replace(with: HuntCatalog(hunts: [Hunt(id: "world", name: "World", stops: stops)]))
+        let index = try await store.compiledIndex()
+        var random = SplitMix64(seed: 7)
+        var fixes: [Coordinate] = []
+        for _ in 0..<12_000 {
+            fixes.append(Coordinate(unchecked: 36.04 + random.unit() * 0.17, -115.26 + random.unit() * 0.17))
+        }
+        // The hard cases: vertices, edge midpoints, and points a hair to either side.
+        for stop in stops.prefix(400) {
+            let ring = stop.geofence.polygons[0].shell.positions
+            let k = Int(random.unit() * Double(ring.count - 1))
+            let a = ring[k], b = ring[k + 1]
+            fixes.append(a)
+            fixes.append(Coordinate(unchecked: (a.latitude + b.latitude) / 2, (a.longitude + b.longitude) / 2))
+            fixes.append(Coordinate(unchecked: a.latitude + 1e-12, a.longitude))
+            fixes.append(Coordinate(unchecked: a.latitude, a.longitude - 1e-12))
+            if let hole = stop.geofence.polygons[0].holes.first { fixes.append(hole.positions[0]) }
+        }
+        var undecided = 0
+        var covered = 0
+        for fix in fixes {
+            let truth = try await store.stops(covering: fix).map(\.stopID)
+            switch index.covering(latitude: fix.latitude, longitude: fix.longitude) {
+            case .covered(let found):
+                #expect(found.map { index.entries[$0].stopID } == truth, "\(fix)")
+                covered += truth.isEmpty ? 0 : 1
+            case .undecided:
+                undecided += 1
+            }
+        }
+        #expect(covered > 1_000)
+        // Only points within rounding distance of an edge are left to SpatiaLite.
+        #expect(undecided < fixes.count / 20, "\(undecided) of \(fixes.count) undecided")
+    }
+
+    @Test func thePointInPolygonFixturesThroughTheIndex() async throws {
+        let corpus = try #require(TestSupport.corpus)
+        let reference = try JSONValue.parse([UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/pip.json"))))
+        guard case .object(let root) = reference, case .array(let fixtures)? = root["predicate_fixtures"] else { return }
+        for (i, value) in fixtures.enumerated() {
+            guard case .object(let f) = value, case .string(let file)? = f["file"], case .number(let featureIndex, _)? = f["polygon_feature_index"],
+                case .bool(let expected)? = f["expected_inside_boundary_inclusive"], case .array(let xy)? = f["point"],
+                case .number(let x, _) = xy[0], case .number(let y, _) = xy[1]
+            else { continue }
+            guard case .object(let doc) = try JSONValue.parse([UInt8](Data(contentsOf: corpus.appendingPathComponent(file)))),
+                case .array(let features)? = doc["features"], case .object(let feature) = features[Int(featureIndex)]
+            else { continue }
+            let fence = try HuntFile.geofence(from: feature["geometry"] ?? .null)
+            let index = GeofenceIndex(stops: [Stop(id: "f\(i)", huntID: "t", name: "f", points: 1, geofence: fence)])
+            #expect(index.covering(latitude: y, longitude: x) == .covered(expected ? [0] : []), "\(file)")
+        }
+    }
+
+    @Test func edgeCasesOfTheGrid() async throws {
+        let square = Geofence(Polygon(shell: try! LinearRing([
+            Coordinate(unchecked: 0, 0), Coordinate(unchecked: 0, 10), Coordinate(unchecked: 10, 10), Coordinate(unchecked: 10, 0),
+            Coordinate(unchecked: 0, 0),
+        ])))
+        let index = GeofenceIndex(stops: [Stop(id: "sq", huntID: "t", name: "sq", points: 1, geofence: square)])
+        #expect(index.covering(latitude: 10, longitude: 10) == .covered([0]))  // the far corner of the extent
+        #expect(index.covering(latitude: 5, longitude: 10) == .covered([0]))
+        #expect(index.covering(latitude: 10.0000001, longitude: 5) == .covered([]))
+        #expect(index.covering(latitude: .nan, longitude: 5) == .covered([]))
+        #expect(GeofenceIndex(stops: []).covering(latitude: 1, longitude: 1) == .covered([]))
+    }
+}
