@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "vsh", targets: ["vsh"]),
         .executable(name: "vsh-master", targets: ["vsh-master"]),
         .library(name: "VSHCore", targets: ["VSHCore"]),
+        .library(name: "VSHSpatiaLite", targets: ["VSHSpatiaLite"]),
+        .library(name: "VSHEngine", targets: ["VSHEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,6 +47,8 @@ let package = Package(
             name: "VSHSpatiaLite",
             dependencies: ["VSHCore", "VSHGeodesy", "CSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
+        // Every store protocol in memory: the test double for rule and scoring tests and parity checks.
+        .target(name: "VSHMemoryStore", dependencies: ["VSHCore", "VSHGeodesy"], swiftSettings: strictSettings),
         // Engine pieces on the store protocols (no database of their own): the verifier's rules,
         // the check-in pipeline, the fence tracker and replays, batch locate, collages, output shapes.
         .target(
@@ -96,6 +100,16 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHSpatiaLiteTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "VSHMemoryStoreTests",
+            dependencies: ["VSHCore", "VSHMemoryStore", "VSHSpatiaLite", "VSHEngine", "VSHTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "VSHAuthoringTests", dependencies: ["VSHCore", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "VSHCommandSupportTests", dependencies: ["VSHCore", "VSHCommandSupport", "VSHSpatiaLite", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "EndToEndTests", dependencies: ["vsh", "vsh-master", "VSHCore", "VSHGeodesy", "VSHTestSupport"],

@@ -1,0 +1,377 @@
+public import Foundation
+public import VSHCore
+import VSHGeodesy
+
+/// Every store protocol in memory: the test double of the core's seams.
+///
+/// Rule and scoring tests run on it without a database; parity tests hold it and the
+/// SpatiaLite adapter to the same answers. It decides check-ins with the same
+/// `CheckInFacts.gather` as the real stores, serialised by the actor as a database
+/// transaction would. Covers is boundary-inclusive as `ST_Covers` (exact orientation
+/// tests on the stored coordinates); distances are Karney's geodesics. Nothing is kept
+/// when it is released, and `sync` trusts the geometry (no GEOS validity check).
+public actor MemoryStore: LeagueStore {
+    private var catalog = HuntCatalog(hunts: [])
+    private var index = GeofenceIndex(stops: [])
+    private var playersByID: [PlayerID: PlayerRecord] = [:]
+    private var checkIns: [MemoryCheckIn] = []
+    /// The latest moderator decision per check-in id.
+    private var decisions: [Int64: ReviewDecision] = [:]
+    private var scores: [PlayerID: [ScoreEvent]] = [:]
+
+    public init() {}
+
+    // MARK: hunts
+
+    public func hunts() -> [StoredHunt] {
+        catalog.hunts.map { hunt in
+            StoredHunt(
+                hunt: hunt, file: "\(hunt.id).geojson",
+                stopAreas: Dictionary(uniqueKeysWithValues: hunt.stops.map { ($0.id, Geodesic.areaSquareMeters(of: $0.geofence)) }))
+        }
+    }
+
+    public func hunt(id: String) -> StoredHunt? { hunts().first { $0.hunt.id == id } }
+
+    public func stops(covering position: Coordinate, inHunt huntID: String?) -> [StopReference] {
+        coveringStops(position, huntID: huntID)
+    }
+
+    public func nearestStop(to position: Coordinate, inHunt huntID: String?) -> NearestStop? {
+        nearest(position, huntID: huntID)
+    }
+
+    public func stops(crossedBy a: Coordinate, _ b: Coordinate, inHunt huntID: String?) -> [CrossedStop] {
+        allStops(huntID).compactMap { stop in
+            Crossing.fraction(a, b, stop.geofence).map { CrossedStop(stop: Self.reference(stop), fraction: $0) }
+        }
+    }
+
+    @discardableResult
+    public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) throws -> SyncOutcome {
+        let built = try HuntCatalog.build(sources, badges: badges, inspector: TrustingInspector()).get()
+        replaceCatalog(built)
+        return .updated(hunts: built.hunts.count, stops: built.hunts.reduce(0) { $0 + $1.stops.count })
+    }
+
+    public func replace(with catalog: HuntCatalog) {
+        replaceCatalog(catalog)
+    }
+
+    // MARK: players
+
+    @discardableResult
+    public func addPlayer(name raw: String, email: String?, at now: Date) throws -> PlayerRecord {
+        let name = try PlayerName.validate(raw).get()
+        if playersByID.values.contains(where: { PlayerName.key($0.name) == PlayerName.key(name) }) {
+            throw LeagueError.nameTaken(name: name)
+        }
+        let record = PlayerRecord(id: PlayerID(Int64(playersByID.count + 1)), name: name, email: email, createdAt: now)
+        playersByID[record.id] = record
+        return record
+    }
+
+    public func player(named name: String) -> PlayerRecord? {
+        playersByID.values.first { PlayerName.key($0.name) == PlayerName.key(name) }
+    }
+
+    public func player(id: PlayerID) -> PlayerRecord? { playersByID[id] }
+
+    public func players() -> [PlayerSummary] {
+        playersByID.values.sorted { PlayerName.key($0.name) < PlayerName.key($1.name) }.map { p in
+            let mine = checkIns.filter { $0.player == p.id }
+            return PlayerSummary(
+                id: p.id, name: p.name, email: p.email, createdAt: p.createdAt,
+                points: scores[p.id, default: []].reduce(0) { $0 + $1.points }, checkIns: mine.count,
+                acceptedCheckIns: mine.filter { state($0) == "accepted" }.count)
+        }
+    }
+
+    // MARK: check-ins
+
+    public func record(_ submission: Submission, photoFile: String?, decide: @escaping CheckInDecider) throws
+        -> RecordedCheckIn
+    {
+        try recordOne(submission, photoFile: photoFile, decide: decide)
+    }
+
+    public func recordBatch(_ submissions: [(submission: Submission, photoFile: String?)], decide: @escaping CheckInDecider)
+        throws -> [RecordedCheckIn]
+    {
+        // All or nothing, as one transaction: check every player first.
+        for entry in submissions where playersByID[entry.submission.player] == nil {
+            throw LeagueError.unknownPlayerID(entry.submission.player)
+        }
+        return try submissions.map { try recordOne($0.submission, photoFile: $0.photoFile, decide: decide) }
+    }
+
+    public func visitedStops(player: PlayerID, hunt huntID: String) -> Set<String> {
+        Set(accepted(player).filter { $0.huntID == huntID }.compactMap(\.stopID))
+    }
+
+    // MARK: reviews
+
+    public func pendingCheckIns() -> [PendingCheckIn] {
+        checkIns.filter { state($0) == "pending" }.map { c in
+            PendingCheckIn(
+                id: c.id, playerID: c.player, player: playersByID[c.player]?.name ?? "?", receivedAt: c.receivedAt,
+                huntID: c.huntID, stopID: c.stopID, stopName: c.stopID.flatMap { stop(id: $0)?.name },
+                reasons: c.rules.filter { $0.outcome == .needsReview }.map { "\($0.rule.rawValue): \($0.detail)" },
+                photoFile: c.photoFile)
+        }
+    }
+
+    public func review(_ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date) throws
+        -> ReviewOutcome
+    {
+        _ = try ReviewDecision.validReason(reason)
+        guard let checkIn = checkIns.first(where: { $0.id == id }) else { throw LeagueError.unknownCheckIn(id: id) }
+        let current = state(checkIn)
+        guard current == decision.requiredState else {
+            throw LeagueError.checkInState(id: id, state: current, required: decision.requiredState)
+        }
+        decisions[id] = decision
+        rescore(checkIn.player)
+        let credited =
+            decision == .approved ? scores[checkIn.player, default: []].filter { $0.checkInID == id }.reduce(0) { $0 + $1.points } : 0
+        return ReviewOutcome(
+            checkInID: id, playerID: checkIn.player, player: playersByID[checkIn.player]?.name ?? "?",
+            state: state(checkIn), pointsCredited: credited)
+    }
+
+    // MARK: scores
+
+    public func leaderboard(_ query: LeaderboardQuery) throws -> [LeaderboardEntry] {
+        if let huntID = query.huntID, hunt(id: huntID) == nil {
+            throw LeagueError.unknownHunt(id: huntID, known: catalog.hunts.map(\.id))
+        }
+        var rows: [(player: PlayerRecord, events: [ScoreEvent])] = []
+        for (id, events) in scores {
+            let kept = events.filter { e in
+                (query.huntID == nil || e.huntID == query.huntID) && (query.since.map { e.at >= $0 } ?? true)
+                    && (query.until.map { e.at < $0 } ?? true)
+            }
+            if !kept.isEmpty, let player = playersByID[id] { rows.append((player, kept)) }
+        }
+        func points(_ events: [ScoreEvent]) -> Int { events.reduce(0) { $0 + $1.points } }
+        func reached(_ events: [ScoreEvent]) -> Date { events.map(\.at).max()! }
+        rows.sort { a, b in
+            let (pa, pb) = (points(a.events), points(b.events))
+            if pa != pb { return pa > pb }
+            if reached(a.events) != reached(b.events) { return reached(a.events) < reached(b.events) }
+            return PlayerName.key(a.player.name) < PlayerName.key(b.player.name)
+        }
+        if let limit = query.limit { rows = Array(rows.prefix(limit)) }
+        let ranks = Ranking.competition(points: rows.map { points($0.events) })
+        return zip(ranks, rows).map { rank, row in
+            LeaderboardEntry(
+                rank: rank, playerID: row.player.id, player: row.player.name, points: points(row.events),
+                huntsCompleted: row.events.filter { $0.kind == .bonus }.count,
+                stopsVisited: row.events.filter { $0.kind == .stop }.count,
+                badges: row.events.filter { $0.kind == .badge }.count, reachedAt: reached(row.events))
+        }
+    }
+
+    public func profile(player: PlayerID, recent: Int) throws -> PlayerProfile {
+        guard let record = playersByID[player] else { throw LeagueError.unknownPlayerID(player) }
+        let events = scores[player, default: []]
+        let hunts = catalog.hunts.map { hunt in
+            PlayerProfile.HuntProgress(
+                huntID: hunt.id, name: hunt.name,
+                visited: events.filter { $0.kind == .stop && $0.huntID == hunt.id }.count, total: hunt.stops.count,
+                completedAt: events.filter { $0.kind == .bonus && $0.huntID == hunt.id }.map(\.at).min())
+        }
+        let badgeOrder = Dictionary(uniqueKeysWithValues: catalog.badges.enumerated().map { ($1.id, $0) })
+        let badges = events.filter { $0.kind == .badge }
+            .sorted { ($0.at, badgeOrder[$0.badgeID ?? ""] ?? 0) < ($1.at, badgeOrder[$1.badgeID ?? ""] ?? 0) }
+            .map { e in
+                let badge = catalog.badges.first { $0.id == e.badgeID }
+                return PlayerProfile.EarnedBadge(
+                    id: e.badgeID ?? "", name: badge?.name ?? "", description: badge?.description ?? "", points: e.points,
+                    earnedAt: e.at, checkInID: e.checkInID)
+            }
+        let latest = checkIns.filter { $0.player == player }.suffix(max(0, recent)).reversed().map { c in
+            PlayerProfile.RecentCheckIn(
+                id: c.id, receivedAt: c.receivedAt, huntID: c.huntID, stopID: c.stopID,
+                stopName: c.stopID.flatMap { stop(id: $0)?.name }, state: state(c),
+                points: events.filter { $0.checkInID == c.id }.reduce(0) { $0 + $1.points })
+        }
+        return PlayerProfile(
+            id: player, name: record.name, createdAt: record.createdAt, points: events.reduce(0) { $0 + $1.points },
+            stopsVisited: events.filter { $0.kind == .stop }.count, huntsCompleted: events.filter { $0.kind == .bonus }.count,
+            hunts: hunts, badges: badges, recent: Array(latest))
+    }
+
+    public func collagePlan(player: PlayerID, hunt huntID: String) throws -> CollagePlan {
+        guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
+        guard let hunt = catalog.hunts.first(where: { $0.id == huntID }) else {
+            throw LeagueError.unknownHunt(id: huntID, known: catalog.hunts.map(\.id))
+        }
+        let mine = accepted(player)
+        let tiles = hunt.stops.map { stop in
+            let here = mine.filter { $0.stopID == stop.id }
+            let photo = here.filter { $0.photoFile != nil }.min { ($0.fixTime ?? .distantPast, $0.id) < ($1.fixTime ?? .distantPast, $1.id) }
+            return CollageTile(stopID: stop.id, stopName: stop.name, visited: !here.isEmpty, photoFile: photo?.photoFile)
+        }
+        let complete = scores[player, default: []].contains { $0.kind == .bonus && $0.huntID == huntID }
+        return CollagePlan(huntName: hunt.name, tiles: tiles, complete: complete)
+    }
+
+    public func rescoreEveryone() {
+        for id in playersByID.keys { rescore(id) }
+    }
+
+    // MARK: doctor
+
+    public func health(photos: any PhotoStore) -> StoreHealth {
+        let missing = Set(checkIns.compactMap(\.photoFile)).filter { !photos.exists($0) }.count
+        return StoreHealth(
+            integrity: ["ok"], foreignKeyViolations: 0, players: playersByID.count, checkIns: checkIns.count,
+            stops: catalog.hunts.reduce(0) { $0 + $1.stops.count }, missingPhotos: missing, playersWithWrongTotals: 0)
+    }
+}
+
+extension MemoryStore {
+    private func replaceCatalog(_ new: HuntCatalog) {
+        catalog = new
+        index = GeofenceIndex(stops: new.hunts.flatMap(\.stops))
+        rescoreEveryone()
+    }
+
+    private func recordOne(_ submission: Submission, photoFile: String?, decide: CheckInDecider) throws -> RecordedCheckIn {
+        guard let player = playersByID[submission.player] else { throw LeagueError.unknownPlayerID(submission.player) }
+        let facts = try CheckInFacts.gather(for: submission, from: MemoryHistory(store: self))
+        let decision = decide(submission, facts)
+        let id = Int64(checkIns.count + 1)
+        checkIns.append(
+            MemoryCheckIn(
+                id: id, player: player.id, receivedAt: submission.receivedAt, huntID: decision.hunt?.id,
+                stopID: decision.stop?.id, verdict: decision.verdict, rules: decision.rules, photoFile: photoFile,
+                imageSHA256: submission.photo?.imageSHA256, position: submission.reportedPosition,
+                accuracyMeters: submission.accuracyMeters,
+                fixTime: decision.fix?.time ?? submission.captureTime(in: decision.hunt), source: submission.source))
+        var awards: [ScoreEvent] = []
+        if decision.verdict == .accepted {
+            rescore(player.id)
+            awards = scores[player.id, default: []].filter { $0.checkInID == id && $0.kind != .stop }
+        }
+        return RecordedCheckIn(
+            id: id, playerID: player.id, player: player.name, receivedAt: submission.receivedAt, source: submission.source,
+            decision: decision, state: decision.verdict.rawValue, photoFile: photoFile, awards: awards)
+    }
+
+    /// The check-in's current state: its verdict unless a moderator decided since.
+    func state(_ c: MemoryCheckIn) -> String {
+        switch decisions[c.id] {
+        case .approved: return "accepted"
+        case .rejected: return "rejected"
+        case .revoked: return "revoked"
+        case nil: return c.verdict.rawValue
+        }
+    }
+
+    func accepted(_ player: PlayerID) -> [MemoryCheckIn] {
+        checkIns.filter { $0.player == player && state($0) == "accepted" }
+    }
+
+    private func rescore(_ player: PlayerID) {
+        let scored = accepted(player).compactMap { c -> ScoredCheckIn? in
+            guard let hunt = c.huntID, let stop = c.stopID, let time = c.fixTime else { return nil }
+            return ScoredCheckIn(id: c.id, huntID: hunt, stopID: stop, time: time)
+        }
+        scores[player] = Scoring.events(for: scored, hunts: catalog.hunts.map(ScoringHunt.init), badges: catalog.badges)
+    }
+
+    func stop(id: String) -> Stop? {
+        for hunt in catalog.hunts { if let stop = hunt.stops.first(where: { $0.id == id }) { return stop } }
+        return nil
+    }
+
+    func allStops(_ huntID: String?) -> [Stop] {
+        catalog.hunts.filter { huntID == nil || $0.id == huntID }.flatMap(\.stops)
+    }
+
+    static func reference(_ stop: Stop) -> StopReference {
+        StopReference(huntID: stop.huntID, stopID: stop.id, name: stop.name)
+    }
+
+    func coveringStops(_ position: Coordinate, huntID: String?) -> [StopReference] {
+        var found: [Int] = []
+        if index.covering(latitude: position.latitude, longitude: position.longitude, into: &found) {
+            return found.map { index.entries[$0] }.filter { huntID == nil || $0.huntID == huntID }
+                .map { StopReference(huntID: $0.huntID, stopID: $0.stopID, name: $0.name) }
+        }
+        return allStops(huntID).filter { Crossing.covers($0.geofence, position) }.map(Self.reference)
+    }
+
+    func nearest(_ position: Coordinate, huntID: String?) -> NearestStop? {
+        allStops(huntID).map { NearestStop(stop: Self.reference($0), distanceMeters: Geodesic.distanceMeters(from: position, toBoundaryOf: $0.geofence)) }
+            .min { $0.distanceMeters < $1.distanceMeters }
+    }
+}
+
+/// One check-in as the memory store keeps it.
+struct MemoryCheckIn: Sendable {
+    var id: Int64
+    var player: PlayerID
+    var receivedAt: Date
+    var huntID: String?
+    var stopID: String?
+    var verdict: Verdict
+    var rules: [RuleResult]
+    var photoFile: String?
+    var imageSHA256: String?
+    var position: Coordinate?
+    var accuracyMeters: Double?
+    var fixTime: Date?
+    var source: FixSource
+}
+
+/// `CheckInHistory` over the store's state, read inside the actor (one "transaction").
+struct MemoryHistory: CheckInHistory {
+    let store: MemoryStore
+
+    func hunt(id: String) throws -> Hunt? { store.assumeIsolated { $0.hunt(id: id)?.hunt } }
+    func huntIDs() throws -> [String] { store.assumeIsolated { $0.hunts().map(\.hunt.id) } }
+    func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference] {
+        store.assumeIsolated { $0.coveringStops(position, huntID: huntID) }
+    }
+    func nearestStop(to position: Coordinate, inHunt huntID: String?) throws -> NearestStop? {
+        store.assumeIsolated { $0.nearest(position, huntID: huntID) }
+    }
+    func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date] {
+        store.assumeIsolated { store in
+            var first: [String: Date] = [:]
+            for c in store.accepted(player) where c.huntID == huntID {
+                guard let stop = c.stopID, let time = c.fixTime else { continue }
+                if first[stop].map({ time < $0 }) ?? true { first[stop] = time }
+            }
+            return first
+        }
+    }
+    func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix] {
+        store.assumeIsolated { store in
+            let timed = store.accepted(player).filter { $0.fixTime != nil && $0.position != nil }
+            let before = timed.filter { $0.fixTime! <= time }.max { $0.fixTime! < $1.fixTime! }
+            let after = timed.filter { $0.fixTime! > time }.min { $0.fixTime! < $1.fixTime! }
+            return [before, after].compactMap { c in
+                c.map { Fix(position: $0.position!, time: $0.fixTime!, accuracyMeters: $0.accuracyMeters, source: $0.source) }
+            }
+        }
+    }
+    func earliestUse(ofImage imageSHA256: String) throws -> Int64? {
+        store.assumeIsolated { store in store.checkInsSnapshot.first { $0.imageSHA256 == imageSHA256 }?.id }
+    }
+}
+
+extension MemoryStore {
+    var checkInsSnapshot: [MemoryCheckIn] { checkIns }
+}
+
+/// Accepts every geofence as valid and measures it on the ellipsoid: the memory store
+/// trusts its catalog (the real stores ask GEOS).
+struct TrustingInspector: GeofenceInspector {
+    func inspect(_ geofence: Geofence) throws -> GeofenceInspection {
+        GeofenceInspection(invalidReason: nil, areaSquareMeters: Geodesic.areaSquareMeters(of: geofence))
+    }
+}
