@@ -13,7 +13,7 @@ BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps test-deps build test replay-test bench bench-peers fuzz demo format clean
+.PHONY: all deps test-deps build build-tests lint test replay-test bench bench-peers fuzz demo format clean
 
 all: build
 
@@ -34,7 +34,20 @@ test-deps: deps
 build: deps
 	swift build
 
-test: test-deps build
+# The build must be free of compiler warnings in vsh's own files (a fresh clone builds everything,
+# so CI sees every warning; an incremental build shows only what it recompiled).
+build-tests: deps
+	@mkdir -p .build
+	@swift build --build-tests 2>&1 | tee .build/build.log | grep -E "error|warning: |Compiling|Build complete" | grep -v "^\[" || true
+	@if grep -qE "error:" .build/build.log; then echo "make: the build failed (.build/build.log)"; exit 1; fi
+	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*warning:" .build/build.log | sort -u | grep .; then \
+	  echo "make: compiler warnings in vsh's own files (above)"; exit 1; fi
+
+# The checked-in .swift-format, enforced: no lint warning in Sources, Tests or Package.swift.
+lint:
+	swift format lint --strict --recursive Sources Tests Package.swift
+
+test: test-deps lint build-tests
 	VSH_CORPUS="$(VSH_CORPUS)" swift test
 
 # The replay tests alone: every Fixtures/walks/*.gpx against its expected timeline (also part of `make test`).

@@ -38,17 +38,21 @@ let package = Package(
         .target(name: "VSHGeodesy", dependencies: ["VSHCore", "CProj"], swiftSettings: strictSettings),
         // Photos: EXIF through libexif, JPEG structure and identity (no pixels decoded for those),
         // and libjpeg's scaled decoding and encoding for collages.
-        .target(name: "VSHPhoto", dependencies: ["VSHCore", "CExif", "CJPEG"], swiftSettings: strictSettings),
+        .target(
+            name: "VSHPhoto", dependencies: ["VSHCore", "CExif", "CJPEG"], swiftSettings: strictSettings),
         // GPX 1.0/1.1 and KML 2.2, streamed through libxml2's reader.
         .target(name: "VSHXML", dependencies: ["VSHCore", "CLibXML2"], swiftSettings: strictSettings),
         // The SpatiaLite adapter: every store protocol of the core on one SpatiaLite file
         // (GRDB, a pool of connections in WAL mode), and photos as files beside it.
         .target(
             name: "VSHSpatiaLite",
-            dependencies: ["VSHCore", "VSHGeodesy", "CSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "VSHCore", "VSHGeodesy", "CSpatiaLite", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings),
         // Every store protocol in memory: the test double for rule and scoring tests and parity checks.
-        .target(name: "VSHMemoryStore", dependencies: ["VSHCore", "VSHGeodesy"], swiftSettings: strictSettings),
+        .target(
+            name: "VSHMemoryStore", dependencies: ["VSHCore", "VSHGeodesy"], swiftSettings: strictSettings),
         // Engine pieces on the store protocols (no database of their own): the verifier's rules,
         // the check-in pipeline, the fence tracker and replays, batch locate, collages, output shapes.
         .target(
@@ -57,7 +61,8 @@ let package = Package(
         // vsh-master's work: editing hunt folders, stop geometry from walks, photos,
         // circles and files, lint warnings, export and import.
         .target(
-            name: "VSHAuthoring", dependencies: ["VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHXML"],
+            name: "VSHAuthoring",
+            dependencies: ["VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHXML"],
             swiftSettings: strictSettings),
         // What both executables share: options, exit codes, output.
         .target(
@@ -83,36 +88,47 @@ let package = Package(
             swiftSettings: strictSettings),
         // The mutation fuzzer for the EXIF, GPX and hunt-file readers (`make fuzz`).
         .executableTarget(
-            name: "vsh-fuzz", dependencies: ["VSHCore", "VSHPhoto", "VSHSpatiaLite", "VSHXML", "VSHTestSupport"], swiftSettings: strictSettings),
+            name: "vsh-fuzz",
+            dependencies: ["VSHCore", "VSHPhoto", "VSHSpatiaLite", "VSHXML", "VSHTestSupport"],
+            swiftSettings: strictSettings),
 
         .target(name: "VSHTestSupport", path: "Tests/VSHTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "VSHCoreTests", dependencies: ["VSHCore", "VSHTestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHGeodesyTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHTestSupport"], swiftSettings: strictSettings),
+            name: "VSHGeodesyTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHPhotoTests", dependencies: ["VSHCore", "VSHPhoto", "VSHTestSupport"], swiftSettings: strictSettings),
+            name: "VSHPhotoTests", dependencies: ["VSHCore", "VSHPhoto", "VSHTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "VSHXMLTests", dependencies: ["VSHCore", "VSHXML", "VSHEngine", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHEngineTests", dependencies: ["VSHCore", "VSHEngine", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHTestSupport"],
+            name: "VSHEngineTests",
+            dependencies: [
+                "VSHCore", "VSHEngine", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHTestSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHSpatiaLiteTests", dependencies: ["VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport"],
+            name: "VSHSpatiaLiteTests",
+            dependencies: ["VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHMemoryStoreTests",
             dependencies: ["VSHCore", "VSHMemoryStore", "VSHSpatiaLite", "VSHEngine", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHAuthoringTests", dependencies: ["VSHCore", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport"],
+            name: "VSHAuthoringTests",
+            dependencies: ["VSHCore", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHCommandSupportTests", dependencies: ["VSHCore", "VSHCommandSupport", "VSHSpatiaLite", "VSHTestSupport"],
+            name: "VSHCommandSupportTests",
+            dependencies: ["VSHCore", "VSHCommandSupport", "VSHSpatiaLite", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["vsh", "vsh-master", "VSHCore", "VSHGeodesy", "VSHTestSupport"],
+            name: "EndToEndTests",
+            dependencies: ["vsh", "vsh-master", "VSHCore", "VSHGeodesy", "VSHTestSupport"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,13 @@ static inline void vsh_xml_free(void *pointer) { xmlFree(pointer); }
 
 /* libxml2 reports some problems (an encoding it cannot convert, for one) through its
    "generic" error function, which prints to stderr. vsh reports every problem itself in one
-   line naming the file, so that function is silenced on the calling thread. */
+   line naming the file, so that function is silenced on the calling thread (libxml2 keeps it
+   per thread) for the length of one parse, and what was there before is put back after. */
 static void vsh_xml_ignore(void *context, const char *message, ...) { (void)context; (void)message; }
-static inline void vsh_xml_silence(void) { xmlSetGenericErrorFunc(NULL, vsh_xml_ignore); }
+typedef struct { xmlGenericErrorFunc function; void *context; } vsh_xml_error_handler;
+static inline vsh_xml_error_handler vsh_xml_silence(void) {
+    vsh_xml_error_handler saved = { *__xmlGenericError(), *__xmlGenericErrorContext() };
+    xmlSetGenericErrorFunc(NULL, vsh_xml_ignore);
+    return saved;
+}
+static inline void vsh_xml_restore(vsh_xml_error_handler saved) { xmlSetGenericErrorFunc(saved.context, saved.function); }

@@ -22,9 +22,11 @@ public enum HuntExport {
     /// The hunt file's `hunt` fields as KML `ExtendedData` (so an import gives the same hunt back).
     static func huntData(_ hunt: Hunt) -> [(String, String)] {
         [
-            ("id", hunt.id), ("difficulty", hunt.difficulty.rawValue), ("bonus_points", String(hunt.bonusPoints)),
+            ("id", hunt.id), ("difficulty", hunt.difficulty.rawValue),
+            ("bonus_points", String(hunt.bonusPoints)),
             ("ordered", hunt.ordered ? "true" : "false"), ("timezone", hunt.timeZone),
-            ("starts_at", hunt.startsAt.map(RFC3339.format) ?? ""), ("ends_at", hunt.endsAt.map(RFC3339.format) ?? ""),
+            ("starts_at", hunt.startsAt.map(RFC3339.format) ?? ""),
+            ("ends_at", hunt.endsAt.map(RFC3339.format) ?? ""),
             ("max_accuracy_m", JSONValue.double(hunt.maxAccuracyMeters).compactText),
             ("max_photo_age_s", JSONValue.double(hunt.maxPhotoAgeSeconds).compactText),
             ("tolerance_m", JSONValue.double(hunt.toleranceMeters).compactText), ("image", hunt.image ?? ""),
@@ -35,17 +37,23 @@ public enum HuntExport {
     /// inner boundaries), name, description, and the vsh fields in ExtendedData.
     public static func kml(_ hunt: Hunt) -> String {
         func data(_ pairs: [(String, String)], indent: String) -> String {
-            indent + "<ExtendedData>\n" + pairs.map { "\(indent)  <Data name=\"\($0.0)\"><value>\(xml($0.1))</value></Data>\n" }.joined()
+            indent + "<ExtendedData>\n"
+                + pairs.map { "\(indent)  <Data name=\"\($0.0)\"><value>\(xml($0.1))</value></Data>\n" }
+                .joined()
                 + indent + "</ExtendedData>\n"
         }
         func ring(_ ring: LinearRing) -> String {
-            ring.positions.map { "\(JSONValue.double($0.longitude).compactText),\(JSONValue.double($0.latitude).compactText)" }
-                .joined(separator: " ")
+            ring.positions.map {
+                "\(JSONValue.double($0.longitude).compactText),\(JSONValue.double($0.latitude).compactText)"
+            }
+            .joined(separator: " ")
         }
         func polygon(_ p: Polygon, indent: String) -> String {
-            var out = "\(indent)<Polygon>\n\(indent)  <outerBoundaryIs><LinearRing><coordinates>\(ring(p.shell))</coordinates></LinearRing></outerBoundaryIs>\n"
+            var out =
+                "\(indent)<Polygon>\n\(indent)  <outerBoundaryIs><LinearRing><coordinates>\(ring(p.shell))</coordinates></LinearRing></outerBoundaryIs>\n"
             for hole in p.holes {
-                out += "\(indent)  <innerBoundaryIs><LinearRing><coordinates>\(ring(hole))</coordinates></LinearRing></innerBoundaryIs>\n"
+                out +=
+                    "\(indent)  <innerBoundaryIs><LinearRing><coordinates>\(ring(hole))</coordinates></LinearRing></innerBoundaryIs>\n"
             }
             return out + "\(indent)</Polygon>\n"
         }
@@ -58,16 +66,24 @@ public enum HuntExport {
 
             """
         out += data(huntData(hunt), indent: "  ")
-        out += "  <Style id=\"stop\"><LineStyle><color>ff5170e7</color><width>2</width></LineStyle><PolyStyle><color>735170e7</color></PolyStyle></Style>\n"
+        out +=
+            "  <Style id=\"stop\"><LineStyle><color>ff5170e7</color><width>2</width></LineStyle><PolyStyle><color>735170e7</color></PolyStyle></Style>\n"
         for stop in hunt.stops {
-            out += "  <Placemark id=\"\(xml(stop.id))\">\n    <name>\(xml(stop.name))</name>\n    <description>\(xml(stop.description))</description>\n"
+            out +=
+                "  <Placemark id=\"\(xml(stop.id))\">\n    <name>\(xml(stop.name))</name>\n    <description>\(xml(stop.description))</description>\n"
             out += "    <styleUrl>#stop</styleUrl>\n"
-            out += data([("id", stop.id), ("points", String(stop.points)), ("image", stop.image ?? ""), ("geometry", stop.geofence.kind.rawValue)], indent: "    ")
+            out += data(
+                [
+                    ("id", stop.id), ("points", String(stop.points)), ("image", stop.image ?? ""),
+                    ("geometry", stop.geofence.kind.rawValue),
+                ], indent: "    ")
             let geofence = HuntFile.rounded(stop.geofence)
             if geofence.polygons.count == 1 && geofence.kind == .polygon {
                 out += polygon(geofence.polygons[0], indent: "    ")
             } else {
-                out += "    <MultiGeometry>\n" + geofence.polygons.map { polygon($0, indent: "      ") }.joined() + "    </MultiGeometry>\n"
+                out +=
+                    "    <MultiGeometry>\n" + geofence.polygons.map { polygon($0, indent: "      ") }.joined()
+                    + "    </MultiGeometry>\n"
             }
             out += "  </Placemark>\n"
         }
@@ -87,7 +103,8 @@ public enum HuntExport {
             let p = try inspector.insidePoint(stop.geofence)
             let lat = String(format: "%.7f", p.latitude)
             let lon = String(format: "%.7f", p.longitude)
-            out += "  <wpt lat=\"\(lat)\" lon=\"\(lon)\"><name>\(xml(stop.name))</name><desc>\(xml(stop.description))</desc>"
+            out +=
+                "  <wpt lat=\"\(lat)\" lon=\"\(lon)\"><name>\(xml(stop.name))</name><desc>\(xml(stop.description))</desc>"
             out += "<sym>Flag, Blue</sym><type>\(xml(hunt.id))/\(xml(stop.id))</type></wpt>\n"
         }
         return out + "</gpx>\n"

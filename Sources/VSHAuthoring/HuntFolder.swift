@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import VSHCore
 public import VSHSpatiaLite
 
@@ -31,7 +31,9 @@ public final class HuntFolder {
 
     public func hunt(_ id: String) throws -> Hunt {
         guard let hunt = hunts.first(where: { $0.id == id }) else {
-            throw InputError("no hunt \"\(id)\" in \(directory)" + (hunts.isEmpty ? "" : " (hunts: \(hunts.map(\.id).joined(separator: ", ")))"))
+            throw InputError(
+                "no hunt \"\(id)\" in \(directory)"
+                    + (hunts.isEmpty ? "" : " (hunts: \(hunts.map(\.id).joined(separator: ", ")))"))
         }
         return hunt
     }
@@ -47,14 +49,19 @@ public final class HuntFolder {
     /// Validates the folder as it would be with `changed` hunts written and
     /// `removed` hunts deleted, then writes them. Nothing is written when anything is invalid.
     public func save(_ changed: [Hunt], removing removed: [String] = []) throws {
-        var proposed = sources.filter { source in !removed.contains(source.expectedID) && !changed.contains { $0.id == source.expectedID } }
+        var proposed = sources.filter { source in
+            !removed.contains(source.expectedID) && !changed.contains { $0.id == source.expectedID }
+        }
         var texts: [(path: String, text: String)] = []
         for hunt in changed {
             let text = HuntFile.text(of: hunt)
             texts.append((path(of: hunt.id), text))
-            proposed.append(HuntCatalog.Source(path: path(of: hunt.id), expectedID: hunt.id, bytes: Array(text.utf8)))
+            proposed.append(
+                HuntCatalog.Source(path: path(of: hunt.id), expectedID: hunt.id, bytes: Array(text.utf8)))
         }
-        let catalog = try HuntCatalog.build(proposed.sorted { $0.expectedID < $1.expectedID }, badges: badges, inspector: inspector).get()
+        let catalog = try HuntCatalog.build(
+            proposed.sorted { $0.expectedID < $1.expectedID }, badges: badges, inspector: inspector
+        ).get()
         for (path, text) in texts { try Self.writeAtomically(text, to: path) }
         for id in removed where FileManager.default.fileExists(atPath: path(of: id)) {
             try FileManager.default.removeItem(atPath: path(of: id))
@@ -65,7 +72,9 @@ public final class HuntFolder {
 
     /// Writes text to a file atomically: a temporary file beside it, flushed, then renamed.
     public static func writeAtomically(_ text: String, to path: String) throws {
-        let temporary = (path as NSString).deletingLastPathComponent + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
+        let temporary =
+            (path as NSString).deletingLastPathComponent
+            + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw InputError("\(path): cannot write here", status: .noInput) }
         let ok = DurableFile.writeAll(Array(text.utf8), to: fd, sync: true)
@@ -80,7 +89,8 @@ public final class HuntFolder {
     /// the path to put in a hunt file (relative to the folder).
     public func keepImage(_ file: String, as name: String) throws -> String {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue
+        else {
             throw InputError("\(file): image not found", status: .noInput)
         }
         let ext = (file as NSString).pathExtension.lowercased()
@@ -91,7 +101,9 @@ public final class HuntFolder {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let relative = "images/\(name).\(ext == "jpeg" ? "jpg" : ext)"
         let target = (directory.hasSuffix("/") ? directory : directory + "/") + relative
-        guard let data = FileManager.default.contents(atPath: file) else { throw InputError("\(file): cannot read the image", status: .noInput) }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw InputError("\(file): cannot read the image", status: .noInput)
+        }
         do {
             try data.write(to: URL(fileURLWithPath: target), options: .atomic)
         } catch {

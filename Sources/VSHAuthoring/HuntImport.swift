@@ -31,7 +31,8 @@ public enum HuntImport {
 
     /// A slug from a name: lower-case letters and digits joined by hyphens.
     public static func slug(_ text: String) -> String {
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+            .lowercased()
         var out = ""
         for scalar in folded.unicodeScalars {
             if ("a"..."z").contains(Character(scalar)) || ("0"..."9").contains(Character(scalar)) {
@@ -48,7 +49,9 @@ public enum HuntImport {
         let document = try KMLReader.read(path: path)
         let data = document.data
         guard let id = options.id ?? data["id"] ?? document.name.map(slug), Slug.isValid(id) else {
-            throw InputError("\(path): give the hunt an id with --id (lower-case letters, digits, hyphens)", status: .usage)
+            throw InputError(
+                "\(path): give the hunt an id with --id (lower-case letters, digits, hyphens)", status: .usage
+            )
         }
         guard let name = options.name ?? document.name, !name.isEmpty else {
             throw InputError("\(path): give the hunt a name with --name", status: .usage)
@@ -71,18 +74,22 @@ public enum HuntImport {
                 let built = try rings.enumerated().map { index, ring in try LinearRing(ring, index: index) }
                 return Polygon(shell: built[0], holes: Array(built.dropFirst()))
             }
-            let kind: Geofence.Kind = placemark.data["geometry"] == "MultiPolygon" || polygons.count > 1 ? .multiPolygon : .polygon
-            hunt.stops.append(Stop(
-                id: stopID, huntID: id, name: stopName, description: placemark.description ?? "",
-                points: placemark.data["points"].flatMap(Int.init) ?? options.defaultPoints,
-                image: placemark.data["image"].flatMap { $0.isEmpty ? nil : $0 },
-                geofence: HuntFile.rounded(try Geofence(kind: kind, polygons: polygons))))
+            let kind: Geofence.Kind =
+                placemark.data["geometry"] == "MultiPolygon" || polygons.count > 1 ? .multiPolygon : .polygon
+            hunt.stops.append(
+                Stop(
+                    id: stopID, huntID: id, name: stopName, description: placemark.description ?? "",
+                    points: placemark.data["points"].flatMap(Int.init) ?? options.defaultPoints,
+                    image: placemark.data["image"].flatMap { $0.isEmpty ? nil : $0 },
+                    geofence: HuntFile.rounded(try Geofence(kind: kind, polygons: polygons))))
         }
         return (hunt, document.skipped.map { "\(path):\($0.line): \($0.reason): left out" })
     }
 
     static func fromGeoJSON(path: String, options: Options) throws -> (hunt: Hunt, notes: [String]) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw InputError("\(path): cannot open the file", status: .noInput) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError("\(path): cannot open the file", status: .noInput)
+        }
         let root: JSONValue
         do {
             root = try JSONValue.parse([UInt8](data))
@@ -95,29 +102,40 @@ public enum HuntImport {
         // A plain FeatureCollection from a GIS tool: make it a hunt file first.
         if collection["hunt"] == nil {
             guard let id = options.id, Slug.isValid(id), let name = options.name else {
-                throw InputError("\(path): this FeatureCollection is not a hunt file; give --id and --name", status: .usage)
+                throw InputError(
+                    "\(path): this FeatureCollection is not a hunt file; give --id and --name", status: .usage
+                )
             }
             collection["hunt"] = .object(["id": .string(id), "name": .string(name)])
             if case .array(let features)? = collection["features"] {
-                collection["features"] = .array(features.map { feature in
-                    guard case .object(var f) = feature else { return feature }
-                    var properties: JSONObject = [:]
-                    if case .object(let p)? = f["properties"] { properties = p }
-                    let featureName: String
-                    if case .string(let n)? = properties["name"] { featureName = n } else { featureName = "stop" }
-                    if properties["points"] == nil { properties["points"] = .int(options.defaultPoints) }
-                    if properties["name"] == nil { properties["name"] = .string(featureName) }
-                    if case .string? = f["id"] {} else { f["id"] = .string(slug(featureName)) }
-                    f["properties"] = .object(properties)
-                    return .object(f)
-                })
+                collection["features"] = .array(
+                    features.map { feature in
+                        guard case .object(var f) = feature else { return feature }
+                        var properties: JSONObject = [:]
+                        if case .object(let p)? = f["properties"] { properties = p }
+                        let featureName: String
+                        if case .string(let n)? = properties["name"] {
+                            featureName = n
+                        } else {
+                            featureName = "stop"
+                        }
+                        if properties["points"] == nil { properties["points"] = .int(options.defaultPoints) }
+                        if properties["name"] == nil { properties["name"] = .string(featureName) }
+                        if case .string? = f["id"] {} else { f["id"] = .string(slug(featureName)) }
+                        f["properties"] = .object(properties)
+                        return .object(f)
+                    })
             }
         } else if let id = options.id, case .object(var meta)? = collection["hunt"] {
             meta["id"] = .string(id)
             collection["hunt"] = .object(meta)
         }
         let expected: String?
-        if case .object(let meta)? = collection["hunt"], case .string(let id)? = meta["id"] { expected = id } else { expected = nil }
+        if case .object(let meta)? = collection["hunt"], case .string(let id)? = meta["id"] {
+            expected = id
+        } else {
+            expected = nil
+        }
         let text = JSONValue.object(collection).compactText
         switch HuntFile.read(Array(text.utf8), file: path, expectedID: expected, inspector: AcceptAll()) {
         case .success(var hunt):
@@ -133,6 +151,8 @@ public enum HuntImport {
 
     /// Structure only: topology and areas are checked when the folder is saved.
     struct AcceptAll: GeofenceInspector {
-        func inspect(_ geofence: Geofence) throws -> GeofenceInspection { GeofenceInspection(invalidReason: nil, areaSquareMeters: 1_000) }
+        func inspect(_ geofence: Geofence) throws -> GeofenceInspection {
+            GeofenceInspection(invalidReason: nil, areaSquareMeters: 1_000)
+        }
     }
 }

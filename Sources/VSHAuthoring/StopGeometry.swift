@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import VSHCore
 import VSHGeodesy
 import VSHPhoto
@@ -15,21 +15,31 @@ public enum StopGeometry {
     /// closed ring, self-crossings and jitter loops cleaned (GEOS polygonize),
     /// simplified (Douglas-Peucker, `simplifyMeters`), rounded to 7 decimals.
     /// - Throws: `InputError` when the walk does not come back near its start.
-    public static func fromGPX(_ path: String, simplifyMeters: Double, inspector: SpatiaLiteInspector) throws -> Geofence {
+    public static func fromGPX(_ path: String, simplifyMeters: Double, inspector: SpatiaLiteInspector) throws
+        -> Geofence
+    {
         var points: [Coordinate] = []
         var routePoints: [Coordinate] = []
         try GPXReader.read(path: path) { event in
             guard case .point(let p) = event else { return }
-            if p.kind == .track { points.append(p.coordinate) } else if p.kind == .route { routePoints.append(p.coordinate) }
+            if p.kind == .track {
+                points.append(p.coordinate)
+            } else if p.kind == .route {
+                routePoints.append(p.coordinate)
+            }
         }
         if points.isEmpty { points = routePoints }
-        guard points.count >= 3 else { throw InputError("\(path): a perimeter needs a track of at least 3 points (found \(points.count))") }
+        guard points.count >= 3 else {
+            throw InputError(
+                "\(path): a perimeter needs a track of at least 3 points (found \(points.count))")
+        }
         let length = zip(points, points.dropFirst()).reduce(0) { $0 + Geodesic.distanceMeters($1.0, $1.1) }
         let gap = Geodesic.distanceMeters(points[0], points[points.count - 1])
         let allowed = max(closureMeters, 0.05 * length)
         guard gap <= allowed else {
             throw InputError(
-                "\(path): the walk does not come back near its start (it ends \(Int(gap.rounded())) m away; at most \(Int(allowed.rounded())) m): walk the whole perimeter")
+                "\(path): the walk does not come back near its start (it ends \(Int(gap.rounded())) m away; at most \(Int(allowed.rounded())) m): walk the whole perimeter"
+            )
         }
         do {
             let area = try inspector.enclosedArea(points)
@@ -42,12 +52,15 @@ public enum StopGeometry {
     /// Photos taken at a place's corners: their EXIF GPS positions, convex hull,
     /// grown by `bufferMeters`.
     /// - Throws: `InputError` naming a photo without a GPS position, or fewer than 3 distinct positions.
-    public static func fromPhotos(_ paths: [String], bufferMeters: Double, inspector: SpatiaLiteInspector) throws -> Geofence {
+    public static func fromPhotos(_ paths: [String], bufferMeters: Double, inspector: SpatiaLiteInspector)
+        throws -> Geofence
+    {
         var positions: [Coordinate] = []
         for path in paths {
             let metadata = try PhotoReader.metadata(path: path)
             guard let position = metadata.position, position.latitude != 0 || position.longitude != 0 else {
-                throw InputError("\(path): the photo has no GPS position (\(metadata.positionNote ?? "none"))")
+                throw InputError(
+                    "\(path): the photo has no GPS position (\(metadata.positionNote ?? "none"))")
             }
             positions.append(position)
         }
@@ -55,17 +68,23 @@ public enum StopGeometry {
             if !kept.contains(where: { Geodesic.distanceMeters($0, p) < 1 }) { kept.append(p) }
         }
         guard distinct.count >= 3 else {
-            throw InputError("photos at \(distinct.count) different places; take at least 3 corners (more than a metre apart)")
+            throw InputError(
+                "photos at \(distinct.count) different places; take at least 3 corners (more than a metre apart)"
+            )
         }
         return HuntFile.rounded(try inspector.hull(of: distinct, bufferMeters: bufferMeters))
     }
 
     /// A polygon of `vertices` points on the geodesic circle of `radiusMeters`
     /// around `center` (`geod_direct`), counterclockwise as RFC 7946 asks of shells.
-    public static func circle(center: Coordinate, radiusMeters: Double, vertices: Int = 32) throws -> Geofence {
-        guard radiusMeters >= 1, radiusMeters <= 50_000 else { throw InputError("a circle's radius is 1 to 50,000 m", status: .usage) }
+    public static func circle(center: Coordinate, radiusMeters: Double, vertices: Int = 32) throws -> Geofence
+    {
+        guard radiusMeters >= 1, radiusMeters <= 50_000 else {
+            throw InputError("a circle's radius is 1 to 50,000 m", status: .usage)
+        }
         var ring = (0..<vertices).map { i in
-            Geodesic.destination(from: center, azimuth: -360.0 * Double(i) / Double(vertices), distanceMeters: radiusMeters)
+            Geodesic.destination(
+                from: center, azimuth: -360.0 * Double(i) / Double(vertices), distanceMeters: radiusMeters)
         }
         ring.append(ring[0])
         return HuntFile.rounded(Geofence(Polygon(shell: try LinearRing(ring))))
@@ -73,7 +92,9 @@ public enum StopGeometry {
 
     /// A GeoJSON Polygon or MultiPolygon, or a Feature or one-feature FeatureCollection holding one.
     public static func fromGeoJSON(_ path: String) throws -> Geofence {
-        guard let data = FileManager.default.contents(atPath: path) else { throw InputError("\(path): cannot open the file", status: .noInput) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError("\(path): cannot open the file", status: .noInput)
+        }
         let value: JSONValue
         do {
             value = try JSONValue.parse([UInt8](data))
@@ -83,7 +104,9 @@ public enum StopGeometry {
         var geometry = value
         if case .object(let object) = value {
             if object["type"] == .string("FeatureCollection") {
-                guard case .array(let features)? = object["features"], features.count == 1, case .object(let feature) = features[0] else {
+                guard case .array(let features)? = object["features"], features.count == 1,
+                    case .object(let feature) = features[0]
+                else {
                     throw InputError("\(path): a FeatureCollection must hold exactly one feature here")
                 }
                 geometry = feature["geometry"] ?? .null

@@ -13,7 +13,8 @@ public enum Clock {
     /// An RFC 3339 time from an option.
     public static func time(_ text: String, option: String) throws -> Date {
         guard let date = RFC3339.parse(text) else {
-            throw InputError("\(option) \"\(text)\" is not an RFC 3339 time such as 2026-11-21T19:30:00Z", status: .usage)
+            throw InputError(
+                "\(option) \"\(text)\" is not an RFC 3339 time such as 2026-11-21T19:30:00Z", status: .usage)
         }
         return date
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 public import VSHCore
 
 /// Runs a command's body and turns every error into one line on stderr and
@@ -42,25 +43,38 @@ public enum CommandRunner {
 /// Buffered standard output (a million `locate` lines must not be a million
 /// writes) and unbuffered standard error.
 public enum Output {
-    nonisolated(unsafe) private static var buffer: [UInt8] = {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 16)
-        return buffer
-    }()
+    /// Standard output is one per process; the buffer in front of it is guarded so that
+    /// lines from concurrent tasks never interleave mid-line.
+    private static let buffer = Mutex<[UInt8]>(
+        {
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(1 << 16)
+            return buffer
+        }())
 
     /// Text that carries its own line ends.
     public static func text(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flush() }
+        buffer.withLock { buffer in
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= 1 << 16 { write(&buffer) }
+        }
     }
 
+    /// One line: the text and a line end.
     public static func line(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        buffer.append(0x0A)
-        if buffer.count >= 1 << 16 { flush() }
+        buffer.withLock { buffer in
+            buffer.append(contentsOf: text.utf8)
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 16 { write(&buffer) }
+        }
     }
 
+    /// Writes what is buffered.
     public static func flush() {
+        buffer.withLock { write(&$0) }
+    }
+
+    private static func write(_ buffer: inout [UInt8]) {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { raw in
             var offset = 0
@@ -76,6 +90,7 @@ public enum Output {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// One line on standard error (unbuffered), after what standard output holds.
     public static func error(_ text: String) {
         flush()
         FileHandle.standardError.write(Data((text + "\n").utf8))

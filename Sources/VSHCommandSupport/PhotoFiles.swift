@@ -1,5 +1,5 @@
 import Foundation
-public import VSHCore
+import VSHCore
 
 /// Photos named on the command line: files as given, folders as their
 /// `.jpg`/`.jpeg` files (sorted by name, not recursive). A folder of ten
@@ -9,11 +9,14 @@ public enum PhotoFiles {
         var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue
+            {
                 guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
                     throw InputError("\(path): cannot list the folder", status: .noInput)
                 }
-                files += names.filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                files += names.filter {
+                    ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased())
+                }.sorted()
                     .map { (path as NSString).appendingPathComponent($0) }
             } else {
                 files.append(path)

@@ -18,7 +18,8 @@ public struct StoreOptions: ParsableArguments {
 
     /// `--db`, else `$VSH_DB`, else `./vsh.sqlite`.
     public var databasePath: String {
-        db ?? ProcessInfo.processInfo.environment["VSH_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultDatabase
+        db ?? ProcessInfo.processInfo.environment["VSH_DB"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Self.defaultDatabase
     }
 
     /// `--hunts`, else `$VSH_HUNTS`; nil when neither is set.

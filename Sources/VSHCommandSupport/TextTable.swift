@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// Left-aligned columns for terminal output, sized by display width (wide
 /// characters count two columns), so names in any script line up.
 public struct TextTable {
@@ -18,7 +17,11 @@ public struct TextTable {
 
     public func render() -> [String] {
         var widths = headers.map(DisplayWidth.of)
-        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(cell)) } }
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count {
+                widths[i] = max(widths[i], DisplayWidth.of(cell))
+            }
+        }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in
                 if i == cells.count - 1 && !rightAligned.contains(i) { return cell }

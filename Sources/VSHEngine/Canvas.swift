@@ -18,7 +18,9 @@ extension RGBImage {
 
     /// Draws `source` into the box, turned upright by its EXIF orientation and
     /// scaled to cover the box (cropping the overflow), by nearest pixel.
-    public mutating func draw(_ source: RGBImage, orientation: Int, x: Int, y: Int, width w: Int, height h: Int) {
+    public mutating func draw(
+        _ source: RGBImage, orientation: Int, x: Int, y: Int, width w: Int, height h: Int
+    ) {
         let turned = orientation >= 5  // 5-8 swap width and height
         let sw = Double(turned ? source.height : source.width)
         let sh = Double(turned ? source.width : source.height)
@@ -53,7 +55,9 @@ extension RGBImage {
     }
 
     /// Text at (x, y), each font pixel a `scale` x `scale` square; clipped at `maxWidth`.
-    public mutating func text(_ string: String, x: Int, y: Int, scale: Int = 2, maxWidth: Int = .max, color: (UInt8, UInt8, UInt8)) {
+    public mutating func text(
+        _ string: String, x: Int, y: Int, scale: Int = 2, maxWidth: Int = .max, color: (UInt8, UInt8, UInt8)
+    ) {
         var cursor = x
         for character in BitmapFont.printable(string) {
             let advance = 6 * scale
@@ -73,7 +77,9 @@ extension RGBImage {
 public enum BitmapFont {
     /// The characters the font can draw: capitals, accents folded, others as '?'.
     public static func printable(_ text: String) -> [Character] {
-        text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).uppercased().map { glyphs[$0] == nil ? "?" : $0 }
+        text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).uppercased().map {
+            glyphs[$0] == nil ? "?" : $0
+        }
     }
 
     static func glyph(_ character: Character) -> [UInt8] { glyphs[character] ?? glyphs["?"]! }
@@ -98,8 +104,10 @@ public enum BitmapFont {
         "6": [0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E], "7": [0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08],
         "8": [0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E], "9": [0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C],
         " ": [0, 0, 0, 0, 0, 0, 0], ".": [0, 0, 0, 0, 0, 0x0C, 0x0C], ",": [0, 0, 0, 0, 0x0C, 0x04, 0x08],
-        "-": [0, 0, 0, 0x1F, 0, 0, 0], "'": [0x0C, 0x04, 0x08, 0, 0, 0, 0], "&": [0x0C, 0x12, 0x14, 0x08, 0x15, 0x12, 0x0D],
-        "!": [0x04, 0x04, 0x04, 0x04, 0x04, 0, 0x04], ":": [0, 0x0C, 0x0C, 0, 0x0C, 0x0C, 0], "/": [0, 0x01, 0x02, 0x04, 0x08, 0x10, 0],
+        "-": [0, 0, 0, 0x1F, 0, 0, 0], "'": [0x0C, 0x04, 0x08, 0, 0, 0, 0],
+        "&": [0x0C, 0x12, 0x14, 0x08, 0x15, 0x12, 0x0D],
+        "!": [0x04, 0x04, 0x04, 0x04, 0x04, 0, 0x04], ":": [0, 0x0C, 0x0C, 0, 0x0C, 0x0C, 0],
+        "/": [0, 0x01, 0x02, 0x04, 0x08, 0x10, 0],
         "?": [0x0E, 0x11, 0x01, 0x02, 0x04, 0, 0x04], "(": [0x02, 0x04, 0x08, 0x08, 0x08, 0x04, 0x02],
         ")": [0x08, 0x04, 0x02, 0x02, 0x02, 0x04, 0x08], "#": [0x0A, 0x0A, 0x1F, 0x0A, 0x1F, 0x0A, 0x0A],
         "+": [0, 0x04, 0x04, 0x1F, 0x04, 0x04, 0],

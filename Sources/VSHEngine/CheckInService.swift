@@ -1,6 +1,6 @@
 public import Foundation
 public import VSHCore
-public import VSHPhoto
+import VSHPhoto
 
 /// Checks players in: the one pipeline the CLI, the server and replays share.
 /// It reads the evidence, keeps the photo in the `PhotoStore`, and has the store
@@ -47,7 +47,8 @@ public struct CheckInService: Sendable {
     /// A device-GPS check-in: a position, when the device took it, and its accuracy radius in metres.
     /// - Throws: `SubmissionError.invalidAccuracy`; `LeagueError` for an unknown player or hunt.
     public func checkIn(
-        player: PlayerID, position: Coordinate, time: Date, accuracyMeters: Double?, huntID: String?, now: Date
+        player: PlayerID, position: Coordinate, time: Date, accuracyMeters: Double?, huntID: String?,
+        now: Date
     ) async throws -> RecordedCheckIn {
         if let accuracyMeters, !(accuracyMeters.isFinite && accuracyMeters >= 0) {
             throw SubmissionError.invalidAccuracy
@@ -70,7 +71,9 @@ public struct CheckInService: Sendable {
     /// time, `batchSize` per transaction, and each batch is decided and recorded in one
     /// transaction, by the same rules as one-by-one check-ins. Unreadable photos are
     /// reported and left out. Results come in the order of `paths`.
-    public func checkIn(player: PlayerID, photos paths: [String], huntID: String?, now: Date, batchSize: Int = 500)
+    public func checkIn(
+        player: PlayerID, photos paths: [String], huntID: String?, now: Date, batchSize: Int = 500
+    )
         async throws -> [BatchItem]
     {
         try await requireKnown(player: player, huntID: huntID)
@@ -81,7 +84,8 @@ public struct CheckInService: Sendable {
         while start < paths.count {
             let slice = Array(paths[start..<min(paths.count, start + batchSize)])
             start += batchSize
-            let read = await BoundedParallel.map(slice, width: readWidth) { path -> Result<(Photo, String), PhotoError> in
+            let read = await BoundedParallel.map(slice, width: readWidth) {
+                path -> Result<(Photo, String), PhotoError> in
                 do throws(PhotoError) {
                     let (photo, bytes) = try PhotoReader.photo(path: path)
                     guard let key = try? photos.put(bytes, sha256: photo.fileSHA256, durable: false) else {
@@ -98,7 +102,11 @@ public struct CheckInService: Sendable {
             for (i, outcome) in read.enumerated() {
                 switch outcome {
                 case .success(let (photo, key)):
-                    batch.append((Submission(player: player, evidence: .photo(photo), huntID: huntID, receivedAt: now), key))
+                    batch.append(
+                        (
+                            Submission(
+                                player: player, evidence: .photo(photo), huntID: huntID, receivedAt: now), key
+                        ))
                     order.append(i)
                 case .failure(let error):
                     results[i] = .unreadable(path: slice[i], error)

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import VSHCore
 public import VSHPhoto
 
@@ -28,7 +28,9 @@ public enum Collage {
     ///   - scores: where the plan (stops, visits, photo keys) comes from.
     ///   - photos: where the photos are.
     /// - Throws: `LeagueError` for an unknown player or hunt.
-    public static func make(player: PlayerRecord, hunt huntID: String, scores: any ScoreStore, photos: any PhotoStore)
+    public static func make(
+        player: PlayerRecord, hunt huntID: String, scores: any ScoreStore, photos: any PhotoStore
+    )
         async throws -> Result
     {
         let plan = try await scores.collagePlan(player: player.id, hunt: huntID)
@@ -40,7 +42,9 @@ public enum Collage {
         let height = header + rows * (tileHeight + label) + (rows + 1) * gap
         var canvas = RGBImage(width: width, height: height, fill: (20, 16, 42))
         canvas.text(player, x: gap + 4, y: 12, scale: 3, maxWidth: width - 2 * gap, color: (255, 209, 102))
-        canvas.text(huntName + (complete ? " - COMPLETE!" : ""), x: gap + 4, y: 38, scale: 2, maxWidth: width - 2 * gap, color: (245, 240, 255))
+        canvas.text(
+            huntName + (complete ? " - COMPLETE!" : ""), x: gap + 4, y: 38, scale: 2,
+            maxWidth: width - 2 * gap, color: (245, 240, 255))
         var warnings: [String] = []
         var drawn = 0
         for (index, tile) in tiles.enumerated() {
@@ -53,7 +57,8 @@ public enum Collage {
                     guard let bytes = try photos.get(file) else { throw CollageError.missingPhoto }
                     let image = try JPEGCodec.decode(bytes, covering: tileWidth, tileHeight)
                     let orientation = PhotoReader.metadata(bytes: bytes)?.orientation ?? 1
-                    canvas.draw(image, orientation: orientation, x: x, y: y, width: tileWidth, height: tileHeight)
+                    canvas.draw(
+                        image, orientation: orientation, x: x, y: y, width: tileWidth, height: tileHeight)
                     drewPhoto = true
                     drawn += 1
                 } catch {
@@ -62,11 +67,17 @@ public enum Collage {
             }
             if !drewPhoto {
                 let note = tile.visited ? "VISITED - NO PHOTO" : "NOT YET VISITED"
-                canvas.text(note, x: x + 16, y: y + tileHeight / 2 - 7, scale: 2, maxWidth: tileWidth - 32, color: (185, 173, 219))
+                canvas.text(
+                    note, x: x + 16, y: y + tileHeight / 2 - 7, scale: 2, maxWidth: tileWidth - 32,
+                    color: (185, 173, 219))
             }
-            canvas.fill(x: x, y: y + tileHeight, width: tileWidth, height: label, color: tile.visited ? (255, 79, 163) : (59, 47, 107))
+            canvas.fill(
+                x: x, y: y + tileHeight, width: tileWidth, height: label,
+                color: tile.visited ? (255, 79, 163) : (59, 47, 107))
             for (line, text) in wrap(tile.stopName, columns: (tileWidth - 16) / 12).prefix(2).enumerated() {
-                canvas.text(text, x: x + 8, y: y + tileHeight + 6 + line * 20, scale: 2, maxWidth: tileWidth - 16, color: (255, 255, 255))
+                canvas.text(
+                    text, x: x + 8, y: y + tileHeight + 6 + line * 20, scale: 2, maxWidth: tileWidth - 16,
+                    color: (255, 255, 255))
             }
         }
         return Result(image: canvas, warnings: warnings, photos: drawn)

@@ -74,7 +74,8 @@ public struct FenceTracker: Sendable {
             where visits[crossing.stop.stopID] == nil && !inside.contains(crossing.stop.stopID)
                 && stops[crossing.stop.stopID] != nil
             {
-                let at = previousTime.addingTimeInterval(time.timeIntervalSince(previousTime) * crossing.fraction)
+                let at = previousTime.addingTimeInterval(
+                    time.timeIntervalSince(previousTime) * crossing.fraction)
                 visits[crossing.stop.stopID] = Visit(enteredAt: at)
                 events.append(.enter(stopID: crossing.stop.stopID, at: at))
             }
@@ -89,7 +90,8 @@ public struct FenceTracker: Sendable {
             visits[stop.id]!.outsideSince = nil
             if !visits[stop.id]!.dwelt && time.timeIntervalSince(visits[stop.id]!.enteredAt) >= dwellSeconds {
                 visits[stop.id]!.dwelt = true
-                events.append(.dwell(stopID: stop.id, at: time, position: position, accuracyMeters: accuracyMeters))
+                events.append(
+                    .dwell(stopID: stop.id, at: time, position: position, accuracyMeters: accuracyMeters))
             }
         }
         for (stopID, visit) in visits.sorted(by: { $0.key < $1.key }) where !inside.contains(stopID) {

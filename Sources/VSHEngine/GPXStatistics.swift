@@ -1,5 +1,5 @@
 public import Foundation
-public import VSHCore
+import VSHCore
 import VSHGeodesy
 public import VSHXML
 

@@ -6,7 +6,11 @@ import VSHXML
 /// One line of a replay's timeline.
 public struct ReplayEvent: Sendable, Equatable {
     public enum Kind: String, Sendable {
-        case enter, checkIn = "check-in", exit, huntComplete = "hunt-complete", badge
+        case enter
+        case checkIn = "check-in"
+        case exit
+        case huntComplete = "hunt-complete"
+        case badge
     }
 
     public var time: Date
@@ -75,14 +79,16 @@ public struct Replayer: Sendable {
             throw LeagueError.unknownHunt(id: huntID, known: try await store.hunts().map(\.hunt.id))
         }
         let maxAccuracy = hunts.map(\.maxAccuracyMeters).max() ?? 50
-        let (fixes, readSummary, timed) = try Self.read(path: path, maxAccuracy: maxAccuracy, keepTrack: keepTrack)
+        let (fixes, readSummary, timed) = try Self.read(
+            path: path, maxAccuracy: maxAccuracy, keepTrack: keepTrack)
         var summary = readSummary
         if summary.fixes > 0 && timed == 0 { throw ReplayError.noTimes(file: path) }
 
         // Covering tests in memory; the store answers the undecided and the crossings.
         let allStops = hunts.flatMap(\.stops)
         let index = GeofenceIndex(stops: allStops)
-        var tracker = FenceTracker(stops: allStops, dwellSeconds: dwellSeconds, exitBufferMeters: exitBufferMeters)
+        var tracker = FenceTracker(
+            stops: allStops, dwellSeconds: dwellSeconds, exitBufferMeters: exitBufferMeters)
         var found: [Int] = []
         var previous: WalkFix?
         for fix in fixes {
@@ -94,27 +100,40 @@ public struct Replayer: Sendable {
                     return StopReference(huntID: e.huntID, stopID: e.stopID, name: e.name)
                 }
             } else {
-                covering = try await store.stops(covering: position, inHunt: huntID).filter { tracker.stops[$0.stopID] != nil }
+                covering = try await store.stops(covering: position, inHunt: huntID).filter {
+                    tracker.stops[$0.stopID] != nil
+                }
             }
             var crossed: [CrossedStop] = []
             var previousTime: Date?
             if let previous, !fix.startsSegment {
                 previousTime = previous.time
-                if index.mayCross(previous.position.latitude, previous.position.longitude, position.latitude, position.longitude) {
+                if index.mayCross(
+                    previous.position.latitude, previous.position.longitude, position.latitude,
+                    position.longitude)
+                {
                     crossed = try await store.stops(crossedBy: previous.position, position, inHunt: huntID)
                 }
             }
             for event in tracker.update(
-                position: position, time: fix.time, accuracyMeters: fix.accuracy, covering: covering, crossed: crossed,
+                position: position, time: fix.time, accuracyMeters: fix.accuracy, covering: covering,
+                crossed: crossed,
                 previousTime: previousTime)
             {
                 switch event {
                 case .enter(let stopID, let at):
-                    emit(ReplayEvent(time: at, kind: .enter, huntID: tracker.stops[stopID]!.huntID, stopID: stopID, points: 0, verdict: nil))
+                    emit(
+                        ReplayEvent(
+                            time: at, kind: .enter, huntID: tracker.stops[stopID]!.huntID, stopID: stopID,
+                            points: 0, verdict: nil))
                 case .exit(let stopID, let at):
-                    emit(ReplayEvent(time: at, kind: .exit, huntID: tracker.stops[stopID]!.huntID, stopID: stopID, points: 0, verdict: nil))
+                    emit(
+                        ReplayEvent(
+                            time: at, kind: .exit, huntID: tracker.stops[stopID]!.huntID, stopID: stopID,
+                            points: 0, verdict: nil))
                 case .dwell(let stopID, let at, let position, let accuracy):
-                    try await checkIn(tracker.stops[stopID]!, at: at, position: position, accuracy: accuracy, emit: emit)
+                    try await checkIn(
+                        tracker.stops[stopID]!, at: at, position: position, accuracy: accuracy, emit: emit)
                 }
             }
             previous = fix
@@ -124,7 +143,9 @@ public struct Replayer: Sendable {
     }
 
     /// The walk's usable fixes in file order, what was skipped, and how many points had a time.
-    static func read(path: String, maxAccuracy: Double, keepTrack: Bool) throws -> ([WalkFix], ReplaySummary, Int) {
+    static func read(path: String, maxAccuracy: Double, keepTrack: Bool) throws -> (
+        [WalkFix], ReplaySummary, Int
+    ) {
         var summary = ReplaySummary()
         var fixes: [WalkFix] = []
         var previousTime: Date?
@@ -136,7 +157,9 @@ public struct Replayer: Sendable {
             if case .segmentStart = event { segmentStart = true }
             if case .trackStart = event { segmentStart = true }
             guard case .point(let point) = event, point.kind == .track else {
-                if case .skipped(let line, let reason) = event { summary.warnings.append("\(path):\(line): point skipped: \(reason)") }
+                if case .skipped(let line, let reason) = event {
+                    summary.warnings.append("\(path):\(line): point skipped: \(reason)")
+                }
                 return
             }
             summary.fixes += 1
@@ -147,7 +170,8 @@ public struct Replayer: Sendable {
             timed += 1
             if let previousTime, time < previousTime {
                 summary.ignored += 1
-                summary.warnings.append("\(path):\(point.line): point skipped: earlier than the point before it")
+                summary.warnings.append(
+                    "\(path):\(point.line): point skipped: earlier than the point before it")
                 return
             }
             let accuracy = point.horizontalAccuracyMeters ?? point.hdop.map { $0 * Self.metersPerHDOP }
@@ -155,14 +179,18 @@ public struct Replayer: Sendable {
                 summary.ignored += 1
                 return
             }
-            fixes.append(WalkFix(position: point.coordinate, time: time, accuracy: accuracy, startsSegment: segmentStart))
+            fixes.append(
+                WalkFix(
+                    position: point.coordinate, time: time, accuracy: accuracy, startsSegment: segmentStart))
             segmentStart = false
             previousTime = time
         }
         return (fixes, summary, timed)
     }
 
-    private func checkIn(_ stop: Stop, at time: Date, position: Coordinate, accuracy: Double?, emit: (ReplayEvent) -> Void)
+    private func checkIn(
+        _ stop: Stop, at time: Date, position: Coordinate, accuracy: Double?, emit: (ReplayEvent) -> Void
+    )
         async throws
     {
         let submission = Submission(
@@ -173,16 +201,21 @@ public struct Replayer: Sendable {
         let decision = recorded.decision
         emit(
             ReplayEvent(
-                time: time, kind: .checkIn, huntID: decision.hunt?.id ?? stop.huntID, stopID: decision.stop?.id ?? stop.id,
+                time: time, kind: .checkIn, huntID: decision.hunt?.id ?? stop.huntID,
+                stopID: decision.stop?.id ?? stop.id,
                 points: decision.points, verdict: decision.verdict.rawValue))
         for award in recorded.awards {
             switch award.kind {
             case .bonus:
-                emit(ReplayEvent(time: time, kind: .huntComplete, huntID: award.huntID, stopID: nil, points: award.points, verdict: nil))
+                emit(
+                    ReplayEvent(
+                        time: time, kind: .huntComplete, huntID: award.huntID, stopID: nil,
+                        points: award.points, verdict: nil))
             case .badge:
                 emit(
                     ReplayEvent(
-                        time: time, kind: .badge, huntID: award.huntID, stopID: nil, points: award.points, verdict: nil,
+                        time: time, kind: .badge, huntID: award.huntID, stopID: nil, points: award.points,
+                        verdict: nil,
                         badgeID: award.badgeID))
             case .stop:
                 break

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import VSHCore
 import VSHGeodesy
 
@@ -32,14 +32,18 @@ public struct Verifier: Sendable {
             if let found = photo.metadata.position {
                 position = found
             } else {
-                results.append(RuleResult(.position, .failed, "the photo has no usable GPS position (\(photo.metadata.positionNote ?? "none"))"))
+                results.append(
+                    RuleResult(
+                        .position, .failed,
+                        "the photo has no usable GPS position (\(photo.metadata.positionNote ?? "none"))"))
             }
         case .device(let found, _, _):
             position = found
         }
         if let found = position {
             if found.latitude == 0 && found.longitude == 0 {
-                results.append(RuleResult(.position, .failed, "the position is 0, 0 (a placeholder, not a place)"))
+                results.append(
+                    RuleResult(.position, .failed, "the position is 0, 0 (a placeholder, not a place)"))
                 position = nil
             } else {
                 results.append(RuleResult(.position, .passed, "GPS position present"))
@@ -58,10 +62,15 @@ public struct Verifier: Sendable {
             if let gpsTime {
                 results.append(RuleResult(.captureTime, .passed, "GPS time \(RFC3339.format(gpsTime))"))
             } else if let cameraTime {
-                let how = photo.metadata.utcOffsetSeconds == nil ? "in the hunt's time zone \(zone.identifier)" : "with its UTC offset"
-                results.append(RuleResult(.captureTime, .passed, "camera time \(RFC3339.format(cameraTime)) (\(how))"))
+                let how =
+                    photo.metadata.utcOffsetSeconds == nil
+                    ? "in the hunt's time zone \(zone.identifier)" : "with its UTC offset"
+                results.append(
+                    RuleResult(.captureTime, .passed, "camera time \(RFC3339.format(cameraTime)) (\(how))"))
             } else {
-                results.append(RuleResult(.captureTime, .failed, "the photo says neither when it was taken nor its GPS time"))
+                results.append(
+                    RuleResult(
+                        .captureTime, .failed, "the photo says neither when it was taken nor its GPS time"))
             }
         case .device(_, let time, _):
             captured = time
@@ -74,7 +83,11 @@ public struct Verifier: Sendable {
             if accuracy <= hunt.maxAccuracyMeters {
                 results.append(RuleResult(.accuracy, .passed, "±\(format(accuracy)) m"))
             } else {
-                results.append(RuleResult(.accuracy, .needsReview, "±\(format(accuracy)) m is worse than the hunt's \(format(hunt.maxAccuracyMeters)) m"))
+                results.append(
+                    RuleResult(
+                        .accuracy, .needsReview,
+                        "±\(format(accuracy)) m is worse than the hunt's \(format(hunt.maxAccuracyMeters)) m")
+                )
             }
         } else {
             results.append(RuleResult(.accuracy, .skipped, "the fix does not state its accuracy"))
@@ -83,52 +96,75 @@ public struct Verifier: Sendable {
         // 4-6. times
         if let captured {
             if captured.timeIntervalSince(now) > futureSkewSeconds {
-                results.append(RuleResult(.notInFuture, .failed, "taken at \(RFC3339.format(captured)), after the submission at \(RFC3339.format(now))"))
+                results.append(
+                    RuleResult(
+                        .notInFuture, .failed,
+                        "taken at \(RFC3339.format(captured)), after the submission at \(RFC3339.format(now))"
+                    ))
             } else {
                 results.append(RuleResult(.notInFuture, .passed, "not in the future"))
             }
             let age = now.timeIntervalSince(captured)
             if age > hunt.maxPhotoAgeSeconds {
-                results.append(RuleResult(.photoAge, .failed, "taken \(duration(age)) before submission; the hunt accepts \(duration(hunt.maxPhotoAgeSeconds))"))
+                results.append(
+                    RuleResult(
+                        .photoAge, .failed,
+                        "taken \(duration(age)) before submission; the hunt accepts \(duration(hunt.maxPhotoAgeSeconds))"
+                    ))
             } else {
-                results.append(RuleResult(.photoAge, .passed, "taken \(duration(max(0, age))) before submission"))
+                results.append(
+                    RuleResult(.photoAge, .passed, "taken \(duration(max(0, age))) before submission"))
             }
             if let start = hunt.startsAt, captured < start {
-                results.append(RuleResult(.huntWindow, .failed, "taken before the hunt opened at \(RFC3339.format(start))"))
+                results.append(
+                    RuleResult(
+                        .huntWindow, .failed, "taken before the hunt opened at \(RFC3339.format(start))"))
             } else if let end = hunt.endsAt, captured > end {
-                results.append(RuleResult(.huntWindow, .failed, "taken after the hunt closed at \(RFC3339.format(end))"))
+                results.append(
+                    RuleResult(.huntWindow, .failed, "taken after the hunt closed at \(RFC3339.format(end))"))
             } else if hunt.startsAt == nil && hunt.endsAt == nil {
                 results.append(RuleResult(.huntWindow, .skipped, "the hunt is always open"))
             } else {
                 results.append(RuleResult(.huntWindow, .passed, "inside the hunt's window"))
             }
         } else {
-            for rule in [Rule.notInFuture, .photoAge, .huntWindow] { results.append(RuleResult(rule, .skipped, "no capture time")) }
+            for rule in [Rule.notInFuture, .photoAge, .huntWindow] {
+                results.append(RuleResult(rule, .skipped, "no capture time"))
+            }
         }
 
         // 7. clocks_agree
         if let gpsTime, let cameraTime {
             let gap = abs(gpsTime.timeIntervalSince(cameraTime))
             if gap <= clockAgreementSeconds {
-                results.append(RuleResult(.clocksAgree, .passed, "GPS and camera clocks agree within \(duration(gap))"))
+                results.append(
+                    RuleResult(.clocksAgree, .passed, "GPS and camera clocks agree within \(duration(gap))"))
             } else {
-                results.append(RuleResult(.clocksAgree, .needsReview, "GPS and camera clocks differ by \(duration(gap))"))
+                results.append(
+                    RuleResult(.clocksAgree, .needsReview, "GPS and camera clocks differ by \(duration(gap))")
+                )
             }
         } else {
-            results.append(RuleResult(.clocksAgree, .skipped, submission.photo == nil ? "a device fix has one clock" : "the photo has only one clock"))
+            results.append(
+                RuleResult(
+                    .clocksAgree, .skipped,
+                    submission.photo == nil ? "a device fix has one clock" : "the photo has only one clock"))
         }
 
         // 8. at_stop: covered (boundary included), or the accuracy circle reaches the stop within the hunt's tolerance.
         var stop: Stop?
-        if let position {
-            if let covering = facts.coveringStops.first(where: { facts.visitedStops[$0.id] == nil }) ?? facts.coveringStops.first {
+        if position != nil {
+            if let covering = facts.coveringStops.first(where: { facts.visitedStops[$0.id] == nil })
+                ?? facts.coveringStops.first
+            {
                 stop = covering
                 results.append(RuleResult(.atStop, .passed, "at \(covering.name)"))
             } else if let nearest = facts.nearestStop, let accuracy,
                 nearest.distanceMeters <= min(accuracy, hunt.toleranceMeters)
             {
                 stop = nearest.stop
-                results.append(RuleResult(.atStop, .passed, "at \(nearest.stop.name) (within the fix's accuracy)"))
+                results.append(
+                    RuleResult(.atStop, .passed, "at \(nearest.stop.name) (within the fix's accuracy)"))
             } else {
                 let which = facts.hunt.map { "of \($0.name)" } ?? "of any hunt"
                 results.append(RuleResult(.atStop, .failed, "not at a stop \(which)"))
@@ -140,7 +176,9 @@ public struct Verifier: Sendable {
         // 9. unique_photo
         if submission.photo != nil {
             if let earlier = facts.earlierUseOfPhoto {
-                results.append(RuleResult(.uniquePhoto, .failed, "this photo was already submitted (check-in #\(earlier))"))
+                results.append(
+                    RuleResult(
+                        .uniquePhoto, .failed, "this photo was already submitted (check-in #\(earlier))"))
             } else {
                 results.append(RuleResult(.uniquePhoto, .passed, "a new photo"))
             }
@@ -159,9 +197,14 @@ public struct Verifier: Sendable {
                 if speed > fastest?.speed ?? -1 { fastest = (speed, other) }
             }
             if let fastest, fastest.speed > maxSpeedMetersPerSecond {
-                results.append(RuleResult(.travelSpeed, .failed, "that would mean travelling at \(Int((fastest.speed * 3.6).rounded())) km/h since your check-in at \(RFC3339.format(fastest.fix.time))"))
+                results.append(
+                    RuleResult(
+                        .travelSpeed, .failed,
+                        "that would mean travelling at \(Int((fastest.speed * 3.6).rounded())) km/h since your check-in at \(RFC3339.format(fastest.fix.time))"
+                    ))
             } else if fastest != nil {
-                results.append(RuleResult(.travelSpeed, .passed, "a plausible journey from your previous check-in"))
+                results.append(
+                    RuleResult(.travelSpeed, .passed, "a plausible journey from your previous check-in"))
             } else {
                 results.append(RuleResult(.travelSpeed, .skipped, "no earlier check-in to compare with"))
             }
@@ -174,19 +217,26 @@ public struct Verifier: Sendable {
             let index = huntDefinition.stops.firstIndex { $0.id == stop.id } ?? 0
             let missing = huntDefinition.stops[..<index].filter { facts.visitedStops[$0.id] == nil }
             if let next = missing.first, facts.visitedStops[stop.id] == nil {
-                results.append(RuleResult(.stopOrder, .failed, "this hunt goes in order: \(next.name) comes first"))
+                results.append(
+                    RuleResult(.stopOrder, .failed, "this hunt goes in order: \(next.name) comes first"))
             } else {
                 results.append(RuleResult(.stopOrder, .passed, "in order"))
             }
         } else {
-            results.append(RuleResult(.stopOrder, .skipped, facts.hunt?.ordered == true ? "no stop" : "the hunt is not ordered"))
+            results.append(
+                RuleResult(
+                    .stopOrder, .skipped, facts.hunt?.ordered == true ? "no stop" : "the hunt is not ordered")
+            )
         }
 
         // 12. first_visit
         var points = 0
         if let stop {
             if let first = facts.visitedStops[stop.id] {
-                results.append(RuleResult(.firstVisit, .passed, "already visited at \(RFC3339.format(first)): recorded, no points"))
+                results.append(
+                    RuleResult(
+                        .firstVisit, .passed,
+                        "already visited at \(RFC3339.format(first)): recorded, no points"))
             } else {
                 points = stop.points
                 results.append(RuleResult(.firstVisit, .passed, "first visit"))
@@ -196,9 +246,12 @@ public struct Verifier: Sendable {
         }
 
         let verdict = Verdict(results)
-        let fix = position.flatMap { p in captured.map { Fix(position: p, time: $0, accuracyMeters: accuracy, source: submission.source) } }
+        let fix = position.flatMap { p in
+            captured.map { Fix(position: p, time: $0, accuracyMeters: accuracy, source: submission.source) }
+        }
         return Decision(
-            verdict: verdict, rules: results, hunt: facts.hunt ?? stop.flatMap { _ in facts.hunt }, stop: stop,
+            verdict: verdict, rules: results, hunt: facts.hunt ?? stop.flatMap { _ in facts.hunt },
+            stop: stop,
             points: verdict == .accepted ? points : 0, fix: fix)
     }
 

@@ -10,7 +10,9 @@ extension Geodesic {
     /// closest point found in planar degrees, which is 2 % off 500 m from a
     /// slanted edge at Las Vegas' latitude (a test pins the case); the
     /// contract is geodesic distance within 0.5 %.
-    public static func distanceMeters(from point: Coordinate, toSegment a: Coordinate, _ b: Coordinate) -> Double {
+    public static func distanceMeters(from point: Coordinate, toSegment a: Coordinate, _ b: Coordinate)
+        -> Double
+    {
         let edge = inverse(a, b)
         if edge.distanceMeters < 1e-3 { return min(distanceMeters(point, a), distanceMeters(point, b)) }
         func at(_ s: Double) -> Double {

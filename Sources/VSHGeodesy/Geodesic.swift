@@ -29,7 +29,9 @@ public enum Geodesic {
     public static func shortDistanceMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
         let dLat = b.latitude - a.latitude
         var dLon = b.longitude - a.longitude
-        guard abs(dLat) < 0.1, abs(dLon) < 0.1 || abs(abs(dLon) - 360) < 0.1 else { return distanceMeters(a, b) }
+        guard abs(dLat) < 0.1, abs(dLon) < 0.1 || abs(abs(dLon) - 360) < 0.1 else {
+            return distanceMeters(a, b)
+        }
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         let phi = (a.latitude + b.latitude) / 2 * .pi / 180
         let s = sin(phi)
@@ -61,7 +63,9 @@ public enum Geodesic {
 
     /// The position reached from `start` after `distanceMeters` along `azimuth`
     /// (degrees clockwise from north).
-    public static func destination(from start: Coordinate, azimuth: Double, distanceMeters: Double) -> Coordinate {
+    public static func destination(from start: Coordinate, azimuth: Double, distanceMeters: Double)
+        -> Coordinate
+    {
         var lat2 = 0.0
         var lon2 = 0.0
         var azi2 = 0.0
@@ -88,7 +92,8 @@ public enum Geodesic {
     /// A geofence's area: shells minus holes, in square metres.
     public static func areaSquareMeters(of geofence: Geofence) -> Double {
         geofence.polygons.reduce(0) { total, polygon in
-            total + areaSquareMeters(of: polygon.shell) - polygon.holes.reduce(0) { $0 + areaSquareMeters(of: $1) }
+            total + areaSquareMeters(of: polygon.shell)
+                - polygon.holes.reduce(0) { $0 + areaSquareMeters(of: $1) }
         }
     }
 }

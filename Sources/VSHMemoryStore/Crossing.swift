@@ -45,7 +45,8 @@ enum Crossing {
         for (t0, t1) in zip(cuts, cuts.dropFirst()) {
             let middle = (t0 + t1) / 2
             let point = Coordinate(
-                unchecked: a.latitude + (b.latitude - a.latitude) * middle, a.longitude + (b.longitude - a.longitude) * middle)
+                unchecked: a.latitude + (b.latitude - a.latitude) * middle,
+                a.longitude + (b.longitude - a.longitude) * middle)
             if covers(fence, point) || (t0 == t1 && covers(fence, point)) {
                 if first == nil { first = t0 }
                 last = t1

@@ -19,34 +19,46 @@ public actor MemoryStore: LeagueStore {
     private var decisions: [Int64: ReviewDecision] = [:]
     private var scores: [PlayerID: [ScoreEvent]] = [:]
 
+    /// An empty store: no hunts, no players.
     public init() {}
 
     // MARK: hunts
 
+    /// Every hunt with its stops, in catalog order, with areas on the ellipsoid.
     public func hunts() -> [StoredHunt] {
         catalog.hunts.map { hunt in
             StoredHunt(
                 hunt: hunt, file: "\(hunt.id).geojson",
-                stopAreas: Dictionary(uniqueKeysWithValues: hunt.stops.map { ($0.id, Geodesic.areaSquareMeters(of: $0.geofence)) }))
+                stopAreas: Dictionary(
+                    uniqueKeysWithValues: hunt.stops.map {
+                        ($0.id, Geodesic.areaSquareMeters(of: $0.geofence))
+                    }))
         }
     }
 
+    /// One hunt, or nil.
     public func hunt(id: String) -> StoredHunt? { hunts().first { $0.hunt.id == id } }
 
+    /// The stops covering a position, boundary included (exact planar tests on the stored degrees).
     public func stops(covering position: Coordinate, inHunt huntID: String?) -> [StopReference] {
         coveringStops(position, huntID: huntID)
     }
 
+    /// The stop with the least geodesic distance to its boundary, or nil without stops.
     public func nearestStop(to position: Coordinate, inHunt huntID: String?) -> NearestStop? {
         nearest(position, huntID: huntID)
     }
 
+    /// The stops a segment meets, with the middle of its first pass through each.
     public func stops(crossedBy a: Coordinate, _ b: Coordinate, inHunt huntID: String?) -> [CrossedStop] {
         allStops(huntID).compactMap { stop in
-            Crossing.fraction(a, b, stop.geofence).map { CrossedStop(stop: Self.reference(stop), fraction: $0) }
+            Crossing.fraction(a, b, stop.geofence).map {
+                CrossedStop(stop: Self.reference(stop), fraction: $0)
+            }
         }
     }
 
+    /// Validates the files (structure only; no GEOS here) and replaces every hunt, then rescores.
     @discardableResult
     public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) throws -> SyncOutcome {
         let built = try HuntCatalog.build(sources, badges: badges, inspector: TrustingInspector()).get()
@@ -54,29 +66,35 @@ public actor MemoryStore: LeagueStore {
         return .updated(hunts: built.hunts.count, stops: built.hunts.reduce(0) { $0 + $1.stops.count })
     }
 
+    /// Replaces every hunt and stop, then rescores.
     public func replace(with catalog: HuntCatalog) {
         replaceCatalog(catalog)
     }
 
     // MARK: players
 
+    /// Registers a player; names are unique by `PlayerName.key`.
     @discardableResult
     public func addPlayer(name raw: String, email: String?, at now: Date) throws -> PlayerRecord {
         let name = try PlayerName.validate(raw).get()
         if playersByID.values.contains(where: { PlayerName.key($0.name) == PlayerName.key(name) }) {
             throw LeagueError.nameTaken(name: name)
         }
-        let record = PlayerRecord(id: PlayerID(Int64(playersByID.count + 1)), name: name, email: email, createdAt: now)
+        let record = PlayerRecord(
+            id: PlayerID(Int64(playersByID.count + 1)), name: name, email: email, createdAt: now)
         playersByID[record.id] = record
         return record
     }
 
+    /// The player going by this name, ignoring case.
     public func player(named name: String) -> PlayerRecord? {
         playersByID.values.first { PlayerName.key($0.name) == PlayerName.key(name) }
     }
 
+    /// The player with this id.
     public func player(id: PlayerID) -> PlayerRecord? { playersByID[id] }
 
+    /// Every player with totals, by name key.
     public func players() -> [PlayerSummary] {
         playersByID.values.sorted { PlayerName.key($0.name) < PlayerName.key($1.name) }.map { p in
             let mine = checkIns.filter { $0.player == p.id }
@@ -89,13 +107,17 @@ public actor MemoryStore: LeagueStore {
 
     // MARK: check-ins
 
+    /// Decides and records one submission, serialised by the actor like a transaction.
     public func record(_ submission: Submission, photoFile: String?, decide: @escaping CheckInDecider) throws
         -> RecordedCheckIn
     {
         try recordOne(submission, photoFile: photoFile, decide: decide)
     }
 
-    public func recordBatch(_ submissions: [(submission: Submission, photoFile: String?)], decide: @escaping CheckInDecider)
+    /// Decides and records many, in order; none when any names an unknown player.
+    public func recordBatch(
+        _ submissions: [(submission: Submission, photoFile: String?)], decide: @escaping CheckInDecider
+    )
         throws -> [RecordedCheckIn]
     {
         // All or nothing, as one transaction: check every player first.
@@ -105,27 +127,37 @@ public actor MemoryStore: LeagueStore {
         return try submissions.map { try recordOne($0.submission, photoFile: $0.photoFile, decide: decide) }
     }
 
+    /// The stops of a hunt the player holds an accepted check-in at.
     public func visitedStops(player: PlayerID, hunt huntID: String) -> Set<String> {
         Set(accepted(player).filter { $0.huntID == huntID }.compactMap(\.stopID))
     }
 
     // MARK: reviews
 
+    /// Check-ins still pending, oldest first.
     public func pendingCheckIns() -> [PendingCheckIn] {
         checkIns.filter { state($0) == "pending" }.map { c in
             PendingCheckIn(
-                id: c.id, playerID: c.player, player: playersByID[c.player]?.name ?? "?", receivedAt: c.receivedAt,
+                id: c.id, playerID: c.player, player: playersByID[c.player]?.name ?? "?",
+                receivedAt: c.receivedAt,
                 huntID: c.huntID, stopID: c.stopID, stopName: c.stopID.flatMap { stop(id: $0)?.name },
-                reasons: c.rules.filter { $0.outcome == .needsReview }.map { "\($0.rule.rawValue): \($0.detail)" },
+                reasons: c.rules.filter { $0.outcome == .needsReview }.map {
+                    "\($0.rule.rawValue): \($0.detail)"
+                },
                 photoFile: c.photoFile)
         }
     }
 
-    public func review(_ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date) throws
+    /// Records a moderator's decision and rescores the player.
+    public func review(
+        _ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date
+    ) throws
         -> ReviewOutcome
     {
         _ = try ReviewDecision.validReason(reason)
-        guard let checkIn = checkIns.first(where: { $0.id == id }) else { throw LeagueError.unknownCheckIn(id: id) }
+        guard let checkIn = checkIns.first(where: { $0.id == id }) else {
+            throw LeagueError.unknownCheckIn(id: id)
+        }
         let current = state(checkIn)
         guard current == decision.requiredState else {
             throw LeagueError.checkInState(id: id, state: current, required: decision.requiredState)
@@ -133,7 +165,9 @@ public actor MemoryStore: LeagueStore {
         decisions[id] = decision
         rescore(checkIn.player)
         let credited =
-            decision == .approved ? scores[checkIn.player, default: []].filter { $0.checkInID == id }.reduce(0) { $0 + $1.points } : 0
+            decision == .approved
+            ? scores[checkIn.player, default: []].filter { $0.checkInID == id }.reduce(0) { $0 + $1.points }
+            : 0
         return ReviewOutcome(
             checkInID: id, playerID: checkIn.player, player: playersByID[checkIn.player]?.name ?? "?",
             state: state(checkIn), pointsCredited: credited)
@@ -141,6 +175,7 @@ public actor MemoryStore: LeagueStore {
 
     // MARK: scores
 
+    /// Rankings from the score events, as the SpatiaLite store ranks them.
     public func leaderboard(_ query: LeaderboardQuery) throws -> [LeaderboardEntry] {
         if let huntID = query.huntID, hunt(id: huntID) == nil {
             throw LeagueError.unknownHunt(id: huntID, known: catalog.hunts.map(\.id))
@@ -172,22 +207,27 @@ public actor MemoryStore: LeagueStore {
         }
     }
 
+    /// A player's totals, progress, badges and latest check-ins.
     public func profile(player: PlayerID, recent: Int) throws -> PlayerProfile {
         guard let record = playersByID[player] else { throw LeagueError.unknownPlayerID(player) }
         let events = scores[player, default: []]
         let hunts = catalog.hunts.map { hunt in
             PlayerProfile.HuntProgress(
                 huntID: hunt.id, name: hunt.name,
-                visited: events.filter { $0.kind == .stop && $0.huntID == hunt.id }.count, total: hunt.stops.count,
+                visited: events.filter { $0.kind == .stop && $0.huntID == hunt.id }.count,
+                total: hunt.stops.count,
                 completedAt: events.filter { $0.kind == .bonus && $0.huntID == hunt.id }.map(\.at).min())
         }
         let badgeOrder = Dictionary(uniqueKeysWithValues: catalog.badges.enumerated().map { ($1.id, $0) })
         let badges = events.filter { $0.kind == .badge }
-            .sorted { ($0.at, badgeOrder[$0.badgeID ?? ""] ?? 0) < ($1.at, badgeOrder[$1.badgeID ?? ""] ?? 0) }
+            .sorted {
+                ($0.at, badgeOrder[$0.badgeID ?? ""] ?? 0) < ($1.at, badgeOrder[$1.badgeID ?? ""] ?? 0)
+            }
             .map { e in
                 let badge = catalog.badges.first { $0.id == e.badgeID }
                 return PlayerProfile.EarnedBadge(
-                    id: e.badgeID ?? "", name: badge?.name ?? "", description: badge?.description ?? "", points: e.points,
+                    id: e.badgeID ?? "", name: badge?.name ?? "", description: badge?.description ?? "",
+                    points: e.points,
                     earnedAt: e.at, checkInID: e.checkInID)
             }
         let latest = checkIns.filter { $0.player == player }.suffix(max(0, recent)).reversed().map { c in
@@ -197,11 +237,14 @@ public actor MemoryStore: LeagueStore {
                 points: events.filter { $0.checkInID == c.id }.reduce(0) { $0 + $1.points })
         }
         return PlayerProfile(
-            id: player, name: record.name, createdAt: record.createdAt, points: events.reduce(0) { $0 + $1.points },
-            stopsVisited: events.filter { $0.kind == .stop }.count, huntsCompleted: events.filter { $0.kind == .bonus }.count,
+            id: player, name: record.name, createdAt: record.createdAt,
+            points: events.reduce(0) { $0 + $1.points },
+            stopsVisited: events.filter { $0.kind == .stop }.count,
+            huntsCompleted: events.filter { $0.kind == .bonus }.count,
             hunts: hunts, badges: badges, recent: Array(latest))
     }
 
+    /// A hunt's stops with the player's first accepted photo at each.
     public func collagePlan(player: PlayerID, hunt huntID: String) throws -> CollagePlan {
         guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
         guard let hunt = catalog.hunts.first(where: { $0.id == huntID }) else {
@@ -210,24 +253,30 @@ public actor MemoryStore: LeagueStore {
         let mine = accepted(player)
         let tiles = hunt.stops.map { stop in
             let here = mine.filter { $0.stopID == stop.id }
-            let photo = here.filter { $0.photoFile != nil }.min { ($0.fixTime ?? .distantPast, $0.id) < ($1.fixTime ?? .distantPast, $1.id) }
-            return CollageTile(stopID: stop.id, stopName: stop.name, visited: !here.isEmpty, photoFile: photo?.photoFile)
+            let photo = here.filter { $0.photoFile != nil }.min {
+                ($0.fixTime ?? .distantPast, $0.id) < ($1.fixTime ?? .distantPast, $1.id)
+            }
+            return CollageTile(
+                stopID: stop.id, stopName: stop.name, visited: !here.isEmpty, photoFile: photo?.photoFile)
         }
         let complete = scores[player, default: []].contains { $0.kind == .bonus && $0.huntID == huntID }
         return CollagePlan(huntName: hunt.name, tiles: tiles, complete: complete)
     }
 
+    /// Recomputes every player's score events from their accepted check-ins.
     public func rescoreEveryone() {
         for id in playersByID.keys { rescore(id) }
     }
 
     // MARK: doctor
 
+    /// Counts, and the recorded photos missing from `photos` (the rest holds by construction).
     public func health(photos: any PhotoStore) -> StoreHealth {
         let missing = Set(checkIns.compactMap(\.photoFile)).filter { !photos.exists($0) }.count
         return StoreHealth(
             integrity: ["ok"], foreignKeyViolations: 0, players: playersByID.count, checkIns: checkIns.count,
-            stops: catalog.hunts.reduce(0) { $0 + $1.stops.count }, missingPhotos: missing, playersWithWrongTotals: 0)
+            stops: catalog.hunts.reduce(0) { $0 + $1.stops.count }, missingPhotos: missing,
+            playersWithWrongTotals: 0)
     }
 }
 
@@ -238,25 +287,32 @@ extension MemoryStore {
         rescoreEveryone()
     }
 
-    private func recordOne(_ submission: Submission, photoFile: String?, decide: CheckInDecider) throws -> RecordedCheckIn {
-        guard let player = playersByID[submission.player] else { throw LeagueError.unknownPlayerID(submission.player) }
+    private func recordOne(_ submission: Submission, photoFile: String?, decide: CheckInDecider) throws
+        -> RecordedCheckIn
+    {
+        guard let player = playersByID[submission.player] else {
+            throw LeagueError.unknownPlayerID(submission.player)
+        }
         let facts = try CheckInFacts.gather(for: submission, from: MemoryHistory(store: self))
         let decision = decide(submission, facts)
         let id = Int64(checkIns.count + 1)
         checkIns.append(
             MemoryCheckIn(
                 id: id, player: player.id, receivedAt: submission.receivedAt, huntID: decision.hunt?.id,
-                stopID: decision.stop?.id, verdict: decision.verdict, rules: decision.rules, photoFile: photoFile,
+                stopID: decision.stop?.id, verdict: decision.verdict, rules: decision.rules,
+                photoFile: photoFile,
                 imageSHA256: submission.photo?.imageSHA256, position: submission.reportedPosition,
                 accuracyMeters: submission.accuracyMeters,
-                fixTime: decision.fix?.time ?? submission.captureTime(in: decision.hunt), source: submission.source))
+                fixTime: decision.fix?.time ?? submission.captureTime(in: decision.hunt),
+                source: submission.source))
         var awards: [ScoreEvent] = []
         if decision.verdict == .accepted {
             rescore(player.id)
             awards = scores[player.id, default: []].filter { $0.checkInID == id && $0.kind != .stop }
         }
         return RecordedCheckIn(
-            id: id, playerID: player.id, player: player.name, receivedAt: submission.receivedAt, source: submission.source,
+            id: id, playerID: player.id, player: player.name, receivedAt: submission.receivedAt,
+            source: submission.source,
             decision: decision, state: decision.verdict.rawValue, photoFile: photoFile, awards: awards)
     }
 
@@ -279,7 +335,8 @@ extension MemoryStore {
             guard let hunt = c.huntID, let stop = c.stopID, let time = c.fixTime else { return nil }
             return ScoredCheckIn(id: c.id, huntID: hunt, stopID: stop, time: time)
         }
-        scores[player] = Scoring.events(for: scored, hunts: catalog.hunts.map(ScoringHunt.init), badges: catalog.badges)
+        scores[player] = Scoring.events(
+            for: scored, hunts: catalog.hunts.map(ScoringHunt.init), badges: catalog.badges)
     }
 
     func stop(id: String) -> Stop? {
@@ -305,8 +362,12 @@ extension MemoryStore {
     }
 
     func nearest(_ position: Coordinate, huntID: String?) -> NearestStop? {
-        allStops(huntID).map { NearestStop(stop: Self.reference($0), distanceMeters: Geodesic.distanceMeters(from: position, toBoundaryOf: $0.geofence)) }
-            .min { $0.distanceMeters < $1.distanceMeters }
+        allStops(huntID).map {
+            NearestStop(
+                stop: Self.reference($0),
+                distanceMeters: Geodesic.distanceMeters(from: position, toBoundaryOf: $0.geofence))
+        }
+        .min { $0.distanceMeters < $1.distanceMeters }
     }
 }
 
@@ -355,7 +416,11 @@ struct MemoryHistory: CheckInHistory {
             let before = timed.filter { $0.fixTime! <= time }.max { $0.fixTime! < $1.fixTime! }
             let after = timed.filter { $0.fixTime! > time }.min { $0.fixTime! < $1.fixTime! }
             return [before, after].compactMap { c in
-                c.map { Fix(position: $0.position!, time: $0.fixTime!, accuracyMeters: $0.accuracyMeters, source: $0.source) }
+                c.map {
+                    Fix(
+                        position: $0.position!, time: $0.fixTime!, accuracyMeters: $0.accuracyMeters,
+                        source: $0.source)
+                }
             }
         }
     }

@@ -23,7 +23,9 @@ extension ExifDocument {
         metadata.make = text(.ifd0, Tag.make)
         metadata.model = text(.ifd0, Tag.model)
         metadata.software = text(.ifd0, Tag.software)
-        if let orientation = integer(.ifd0, Tag.orientation), (1...8).contains(orientation) { metadata.orientation = orientation }
+        if let orientation = integer(.ifd0, Tag.orientation), (1...8).contains(orientation) {
+            metadata.orientation = orientation
+        }
         return metadata
     }
 
@@ -38,8 +40,10 @@ extension ExifDocument {
     ///   so the position is unknown (exiftool prints the magnitude, which can
     ///   put a photo on the wrong side of the planet).
     private func readPosition(into metadata: inout PhotoMetadata) {
-        let latitude = coordinate(Tag.gpsLatitude, ref: Tag.gpsLatitudeRef, negative: "S", positive: "N", limit: 90)
-        let longitude = coordinate(Tag.gpsLongitude, ref: Tag.gpsLongitudeRef, negative: "W", positive: "E", limit: 180)
+        let latitude = coordinate(
+            Tag.gpsLatitude, ref: Tag.gpsLatitudeRef, negative: "S", positive: "N", limit: 90)
+        let longitude = coordinate(
+            Tag.gpsLongitude, ref: Tag.gpsLongitudeRef, negative: "W", positive: "E", limit: 180)
         switch (latitude, longitude) {
         case (.success(let lat), .success(let lon)):
             metadata.latitude = lat
@@ -51,7 +55,9 @@ extension ExifDocument {
 
     struct Note: Error { let text: String }
 
-    private func coordinate(_ tag: UInt32, ref: UInt32, negative: Character, positive: Character, limit: Double) -> Result<Double, Note> {
+    private func coordinate(
+        _ tag: UInt32, ref: UInt32, negative: Character, positive: Character, limit: Double
+    ) -> Result<Double, Note> {
         let name = tag == Tag.gpsLatitude ? "latitude" : "longitude"
         guard let parts = ratios(.gps, tag), (1...3).contains(parts.count) else {
             return .failure(Note(text: "no GPS \(name)"))
@@ -74,7 +80,8 @@ extension ExifDocument {
         case positive: degrees = abs(degrees)
         default:
             if degrees >= 0 && !parts.contains(where: { $0.numerator < 0 || $0.denominator < 0 }) {
-                return .failure(Note(text: "GPS \(name) has no \(name == "latitude" ? "N/S" : "E/W") reference"))
+                return .failure(
+                    Note(text: "GPS \(name) has no \(name == "latitude" ? "N/S" : "E/W") reference"))
             }
         }
         guard abs(degrees) <= limit else { return .failure(Note(text: "GPS \(name) is out of range")) }
@@ -89,16 +96,20 @@ extension ExifDocument {
             let time = ratios(.gps, Tag.gpsTimeStamp), time.count == 3
         else { return nil }
         let values = time.compactMap(\.value)
-        guard values.count == 3, (0..<24).contains(values[0]), (0..<60).contains(values[1]), (0..<61).contains(values[2])
+        guard values.count == 3, (0..<24).contains(values[0]), (0..<60).contains(values[1]),
+            (0..<61).contains(values[2])
         else { return nil }
-        let seconds = Double(RFC3339.daysFromCivil(date.year, date.month, date.day) * 86_400)
+        let seconds =
+            Double(RFC3339.daysFromCivil(date.year, date.month, date.day) * 86_400)
             + values[0] * 3600 + values[1] * 60 + values[2]
         return Date(timeIntervalSince1970: seconds)
     }
 
     static func exifDate(_ text: String) -> (year: Int, month: Int, day: Int)? {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 10, bytes[4] == UInt8(ascii: ":"), bytes[7] == UInt8(ascii: ":") else { return nil }
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: ":"), bytes[7] == UInt8(ascii: ":") else {
+            return nil
+        }
         if bytes.count > 10, (48...57).contains(bytes[10]) { return nil }
         func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
         guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), y >= 1,
@@ -115,9 +126,11 @@ extension ExifDocument {
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
         else { return nil }
         func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
-        guard let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19), h < 24, mi < 60, s < 60
+        guard let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19), h < 24, mi < 60,
+            s < 60
         else { return nil }
-        return DateTimeParts(year: date.year, month: date.month, day: date.day, hour: h, minute: mi, second: Double(s))
+        return DateTimeParts(
+            year: date.year, month: date.month, day: date.day, hour: h, minute: mi, second: Double(s))
     }
 
     /// SubSecTimeOriginal: decimal digits of a second (`"25"` is 0.25 s).
@@ -130,8 +143,10 @@ extension ExifDocument {
     /// OffsetTimeOriginal: `+HH:MM` / `-HH:MM`.
     static func offset(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"), bytes[3] == UInt8(ascii: ":"),
-            let h = Int(String(decoding: bytes[1..<3], as: UTF8.self)), let m = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
+        guard bytes.count >= 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
+            bytes[3] == UInt8(ascii: ":"),
+            let h = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
+            let m = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
             h <= 14, m < 60
         else { return nil }
         return (bytes[0] == UInt8(ascii: "-") ? -1 : 1) * (h * 3600 + m * 60)

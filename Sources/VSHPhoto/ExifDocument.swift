@@ -1,5 +1,5 @@
-import Foundation
 internal import CExif
+import Foundation
 import VSHCore
 
 /// A parsed EXIF block, owned: libexif's `ExifData`, unref'd in `deinit`.
@@ -35,7 +35,9 @@ final class ExifDocument {
         case .exif: content = ifds.2
         case .gps: content = ifds.3
         }
-        guard let content, let entry = exif_content_get_entry(content, ExifTag(rawValue: tag)) else { return nil }
+        guard let content, let entry = exif_content_get_entry(content, ExifTag(rawValue: tag)) else {
+            return nil
+        }
         let value = entry.pointee
         guard value.data != nil, value.components > 0, value.components < 1 << 20 else { return nil }
         let unit = Int(exif_format_get_size(value.format))
@@ -73,7 +75,8 @@ final class ExifDocument {
 
     /// An ASCII tag up to its first NUL, trimmed; nil when absent or empty.
     func text(_ directory: Directory, _ tag: UInt32) -> String? {
-        guard let entry = entry(directory, tag), entry.format == EXIF_FORMAT_ASCII || entry.format == EXIF_FORMAT_UNDEFINED
+        guard let entry = entry(directory, tag),
+            entry.format == EXIF_FORMAT_ASCII || entry.format == EXIF_FORMAT_UNDEFINED
         else { return nil }
         let bytes = UnsafeBufferPointer(start: entry.data, count: Int(entry.size))
         let end = bytes.firstIndex(of: 0) ?? bytes.count

@@ -1,13 +1,17 @@
 internal import CJPEG
-public import Foundation
-public import VSHCore
+import Foundation
+import VSHCore
 
 /// An 8-bit RGB image, rows top to bottom.
 public struct RGBImage: Sendable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// Red, green and blue bytes a pixel, rows top to bottom.
     public var pixels: [UInt8]
 
+    /// An image of one colour.
     public init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8) = (0, 0, 0)) {
         self.width = width
         self.height = height
@@ -30,22 +34,34 @@ public enum JPEGCodec {
     /// size that still covers `minWidth` x `minHeight`: a 12-megapixel photo for
     /// a 320-pixel tile is decoded at 1/8, never in full.
     /// - Throws: `InputError` with libjpeg's message for a corrupt or unsupported file.
-    public static func decode(_ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int, maxPixels: Int = 20_000_000) throws -> RGBImage {
+    public static func decode(
+        _ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int, maxPixels: Int = 20_000_000
+    ) throws -> RGBImage {
         var pointer: UnsafeMutablePointer<UInt8>?
         var width: UInt32 = 0
         var height: UInt32 = 0
         var message = [CChar](repeating: 0, count: 200)
         let status = bytes.withUnsafeBufferPointer { buffer in
             vsh_jpeg_decode(
-                buffer.baseAddress, UInt(buffer.count), UInt32(max(1, minWidth)), UInt32(max(1, minHeight)), UInt(maxPixels),
+                buffer.baseAddress, UInt(buffer.count), UInt32(max(1, minWidth)), UInt32(max(1, minHeight)),
+                UInt(maxPixels),
                 &pointer, &width, &height, &message, message.count)
         }
         guard status == 0, let pointer else {
-            throw InputError(String(cString: message).isEmpty ? "cannot decode the JPEG" : String(cString: message))
+            let text = Self.text(message)
+            throw InputError(text.isEmpty ? "cannot decode the JPEG" : text)
         }
         defer { free(pointer) }
         let count = Int(width) * Int(height) * 3
-        return RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pointer, count: count)))
+        return RGBImage(
+            width: Int(width), height: Int(height),
+            pixels: Array(UnsafeBufferPointer(start: pointer, count: count)))
+    }
+
+    /// A C message buffer as text: the bytes up to the first NUL, as UTF-8.
+    static func text(_ message: [CChar]) -> String {
+        let bytes = message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Writes an image as a JPEG, atomically (a temporary file, then rename).
@@ -53,11 +69,14 @@ public enum JPEGCodec {
         let temporary = path + ".tmp-\(getpid())"
         var message = [CChar](repeating: 0, count: 200)
         let status = image.pixels.withUnsafeBufferPointer { buffer in
-            vsh_jpeg_encode(temporary, buffer.baseAddress, UInt32(image.width), UInt32(image.height), Int32(quality), &message, message.count)
+            vsh_jpeg_encode(
+                temporary, buffer.baseAddress, UInt32(image.width), UInt32(image.height), Int32(quality),
+                &message, message.count)
         }
         guard status == 0, rename(temporary, path) == 0 else {
             unlink(temporary)
-            throw InputError("\(path): \(String(cString: message).isEmpty ? "cannot write the file" : String(cString: message))", status: .noInput)
+            let text = Self.text(message)
+            throw InputError("\(path): \(text.isEmpty ? "cannot write the file" : text)", status: .noInput)
         }
     }
 }

@@ -22,7 +22,9 @@ struct JPEGLayout {
     ///   - read: returns up to `count` bytes at `offset` (fewer at the end of the file).
     ///   - throughScans: also walk the entropy-coded scans to EOI (needs the whole
     ///     file; for hashing). Without it the walk stops at the first scan.
-    static func walk(size: Int, throughScans: Bool, read: (_ offset: Int, _ count: Int) -> [UInt8]) -> JPEGLayout {
+    static func walk(size: Int, throughScans: Bool, read: (_ offset: Int, _ count: Int) -> [UInt8])
+        -> JPEGLayout
+    {
         var layout = JPEGLayout()
         var offset = 2
         while true {
@@ -53,7 +55,10 @@ struct JPEGLayout {
                     return layout
                 }
                 marker = next[1]
-                if next[0] != 0xFF { layout.problem = "no marker at byte \(markerOffset)"; return layout }
+                if next[0] != 0xFF {
+                    layout.problem = "no marker at byte \(markerOffset)"
+                    return layout
+                }
             }
             if marker == 0xD9 {  // EOI before any scan
                 layout.problem = layout.sawScan ? nil : "no image data"
@@ -78,7 +83,9 @@ struct JPEGLayout {
             if !isMetadata { layout.imageRanges.append(markerOffset..<segmentEnd) }
             if marker == 0xE1, layout.exifPayload == nil, length >= 8 {
                 let payload = read(markerOffset + 4, length - 2)
-                if payload.starts(with: [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]) { layout.exifPayload = payload }
+                if payload.starts(with: [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]) {
+                    layout.exifPayload = payload
+                }
             }
             if isStartOfFrame(marker), layout.width == nil, length >= 7 {
                 let frame = read(markerOffset + 4, 5)
@@ -109,7 +116,8 @@ struct JPEGLayout {
         while offset < size - 1 {
             let bytes = read(offset, min(1 << 16, size - offset))
             guard bytes.count >= 2 else { return nil }
-            for i in 0..<(bytes.count - 1) where bytes[i] == 0xFF && bytes[i + 1] != 0x00 && bytes[i + 1] != 0xFF {
+            for i in 0..<(bytes.count - 1)
+            where bytes[i] == 0xFF && bytes[i + 1] != 0x00 && bytes[i + 1] != 0xFF {
                 return offset + i
             }
             offset += bytes.count - 1

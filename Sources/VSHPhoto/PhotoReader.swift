@@ -51,7 +51,9 @@ public enum PhotoReader {
     public static func fileBytes(path: String) throws(PhotoError) -> [UInt8] {
         let file = try OpenFile(path: path)
         guard file.size > 0 else { throw .empty(file: path) }
-        guard file.size <= maxFileBytes else { throw .tooLarge(file: path, bytes: file.size, limit: maxFileBytes) }
+        guard file.size <= maxFileBytes else {
+            throw .tooLarge(file: path, bytes: file.size, limit: maxFileBytes)
+        }
         let bytes = file.read(at: 0, count: file.size)
         guard bytes.count == file.size else { throw .unreadable(file: path) }
         return bytes
@@ -62,7 +64,9 @@ public enum PhotoReader {
     /// - Parameter name: how errors name the photo (a file path, an upload's field).
     public static func photo(bytes: [UInt8], name path: String) throws(PhotoError) -> Photo {
         guard !bytes.isEmpty else { throw .empty(file: path) }
-        guard bytes.count <= maxFileBytes else { throw .tooLarge(file: path, bytes: bytes.count, limit: maxFileBytes) }
+        guard bytes.count <= maxFileBytes else {
+            throw .tooLarge(file: path, bytes: bytes.count, limit: maxFileBytes)
+        }
         guard bytes.starts(with: [0xFF, 0xD8]) else { throw .notJPEG(file: path) }
         let layout = JPEGLayout.walk(size: bytes.count, throughScans: true) { offset, count in
             guard offset < bytes.count else { return [] }
@@ -73,7 +77,9 @@ public enum PhotoReader {
             throw .corrupt(file: path, reason: "no frame header or no image data")
         }
         guard width > 0, height > 0 else { throw .corrupt(file: path, reason: "zero pixel size") }
-        guard width * height <= maxPixels else { throw .absurdDimensions(file: path, width: width, height: height) }
+        guard width * height <= maxPixels else {
+            throw .absurdDimensions(file: path, width: width, height: height)
+        }
         var metadata = layout.exifPayload.flatMap(ExifDocument.init(payload:))?.metadata() ?? PhotoMetadata()
         if layout.exifPayload == nil { metadata.positionNote = "no EXIF" }
         metadata.width = width
@@ -81,7 +87,8 @@ public enum PhotoReader {
         var image = SHA256()
         for range in layout.imageRanges { image.update(bytes[range]) }
         return Photo(
-            metadata: metadata, fileSHA256: SHA256.hex(bytes), imageSHA256: image.finalizeHex(), byteCount: bytes.count)
+            metadata: metadata, fileSHA256: SHA256.hex(bytes), imageSHA256: image.finalizeHex(),
+            byteCount: bytes.count)
     }
 }
 
@@ -111,7 +118,9 @@ final class OpenFile {
         var buffer = [UInt8](repeating: 0, count: wanted)
         var got = 0
         while got < wanted {
-            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + got, wanted - got, off_t(offset + got)) }
+            let n = buffer.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + got, wanted - got, off_t(offset + got))
+            }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             got += n

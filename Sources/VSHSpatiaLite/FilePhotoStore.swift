@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import VSHCore
 
 /// Photos as files in a folder, content-addressed (`ab/abcdef….jpg`): the `PhotoStore`
@@ -23,6 +23,7 @@ public struct FilePhotoStore: PhotoStore {
     /// The path of a key's file.
     public func absolutePath(_ key: String) -> String { root + "/" + key }
 
+    /// Stores the bytes as `root/ab/<sha256>.jpg`: written to a temporary file, flushed, renamed, and the folder flushed (when `durable`).
     @discardableResult
     public func put(_ bytes: [UInt8], sha256: String, durable: Bool) throws -> String {
         guard sha256.count == 64, sha256.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
@@ -39,7 +40,9 @@ public struct FilePhotoStore: PhotoStore {
         }
         let temporary = folder + "/.incoming-\(UUID().uuidString)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw PhotoStoreError(message: "cannot write a photo", path: folder, errno: errno) }
+        guard fd >= 0 else {
+            throw PhotoStoreError(message: "cannot write a photo", path: folder, errno: errno)
+        }
         let ok = DurableFile.writeAll(bytes, to: fd, sync: durable)
         let failure = errno
         close(fd)
@@ -51,6 +54,7 @@ public struct FilePhotoStore: PhotoStore {
         return key
     }
 
+    /// The bytes of a key's file, or nil when there is none or `key` is not a key.
     public func get(_ key: String) throws -> [UInt8]? {
         guard Self.isKey(key) else { return nil }
         let path = absolutePath(key)
@@ -61,6 +65,7 @@ public struct FilePhotoStore: PhotoStore {
         return [UInt8](data)
     }
 
+    /// Whether a key's file exists (false for anything that is not a key).
     public func exists(_ key: String) -> Bool {
         Self.isKey(key) && FileManager.default.fileExists(atPath: absolutePath(key))
     }
@@ -83,7 +88,9 @@ public struct FilePhotoStore: PhotoStore {
     /// else names a file (no `..`, no absolute paths).
     static func isKey(_ key: String) -> Bool {
         let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 68, parts[1].hasSuffix(".jpg") else { return false }
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 68, parts[1].hasSuffix(".jpg") else {
+            return false
+        }
         let hex = parts[1].dropLast(4)
         return hex.allSatisfy(\.isHexDigit) && hex.hasPrefix(parts[0])
     }
@@ -91,7 +98,9 @@ public struct FilePhotoStore: PhotoStore {
     /// `fsync` on a folder: makes a rename in it durable.
     static func syncFolder(_ folder: String) throws {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw PhotoStoreError(message: "cannot open the photo folder", path: folder, errno: errno) }
+        guard fd >= 0 else {
+            throw PhotoStoreError(message: "cannot open the photo folder", path: folder, errno: errno)
+        }
         defer { close(fd) }
         guard fsync(fd) == 0 else {
             throw PhotoStoreError(message: "cannot flush the photo folder", path: folder, errno: errno)
@@ -108,12 +117,14 @@ public struct PhotoStoreError: Error, ExitStatusProviding, CustomStringConvertib
     /// The system's error number (0 when none applies).
     public let errno: Int32
 
+    /// An error naming the file or folder, with the system's error number.
     public init(message: String, path: String, errno: Int32 = 0) {
         self.message = message
         self.path = path
         self.errno = errno
     }
 
+    /// `path: message (strerror)`, one line.
     public var description: String {
         "\(path): \(message)" + (errno == 0 ? "" : " (\(String(cString: strerror(errno))))")
     }

@@ -12,14 +12,16 @@ public enum HuntSources {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
-            lines.append("\(name)\t\(info.st_size)\t\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\t\(info.st_ino)")
+            lines.append(
+                "\(name)\t\(info.st_size)\t\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\t\(info.st_ino)")
         }
         return lines.joined(separator: "\n")
     }
 
     /// `badges.json` of the folder, or nil when it has none.
     public static func readBadges(directory: String) throws -> HuntCatalog.Source? {
-        let path = directory.hasSuffix("/") ? directory + BadgeFile.fileName : directory + "/" + BadgeFile.fileName
+        let path =
+            directory.hasSuffix("/") ? directory + BadgeFile.fileName : directory + "/" + BadgeFile.fileName
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw HuntSourceError.unreadableFile(path: path)
@@ -38,7 +40,8 @@ public enum HuntSources {
         }
         let names: [String]
         do {
-            names = try manager.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".geojson") }.sorted()
+            names = try manager.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".geojson") }
+                .sorted()
         } catch {
             throw HuntSourceError.unreadableFolder(path: directory)
         }
@@ -67,6 +70,7 @@ public enum HuntSourceError: Error, Equatable, Sendable, CustomStringConvertible
     /// `badges.json` is over `HuntFile.maxFileBytes`.
     case badgeFileTooLarge(path: String)
 
+    /// The problem in words, naming the file or folder.
     public var description: String {
         switch self {
         case .folderNotFound(let path): return "\(path): hunts folder not found"

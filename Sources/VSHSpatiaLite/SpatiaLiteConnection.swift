@@ -1,5 +1,5 @@
-import Foundation
 internal import CSpatiaLite
+import Foundation
 internal import GRDB
 import Synchronization
 
@@ -96,8 +96,12 @@ final class SpatiaLiteDatabase: Sendable {
     }
 
     /// Runs `work` on the writer connection outside any transaction (`VACUUM INTO`, pragmas).
-    func writeWithoutTransaction<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.writeWithoutTransaction(work) } catch { throw StoreError.wrap(error, path: path) }
+    func writeWithoutTransaction<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws
+        -> T
+    {
+        do { return try await writer.writeWithoutTransaction(work) } catch {
+            throw StoreError.wrap(error, path: path)
+        }
     }
 
     /// Runs `work` in an IMMEDIATE transaction that is rolled back: for checks that must change nothing.

@@ -15,7 +15,9 @@ extension SpatiaLiteInspector {
 
     /// Reads SpatiaLite's GeoJSON for a geometry back into a geofence.
     private func geofence(fromGeoJSON text: String?) throws -> Geofence {
-        guard let text, let value = try? JSONValue.parse(text) else { throw InputError("the geometry came out empty") }
+        guard let text, let value = try? JSONValue.parse(text) else {
+            throw InputError("the geometry came out empty")
+        }
         do {
             return try HuntFile.geofence(from: value)
         } catch {
@@ -23,8 +25,12 @@ extension SpatiaLiteInspector {
         }
     }
 
-    private func scalar<T: DatabaseValueConvertible>(_ sql: String, _ arguments: StatementArguments) throws -> T? {
-        try database.run { writer in try writer.read { db in try T.fetchOne(db, sql: sql, arguments: arguments) } }
+    private func scalar<T: DatabaseValueConvertible>(_ sql: String, _ arguments: StatementArguments) throws
+        -> T?
+    {
+        try database.run { writer in
+            try writer.read { db in try T.fetchOne(db, sql: sql, arguments: arguments) }
+        }
     }
 
     /// The area enclosed by a walked perimeter: the positions joined into a
@@ -36,13 +42,17 @@ extension SpatiaLiteInspector {
         guard positions.count >= 3 else { throw InputError("a perimeter needs at least 3 positions") }
         let ring = positions + [positions[0]]
         let wkt = "LINESTRING(" + ring.map { "\($0.longitude) \($0.latitude)" }.joined(separator: ",") + ")"
-        let json: String? = try scalar("SELECT AsGeoJSON(ST_UnaryUnion(ST_Polygonize(ST_UnaryUnion(GeomFromText(?1, 4326)))), 15)", [wkt])
+        let json: String? = try scalar(
+            "SELECT AsGeoJSON(ST_UnaryUnion(ST_Polygonize(ST_UnaryUnion(GeomFromText(?1, 4326)))), 15)", [wkt]
+        )
         guard json != nil else { throw InputError("the walk encloses no area") }
         let faces = try geofence(fromGeoJSON: json)
         let areas = faces.polygons.map { Geodesic.areaSquareMeters(of: Geofence($0)) }
         let total = areas.reduce(0, +)
         let kept = zip(faces.polygons, areas).filter { $0.1 >= minFraction * total }.map { polygon, _ in
-            Polygon(shell: polygon.shell, holes: polygon.holes.filter { Geodesic.areaSquareMeters(of: $0) >= minFraction * total })
+            Polygon(
+                shell: polygon.shell,
+                holes: polygon.holes.filter { Geodesic.areaSquareMeters(of: $0) >= minFraction * total })
         }
         guard !kept.isEmpty, total > 0 else { throw InputError("the walk encloses no area") }
         return try Geofence(kind: kept.count == 1 ? .polygon : .multiPolygon, polygons: kept)
@@ -63,7 +73,8 @@ extension SpatiaLiteInspector {
     /// `ST_Buffer` with 4 segments a quarter circle).
     public func hull(of positions: [Coordinate], bufferMeters: Double) throws -> Geofence {
         guard !positions.isEmpty else { throw InputError("no positions") }
-        let wkt = "MULTIPOINT(" + positions.map { "(\($0.longitude) \($0.latitude))" }.joined(separator: ",") + ")"
+        let wkt =
+            "MULTIPOINT(" + positions.map { "(\($0.longitude) \($0.latitude))" }.joined(separator: ",") + ")"
         let srid = Self.utmSRID(positions[0])
         let json: String? = try scalar(
             "SELECT AsGeoJSON(ST_Transform(ST_Buffer(ST_ConvexHull(ST_Transform(GeomFromText(?1, 4326), ?2)), ?3, 4), 4326), 15)",
@@ -76,7 +87,9 @@ extension SpatiaLiteInspector {
     public func geofence(wkt: String) throws -> Geofence {
         guard wkt.count <= 4_000_000 else { throw InputError("the WKT text is too long") }
         let json: String? = try scalar("SELECT AsGeoJSON(GeomFromText(?1, 4326), 15)", [wkt])
-        guard json != nil else { throw InputError("not well-known text SpatiaLite can read (expected POLYGON or MULTIPOLYGON)") }
+        guard json != nil else {
+            throw InputError("not well-known text SpatiaLite can read (expected POLYGON or MULTIPOLYGON)")
+        }
         return try geofence(fromGeoJSON: json)
     }
 

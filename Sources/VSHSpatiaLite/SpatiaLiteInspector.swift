@@ -20,12 +20,14 @@ public final class SpatiaLiteInspector: GeofenceInspector, Sendable {
         let database = try SpatiaLiteDatabase(path: nil, busyTimeout: 0)
         try database.run { writer in
             try writer.writeWithoutTransaction { db in
-                try db.requireOne("SELECT InitSpatialMetadata(1, 'WGS84')", what: "initialise SpatiaLite metadata")
+                try db.requireOne(
+                    "SELECT InitSpatialMetadata(1, 'WGS84')", what: "initialise SpatiaLite metadata")
             }
         }
         return SpatiaLiteInspector(database: database)
     }
 
+    /// GEOS's validity (`ST_IsValidReason`) and Karney's area for a geofence.
     public func inspect(_ geofence: Geofence) throws -> GeofenceInspection {
         try database.run { writer in
             try writer.read { db in
@@ -35,10 +37,12 @@ public final class SpatiaLiteInspector: GeofenceInspector, Sendable {
                     arguments: [geofence.wkt])
                 let area = Geodesic.areaSquareMeters(of: geofence)
                 guard let row, let reason = row["reason"] as String? else {
-                    return GeofenceInspection(invalidReason: "SpatiaLite could not read the geometry", areaSquareMeters: area)
+                    return GeofenceInspection(
+                        invalidReason: "SpatiaLite could not read the geometry", areaSquareMeters: area)
                 }
                 return GeofenceInspection(
-                    invalidReason: reason == "Valid Geometry" ? nil : Self.plainReason(reason), areaSquareMeters: area)
+                    invalidReason: reason == "Valid Geometry" ? nil : Self.plainReason(reason),
+                    areaSquareMeters: area)
             }
         }
     }
@@ -48,7 +52,8 @@ public final class SpatiaLiteInspector: GeofenceInspector, Sendable {
     static func plainReason(_ reason: String) -> String {
         guard let open = reason.firstIndex(of: "["), reason.hasSuffix("]") else { return reason.lowercased() }
         let what = reason[..<open].lowercased()
-        let numbers = reason[reason.index(after: open)..<reason.index(before: reason.endIndex)].split(separator: " ")
+        let numbers = reason[reason.index(after: open)..<reason.index(before: reason.endIndex)].split(
+            separator: " ")
         guard numbers.count == 2 else { return reason.lowercased() }
         return "\(what) at longitude \(numbers[0]), latitude \(numbers[1])"
     }

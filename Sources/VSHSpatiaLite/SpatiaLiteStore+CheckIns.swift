@@ -1,9 +1,11 @@
-public import Foundation
+import Foundation
 internal import GRDB
 public import VSHCore
 
 extension SpatiaLiteStore {
-    public func record(_ submission: Submission, photoFile: String?, decide: @escaping CheckInDecider) async throws
+    /// Decides and records one submission in an IMMEDIATE transaction (facts, rules, insert, rescore).
+    public func record(_ submission: Submission, photoFile: String?, decide: @escaping CheckInDecider)
+        async throws
         -> RecordedCheckIn
     {
         try await write { db in
@@ -14,16 +16,22 @@ extension SpatiaLiteStore {
             let id = try Self.insert(db, submission, decision: decision, photoFile: photoFile)
             var awards: [ScoreEvent] = []
             if decision.verdict == .accepted {
-                awards = try Self.rescore(db, playerID: submission.player).filter { $0.checkInID == id && $0.kind != .stop }
+                awards = try Self.rescore(db, playerID: submission.player).filter {
+                    $0.checkInID == id && $0.kind != .stop
+                }
             }
             return RecordedCheckIn(
                 id: id, playerID: submission.player, player: name, receivedAt: submission.receivedAt,
-                source: submission.source, decision: decision, state: decision.verdict.rawValue, photoFile: photoFile,
+                source: submission.source, decision: decision, state: decision.verdict.rawValue,
+                photoFile: photoFile,
                 awards: awards)
         }
     }
 
-    public func recordBatch(_ submissions: [(submission: Submission, photoFile: String?)], decide: @escaping CheckInDecider)
+    /// Decides and records many in one IMMEDIATE transaction: one durable commit.
+    public func recordBatch(
+        _ submissions: [(submission: Submission, photoFile: String?)], decide: @escaping CheckInDecider
+    )
         async throws -> [RecordedCheckIn]
     {
         let submissions = submissions.map { BatchEntry(submission: $0.submission, photoFile: $0.photoFile) }
@@ -34,13 +42,16 @@ extension SpatiaLiteStore {
             var recorded: [RecordedCheckIn] = []
             for entry in submissions {
                 let submission = entry.submission
-                if names[submission.player] == nil { names[submission.player] = try Self.playerName(db, submission.player) }
+                if names[submission.player] == nil {
+                    names[submission.player] = try Self.playerName(db, submission.player)
+                }
                 let facts = try CheckInFacts.gather(for: submission, from: history)
                 let decision = decide(submission, facts)
                 let id = try Self.insert(db, submission, decision: decision, photoFile: entry.photoFile)
                 if decision.verdict == .accepted, let stop = decision.stop, let fix = decision.fix {
                     rescore.insert(submission.player)
-                    history.accepted(player: submission.player, huntID: stop.huntID, stopID: stop.id, at: fix.time)
+                    history.accepted(
+                        player: submission.player, huntID: stop.huntID, stopID: stop.id, at: fix.time)
                 }
                 recorded.append(
                     RecordedCheckIn(
@@ -51,7 +62,8 @@ extension SpatiaLiteStore {
             var awards: [Int64: [ScoreEvent]] = [:]
             let catalog = try Self.scoringCatalog(db)
             for player in rescore {
-                for event in try Self.rescore(db, playerID: player, catalog: catalog) where event.kind != .stop {
+                for event in try Self.rescore(db, playerID: player, catalog: catalog)
+                where event.kind != .stop {
                     awards[event.checkInID, default: []].append(event)
                 }
             }
@@ -60,6 +72,7 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// The stops of a hunt the player holds an accepted check-in at (`checkin_state`).
     public func visitedStops(player: PlayerID, hunt huntID: String) async throws -> Set<String> {
         try await read { db in
             Set(
@@ -73,11 +86,14 @@ extension SpatiaLiteStore {
         }
     }
 
-    static func insert(_ db: Database, _ submission: Submission, decision: Decision, photoFile: String?) throws -> Int64 {
+    static func insert(_ db: Database, _ submission: Submission, decision: Decision, photoFile: String?)
+        throws -> Int64
+    {
         let position = submission.reportedPosition
         let fixTime = decision.fix?.time ?? submission.captureTime(in: decision.hunt)
         let arguments: StatementArguments = [
-            submission.player.rawValue, RFC3339.format(submission.receivedAt), submission.source.rawValue, photoFile,
+            submission.player.rawValue, RFC3339.format(submission.receivedAt), submission.source.rawValue,
+            photoFile,
             submission.photo?.fileSHA256, submission.photo?.imageSHA256,
             position?.latitude, position?.longitude, submission.accuracyMeters,
             fixTime.map(RFC3339.format), fixTime?.timeIntervalSince1970,
@@ -192,14 +208,22 @@ final class TransactionHistory: CheckInHistory {
 struct NeighbourRow: Decodable, FetchableRecord {
     var lat: Double?
     var lon: Double?
-    var accuracy_m: Double?
-    var fix_epoch: Double
+    var accuracyMeters: Double?
+    var fixEpoch: Double
     var source: String
 
+    enum CodingKeys: String, CodingKey {
+        case lat, lon, source
+        case accuracyMeters = "accuracy_m"
+        case fixEpoch = "fix_epoch"
+    }
+
     var fix: Fix? {
-        guard let lat, let lon, let position = try? Coordinate(latitude: lat, longitude: lon) else { return nil }
+        guard let lat, let lon, let position = try? Coordinate(latitude: lat, longitude: lon) else {
+            return nil
+        }
         return Fix(
-            position: position, time: Date(timeIntervalSince1970: fix_epoch), accuracyMeters: accuracy_m,
+            position: position, time: Date(timeIntervalSince1970: fixEpoch), accuracyMeters: accuracyMeters,
             source: FixSource(rawValue: source) ?? .photo)
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 internal import GRDB
 public import VSHCore
 
@@ -7,43 +7,43 @@ extension SpatiaLiteStore {
     /// trail's photos and the score totals. Changes nothing: the rescore it compares against is rolled back.
     public func health(photos: any PhotoStore) async throws -> StoreHealth {
         try await database.writeAndRollBack { db in
-                let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-                let violations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count
-                let players = try Int.fetchOne(db, sql: "SELECT count(*) FROM players") ?? 0
-                let checkIns = try Int.fetchOne(db, sql: "SELECT count(*) FROM checkins") ?? 0
-                let stops = try Int.fetchOne(db, sql: "SELECT count(*) FROM stops") ?? 0
-                var missing = 0
-                for file in try String.fetchAll(
-                    db, sql: "SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL")
-                where !photos.exists(file) {
-                    missing += 1
-                }
-                let totalsSQL =
-                    "SELECT p.id, coalesce((SELECT sum(points) FROM score_events e WHERE e.player_id = p.id), 0) FROM players p"
-                let stored = Dictionary(
-                    uniqueKeysWithValues: try Row.fetchAll(db, sql: totalsSQL).map {
-                        ($0[0] as Int64, $0[1] as Int)
-                    })
-                // The running totals must equal the events' sums.
-                let runningTotalsWrong =
-                    try Int.fetchOne(
-                        db,
-                        sql: """
-                            SELECT count(*) FROM players p
-                            LEFT JOIN player_scores s ON s.player_id = p.id
-                            LEFT JOIN (SELECT player_id, SUM(points) AS points, SUM(kind = 'bonus') AS hunts, SUM(kind = 'stop') AS stops,
-                                           SUM(kind = 'badge') AS badges, MAX(at_epoch) AS reached
-                                       FROM score_events GROUP BY player_id) e ON e.player_id = p.id
-                            WHERE s.points IS NOT e.points OR s.hunts IS NOT e.hunts OR s.stops IS NOT e.stops
-                                OR s.badges IS NOT e.badges OR s.reached IS NOT e.reached
-                            """) ?? 0
-                try Self.rescoreEveryone(db)
-                let rescored = try Row.fetchAll(db, sql: totalsSQL).map { ($0[0] as Int64, $0[1] as Int) }
-                let wrong = max(runningTotalsWrong, rescored.filter { stored[$0.0] != $0.1 }.count)
-                return StoreHealth(
-                    integrity: integrity, foreignKeyViolations: violations, players: players,
-                    checkIns: checkIns, stops: stops,
-                    missingPhotos: missing, playersWithWrongTotals: wrong)
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            let violations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count
+            let players = try Int.fetchOne(db, sql: "SELECT count(*) FROM players") ?? 0
+            let checkIns = try Int.fetchOne(db, sql: "SELECT count(*) FROM checkins") ?? 0
+            let stops = try Int.fetchOne(db, sql: "SELECT count(*) FROM stops") ?? 0
+            var missing = 0
+            for file in try String.fetchAll(
+                db, sql: "SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL")
+            where !photos.exists(file) {
+                missing += 1
+            }
+            let totalsSQL =
+                "SELECT p.id, coalesce((SELECT sum(points) FROM score_events e WHERE e.player_id = p.id), 0) FROM players p"
+            let stored = Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: totalsSQL).map {
+                    ($0[0] as Int64, $0[1] as Int)
+                })
+            // The running totals must equal the events' sums.
+            let runningTotalsWrong =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM players p
+                        LEFT JOIN player_scores s ON s.player_id = p.id
+                        LEFT JOIN (SELECT player_id, SUM(points) AS points, SUM(kind = 'bonus') AS hunts, SUM(kind = 'stop') AS stops,
+                                       SUM(kind = 'badge') AS badges, MAX(at_epoch) AS reached
+                                   FROM score_events GROUP BY player_id) e ON e.player_id = p.id
+                        WHERE s.points IS NOT e.points OR s.hunts IS NOT e.hunts OR s.stops IS NOT e.stops
+                            OR s.badges IS NOT e.badges OR s.reached IS NOT e.reached
+                        """) ?? 0
+            try Self.rescoreEveryone(db)
+            let rescored = try Row.fetchAll(db, sql: totalsSQL).map { ($0[0] as Int64, $0[1] as Int) }
+            let wrong = max(runningTotalsWrong, rescored.filter { stored[$0.0] != $0.1 }.count)
+            return StoreHealth(
+                integrity: integrity, foreignKeyViolations: violations, players: players,
+                checkIns: checkIns, stops: stops,
+                missingPhotos: missing, playersWithWrongTotals: wrong)
         }
     }
 }

@@ -1,12 +1,14 @@
-public import Foundation
+import Foundation
 internal import GRDB
 public import VSHCore
 
 extension SpatiaLiteStore {
+    /// Every hunt with its stops, from the synced rows.
     public func hunts() async throws -> [StoredHunt] {
         try await read { db in try Self.loadHunts(db, id: nil) }
     }
 
+    /// One hunt with its stops, or nil.
     public func hunt(id: String) async throws -> StoredHunt? {
         try await read { db in try Self.loadHunts(db, id: id).first }
     }
@@ -30,16 +32,21 @@ extension SpatiaLiteStore {
             var areas: [String: Double] = [:]
             // Columns by position: GRDB matches names case-insensitively, which showed in a profile of 50,000 stops.
             let stopRows = try Row.fetchCursor(
-                db, sql: "SELECT id, geometry_json, name, description, points, image, area_m2 FROM stops WHERE hunt_id = ? ORDER BY position",
+                db,
+                sql:
+                    "SELECT id, geometry_json, name, description, points, image, area_m2 FROM stops WHERE hunt_id = ? ORDER BY position",
                 arguments: [hunt.id])
             while let stopRow = try stopRows.next() {
                 let stopID: String = stopRow[0]
                 let geometryText: String = stopRow[1]
                 let geofence: Geofence
                 do {
-                    geofence = try HuntFile.storedGeofence(geometryText) ?? HuntFile.geofence(from: try JSONValue.parse(geometryText))
+                    geofence =
+                        try HuntFile.storedGeofence(geometryText)
+                        ?? HuntFile.geofence(from: try JSONValue.parse(geometryText))
                 } catch {
-                    throw StoreError(code: 11, message: "stop \(stopID) has a damaged geometry", path: db.description)
+                    throw StoreError(
+                        code: 11, message: "stop \(stopID) has a damaged geometry", path: db.description)
                 }
                 hunt.stops.append(
                     Stop(

@@ -1,123 +1,150 @@
-public import Foundation
+import Foundation
 internal import GRDB
 public import VSHCore
 
 extension SpatiaLiteStore {
+    /// Rankings: the running totals (`player_scores`) for the all-time board, else a grouping of `score_events`.
     public func leaderboard(_ query: LeaderboardQuery) async throws -> [LeaderboardEntry] {
         let (huntID, since, until, limit) = (query.huntID, query.since, query.until, query.limit)
         return try await read { db in
-                if let huntID, try Bool.fetchOne(db, sql: "SELECT 1 FROM hunts WHERE id = ?", arguments: [huntID]) == nil {
-                    throw LeagueError.unknownHunt(id: huntID, known: try String.fetchAll(db, sql: "SELECT id FROM hunts ORDER BY position"))
-                }
-                // All time, all hunts: the running totals, one row a player.
-                let allTime = """
-                    SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
-                    FROM player_scores s JOIN players p ON p.id = s.player_id
-                    ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
+            if let huntID,
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM hunts WHERE id = ?", arguments: [huntID]) == nil
+            {
+                throw LeagueError.unknownHunt(
+                    id: huntID, known: try String.fetchAll(db, sql: "SELECT id FROM hunts ORDER BY position"))
+            }
+            // All time, all hunts: the running totals, one row a player.
+            let allTime = """
+                SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
+                FROM player_scores s JOIN players p ON p.id = s.player_id
+                ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
+                LIMIT ?4
+                """
+            let rows = try Row.fetchAll(
+                db,
+                sql: huntID == nil && since == nil && until == nil
+                    ? allTime
+                    : """
+                    SELECT p.id, p.name, SUM(e.points) AS points, SUM(e.kind = 'bonus') AS hunts, SUM(e.kind = 'stop') AS stops,
+                        SUM(e.kind = 'badge') AS badges, MAX(e.at_epoch) AS reached
+                    FROM score_events e JOIN players p ON p.id = e.player_id
+                    WHERE (?1 IS NULL OR e.hunt_id = ?1) AND (?2 IS NULL OR e.at_epoch >= ?2) AND (?3 IS NULL OR e.at_epoch < ?3)
+                    GROUP BY e.player_id
+                    ORDER BY points DESC, reached ASC, p.name_key ASC
                     LIMIT ?4
-                    """
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: huntID == nil && since == nil && until == nil ? allTime : """
-                        SELECT p.id, p.name, SUM(e.points) AS points, SUM(e.kind = 'bonus') AS hunts, SUM(e.kind = 'stop') AS stops,
-                            SUM(e.kind = 'badge') AS badges, MAX(e.at_epoch) AS reached
-                        FROM score_events e JOIN players p ON p.id = e.player_id
-                        WHERE (?1 IS NULL OR e.hunt_id = ?1) AND (?2 IS NULL OR e.at_epoch >= ?2) AND (?3 IS NULL OR e.at_epoch < ?3)
-                        GROUP BY e.player_id
-                        ORDER BY points DESC, reached ASC, p.name_key ASC
-                        LIMIT ?4
-                        """,
-                    arguments: [huntID, since?.timeIntervalSince1970, until?.timeIntervalSince1970, limit ?? -1])
-                let ranks = Ranking.competition(points: rows.map { $0["points"] as Int })
-                return zip(ranks, rows).map { rank, row in
-                    LeaderboardEntry(
-                        rank: rank, playerID: PlayerID(row["id"] as Int64), player: row["name"], points: row["points"],
-                        huntsCompleted: row["hunts"], stopsVisited: row["stops"], badges: row["badges"],
-                        reachedAt: Date(timeIntervalSince1970: row["reached"]))
-                }
+                    """,
+                arguments: [huntID, since?.timeIntervalSince1970, until?.timeIntervalSince1970, limit ?? -1])
+            let ranks = Ranking.competition(points: rows.map { $0["points"] as Int })
+            return zip(ranks, rows).map { rank, row in
+                LeaderboardEntry(
+                    rank: rank, playerID: PlayerID(row["id"] as Int64), player: row["name"],
+                    points: row["points"],
+                    huntsCompleted: row["hunts"], stopsVisited: row["stops"], badges: row["badges"],
+                    reachedAt: Date(timeIntervalSince1970: row["reached"]))
+            }
         }
     }
 
+    /// A player's totals, per-hunt progress, badges and latest check-ins.
     public func profile(player: PlayerID, recent: Int = 10) async throws -> PlayerProfile {
         try await read { db in
-                _ = try Self.playerName(db, player)
-                let playerID = player.rawValue
-                let row = try Row.fetchOne(db, sql: "SELECT name, created_at FROM players WHERE id = ?", arguments: [playerID])!
-                let totals = try Row.fetchOne(
-                    db,
-                    sql: "SELECT COALESCE(SUM(points), 0) AS points, COALESCE(SUM(kind = 'stop'), 0) AS stops, COALESCE(SUM(kind = 'bonus'), 0) AS hunts FROM score_events WHERE player_id = ?",
-                    arguments: [playerID])!
-                var hunts: [PlayerProfile.HuntProgress] = []
-                for row in try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT h.id, h.name, (SELECT COUNT(*) FROM stops s WHERE s.hunt_id = h.id) AS total,
-                            (SELECT COUNT(*) FROM score_events e WHERE e.player_id = ?1 AND e.hunt_id = h.id AND e.kind = 'stop') AS visited,
-                            (SELECT MIN(at_epoch) FROM score_events e WHERE e.player_id = ?1 AND e.hunt_id = h.id AND e.kind = 'bonus') AS completed
-                        FROM hunts h ORDER BY h.position
-                        """,
-                    arguments: [playerID])
-                {
-                    hunts.append(PlayerProfile.HuntProgress(
+            _ = try Self.playerName(db, player)
+            let playerID = player.rawValue
+            let row = try Row.fetchOne(
+                db, sql: "SELECT name, created_at FROM players WHERE id = ?", arguments: [playerID])!
+            let totals = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT COALESCE(SUM(points), 0) AS points, COALESCE(SUM(kind = 'stop'), 0) AS stops, COALESCE(SUM(kind = 'bonus'), 0) AS hunts FROM score_events WHERE player_id = ?",
+                arguments: [playerID])!
+            var hunts: [PlayerProfile.HuntProgress] = []
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT h.id, h.name, (SELECT COUNT(*) FROM stops s WHERE s.hunt_id = h.id) AS total,
+                        (SELECT COUNT(*) FROM score_events e WHERE e.player_id = ?1 AND e.hunt_id = h.id AND e.kind = 'stop') AS visited,
+                        (SELECT MIN(at_epoch) FROM score_events e WHERE e.player_id = ?1 AND e.hunt_id = h.id AND e.kind = 'bonus') AS completed
+                    FROM hunts h ORDER BY h.position
+                    """,
+                arguments: [playerID])
+            {
+                hunts.append(
+                    PlayerProfile.HuntProgress(
                         huntID: row["id"], name: row["name"], visited: row["visited"], total: row["total"],
                         completedAt: (row["completed"] as Double?).map { Date(timeIntervalSince1970: $0) }))
-                }
-                let badges = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT b.id, b.name, b.description, e.points, e.at_epoch, e.checkin_id FROM score_events e JOIN badges b ON b.id = e.badge_id
-                        WHERE e.player_id = ? AND e.kind = 'badge' ORDER BY e.at_epoch, b.position
-                        """,
-                    arguments: [playerID]
-                ).map {
-                    PlayerProfile.EarnedBadge(
-                        id: $0["id"], name: $0["name"], description: $0["description"], points: $0["points"],
-                        earnedAt: Date(timeIntervalSince1970: $0["at_epoch"]), checkInID: $0["checkin_id"])
-                }
-                let latest = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT c.id, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.state,
-                            (SELECT COALESCE(SUM(points), 0) FROM score_events e WHERE e.checkin_id = c.id) AS points
-                        FROM checkin_state c LEFT JOIN stops s ON s.id = c.stop_id
-                        WHERE c.player_id = ? ORDER BY c.id DESC LIMIT ?
-                        """,
-                    arguments: [playerID, recent]
-                ).map {
-                    PlayerProfile.RecentCheckIn(
-                        id: $0["id"], receivedAt: RFC3339.parse($0["received_at"]) ?? Date(timeIntervalSince1970: 0), huntID: $0["hunt_id"],
-                        stopID: $0["stop_id"], stopName: $0["stop_name"], state: $0["state"], points: $0["points"])
-                }
-                return PlayerProfile(
-                    id: player, name: row["name"], createdAt: RFC3339.parse(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-                    points: totals["points"], stopsVisited: totals["stops"], huntsCompleted: totals["hunts"], hunts: hunts,
-                    badges: badges, recent: latest)
+            }
+            let badges = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT b.id, b.name, b.description, e.points, e.at_epoch, e.checkin_id FROM score_events e JOIN badges b ON b.id = e.badge_id
+                    WHERE e.player_id = ? AND e.kind = 'badge' ORDER BY e.at_epoch, b.position
+                    """,
+                arguments: [playerID]
+            ).map {
+                PlayerProfile.EarnedBadge(
+                    id: $0["id"], name: $0["name"], description: $0["description"], points: $0["points"],
+                    earnedAt: Date(timeIntervalSince1970: $0["at_epoch"]), checkInID: $0["checkin_id"])
+            }
+            let latest = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.state,
+                        (SELECT COALESCE(SUM(points), 0) FROM score_events e WHERE e.checkin_id = c.id) AS points
+                    FROM checkin_state c LEFT JOIN stops s ON s.id = c.stop_id
+                    WHERE c.player_id = ? ORDER BY c.id DESC LIMIT ?
+                    """,
+                arguments: [playerID, recent]
+            ).map {
+                PlayerProfile.RecentCheckIn(
+                    id: $0["id"],
+                    receivedAt: RFC3339.parse($0["received_at"]) ?? Date(timeIntervalSince1970: 0),
+                    huntID: $0["hunt_id"],
+                    stopID: $0["stop_id"], stopName: $0["stop_name"], state: $0["state"], points: $0["points"]
+                )
+            }
+            return PlayerProfile(
+                id: player, name: row["name"],
+                createdAt: RFC3339.parse(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
+                points: totals["points"], stopsVisited: totals["stops"], huntsCompleted: totals["hunts"],
+                hunts: hunts,
+                badges: badges, recent: latest)
         }
     }
 }
 
 extension SpatiaLiteStore {
+    /// A hunt's stops with the player's first accepted photo at each.
     public func collagePlan(player: PlayerID, hunt huntID: String) async throws -> CollagePlan {
         try await read { db in
-                _ = try Self.playerName(db, player)
-                let playerID = player.rawValue
-                guard let huntName = try String.fetchOne(db, sql: "SELECT name FROM hunts WHERE id = ?", arguments: [huntID]) else {
-                    throw LeagueError.unknownHunt(id: huntID, known: try String.fetchAll(db, sql: "SELECT id FROM hunts ORDER BY position"))
-                }
-                let tiles = try Row.fetchAll(
+            _ = try Self.playerName(db, player)
+            let playerID = player.rawValue
+            guard
+                let huntName = try String.fetchOne(
+                    db, sql: "SELECT name FROM hunts WHERE id = ?", arguments: [huntID])
+            else {
+                throw LeagueError.unknownHunt(
+                    id: huntID, known: try String.fetchAll(db, sql: "SELECT id FROM hunts ORDER BY position"))
+            }
+            let tiles = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.id, s.name,
+                        EXISTS (SELECT 1 FROM checkin_state c WHERE c.player_id = ?1 AND c.stop_id = s.id AND c.state = 'accepted') AS visited,
+                        (SELECT c.photo_file FROM checkin_state c WHERE c.player_id = ?1 AND c.stop_id = s.id AND c.state = 'accepted'
+                            AND c.photo_file IS NOT NULL ORDER BY c.fix_epoch, c.id LIMIT 1) AS photo
+                    FROM stops s WHERE s.hunt_id = ?2 ORDER BY s.position
+                    """,
+                arguments: [playerID, huntID]
+            ).map {
+                CollageTile(
+                    stopID: $0["id"], stopName: $0["name"], visited: $0["visited"], photoFile: $0["photo"])
+            }
+            let complete =
+                try Bool.fetchOne(
                     db,
-                    sql: """
-                        SELECT s.id, s.name,
-                            EXISTS (SELECT 1 FROM checkin_state c WHERE c.player_id = ?1 AND c.stop_id = s.id AND c.state = 'accepted') AS visited,
-                            (SELECT c.photo_file FROM checkin_state c WHERE c.player_id = ?1 AND c.stop_id = s.id AND c.state = 'accepted'
-                                AND c.photo_file IS NOT NULL ORDER BY c.fix_epoch, c.id LIMIT 1) AS photo
-                        FROM stops s WHERE s.hunt_id = ?2 ORDER BY s.position
-                        """,
-                    arguments: [playerID, huntID]
-                ).map { CollageTile(stopID: $0["id"], stopName: $0["name"], visited: $0["visited"], photoFile: $0["photo"]) }
-                let complete = try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM score_events WHERE player_id = ? AND hunt_id = ? AND kind = 'bonus'", arguments: [playerID, huntID]) ?? false
-                return CollagePlan(huntName: huntName, tiles: tiles, complete: complete)
+                    sql: "SELECT 1 FROM score_events WHERE player_id = ? AND hunt_id = ? AND kind = 'bonus'",
+                    arguments: [playerID, huntID]) ?? false
+            return CollagePlan(huntName: huntName, tiles: tiles, complete: complete)
         }
     }
 }

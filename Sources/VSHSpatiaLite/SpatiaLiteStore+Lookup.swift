@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 internal import GRDB
 public import VSHCore
 import VSHGeodesy
@@ -10,13 +10,16 @@ extension SpatiaLiteStore {
     /// inside, one in a hole is not. Candidates come from the R*Tree spatial
     /// index `idx_stops_geom` (whose float32 boxes are rounded outwards, so no
     /// candidate is lost), then GEOS decides.
-    public func stops(covering position: Coordinate, inHunt huntID: String? = nil) async throws -> [StopReference] {
+    public func stops(covering position: Coordinate, inHunt huntID: String? = nil) async throws
+        -> [StopReference]
+    {
         try await read { db in try Self.covering(db, position, huntID: huntID) }
     }
 
     static func covering(_ db: Database, _ position: Coordinate, huntID: String?) throws -> [StopReference] {
         try Row.fetchAll(
-            try db.cachedStatement(sql: coveringSQL), arguments: [position.longitude, position.latitude, huntID]
+            try db.cachedStatement(sql: coveringSQL),
+            arguments: [position.longitude, position.latitude, huntID]
         ).map(reference)
     }
 
@@ -51,39 +54,44 @@ extension SpatiaLiteStore {
     /// Distances are measured to each candidate's boundary with Karney's
     /// geodesics (`Geodesic.distanceMeters(from:toBoundaryOf:)`), not with
     /// `ST_Distance(g, p, 1)`, which is off by percents (see there).
-    public func nearestStop(to position: Coordinate, inHunt huntID: String? = nil) async throws -> NearestStop? {
+    public func nearestStop(to position: Coordinate, inHunt huntID: String? = nil) async throws
+        -> NearestStop?
+    {
         try await read { db in try Self.nearest(db, position, huntID: huntID) }
     }
 
     static func nearest(_ db: Database, _ position: Coordinate, huntID: String?) throws -> NearestStop? {
-                var radius = 100.0
-                while true {
-                    let rows: [Row]
-                    if radius < 20_000_000 {
-                        let dLat = radius / 110_574 * 1.01
-                        let cosLat = cos(min(89.9, abs(position.latitude) + dLat) * .pi / 180)
-                        let dLon = min(360, dLat * 110_574 / (111_320 * cosLat))
-                        let lon: Double = position.longitude
-                        let lat: Double = position.latitude
-                        var box = StatementArguments([lon - dLon, lon + dLon, lat - dLat, lat + dLat])
-                        box += [huntID]
-                        rows = try Row.fetchAll(try db.cachedStatement(sql: Self.candidatesInBoxSQL), arguments: box)
-                    } else {
-                        rows = try Row.fetchAll(try db.cachedStatement(sql: Self.allCandidatesSQL), arguments: [huntID])
-                    }
-                    var best: NearestStop?
-                    for row in rows {
-                        let geometry: String = row[3]
-                        guard let fence = try? HuntFile.geofence(from: try JSONValue.parse(geometry)) else { continue }
-                        let distance = Geodesic.distanceMeters(from: position, toBoundaryOf: fence)
-                        if distance < best?.distanceMeters ?? .infinity {
-                            best = NearestStop(stop: Self.reference(row), distanceMeters: distance)
-                        }
-                    }
-                    if let best, best.distanceMeters <= radius || radius >= 20_000_000 { return best }
-                    if radius >= 20_000_000 { return nil }
-                    radius *= 10
+        var radius = 100.0
+        while true {
+            let rows: [Row]
+            if radius < 20_000_000 {
+                let dLat = radius / 110_574 * 1.01
+                let cosLat = cos(min(89.9, abs(position.latitude) + dLat) * .pi / 180)
+                let dLon = min(360, dLat * 110_574 / (111_320 * cosLat))
+                let lon: Double = position.longitude
+                let lat: Double = position.latitude
+                var box = StatementArguments([lon - dLon, lon + dLon, lat - dLat, lat + dLat])
+                box += [huntID]
+                rows = try Row.fetchAll(try db.cachedStatement(sql: Self.candidatesInBoxSQL), arguments: box)
+            } else {
+                rows = try Row.fetchAll(
+                    try db.cachedStatement(sql: Self.allCandidatesSQL), arguments: [huntID])
+            }
+            var best: NearestStop?
+            for row in rows {
+                let geometry: String = row[3]
+                guard let fence = try? HuntFile.geofence(from: try JSONValue.parse(geometry)) else {
+                    continue
                 }
+                let distance = Geodesic.distanceMeters(from: position, toBoundaryOf: fence)
+                if distance < best?.distanceMeters ?? .infinity {
+                    best = NearestStop(stop: Self.reference(row), distanceMeters: distance)
+                }
+            }
+            if let best, best.distanceMeters <= radius || radius >= 20_000_000 { return best }
+            if radius >= 20_000_000 { return nil }
+            radius *= 10
+        }
     }
 
     static let candidatesInBoxSQL = """
@@ -101,6 +109,7 @@ extension SpatiaLiteStore {
     /// Every stop compiled into an in-memory `GeofenceIndex`, in catalog order
     /// (the order `stops(covering:)` answers in), optionally one hunt's.
     public func compiledIndex(huntID: String? = nil) async throws -> GeofenceIndex {
-        GeofenceIndex(stops: try await hunts().filter { huntID == nil || $0.hunt.id == huntID }.flatMap(\.hunt.stops))
+        GeofenceIndex(
+            stops: try await hunts().filter { huntID == nil || $0.hunt.id == huntID }.flatMap(\.hunt.stops))
     }
 }

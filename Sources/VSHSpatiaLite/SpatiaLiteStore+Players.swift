@@ -3,15 +3,18 @@ internal import GRDB
 public import VSHCore
 
 extension SpatiaLiteStore {
+    /// Registers a player in one transaction; names are unique by `PlayerName.key` (`name_key`).
     @discardableResult
     public func addPlayer(name raw: String, email: String?, at now: Date) async throws -> PlayerRecord {
         let name = try PlayerName.validate(raw).get()
         if let email {
-            guard email.count <= 254, email.contains("@"), !email.contains(where: { $0.isWhitespace || $0.isNewline })
+            guard email.count <= 254, email.contains("@"),
+                !email.contains(where: { $0.isWhitespace || $0.isNewline })
             else { throw LeagueError.invalidEmail(email) }
         }
         return try await write { db in
-            if try String.fetchOne(db, sql: "SELECT name FROM players WHERE name_key = ?", arguments: [PlayerName.key(name)])
+            if try String.fetchOne(
+                db, sql: "SELECT name FROM players WHERE name_key = ?", arguments: [PlayerName.key(name)])
                 != nil
             {
                 throw LeagueError.nameTaken(name: name)
@@ -23,6 +26,7 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// The player going by this name, ignoring case.
     public func player(named name: String) async throws -> PlayerRecord? {
         try await read { db in
             try PlayerRow.fetchOne(
@@ -32,14 +36,17 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// The player with this id.
     public func player(id: PlayerID) async throws -> PlayerRecord? {
         try await read { db in
             try PlayerRow.fetchOne(
-                db, sql: "SELECT id, name, email, created_at FROM players WHERE id = ?", arguments: [id.rawValue]
+                db, sql: "SELECT id, name, email, created_at FROM players WHERE id = ?",
+                arguments: [id.rawValue]
             )?.record
         }
     }
 
+    /// Every player with totals, by name key.
     public func players() async throws -> [PlayerSummary] {
         try await read { db in
             try PlayerSummaryRow.fetchAll(
@@ -57,7 +64,9 @@ extension SpatiaLiteStore {
 
     /// The player's display name, or `LeagueError.unknownPlayerID`.
     static func playerName(_ db: Database, _ id: PlayerID) throws -> String {
-        guard let name = try String.fetchOne(db, sql: "SELECT name FROM players WHERE id = ?", arguments: [id.rawValue])
+        guard
+            let name = try String.fetchOne(
+                db, sql: "SELECT name FROM players WHERE id = ?", arguments: [id.rawValue])
         else { throw LeagueError.unknownPlayerID(id) }
         return name
     }
@@ -68,12 +77,17 @@ struct PlayerRow: Decodable, FetchableRecord {
     var id: Int64
     var name: String
     var email: String?
-    var created_at: String
+    var createdAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, email
+        case createdAt = "created_at"
+    }
 
     var record: PlayerRecord {
         PlayerRecord(
             id: PlayerID(id), name: name, email: email,
-            createdAt: RFC3339.parse(created_at) ?? Date(timeIntervalSince1970: 0))
+            createdAt: RFC3339.parse(createdAt) ?? Date(timeIntervalSince1970: 0))
     }
 }
 
@@ -82,15 +96,21 @@ struct PlayerSummaryRow: Decodable, FetchableRecord {
     var id: Int64
     var name: String
     var email: String?
-    var created_at: String
+    var createdAt: String
     var points: Int
     var checkins: Int
     var accepted: Int
 
+    enum CodingKeys: String, CodingKey {
+        case id, name, email, points, checkins, accepted
+        case createdAt = "created_at"
+    }
+
     var summary: PlayerSummary {
         PlayerSummary(
             id: PlayerID(id), name: name, email: email,
-            createdAt: RFC3339.parse(created_at) ?? Date(timeIntervalSince1970: 0), points: points, checkIns: checkins,
+            createdAt: RFC3339.parse(createdAt) ?? Date(timeIntervalSince1970: 0), points: points,
+            checkIns: checkins,
             acceptedCheckIns: accepted)
     }
 }

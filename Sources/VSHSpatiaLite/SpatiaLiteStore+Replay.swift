@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 internal import GRDB
 public import VSHCore
 
@@ -6,12 +6,16 @@ extension SpatiaLiteStore {
     /// The stops a segment crosses (`ST_Intersects` with the line between the
     /// two positions, candidates from the R*Tree box of the segment), with the
     /// fraction along the segment of the middle of the part inside each stop.
-    public func stops(crossedBy a: Coordinate, _ b: Coordinate, inHunt huntID: String?) async throws -> [CrossedStop] {
+    public func stops(crossedBy a: Coordinate, _ b: Coordinate, inHunt huntID: String?) async throws
+        -> [CrossedStop]
+    {
         try await read { db in
             try Row.fetchAll(
                 try db.cachedStatement(sql: Self.crossingSQL),
                 arguments: [a.longitude, a.latitude, b.longitude, b.latitude, huntID]
-            ).map { row in CrossedStop(stop: Self.reference(row), fraction: min(1, max(0, row[3] as Double? ?? 0.5))) }
+            ).map { row in
+                CrossedStop(stop: Self.reference(row), fraction: min(1, max(0, row[3] as Double? ?? 0.5)))
+            }
         }
     }
 
@@ -30,7 +34,9 @@ extension SpatiaLiteStore {
     /// A private copy of this database in a temporary file (`VACUUM INTO`), for
     /// dry runs that must not write to the real one. The caller deletes it.
     public func temporaryCopy() async throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vsh-dry-run-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vsh-dry-run-\(UUID().uuidString).sqlite"
+        ).path
         try await database.writeWithoutTransaction { try $0.execute(sql: "VACUUM INTO ?", arguments: [path]) }
         return path
     }

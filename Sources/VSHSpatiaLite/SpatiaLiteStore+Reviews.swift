@@ -3,33 +3,40 @@ internal import GRDB
 public import VSHCore
 
 extension SpatiaLiteStore {
+    /// Check-ins whose state (`checkin_state`) is pending, oldest first.
     public func pendingCheckIns() async throws -> [PendingCheckIn] {
         try await read { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT c.id, c.player_id, p.name, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.rules, c.photo_file
-                        FROM checkin_state c JOIN players p ON p.id = c.player_id LEFT JOIN stops s ON s.id = c.stop_id
-                        WHERE c.state = 'pending' ORDER BY c.id
-                        """
-                ).map { row in
-                    var reasons: [String] = []
-                    if case .array(let rules)? = try? JSONValue.parse(row["rules"] as String) {
-                        for case .object(let rule) in rules where rule["result"] == .string("needs_review") {
-                            if case .string(let name)? = rule["rule"], case .string(let detail)? = rule["detail"] {
-                                reasons.append("\(name): \(detail)")
-                            }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, c.player_id, p.name, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.rules, c.photo_file
+                    FROM checkin_state c JOIN players p ON p.id = c.player_id LEFT JOIN stops s ON s.id = c.stop_id
+                    WHERE c.state = 'pending' ORDER BY c.id
+                    """
+            ).map { row in
+                var reasons: [String] = []
+                if case .array(let rules)? = try? JSONValue.parse(row["rules"] as String) {
+                    for case .object(let rule) in rules where rule["result"] == .string("needs_review") {
+                        if case .string(let name)? = rule["rule"], case .string(let detail)? = rule["detail"]
+                        {
+                            reasons.append("\(name): \(detail)")
                         }
                     }
-                    return PendingCheckIn(
-                        id: row["id"], playerID: PlayerID(row["player_id"] as Int64), player: row["name"], receivedAt: RFC3339.parse(row["received_at"]) ?? Date(timeIntervalSince1970: 0),
-                        huntID: row["hunt_id"], stopID: row["stop_id"], stopName: row["stop_name"], reasons: reasons,
-                        photoFile: row["photo_file"])
                 }
+                return PendingCheckIn(
+                    id: row["id"], playerID: PlayerID(row["player_id"] as Int64), player: row["name"],
+                    receivedAt: RFC3339.parse(row["received_at"]) ?? Date(timeIntervalSince1970: 0),
+                    huntID: row["hunt_id"], stopID: row["stop_id"], stopName: row["stop_name"],
+                    reasons: reasons,
+                    photoFile: row["photo_file"])
+            }
         }
     }
 
-    public func review(_ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date)
+    /// Records a moderator's decision as a `reviews` row (append-only) and rescores the player.
+    public func review(
+        _ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date
+    )
         async throws -> ReviewOutcome
     {
         let reason = try ReviewDecision.validReason(reason)
@@ -47,7 +54,8 @@ extension SpatiaLiteStore {
             }
             let player = PlayerID(before["player_id"] as Int64)
             try db.execute(
-                sql: "INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at) VALUES (?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [id, decision.rawValue, reason, moderator, RFC3339.format(now)])
             try Self.rescore(db, playerID: player)
             let after = try Row.fetchOne(db, sql: select, arguments: [id])!
@@ -55,10 +63,12 @@ extension SpatiaLiteStore {
             let credited =
                 decision == .approved
                 ? try Int.fetchOne(
-                    db, sql: "SELECT COALESCE(SUM(points), 0) FROM score_events WHERE checkin_id = ?", arguments: [id]) ?? 0
+                    db, sql: "SELECT COALESCE(SUM(points), 0) FROM score_events WHERE checkin_id = ?",
+                    arguments: [id]) ?? 0
                 : 0
             return ReviewOutcome(
-                checkInID: id, playerID: player, player: after["name"], state: after["state"], pointsCredited: credited)
+                checkInID: id, playerID: player, player: after["name"], state: after["state"],
+                pointsCredited: credited)
         }
     }
 }

@@ -1,21 +1,33 @@
-public import Foundation
+import Foundation
 internal import GRDB
-public import VSHCore
+import VSHCore
 
 extension SpatiaLiteStore {
     /// Hunts and badges as scoring needs them, read from the synced definitions.
     static func scoringCatalog(_ db: Database) throws -> (hunts: [ScoringHunt], badges: [Badge]) {
         var hunts: [ScoringHunt] = []
-        for row in try Row.fetchAll(db, sql: "SELECT id, bonus_points, difficulty, ordered, timezone FROM hunts ORDER BY position") {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT id, bonus_points, difficulty, ordered, timezone FROM hunts ORDER BY position")
+        {
             let id: String = row["id"]
-            let stops = try Row.fetchAll(db, sql: "SELECT id, points FROM stops WHERE hunt_id = ? ORDER BY position", arguments: [id])
-                .map { (id: $0["id"] as String, points: $0["points"] as Int) }
-            hunts.append(ScoringHunt(
-                id: id, stops: stops, bonusPoints: row["bonus_points"], difficulty: Hunt.Difficulty(rawValue: row["difficulty"]) ?? .medium,
-                ordered: row["ordered"], timeZone: TimeZone(identifier: row["timezone"]) ?? TimeZone(identifier: "UTC")!))
+            let stops = try Row.fetchAll(
+                db, sql: "SELECT id, points FROM stops WHERE hunt_id = ? ORDER BY position", arguments: [id]
+            )
+            .map { (id: $0["id"] as String, points: $0["points"] as Int) }
+            hunts.append(
+                ScoringHunt(
+                    id: id, stops: stops, bonusPoints: row["bonus_points"],
+                    difficulty: Hunt.Difficulty(rawValue: row["difficulty"]) ?? .medium,
+                    ordered: row["ordered"],
+                    timeZone: TimeZone(identifier: row["timezone"]) ?? TimeZone(identifier: "UTC")!))
         }
-        let rows = try Row.fetchAll(db, sql: "SELECT id, name, description, points, rule FROM badges ORDER BY position").map {
-            (id: $0["id"] as String, name: $0["name"] as String, description: $0["description"] as String, points: $0["points"] as Int, rule: $0["rule"] as String)
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT id, name, description, points, rule FROM badges ORDER BY position"
+        ).map {
+            (
+                id: $0["id"] as String, name: $0["name"] as String, description: $0["description"] as String,
+                points: $0["points"] as Int, rule: $0["rule"] as String
+            )
         }
         return (hunts, BadgeFile.badges(fromRows: rows, huntIDs: Set(hunts.map(\.id))))
     }
@@ -23,7 +35,9 @@ extension SpatiaLiteStore {
     /// Recomputes one player's score events from their accepted check-ins.
     /// - Returns: the events, in the order they were earned.
     @discardableResult
-    static func rescore(_ db: Database, playerID player: PlayerID, catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil) throws -> [ScoreEvent] {
+    static func rescore(
+        _ db: Database, playerID player: PlayerID, catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
+    ) throws -> [ScoreEvent] {
         let definitions = try catalog ?? scoringCatalog(db)
         let playerID = player.rawValue
         let checkIns = try Row.fetchAll(
@@ -33,7 +47,11 @@ extension SpatiaLiteStore {
                 WHERE player_id = ? AND state = 'accepted' AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                 """,
             arguments: [playerID]
-        ).map { ScoredCheckIn(id: $0["id"], huntID: $0["hunt_id"], stopID: $0["stop_id"], time: Date(timeIntervalSince1970: $0["fix_epoch"])) }
+        ).map {
+            ScoredCheckIn(
+                id: $0["id"], huntID: $0["hunt_id"], stopID: $0["stop_id"],
+                time: Date(timeIntervalSince1970: $0["fix_epoch"]))
+        }
         let events = Scoring.events(for: checkIns, hunts: definitions.hunts, badges: definitions.badges)
         try db.execute(sql: "DELETE FROM score_events WHERE player_id = ?", arguments: [playerID])
         let insert = try db.cachedStatement(
@@ -43,7 +61,8 @@ extension SpatiaLiteStore {
                 """)
         for e in events {
             try insert.execute(arguments: [
-                playerID, e.kind.rawValue, e.huntID, e.stopID, e.badgeID, e.points, RFC3339.format(e.at), e.at.timeIntervalSince1970, e.checkInID,
+                playerID, e.kind.rawValue, e.huntID, e.stopID, e.badgeID, e.points, RFC3339.format(e.at),
+                e.at.timeIntervalSince1970, e.checkInID,
             ])
         }
         // The running totals the all-time leaderboard reads (same sums as the events'; `vsh doctor` checks).
@@ -51,10 +70,11 @@ extension SpatiaLiteStore {
             try db.execute(sql: "DELETE FROM player_scores WHERE player_id = ?", arguments: [playerID])
         } else {
             let count = { (kind: ScoreEvent.Kind) in events.filter { $0.kind == kind }.count }
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO player_scores VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [
-                playerID, events.reduce(0) { $0 + $1.points }, count(.bonus), count(.stop), count(.badge),
-                events.map(\.at.timeIntervalSince1970).max()!,
-            ])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO player_scores VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [
+                    playerID, events.reduce(0) { $0 + $1.points }, count(.bonus), count(.stop), count(.badge),
+                    events.map(\.at.timeIntervalSince1970).max()!,
+                ])
         }
         return events
     }
@@ -68,6 +88,7 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// Recomputes every player's points, completions and badges in one transaction.
     public func rescoreEveryone() async throws {
         try await write { db in try Self.rescoreEveryone(db) }
     }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 internal import GRDB
 public import VSHCore
 import VSHGeodesy
@@ -23,15 +23,19 @@ extension SpatiaLiteStore {
     @discardableResult
     public func sync(directory: String) async throws -> SyncOutcome {
         let signature = HuntSources.statSignature(directory: directory)
-        if let signature, try await storedValue("hunts-stat") == signature, try await storedValue("hunts") != nil {
+        if let signature, try await storedValue("hunts-stat") == signature,
+            try await storedValue("hunts") != nil
+        {
             return .unchanged
         }
         let outcome = try await sync(
-            try HuntSources.read(directory: directory), badges: try HuntSources.readBadges(directory: directory))
+            try HuntSources.read(directory: directory),
+            badges: try HuntSources.readBadges(directory: directory))
         if let signature {
             try await write { db in
                 try db.execute(
-                    sql: "INSERT INTO sync_state(key, value) VALUES ('hunts-stat', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    sql:
+                        "INSERT INTO sync_state(key, value) VALUES ('hunts-stat', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                     arguments: [signature])
             }
         }
@@ -39,7 +43,9 @@ extension SpatiaLiteStore {
     }
 
     func storedValue(_ key: String) async throws -> String? {
-        try await read { try String.fetchOne($0, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [key]) }
+        try await read {
+            try String.fetchOne($0, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [key])
+        }
     }
 
     /// Brings the database's hunts and stops in line with the hunt files, when they changed.
@@ -50,19 +56,23 @@ extension SpatiaLiteStore {
     /// leaves the last good definitions in place and throws `HuntFileErrors`
     /// listing every problem.
     @discardableResult
-    public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source? = nil) async throws -> SyncOutcome {
+    public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source? = nil) async throws
+        -> SyncOutcome
+    {
         let fingerprint = Self.fingerprint(sources, badges: badges)
         if try await storedValue("hunts") == fingerprint { return .unchanged }
         let catalog = try HuntCatalog.build(sources, badges: badges, inspector: inspector).get()
         let files = Dictionary(uniqueKeysWithValues: sources.map { ($0.expectedID, $0.path) })
         try await write { db in
             // Another process may have synced the same files while we validated.
-            if try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'hunts'") == fingerprint {
+            if try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'hunts'") == fingerprint
+            {
                 return
             }
             try Self.replaceDefinitions(db, with: catalog, files: files)
             try db.execute(
-                sql: "INSERT INTO sync_state(key, value) VALUES ('hunts', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                sql:
+                    "INSERT INTO sync_state(key, value) VALUES ('hunts', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 arguments: [fingerprint])
             try Self.rescoreEveryone(db)
         }
@@ -80,14 +90,20 @@ extension SpatiaLiteStore {
         }
     }
 
-    private static func replaceDefinitions(_ db: Database, with catalog: HuntCatalog, files: [String: String]) throws {
+    private static func replaceDefinitions(_ db: Database, with catalog: HuntCatalog, files: [String: String])
+        throws
+    {
         try db.execute(sql: "DELETE FROM stops")
         try db.execute(sql: "DELETE FROM hunts")
         try db.execute(sql: "DELETE FROM badges")
         for (position, badge) in catalog.badges.enumerated() {
             try db.execute(
-                sql: "INSERT INTO badges(id, position, name, description, points, rule) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [badge.id, position, badge.name, badge.description, badge.points, BadgeFile.ruleJSON(badge.rule).compactText])
+                sql:
+                    "INSERT INTO badges(id, position, name, description, points, rule) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    badge.id, position, badge.name, badge.description, badge.points,
+                    BadgeFile.ruleJSON(badge.rule).compactText,
+                ])
         }
         let insertHunt = try db.makeStatement(
             sql: """
@@ -103,7 +119,8 @@ extension SpatiaLiteStore {
         for (position, hunt) in catalog.hunts.enumerated() {
             try insertHunt.execute(arguments: [
                 hunt.id, position, hunt.name, hunt.description, hunt.difficulty.rawValue, hunt.bonusPoints,
-                hunt.ordered, hunt.timeZone, hunt.startsAt.map(RFC3339.format), hunt.endsAt.map(RFC3339.format),
+                hunt.ordered, hunt.timeZone, hunt.startsAt.map(RFC3339.format),
+                hunt.endsAt.map(RFC3339.format),
                 hunt.maxAccuracyMeters, hunt.maxPhotoAgeSeconds, hunt.toleranceMeters, hunt.image,
                 files[hunt.id] ?? "\(hunt.id).geojson",
             ])

@@ -55,7 +55,8 @@ public final class SpatiaLiteStore: LeagueStore {
         migrator.registerMigration("v1-geofences") { db in
             // Inside the migration's transaction: 0 = no transaction of its own (and fast; without any
             // transaction it takes over 40 s, one autocommit per spatial_ref_sys row).
-            try db.requireOne("SELECT InitSpatialMetadata(0, 'WGS84')", what: "initialise SpatiaLite metadata")
+            try db.requireOne(
+                "SELECT InitSpatialMetadata(0, 'WGS84')", what: "initialise SpatiaLite metadata")
             try db.execute(
                 sql: """
                     CREATE TABLE hunts (
@@ -93,7 +94,8 @@ public final class SpatiaLiteStore: LeagueStore {
             try db.requireOne(
                 "SELECT AddGeometryColumn('stops', 'geom', 4326, 'MULTIPOLYGON', 'XY', 1)",
                 what: "add the stops geometry column")
-            try db.requireOne("SELECT CreateSpatialIndex('stops', 'geom')", what: "create the stops spatial index")
+            try db.requireOne(
+                "SELECT CreateSpatialIndex('stops', 'geom')", what: "create the stops spatial index")
         }
         migrator.registerMigration("v2-players-checkins") { db in
             // The audit trail: check-ins and moderators' decisions are append-only

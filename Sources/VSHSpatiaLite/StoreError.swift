@@ -17,6 +17,7 @@ public struct StoreError: Error, ExitStatusProviding, LocalizedError, CustomStri
     /// The error this one wraps, described (GRDB's or SQLite's own message).
     public let cause: String?
 
+    /// An error from its parts.
     public init(code: Int32, message: String, path: String, sql: String? = nil, cause: String? = nil) {
         self.code = code
         self.message = message
@@ -27,6 +28,7 @@ public struct StoreError: Error, ExitStatusProviding, LocalizedError, CustomStri
 
     /// `path: message`: one line for a person (the SQL and the cause are for logs and tests).
     public var description: String { "\(path): \(message)" }
+    /// The one-line description.
     public var errorDescription: String? { description }
 
     /// 75 busy, 65 not a database or damaged, 66 cannot open, else 70.
@@ -51,7 +53,8 @@ public struct StoreError: Error, ExitStatusProviding, LocalizedError, CustomStri
             let message: String
             switch code {
             case 5, 6: message = "the database is busy (another vsh is writing); try again"
-            case 11, 26: message = "not a vsh database, or it is damaged (\(error.message ?? "SQLite error \(code)"))"
+            case 11, 26:
+                message = "not a vsh database, or it is damaged (\(error.message ?? "SQLite error \(code)"))"
             case 14: message = "cannot open the database file (does its folder exist and is it writable?)"
             default: message = "database error \(code): \(error.message ?? "unknown")"
             }

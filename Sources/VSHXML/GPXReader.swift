@@ -103,6 +103,7 @@ public enum GPXTime {
 
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard let parts = DateTimeParts.parse(bytes, requireOffset: false) else { return nil }
-        return Date(timeIntervalSince1970: parts.secondsSinceEpochIgnoringOffset - Double(parts.offsetSeconds ?? 0))
+        return Date(
+            timeIntervalSince1970: parts.secondsSinceEpochIgnoringOffset - Double(parts.offsetSeconds ?? 0))
     }
 }

@@ -57,12 +57,17 @@ enum GPXSAXParser {
         return try withoutActuallyEscaping(handle) { escapable in
             let pointer = UnsafeMutablePointer<State>.allocate(capacity: 1)
             pointer.initialize(to: State(handle: escapable))
-            defer { pointer.deinitialize(count: 1); pointer.deallocate() }
+            defer {
+                pointer.deinitialize(count: 1)
+                pointer.deallocate()
+            }
             var sax = xmlSAXHandler()
             sax.initialized = UInt32(XML_SAX2_MAGIC)
             sax.startElementNs = { context, localname, _, _, _, _, attributeCount, _, attributes in
                 guard let context, let localname else { return }
-                GPXSAXParser.start(&context.assumingMemoryBound(to: State.self).pointee, localname, Int(attributeCount), attributes)
+                GPXSAXParser.start(
+                    &context.assumingMemoryBound(to: State.self).pointee, localname, Int(attributeCount),
+                    attributes)
             }
             sax.endElementNs = { context, localname, _, _ in
                 guard let context, let localname else { return }
@@ -72,23 +77,32 @@ enum GPXSAXParser {
                 guard let context, let characters else { return }
                 let state = context.assumingMemoryBound(to: State.self)
                 guard state.pointee.field != .none, state.pointee.text.count < 256 else { return }
-                state.pointee.text.append(contentsOf: UnsafeBufferPointer(start: characters, count: Int(length)))
+                state.pointee.text.append(
+                    contentsOf: UnsafeBufferPointer(start: characters, count: Int(length)))
             }
             sax.cdataBlock = sax.characters
             sax.serror = { context, error in
                 guard let context, let error else { return }
                 let state = context.assumingMemoryBound(to: State.self)
                 // Warnings are not failures; the first error is what the organiser needs.
-                guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, state.pointee.errorMessage == nil else { return }
+                guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue,
+                    state.pointee.errorMessage == nil
+                else { return }
                 state.pointee.errorLine = Int(error.pointee.line)
-                let message = error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error"
+                let message =
+                    error.pointee.message.map {
+                        String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines)
+                    } ?? "error"
                 // libxml2's words for a name, attribute or text past its 10,000,000-byte limit.
                 state.pointee.errorMessage =
                     message.contains("Huge input lookup") || message.contains("too long")
                     ? "a name, attribute or text longer than 10,000,000 bytes" : message
             }
-            vsh_xml_silence()
-            guard let context = xmlCreatePushParserCtxt(&sax, pointer, nil, 0, path) else { throw XMLFileError.unreadable(file: path) }
+            let savedHandler = vsh_xml_silence()
+            defer { vsh_xml_restore(savedHandler) }
+            guard let context = xmlCreatePushParserCtxt(&sax, pointer, nil, 0, path) else {
+                throw XMLFileError.unreadable(file: path)
+            }
             defer { xmlFreeParserCtxt(context) }
             pointer.pointee.context = context
             let state = pointer
@@ -106,7 +120,9 @@ enum GPXSAXParser {
                         message: "an element with more than \(AttributeGuard.maxAttributes) attributes")
                 }
                 let code = data.withUnsafeBytes { raw in
-                    xmlParseChunk(context, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), terminate)
+                    xmlParseChunk(
+                        context, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count),
+                        terminate)
                 }
                 // Some failures (text that cannot be converted from its declared encoding) reach no
                 // error callback: the parser just stops. They are errors all the same.
@@ -124,7 +140,9 @@ enum GPXSAXParser {
                 throw XMLFileError.malformed(file: path, line: state.pointee.errorLine, message: message)
             }
             guard state.pointee.sawRoot else {
-                throw XMLFileError.malformed(file: path, line: 1, message: total == 0 ? "the file is empty" : "the file has no XML element")
+                throw XMLFileError.malformed(
+                    file: path, line: 1,
+                    message: total == 0 ? "the file is empty" : "the file has no XML element")
             }
             return state.pointee.version
         }
@@ -142,7 +160,9 @@ enum GPXSAXParser {
             data.withUnsafeBytes { raw in
                 for byte in raw {
                     switch byte {
-                    case UInt8(ascii: "<"): insideTag = true; equals = 0
+                    case UInt8(ascii: "<"):
+                        insideTag = true
+                        equals = 0
                     case UInt8(ascii: ">"): insideTag = false
                     case UInt8(ascii: "=") where insideTag:
                         equals += 1
@@ -173,7 +193,10 @@ enum GPXSAXParser {
     /// Deeper than this is not a GPX file but an attack on whoever reads it.
     static let maxDepth = 256
 
-    static func start(_ state: inout State, _ localname: UnsafePointer<xmlChar>, _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    static func start(
+        _ state: inout State, _ localname: UnsafePointer<xmlChar>, _ attributeCount: Int,
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
         state.depth += 1
         if state.depth > maxDepth {
             if state.errorMessage == nil {
@@ -193,7 +216,9 @@ enum GPXSAXParser {
                 if let context = state.context { xmlStopParser(context) }
                 return
             }
-            state.version = attribute(attributes, attributeCount, "version").map { String(decoding: $0, as: UTF8.self) }
+            state.version = attribute(attributes, attributeCount, "version").map {
+                String(decoding: $0, as: UTF8.self)
+            }
             return
         }
         if state.point != nil {
@@ -204,7 +229,9 @@ enum GPXSAXParser {
                 state.field = .time
             } else if name(localname, is: "hdop") {
                 state.field = .hdop
-            } else if name(localname, is: "hAcc") || name(localname, is: "horizontalAccuracy") || name(localname, is: "hacc") || name(localname, is: "accuracy") {
+            } else if name(localname, is: "hAcc") || name(localname, is: "horizontalAccuracy")
+                || name(localname, is: "hacc") || name(localname, is: "accuracy")
+            {
                 state.field = .accuracy
             } else {
                 state.field = .none
@@ -220,9 +247,13 @@ enum GPXSAXParser {
         } else if name(localname, is: "wpt") {
             kind = .waypoint
         } else {
-            if name(localname, is: "trk") { state.emit(.trackStart) }
-            else if name(localname, is: "trkseg") { state.emit(.segmentStart) }
-            else if name(localname, is: "rte") { state.emit(.routeStart) }
+            if name(localname, is: "trk") {
+                state.emit(.trackStart)
+            } else if name(localname, is: "trkseg") {
+                state.emit(.segmentStart)
+            } else if name(localname, is: "rte") {
+                state.emit(.routeStart)
+            }
             return
         }
         let lat = attributeNumber(attributes, attributeCount, "lat")
@@ -257,7 +288,8 @@ enum GPXSAXParser {
         case .ele: state.point?.elevationMeters = number(text[...])
         case .time: state.point?.time = text.withUnsafeBufferPointer { GPXTime.parse(trimmed($0)) }
         case .hdop: state.point?.hdop = number(text[...]).flatMap { $0 >= 0 ? $0 : nil }
-        case .accuracy: state.point?.horizontalAccuracyMeters = number(text[...]).flatMap { $0 >= 0 ? $0 : nil }
+        case .accuracy:
+            state.point?.horizontalAccuracyMeters = number(text[...]).flatMap { $0 >= 0 ? $0 : nil }
         case .none: break
         }
         state.field = .none
@@ -266,26 +298,39 @@ enum GPXSAXParser {
     static func trimmed(_ buffer: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var start = 0
         var end = buffer.count
-        while start < end, buffer[start] == 0x20 || buffer[start] == 0x0A || buffer[start] == 0x0D || buffer[start] == 0x09 { start += 1 }
-        while end > start, buffer[end - 1] == 0x20 || buffer[end - 1] == 0x0A || buffer[end - 1] == 0x0D || buffer[end - 1] == 0x09 { end -= 1 }
+        while start < end,
+            buffer[start] == 0x20 || buffer[start] == 0x0A || buffer[start] == 0x0D || buffer[start] == 0x09
+        { start += 1 }
+        while end > start,
+            buffer[end - 1] == 0x20 || buffer[end - 1] == 0x0A || buffer[end - 1] == 0x0D
+                || buffer[end - 1] == 0x09
+        { end -= 1 }
         return UnsafeBufferPointer(rebasing: buffer[start..<end])
     }
 
     /// An attribute's value bytes (SAX2 passes localname, prefix, URI, value start, value end).
-    static func attribute(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ count: Int, _ wanted: StaticString) -> ArraySlice<UInt8>? {
+    static func attribute(
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ count: Int, _ wanted: StaticString
+    ) -> ArraySlice<UInt8>? {
         guard let attributes else { return nil }
         for i in 0..<count {
-            guard let local = attributes[i * 5], name(local, is: wanted), let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4] else { continue }
+            guard let local = attributes[i * 5], name(local, is: wanted), let start = attributes[i * 5 + 3],
+                let end = attributes[i * 5 + 4]
+            else { continue }
             return Array(UnsafeBufferPointer(start: start, count: end - start))[...]
         }
         return nil
     }
 
     /// An attribute's value as a number, read in place (no copy).
-    static func attributeNumber(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ count: Int, _ wanted: StaticString) -> Double? {
+    static func attributeNumber(
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ count: Int, _ wanted: StaticString
+    ) -> Double? {
         guard let attributes else { return nil }
         for i in 0..<count {
-            guard let local = attributes[i * 5], name(local, is: wanted), let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4] else { continue }
+            guard let local = attributes[i * 5], name(local, is: wanted), let start = attributes[i * 5 + 3],
+                let end = attributes[i * 5 + 4]
+            else { continue }
             return number(UnsafeBufferPointer(start: start, count: end - start))
         }
         return nil

@@ -65,20 +65,36 @@ public enum KMLReader {
                         documentNameSet = true
                     }
                 case "description":
-                    if placemark != nil { placemark?.description = value } else if document.description == nil { document.description = value }
+                    if placemark != nil {
+                        placemark?.description = value
+                    } else if document.description == nil {
+                        document.description = value
+                    }
                 case "value":
-                    if let dataName { if placemark != nil { placemark?.data[dataName] = value } else { document.data[dataName] = value } }
+                    if let dataName {
+                        if placemark != nil {
+                            placemark?.data[dataName] = value
+                        } else {
+                            document.data[dataName] = value
+                        }
+                    }
                 case "Data":
                     dataName = nil
                 case "coordinates":
-                    if polygon != nil { polygon?.append(try coordinates(value, line: placemark?.line ?? 0, path: stream.path)) }
+                    if polygon != nil {
+                        polygon?.append(try coordinates(value, line: placemark?.line ?? 0, path: stream.path))
+                    }
                 case "Polygon":
                     if let rings = polygon, !rings.isEmpty { placemark?.polygons.append(rings) }
                     polygon = nil
                 case "Placemark":
                     if let done = placemark {
                         if done.polygons.isEmpty {
-                            document.skipped.append((done.line, "placemark \"\(done.name ?? done.id ?? "?")\" has no polygon (\(sawOtherGeometry ?? "no geometry"))"))
+                            document.skipped.append(
+                                (
+                                    done.line,
+                                    "placemark \"\(done.name ?? done.id ?? "?")\" has no polygon (\(sawOtherGeometry ?? "no geometry"))"
+                                ))
                         } else {
                             document.placemarks.append(done)
                         }
@@ -98,7 +114,9 @@ public enum KMLReader {
             let parts = tuple.split(separator: ",")
             guard parts.count >= 2, let lon = Double(parts[0]), let lat = Double(parts[1]),
                 let coordinate = try? Coordinate(latitude: lat, longitude: lon)
-            else { throw InputError("\(path): placemark at line \(line): \"\(tuple)\" is not lon,lat in range") }
+            else {
+                throw InputError("\(path): placemark at line \(line): \"\(tuple)\" is not lon,lat in range")
+            }
             return coordinate
         }
     }

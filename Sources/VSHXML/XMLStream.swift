@@ -13,7 +13,8 @@ public enum XMLFileError: Error, Equatable, Sendable, CustomStringConvertible, E
         case .unreadable(let file): return "\(file): cannot open the file"
         case .malformed(let file, let line, let message): return "\(file):\(line): malformed XML: \(message)"
         case .wrongRoot(let file, let expected, let root):
-            return "\(file): not a \(expected.uppercased()) file (the root element is <\(root)>, not <\(expected)>)"
+            return
+                "\(file): not a \(expected.uppercased()) file (the root element is <\(root)>, not <\(expected)>)"
         }
     }
 
@@ -41,29 +42,44 @@ final class XMLStream {
     /// The root element's `version` attribute (GPX's 1.0 or 1.1).
     private(set) var rootVersion: String?
 
+    /// libxml2's generic error handler of this thread before the stream silenced it.
+    private let savedHandler: vsh_xml_error_handler
+
     init(path: String, expectedRoot: String) throws {
         self.path = path
-        vsh_xml_silence()
+        savedHandler = vsh_xml_silence()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
             FileManager.default.isReadableFile(atPath: path),
-            let reader = xmlReaderForFile(path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
-        else { throw XMLFileError.unreadable(file: path) }
+            let reader = xmlReaderForFile(
+                path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
+        else {
+            vsh_xml_restore(savedHandler)
+            throw XMLFileError.unreadable(file: path)
+        }
         self.reader = reader
-        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
-            guard let context, let error else { return }
-            let sink = Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue()
-            if sink.message == nil {
-                sink.line = Int(error.pointee.line)
-                sink.message = error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error"
-            }
-        }, Unmanaged.passUnretained(errors).toOpaque())
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { context, error in
+                guard let context, let error else { return }
+                let sink = Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue()
+                if sink.message == nil {
+                    sink.line = Int(error.pointee.line)
+                    sink.message =
+                        error.pointee.message.map {
+                            String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines)
+                        } ?? "error"
+                }
+            }, Unmanaged.passUnretained(errors).toOpaque())
         self.expectedRoot = expectedRoot
     }
 
     private let expectedRoot: String
 
-    deinit { xmlFreeTextReader(reader) }
+    deinit {
+        xmlFreeTextReader(reader)
+        vsh_xml_restore(savedHandler)
+    }
 
     final class ErrorSink {
         var message: String?
@@ -84,19 +100,24 @@ final class XMLStream {
             if status == 0 { break }
             if status < 0 || errors.message != nil {
                 throw XMLFileError.malformed(
-                    file: path, line: errors.line ?? Int(xmlTextReaderGetParserLineNumber(reader)), message: errors.message ?? "unreadable XML")
+                    file: path, line: errors.line ?? Int(xmlTextReaderGetParserLineNumber(reader)),
+                    message: errors.message ?? "unreadable XML")
             }
             switch xmlTextReaderNodeType(reader) {
             case 1:
                 let name = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
                 if root == nil {
                     root = name
-                    guard name == expectedRoot else { throw XMLFileError.wrongRoot(file: path, expected: expectedRoot, root: name) }
+                    guard name == expectedRoot else {
+                        throw XMLFileError.wrongRoot(file: path, expected: expectedRoot, root: name)
+                    }
                     rootVersion = attribute("version")
                     continue
                 }
                 // The node's own line: the parser itself may already be further on.
-                let line = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? Int(xmlTextReaderGetParserLineNumber(reader))
+                let line =
+                    xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) }
+                    ?? Int(xmlTextReaderGetParserLineNumber(reader))
                 try handle(.start(name: name, line: line, isEmpty: xmlTextReaderIsEmptyElement(reader) == 1))
             case 3, 4:
                 if let value = xmlTextReaderConstValue(reader) { try handle(.text(String(cString: value))) }
@@ -106,6 +127,8 @@ final class XMLStream {
                 break
             }
         }
-        guard root != nil else { throw XMLFileError.malformed(file: path, line: 1, message: "the file has no XML element") }
+        guard root != nil else {
+            throw XMLFileError.malformed(file: path, line: 1, message: "the file has no XML element")
+        }
     }
 }

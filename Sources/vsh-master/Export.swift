@@ -18,12 +18,17 @@ extension VSHMaster {
         @OptionGroup var folder: FolderOptions
         @Argument(help: "The hunt id.") var id: String
         @Option(help: "geojson, kml or gpx.") var format: ExportFormat = .geojson
-        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: standard output).", valueName: "file")) var output: String?
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("The file to write (default: standard output).", valueName: "file"))
+        var output: String?
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh-master") {
                 let hunts = try openFolder(folder)
-                let text = try HuntExport.text(try hunts.hunt(id), format: format.format, inspector: try SpatiaLiteInspector.standalone())
+                let text = try HuntExport.text(
+                    try hunts.hunt(id), format: format.format, inspector: try SpatiaLiteInspector.standalone()
+                )
                 if let output {
                     try HuntFolder.writeAtomically(text, to: output)
                     Output.line("\(output): \(format.rawValue)")
@@ -53,7 +58,8 @@ extension VSHMaster {
         func run() async throws {
             try await CommandRunner.run(tool: "vsh-master") {
                 let hunts = try openFolder(folder)
-                let (hunt, notes) = try HuntImport.read(path: file, options: HuntImport.Options(id: id, name: name, defaultPoints: points))
+                let (hunt, notes) = try HuntImport.read(
+                    path: file, options: HuntImport.Options(id: id, name: name, defaultPoints: points))
                 for note in notes { Output.error("vsh-master: \(note)") }
                 if hunts.hunts.contains(where: { $0.id == hunt.id }) && !replace {
                     throw InputError("hunt \"\(hunt.id)\" already exists; use --replace to overwrite it")

@@ -15,10 +15,20 @@ struct HuntFields: ParsableArguments {
     @Option(help: "IANA time zone, e.g. America/Los_Angeles.") var timezone: String?
     @Option(help: ArgumentHelp("Opening time, RFC 3339, or none.", valueName: "time")) var starts: String?
     @Option(help: ArgumentHelp("Closing time, RFC 3339, or none.", valueName: "time")) var ends: String?
-    @Option(name: .customLong("max-accuracy"), help: ArgumentHelp("Fixes less accurate than this go to review.", valueName: "m")) var maxAccuracy: Double?
-    @Option(name: .customLong("max-photo-age"), help: ArgumentHelp("Oldest photo accepted.", valueName: "seconds")) var maxPhotoAge: Double?
-    @Option(help: ArgumentHelp("How far outside a stop a fix may be when its accuracy reaches it.", valueName: "m")) var tolerance: Double?
-    @Option(help: ArgumentHelp("A picture for the hunt (copied into the folder's images/).", valueName: "file")) var image: String?
+    @Option(
+        name: .customLong("max-accuracy"),
+        help: ArgumentHelp("Fixes less accurate than this go to review.", valueName: "m")) var maxAccuracy:
+        Double?
+    @Option(
+        name: .customLong("max-photo-age"), help: ArgumentHelp("Oldest photo accepted.", valueName: "seconds")
+    ) var maxPhotoAge: Double?
+    @Option(
+        help: ArgumentHelp(
+            "How far outside a stop a fix may be when its accuracy reaches it.", valueName: "m"))
+    var tolerance: Double?
+    @Option(
+        help: ArgumentHelp("A picture for the hunt (copied into the folder's images/).", valueName: "file"))
+    var image: String?
 
     func apply(to hunt: inout Hunt, folder: HuntFolder) throws {
         if let name { hunt.name = name }
@@ -51,20 +61,31 @@ func openFolder(_ options: FolderOptions) throws -> HuntFolder {
 extension VSHMaster {
     struct HuntCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "hunt", abstract: "Create, change or remove a hunt.", subcommands: [New.self, Set.self, Remove.self])
+            commandName: "hunt", abstract: "Create, change or remove a hunt.",
+            subcommands: [New.self, Set.self, Remove.self])
 
         struct New: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Create a hunt file (add stops with `stop add`).")
+            static let configuration = CommandConfiguration(
+                abstract: "Create a hunt file (add stops with `stop add`).")
             @OptionGroup var folder: FolderOptions
-            @Argument(help: "The hunt id: lower-case letters, digits, hyphens (the file name).") var id: String
+            @Argument(help: "The hunt id: lower-case letters, digits, hyphens (the file name).") var id:
+                String
             @OptionGroup var fields: HuntFields
 
             func run() async throws {
                 try await CommandRunner.run(tool: "vsh-master") {
-                    guard Slug.isValid(id) else { throw InputError("\"\(id)\" is not an id: use lower-case letters, digits and hyphens", status: .usage) }
-                    guard let name = fields.name else { throw InputError("a new hunt needs --name", status: .usage) }
+                    guard Slug.isValid(id) else {
+                        throw InputError(
+                            "\"\(id)\" is not an id: use lower-case letters, digits and hyphens",
+                            status: .usage)
+                    }
+                    guard let name = fields.name else {
+                        throw InputError("a new hunt needs --name", status: .usage)
+                    }
                     let hunts = try openFolder(folder)
-                    guard !hunts.hunts.contains(where: { $0.id == id }) else { throw InputError("hunt \"\(id)\" already exists") }
+                    guard !hunts.hunts.contains(where: { $0.id == id }) else {
+                        throw InputError("hunt \"\(id)\" already exists")
+                    }
                     var hunt = Hunt(id: id, name: name)
                     try fields.apply(to: &hunt, folder: hunts)
                     try hunts.save([hunt])
@@ -93,7 +114,8 @@ extension VSHMaster {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a hunt file.")
+            static let configuration = CommandConfiguration(
+                commandName: "rm", abstract: "Delete a hunt file.")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The hunt id.") var id: String
             @Flag(help: "Also when it still has stops.") var force = false
@@ -103,7 +125,8 @@ extension VSHMaster {
                     let hunts = try openFolder(folder)
                     let hunt = try hunts.hunt(id)
                     guard hunt.stops.isEmpty || force else {
-                        throw InputError("hunt \"\(id)\" has \(hunt.stops.count) stops; remove them first or use --force")
+                        throw InputError(
+                            "hunt \"\(id)\" has \(hunt.stops.count) stops; remove them first or use --force")
                     }
                     try hunts.save([], removing: [id])
                     Output.line("\(hunts.path(of: id)): removed")

@@ -8,24 +8,45 @@ import VSHSpatiaLite
 
 /// Exactly one place a stop's geofence comes from.
 struct GeometrySource: ParsableArguments {
-    @Option(help: ArgumentHelp("The perimeter walked with a GPS logger.", valueName: "file.gpx")) var gpx: String?
-    @Option(help: ArgumentHelp("With --gpx: Douglas-Peucker tolerance.", valueName: "m")) var simplify: Double = 3
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Photos taken at the corners (their GPS positions).", valueName: "photo")) var photos: [String] = []
-    @Option(help: ArgumentHelp("With --photos: how far beyond the corners.", valueName: "m")) var buffer: Double = 5
-    @Option(help: ArgumentHelp("A circle: centre and radius in metres.", valueName: "lat,lon,radius")) var circle: String?
-    @Option(help: ArgumentHelp("A GeoJSON Polygon, MultiPolygon, Feature or one-feature collection.", valueName: "file")) var geojson: String?
-    @Option(help: ArgumentHelp("Well-known text, longitude first: POLYGON((lon lat, ...)).", valueName: "text")) var wkt: String?
+    @Option(help: ArgumentHelp("The perimeter walked with a GPS logger.", valueName: "file.gpx")) var gpx:
+        String?
+    @Option(help: ArgumentHelp("With --gpx: Douglas-Peucker tolerance.", valueName: "m")) var simplify:
+        Double = 3
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Photos taken at the corners (their GPS positions).", valueName: "photo"))
+    var photos: [String] = []
+    @Option(help: ArgumentHelp("With --photos: how far beyond the corners.", valueName: "m")) var buffer:
+        Double = 5
+    @Option(help: ArgumentHelp("A circle: centre and radius in metres.", valueName: "lat,lon,radius"))
+    var circle: String?
+    @Option(
+        help: ArgumentHelp(
+            "A GeoJSON Polygon, MultiPolygon, Feature or one-feature collection.", valueName: "file"))
+    var geojson: String?
+    @Option(
+        help: ArgumentHelp("Well-known text, longitude first: POLYGON((lon lat, ...)).", valueName: "text"))
+    var wkt: String?
 
-    var count: Int { [gpx != nil, !photos.isEmpty, circle != nil, geojson != nil, wkt != nil].filter { $0 }.count }
+    var count: Int {
+        [gpx != nil, !photos.isEmpty, circle != nil, geojson != nil, wkt != nil].filter { $0 }.count
+    }
 
     func geofence(inspector: SpatiaLiteInspector) throws -> Geofence? {
-        guard count <= 1 else { throw InputError("give one geometry: --gpx, --photos, --circle, --geojson or --wkt", status: .usage) }
+        guard count <= 1 else {
+            throw InputError(
+                "give one geometry: --gpx, --photos, --circle, --geojson or --wkt", status: .usage)
+        }
         if let gpx {
-            guard simplify >= 0 && simplify <= 100 else { throw InputError("--simplify takes 0 to 100 m", status: .usage) }
+            guard simplify >= 0 && simplify <= 100 else {
+                throw InputError("--simplify takes 0 to 100 m", status: .usage)
+            }
             return try StopGeometry.fromGPX(gpx, simplifyMeters: simplify, inspector: inspector)
         }
         if !photos.isEmpty {
-            guard buffer >= 0 && buffer <= 500 else { throw InputError("--buffer takes 0 to 500 m", status: .usage) }
+            guard buffer >= 0 && buffer <= 500 else {
+                throw InputError("--buffer takes 0 to 500 m", status: .usage)
+            }
             return try StopGeometry.fromPhotos(photos, bufferMeters: buffer, inspector: inspector)
         }
         if let circle {
@@ -46,7 +67,9 @@ struct StopFields: ParsableArguments {
     @Option(help: "The stop's name.") var name: String?
     @Option(help: "Points for the first visit.") var points: Int?
     @Option(help: "What to look for there.") var description: String?
-    @Option(help: ArgumentHelp("A picture of the stop (copied into the folder's images/).", valueName: "file")) var image: String?
+    @Option(
+        help: ArgumentHelp("A picture of the stop (copied into the folder's images/).", valueName: "file"))
+    var image: String?
 }
 
 extension VSHMaster {
@@ -66,15 +89,26 @@ extension VSHMaster {
                     """)
             @OptionGroup var folder: FolderOptions
             @Option(help: "The hunt to add to.") var hunt: String
-            @Option(help: "The stop id: lower-case letters, digits, hyphens; unique across hunts.") var id: String
+            @Option(help: "The stop id: lower-case letters, digits, hyphens; unique across hunts.") var id:
+                String
             @OptionGroup var fields: StopFields
             @OptionGroup var source: GeometrySource
 
             func run() async throws {
                 try await CommandRunner.run(tool: "vsh-master") {
-                    guard Slug.isValid(id) else { throw InputError("\"\(id)\" is not an id: use lower-case letters, digits and hyphens", status: .usage) }
-                    guard let name = fields.name, let points = fields.points else { throw InputError("a new stop needs --name and --points", status: .usage) }
-                    guard source.count == 1 else { throw InputError("give one geometry: --gpx, --photos, --circle, --geojson or --wkt", status: .usage) }
+                    guard Slug.isValid(id) else {
+                        throw InputError(
+                            "\"\(id)\" is not an id: use lower-case letters, digits and hyphens",
+                            status: .usage)
+                    }
+                    guard let name = fields.name, let points = fields.points else {
+                        throw InputError("a new stop needs --name and --points", status: .usage)
+                    }
+                    guard source.count == 1 else {
+                        throw InputError(
+                            "give one geometry: --gpx, --photos, --circle, --geojson or --wkt", status: .usage
+                        )
+                    }
                     let hunts = try openFolder(folder)
                     var target = try hunts.hunt(hunt)
                     if let owner = hunts.hunts.first(where: { $0.stops.contains { $0.id == id } }) {
@@ -82,28 +116,40 @@ extension VSHMaster {
                     }
                     let geofence = try source.geofence(inspector: try SpatiaLiteInspector.standalone())!
                     var image: String?
-                    if let file = fields.image ?? source.photos.first { image = try hunts.keepImage(file, as: id) }
-                    target.stops.append(Stop(id: id, huntID: hunt, name: name, description: fields.description ?? "", points: points, image: image, geofence: geofence))
+                    if let file = fields.image ?? source.photos.first {
+                        image = try hunts.keepImage(file, as: id)
+                    }
+                    target.stops.append(
+                        Stop(
+                            id: id, huntID: hunt, name: name, description: fields.description ?? "",
+                            points: points, image: image, geofence: geofence))
                     try hunts.save([target])
                     let area = Geodesic.areaSquareMeters(of: geofence)
-                    Output.line("\(hunts.path(of: hunt)): added \(id) (\(Int(area.rounded())) m², \(geofence.allPositions.count) positions)")
+                    Output.line(
+                        "\(hunts.path(of: hunt)): added \(id) (\(Int(area.rounded())) m², \(geofence.allPositions.count) positions)"
+                    )
                     return .success
                 }
             }
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the stops of every hunt, or of one.")
+            static let configuration = CommandConfiguration(
+                abstract: "List the stops of every hunt, or of one.")
             @OptionGroup var folder: FolderOptions
             @Option(help: "Only this hunt.") var hunt: String?
 
             func run() async throws {
                 try await CommandRunner.run(tool: "vsh-master") {
                     let hunts = try openFolder(folder)
-                    var table = TextTable(headers: ["STOP", "HUNT", "NAME", "POINTS", "AREA m²"], rightAligned: [3, 4])
+                    var table = TextTable(
+                        headers: ["STOP", "HUNT", "NAME", "POINTS", "AREA m²"], rightAligned: [3, 4])
                     for h in hunts.hunts where hunt == nil || h.id == hunt {
                         for s in h.stops {
-                            table.append([s.id, h.id, s.name, "\(s.points)", "\(Int(Geodesic.areaSquareMeters(of: s.geofence).rounded()))"])
+                            table.append([
+                                s.id, h.id, s.name, "\(s.points)",
+                                "\(Int(Geodesic.areaSquareMeters(of: s.geofence).rounded()))",
+                            ])
                         }
                     }
                     if let hunt, !hunts.hunts.contains(where: { $0.id == hunt }) { _ = try hunts.hunt(hunt) }
@@ -114,7 +160,8 @@ extension VSHMaster {
         }
 
         struct Show: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Show one stop, with its geometry as GeoJSON.")
+            static let configuration = CommandConfiguration(
+                abstract: "Show one stop, with its geometry as GeoJSON.")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The stop id.") var id: String
 
@@ -125,7 +172,9 @@ extension VSHMaster {
                     let center = stop.geofence.bounds.center
                     Output.line("\(stop.name) (\(hunt.id)/\(stop.id)), \(stop.points) points")
                     if !stop.description.isEmpty { Output.line(stop.description) }
-                    Output.line("area \(Int(Geodesic.areaSquareMeters(of: stop.geofence).rounded())) m², \(stop.geofence.allPositions.count) positions, centre \(center.latitude), \(center.longitude)")
+                    Output.line(
+                        "area \(Int(Geodesic.areaSquareMeters(of: stop.geofence).rounded())) m², \(stop.geofence.allPositions.count) positions, centre \(center.latitude), \(center.longitude)"
+                    )
                     if let image = stop.image { Output.line("image \(image)") }
                     Output.line(stop.geofence.geoJSON(decimals: HuntFile.coordinateDecimals).compactText)
                     return .success
@@ -134,7 +183,8 @@ extension VSHMaster {
         }
 
         struct Move: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Move a stop to another hunt (it keeps its id).")
+            static let configuration = CommandConfiguration(
+                abstract: "Move a stop to another hunt (it keeps its id).")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The stop id.") var id: String
             @Option(help: "The hunt to move it to.") var to: String
@@ -169,8 +219,12 @@ extension VSHMaster {
                     if let name = fields.name { hunt.stops[index].name = name }
                     if let points = fields.points { hunt.stops[index].points = points }
                     if let description = fields.description { hunt.stops[index].description = description }
-                    if let geofence = try source.geofence(inspector: try SpatiaLiteInspector.standalone()) { hunt.stops[index].geofence = geofence }
-                    if let file = fields.image ?? source.photos.first { hunt.stops[index].image = try hunts.keepImage(file, as: id) }
+                    if let geofence = try source.geofence(inspector: try SpatiaLiteInspector.standalone()) {
+                        hunt.stops[index].geofence = geofence
+                    }
+                    if let file = fields.image ?? source.photos.first {
+                        hunt.stops[index].image = try hunts.keepImage(file, as: id)
+                    }
                     try hunts.save([hunt])
                     Output.line("\(hunts.path(of: hunt.id)): updated \(id)")
                     return .success

@@ -1,4 +1,5 @@
 import ArgumentParser
+import VSHCommandSupport
 
 @main
 struct VSHMaster: AsyncParsableCommand {
@@ -11,5 +12,9 @@ struct VSHMaster: AsyncParsableCommand {
             nothing and an accepted one is a small diff. Exit codes: 0 ok, 64 usage, 65 invalid input, \
             66 file or folder missing, 70 internal error.
             """,
-        subcommands: [HuntCommand.self, StopCommand.self, Validate.self, Format.self, Export.self, Import.self, MapCommand.self])
+        version: VSHVersion.current,
+        subcommands: [
+            HuntCommand.self, StopCommand.self, Validate.self, Format.self, Export.self, Import.self,
+            MapCommand.self,
+        ])
 }

@@ -8,7 +8,8 @@ import VSHSpatiaLite
 extension VSHMaster {
     struct Validate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check every hunt file of a folder; list every problem (exit 65) or say all is well, with warnings.",
+            abstract:
+                "Check every hunt file of a folder; list every problem (exit 65) or say all is well, with warnings.",
             discussion: """
                 Checks JSON syntax, the FeatureCollection shape, required fields and their types, ids, \
                 closed rings of at least 4 positions, coordinates in range, polygon validity with GEOS \
@@ -18,7 +19,9 @@ extension VSHMaster {
                 than a stop, hunts without stops. Touches no database.
                 """)
 
-        @Argument(help: ArgumentHelp("The hunts folder (default: --hunts, VSH_HUNTS or ./hunts).", valueName: "dir"))
+        @Argument(
+            help: ArgumentHelp("The hunts folder (default: --hunts, VSH_HUNTS or ./hunts).", valueName: "dir")
+        )
         var directory: String?
         @OptionGroup var folder: FolderOptions
 
@@ -33,8 +36,10 @@ extension VSHMaster {
                 for warning in warnings { Output.line("warning: \(warning)") }
                 let stops = catalog.hunts.reduce(0) { $0 + $1.stops.count }
                 let badgeText = badges == nil ? "" : ", \(catalog.badges.count) badges"
-                let warningText = warnings.isEmpty ? "" : " (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"))"
-                Output.line("\(path): \(catalog.hunts.count) hunts, \(stops) stops\(badgeText): valid\(warningText)")
+                let warningText =
+                    warnings.isEmpty ? "" : " (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"))"
+                Output.line(
+                    "\(path): \(catalog.hunts.count) hunts, \(stops) stops\(badgeText): valid\(warningText)")
                 return .success
             }
         }
@@ -51,10 +56,14 @@ extension VSHMaster {
                 let hunts = try openFolder(folder)
                 var changed: [Hunt] = []
                 for hunt in hunts.hunts {
-                    let current = FileManager.default.contents(atPath: hunts.path(of: hunt.id)).map { String(decoding: $0, as: UTF8.self) }
+                    let current = FileManager.default.contents(atPath: hunts.path(of: hunt.id)).map {
+                        String(decoding: $0, as: UTF8.self)
+                    }
                     if current != HuntFile.text(of: hunt) { changed.append(hunt) }
                 }
-                for hunt in changed { Output.line("\(hunts.path(of: hunt.id)): \(check ? "not formatted" : "formatted")") }
+                for hunt in changed {
+                    Output.line("\(hunts.path(of: hunt.id)): \(check ? "not formatted" : "formatted")")
+                }
                 if check { return changed.isEmpty ? .success : .rejected }
                 if !changed.isEmpty { try hunts.save(changed) }
                 return .success

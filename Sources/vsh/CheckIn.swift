@@ -22,18 +22,30 @@ extension VSH {
 
         @OptionGroup var store: StoreOptions
         @Option(help: "The player's name.") var player: String
-        @Option(parsing: .upToNextOption, help: ArgumentHelp("A JPEG taken at the stop; or many files and folders, checked in as a batch.", valueName: "file"))
+        @Option(
+            parsing: .upToNextOption,
+            help: ArgumentHelp(
+                "A JPEG taken at the stop; or many files and folders, checked in as a batch.",
+                valueName: "file"))
         var photo: [String] = []
-        @Option(help: ArgumentHelp("A device position instead of a photo.", valueName: "lat,lon")) var fix: String?
-        @Option(help: ArgumentHelp("With --fix: when the device took the fix (RFC 3339).", valueName: "time")) var time: String?
-        @Option(help: ArgumentHelp("With --fix: the fix's accuracy radius in metres.", valueName: "m")) var accuracy: Double?
-        @Option(help: "Check in to this hunt only (default: the hunt of the stop the position is at).") var hunt: String?
+        @Option(help: ArgumentHelp("A device position instead of a photo.", valueName: "lat,lon")) var fix:
+            String?
+        @Option(help: ArgumentHelp("With --fix: when the device took the fix (RFC 3339).", valueName: "time"))
+        var time: String?
+        @Option(help: ArgumentHelp("With --fix: the fix's accuracy radius in metres.", valueName: "m"))
+        var accuracy: Double?
+        @Option(help: "Check in to this hunt only (default: the hunt of the stop the position is at).")
+        var hunt: String?
         @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now: String?
         @Flag(help: "One JSON object (shape in the README).") var json = false
 
         func validate() throws {
-            guard photo.isEmpty != (fix == nil) else { throw ValidationError("give either --photo FILE or --fix LAT,LON") }
-            if fix != nil && time == nil { throw ValidationError("--fix needs --time (when the device took the fix)") }
+            guard photo.isEmpty != (fix == nil) else {
+                throw ValidationError("give either --photo FILE or --fix LAT,LON")
+            }
+            if fix != nil && time == nil {
+                throw ValidationError("--fix needs --time (when the device took the fix)")
+            }
             if !photo.isEmpty && (time != nil || accuracy != nil) {
                 throw ValidationError("--time and --accuracy go with --fix; a photo carries its own")
             }
@@ -44,7 +56,8 @@ extension VSH {
                 let clock = try Clock.now(now)
                 let db = try await store.openStore()
                 let service = CheckInService(
-                    store: db, photos: store.photoStore, readWidth: ProcessInfo.processInfo.activeProcessorCount)
+                    store: db, photos: store.photoStore,
+                    readWidth: ProcessInfo.processInfo.activeProcessorCount)
                 let recorded: RecordedCheckIn
                 let files = try PhotoFiles.expand(photo)
                 let playerID = try await db.requirePlayer(named: player).id
@@ -53,14 +66,20 @@ extension VSH {
                 }
                 if let single = files.first {
                     let bytes = try PhotoReader.fileBytes(path: single)
-                    recorded = try await service.checkIn(player: playerID, photo: bytes, name: single, huntID: hunt, now: clock)
+                    recorded = try await service.checkIn(
+                        player: playerID, photo: bytes, name: single, huntID: hunt, now: clock)
                 } else {
-                    let parts = (fix ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                    let parts = (fix ?? "").split(separator: ",").map {
+                        Double($0.trimmingCharacters(in: .whitespaces))
+                    }
                     guard parts.count == 2, let lat = parts[0], let lon = parts[1],
                         let position = try? Coordinate(latitude: lat, longitude: lon)
-                    else { throw InputError("--fix takes LAT,LON in decimal degrees, in range", status: .usage) }
+                    else {
+                        throw InputError("--fix takes LAT,LON in decimal degrees, in range", status: .usage)
+                    }
                     recorded = try await service.checkIn(
-                        player: playerID, position: position, time: try Clock.time(time ?? "", option: "--time"),
+                        player: playerID, position: position,
+                        time: try Clock.time(time ?? "", option: "--time"),
                         accuracyMeters: accuracy, huntID: hunt, now: clock)
                 }
                 if json {
@@ -74,7 +93,9 @@ extension VSH {
 
         /// Many photos: one line each (a JSON object with --json), batched transactions.
         /// Exit 65 when a photo could not be read, else 1 when any was rejected, else 2 when any waits for review.
-        func batch(_ service: CheckInService, player: PlayerID, files: [String], clock: Date) async throws -> ExitStatus {
+        func batch(_ service: CheckInService, player: PlayerID, files: [String], clock: Date) async throws
+            -> ExitStatus
+        {
             var worst = ExitStatus.success
             var counts: [String: Int] = [:]
             for item in try await service.checkIn(player: player, photos: files, huntID: hunt, now: clock) {
@@ -83,7 +104,10 @@ extension VSH {
                     counts[recorded.decision.verdict.rawValue, default: 0] += 1
                     if json {
                         guard case .object(let object) = CheckInJSON.checkIn(recorded) else { continue }
-                        Output.line(JSONValue.object(JSONObject([(key: "file", value: .string(path))] + object.members)).compactText)
+                        Output.line(
+                            JSONValue.object(
+                                JSONObject([(key: "file", value: .string(path))] + object.members)
+                            ).compactText)
                     } else {
                         Output.line("\(path): " + (CheckInJSON.describe(recorded).first ?? ""))
                     }
@@ -91,13 +115,21 @@ extension VSH {
                     if recorded.decision.verdict == .pending && worst == .success { worst = .pendingReview }
                 case .unreadable(let path, let error):
                     counts["unreadable", default: 0] += 1
-                    if json { Output.line(JSONValue.object(["file": .string(path), "error": .string(error.reason)]).compactText) }
+                    if json {
+                        Output.line(
+                            JSONValue.object(["file": .string(path), "error": .string(error.reason)])
+                                .compactText)
+                    }
                     Output.error("vsh: \(error)")
                     worst = .dataError
                 }
             }
             if !json {
-                Output.line("\(files.count) photos: " + ["accepted", "rejected", "pending", "unreadable"].compactMap { key in counts[key].map { "\($0) \(key)" } }.joined(separator: ", "))
+                Output.line(
+                    "\(files.count) photos: "
+                        + ["accepted", "rejected", "pending", "unreadable"].compactMap { key in
+                            counts[key].map { "\($0) \(key)" }
+                        }.joined(separator: ", "))
             }
             return worst
         }

@@ -15,16 +15,19 @@ extension VSH {
         @OptionGroup var store: StoreOptions
         @Option(help: "The player's name.") var player: String
         @Option(help: "The hunt.") var hunt: String
-        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the JPEG.", valueName: "out.jpg")) var output: String
+        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the JPEG.", valueName: "out.jpg"))
+        var output: String
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 let db = try await store.openStore()
                 let result = try await Collage.make(
-                    player: try await db.requirePlayer(named: player), hunt: hunt, scores: db, photos: store.photoStore)
+                    player: try await db.requirePlayer(named: player), hunt: hunt, scores: db,
+                    photos: store.photoStore)
                 for warning in result.warnings { Output.error("vsh: \(warning)") }
                 try JPEGCodec.write(result.image, to: output)
-                Output.line("\(output): \(result.image.width) x \(result.image.height), \(result.photos) photos")
+                Output.line(
+                    "\(output): \(result.image.width) x \(result.image.height), \(result.photos) photos")
                 return .success
             }
         }

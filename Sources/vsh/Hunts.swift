@@ -16,17 +16,22 @@ extension VSH {
             try await CommandRunner.run(tool: "vsh") {
                 let hunts = try await store.openStore().hunts()
                 if json {
-                    Output.line(JSONValue.array(hunts.map { HuntJSON.hunt($0, withStops: false) }).compactText)
+                    Output.line(
+                        JSONValue.array(hunts.map { HuntJSON.hunt($0, withStops: false) }).compactText)
                     return .success
                 }
                 if hunts.isEmpty {
                     Output.line("No hunts. Add hunt files to \(store.huntsDirectory)/ (see the README).")
                     return .success
                 }
-                var table = TextTable(headers: ["ID", "NAME", "DIFFICULTY", "STOPS", "POINTS"], rightAligned: [3, 4])
+                var table = TextTable(
+                    headers: ["ID", "NAME", "DIFFICULTY", "STOPS", "POINTS"], rightAligned: [3, 4])
                 for stored in hunts {
                     let hunt = stored.hunt
-                    table.append([hunt.id, hunt.name, hunt.difficulty.rawValue, "\(hunt.stops.count)", "\(hunt.totalPoints)"])
+                    table.append([
+                        hunt.id, hunt.name, hunt.difficulty.rawValue, "\(hunt.stops.count)",
+                        "\(hunt.totalPoints)",
+                    ])
                 }
                 table.render().forEach(Output.line)
                 return .success

@@ -5,7 +5,6 @@ import VSHCore
 import VSHEngine
 import VSHSpatiaLite
 
-
 extension VSH {
     struct Leaderboard: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -18,8 +17,10 @@ extension VSH {
 
         @OptionGroup var store: StoreOptions
         @Option(help: "Only points earned in this hunt.") var hunt: String?
-        @Option(help: ArgumentHelp("Only points earned at or after this time (RFC 3339).", valueName: "time")) var since: String?
-        @Option(help: ArgumentHelp("Only points earned before this time (RFC 3339).", valueName: "time")) var until: String?
+        @Option(help: ArgumentHelp("Only points earned at or after this time (RFC 3339).", valueName: "time"))
+        var since: String?
+        @Option(help: ArgumentHelp("Only points earned before this time (RFC 3339).", valueName: "time"))
+        var until: String?
         @Option(help: "At most this many lines.") var limit: Int?
         @Option(help: "table, json, csv, markdown or html.") var format: LeaderboardFormat = .table
 
@@ -32,7 +33,8 @@ extension VSH {
                 let db = try await store.openStore()
                 let from = try since.map { try Clock.time($0, option: "--since") }
                 let to = try until.map { try Clock.time($0, option: "--until") }
-                let entries = try await db.leaderboard(LeaderboardQuery(huntID: hunt, since: from, until: to, limit: limit))
+                let entries = try await db.leaderboard(
+                    LeaderboardQuery(huntID: hunt, since: from, until: to, limit: limit))
                 switch format {
                 case .table: Output.text(LeaderboardFormat.table(entries))
                 case .json: Output.line(LeaderboardFormat.json(entries))
@@ -40,7 +42,9 @@ extension VSH {
                 case .markdown: Output.text(LeaderboardFormat.markdown(entries))
                 case .html:
                     var title = "Las Vegas scavenger hunt leaderboard"
-                    if let hunt, let name = try await db.hunt(id: hunt)?.hunt.name { title = "\(name) leaderboard" }
+                    if let hunt, let name = try await db.hunt(id: hunt)?.hunt.name {
+                        title = "\(name) leaderboard"
+                    }
                     Output.text(LeaderboardFormat.html(entries, title: title, generated: Date()))
                 }
                 return .success
@@ -50,7 +54,9 @@ extension VSH {
 
     struct Rescore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Recompute every player's points, completions and badges from the check-ins (also done after any hunt or badge change).")
+            abstract:
+                "Recompute every player's points, completions and badges from the check-ins (also done after any hunt or badge change)."
+        )
         @OptionGroup var store: StoreOptions
 
         func run() async throws {

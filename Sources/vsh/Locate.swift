@@ -18,7 +18,10 @@ extension VSH {
         @OptionGroup var store: StoreOptions
         @Option(help: ArgumentHelp("A CSV file of lat,lon lines to look up in bulk.", valueName: "file"))
         var fixes: String?
-        @Flag(help: "One JSON object: {inside: [{hunt, stop, name}], nearest: {hunt, stop, name, distance_m} or null}.")
+        @Flag(
+            help:
+                "One JSON object: {inside: [{hunt, stop, name}], nearest: {hunt, stop, name, distance_m} or null}."
+        )
         var json = false
         // Negative longitudes look like options to a parser; take the words as they come.
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("LAT LON, or LAT,LON.", valueName: "lat lon"))
@@ -27,7 +30,9 @@ extension VSH {
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 if let fixes {
-                    guard position.isEmpty else { throw InputError("give either LAT LON or --fixes FILE, not both", status: .usage) }
+                    guard position.isEmpty else {
+                        throw InputError("give either LAT LON or --fixes FILE, not both", status: .usage)
+                    }
                     return try await locateBatch(fixes)
                 }
                 return try await locateOne(try parsePosition())
@@ -37,7 +42,9 @@ extension VSH {
         func parsePosition() throws -> Coordinate {
             let words = position.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
             guard words.count == 2, let lat = Double(words[0]), let lon = Double(words[1]) else {
-                throw InputError("give a position as LAT LON in decimal degrees (vsh locate 36.08208 -115.17284)", status: .usage)
+                throw InputError(
+                    "give a position as LAT LON in decimal degrees (vsh locate 36.08208 -115.17284)",
+                    status: .usage)
             }
             do {
                 return try Coordinate(latitude: lat, longitude: lon)
@@ -73,7 +80,8 @@ extension VSH {
             let db = try await store.openStore()
             let locator = BatchLocator(index: try await db.compiledIndex(), store: db)
             Output.line("index,hunt,stop")
-            try await locator.locate(path: path) { line, hunt, stop in Output.line("\(line),\(hunt),\(stop)") }
+            try await locator.locate(path: path) { line, hunt, stop in Output.line("\(line),\(hunt),\(stop)")
+            }
             return .success
         }
     }

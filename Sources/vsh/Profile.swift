@@ -18,18 +18,24 @@ extension VSH {
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 let db = try await store.openStore()
-                let profile = try await db.profile(player: try await db.requirePlayer(named: name).id, recent: max(0, recent))
+                let profile = try await db.profile(
+                    player: try await db.requirePlayer(named: name).id, recent: max(0, recent))
                 if json {
                     Output.line(ProfileJSON.profile(profile).compactText)
                     return .success
                 }
                 let hunts = profile.huntsCompleted == 1 ? "1 hunt" : "\(profile.huntsCompleted) hunts"
-                Output.line(TerminalStyle.bold(profile.name) + " · \(profile.points) points · \(profile.stopsVisited) stops · \(hunts) completed · playing since \(Self.day(profile.createdAt))")
+                Output.line(
+                    TerminalStyle.bold(profile.name)
+                        + " · \(profile.points) points · \(profile.stopsVisited) stops · \(hunts) completed · playing since \(Self.day(profile.createdAt))"
+                )
                 Output.line("")
                 Output.line(TerminalStyle.bold("Hunts"))
                 let width = profile.hunts.map { DisplayWidth.of($0.name) }.max() ?? 0
                 for hunt in profile.hunts {
-                    var line = "  " + DisplayWidth.pad(hunt.name, to: width) + "  " + Self.bar(hunt.visited, of: hunt.total) + "  \(hunt.visited)/\(hunt.total)"
+                    var line =
+                        "  " + DisplayWidth.pad(hunt.name, to: width) + "  "
+                        + Self.bar(hunt.visited, of: hunt.total) + "  \(hunt.visited)/\(hunt.total)"
                     if let done = hunt.completedAt { line += "  complete \(Self.day(done))" }
                     Output.line(line)
                 }
@@ -37,13 +43,18 @@ extension VSH {
                 Output.line(TerminalStyle.bold("Badges"))
                 if profile.badges.isEmpty { Output.line("  none yet") }
                 for badge in profile.badges {
-                    Output.line("  \(Self.day(badge.earnedAt))  \(badge.name)" + (badge.points > 0 ? " (+\(badge.points))" : "") + TerminalStyle.dim("  \(badge.description)"))
+                    Output.line(
+                        "  \(Self.day(badge.earnedAt))  \(badge.name)"
+                            + (badge.points > 0 ? " (+\(badge.points))" : "")
+                            + TerminalStyle.dim("  \(badge.description)"))
                 }
                 Output.line("")
                 Output.line(TerminalStyle.bold("Recent check-ins"))
                 if profile.recent.isEmpty { Output.line("  none yet") }
                 for c in profile.recent {
-                    var line = "  #\(c.id)  \(RFC3339.format(c.receivedAt))  " + c.state.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    var line =
+                        "  #\(c.id)  \(RFC3339.format(c.receivedAt))  "
+                        + c.state.padding(toLength: 8, withPad: " ", startingAt: 0)
                     line += "  " + (c.stopName ?? "no stop") + (c.huntID.map { " (\($0))" } ?? "")
                     if c.points > 0 { line += "  +\(c.points)" }
                     Output.line(line)
@@ -54,7 +65,8 @@ extension VSH {
 
         /// `██████░░`: eight cells, filled in proportion.
         static func bar(_ done: Int, of total: Int, cells: Int = 8) -> String {
-            let filled = total == 0 ? 0 : min(cells, Int((Double(done) / Double(total) * Double(cells)).rounded()))
+            let filled =
+                total == 0 ? 0 : min(cells, Int((Double(done) / Double(total) * Double(cells)).rounded()))
             return String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
         }
 

@@ -17,23 +17,34 @@ extension VSH {
                 """)
 
         @OptionGroup var store: StoreOptions
-        @Argument(help: ArgumentHelp("A GPX file with a timed track.", valueName: "file.gpx")) var file: String
+        @Argument(help: ArgumentHelp("A GPX file with a timed track.", valueName: "file.gpx")) var file:
+            String
         @Option(help: "The player the walk belongs to.") var player: String
         @Option(help: "Only this hunt's stops.") var hunt: String?
-        @Option(help: ArgumentHelp("Seconds at a stop before a check-in.", valueName: "seconds")) var dwell: Double = 10
+        @Option(help: ArgumentHelp("Seconds at a stop before a check-in.", valueName: "seconds")) var dwell:
+            Double = 10
         @Flag(help: "Write nothing to the database.") var dryRun = false
         @Flag(help: "One JSON object a line.") var json = false
-        @Option(help: ArgumentHelp("Also draw the walk and the stops as an SVG map.", valueName: "out.svg")) var map: String?
+        @Option(help: ArgumentHelp("Also draw the walk and the stops as an SVG map.", valueName: "out.svg"))
+        var map: String?
 
         func validate() throws {
-            guard dwell >= 0 && dwell <= 86_400 else { throw ValidationError("--dwell takes 0 to 86400 seconds") }
+            guard dwell >= 0 && dwell <= 86_400 else {
+                throw ValidationError("--dwell takes 0 to 86400 seconds")
+            }
         }
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 let live = try await store.openStore()
                 var copy: String?
-                defer { if let copy { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) } } }
+                defer {
+                    if let copy {
+                        for suffix in ["", "-wal", "-shm"] {
+                            try? FileManager.default.removeItem(atPath: copy + suffix)
+                        }
+                    }
+                }
                 let db: SpatiaLiteStore
                 if dryRun {
                     copy = try await live.temporaryCopy()
@@ -41,22 +52,29 @@ extension VSH {
                 } else {
                     db = live
                 }
-                var replayer = Replayer(store: db, player: try await db.requirePlayer(named: player), huntID: hunt)
+                var replayer = Replayer(
+                    store: db, player: try await db.requirePlayer(named: player), huntID: hunt)
                 replayer.dwellSeconds = dwell
                 replayer.keepTrack = map != nil
                 let summary = try await replayer.run(path: file) { event in
                     if json {
                         Output.line(event.json.compactText)
                     } else {
-                        var line = RFC3339.format(event.time) + "  " + event.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
-                        line += event.huntID + (event.stopID.map { "/" + $0 } ?? "") + (event.badgeID.map { " " + $0 } ?? "")
+                        var line =
+                            RFC3339.format(event.time) + "  "
+                            + event.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
+                        line +=
+                            event.huntID + (event.stopID.map { "/" + $0 } ?? "")
+                            + (event.badgeID.map { " " + $0 } ?? "")
                         if let verdict = event.verdict { line += "  " + verdict }
                         if event.points > 0 { line += "  +\(event.points)" }
                         Output.line(line)
                     }
                 }
                 for warning in summary.warnings.prefix(20) { Output.error("vsh: \(warning)") }
-                if summary.warnings.count > 20 { Output.error("vsh: ... and \(summary.warnings.count - 20) more warnings") }
+                if summary.warnings.count > 20 {
+                    Output.error("vsh: ... and \(summary.warnings.count - 20) more warnings")
+                }
                 if let map {
                     let hunts = try await db.hunts().map(\.hunt).filter { hunt == nil || $0.id == hunt }
                     try MapRenderer.write(hunts: hunts, track: summary.track, to: map)

@@ -12,29 +12,37 @@ extension VSH {
             subcommands: [List.self, Approve.self, Reject.self, Revoke.self])
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Check-ins waiting for a moderator, oldest first.")
+            static let configuration = CommandConfiguration(
+                abstract: "Check-ins waiting for a moderator, oldest first.")
             @OptionGroup var store: StoreOptions
-            @Flag(help: "One JSON array: [{id, player, player_id, received_at, hunt, stop, reasons, photo}].") var json = false
+            @Flag(help: "One JSON array: [{id, player, player_id, received_at, hunt, stop, reasons, photo}].")
+            var json = false
 
             func run() async throws {
                 try await CommandRunner.run(tool: "vsh") {
                     let pending = try await store.openStore().pendingCheckIns()
                     let archive = store.photoStore
                     if json {
-                        Output.line(JSONValue.array(pending.map { p in
-                            .object([
-                                "id": .int(Int(p.id)), "player": .string(p.player), "player_id": .int(Int(p.playerID.rawValue)),
-                                "received_at": .string(RFC3339.format(p.receivedAt)),
-                                "hunt": .optional(p.huntID), "stop": .optional(p.stopID),
-                                "reasons": .array(p.reasons.map(JSONValue.string)),
-                                "photo": .optional(p.photoFile.map(archive.absolutePath)),
-                            ])
-                        }).compactText)
+                        Output.line(
+                            JSONValue.array(
+                                pending.map { p in
+                                    .object([
+                                        "id": .int(Int(p.id)), "player": .string(p.player),
+                                        "player_id": .int(Int(p.playerID.rawValue)),
+                                        "received_at": .string(RFC3339.format(p.receivedAt)),
+                                        "hunt": .optional(p.huntID), "stop": .optional(p.stopID),
+                                        "reasons": .array(p.reasons.map(JSONValue.string)),
+                                        "photo": .optional(p.photoFile.map(archive.absolutePath)),
+                                    ])
+                                }
+                            ).compactText)
                         return .success
                     }
                     if pending.isEmpty { Output.line("Nothing to review.") }
                     for p in pending {
-                        Output.line("#\(p.id)  \(p.player)  \(p.stopName ?? "no stop") (\(p.huntID ?? "-"))  received \(RFC3339.format(p.receivedAt))")
+                        Output.line(
+                            "#\(p.id)  \(p.player)  \(p.stopName ?? "no stop") (\(p.huntID ?? "-"))  received \(RFC3339.format(p.receivedAt))"
+                        )
                         for reason in p.reasons { Output.line("    \(reason)") }
                         if let file = p.photoFile { Output.line("    photo: \(archive.absolutePath(file))") }
                     }
@@ -47,12 +55,14 @@ extension VSH {
             @OptionGroup var store: StoreOptions
             @Argument(help: "The check-in id (see `vsh review list`).") var id: Int64
             @Option(help: "Who decides (default: $USER).") var moderator: String?
-            @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now: String?
+            @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now:
+                String?
 
             func decide(_ decision: ReviewDecision, reason: String) async throws {
                 try await CommandRunner.run(tool: "vsh") {
                     let who = moderator ?? ProcessInfo.processInfo.environment["USER"] ?? "moderator"
-                    let outcome = try await store.openStore().review(id, decision, reason: reason, moderator: who, at: try Clock.now(now))
+                    let outcome = try await store.openStore().review(
+                        id, decision, reason: reason, moderator: who, at: try Clock.now(now))
                     var line = "check-in #\(outcome.checkInID) by \(outcome.player): \(outcome.state)"
                     if outcome.pointsCredited > 0 { line += ", +\(outcome.pointsCredited) points" }
                     Output.line(line)
@@ -62,7 +72,8 @@ extension VSH {
         }
 
         struct Approve: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Accept a pending check-in (credits its points).")
+            static let configuration = CommandConfiguration(
+                abstract: "Accept a pending check-in (credits its points).")
             @OptionGroup var decision: Decide
             @Option(help: "Why (kept in the audit trail).") var reason = "approved by a moderator"
             func run() async throws { try await decision.decide(.approved, reason: reason) }
@@ -70,7 +81,8 @@ extension VSH {
 
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Withdraw an accepted check-in: its points, completions and badges are withdrawn too.")
+                abstract:
+                    "Withdraw an accepted check-in: its points, completions and badges are withdrawn too.")
             @OptionGroup var decision: Decide
             @Option(help: "Why (required; kept in the audit trail).") var reason: String
             func run() async throws { try await decision.decide(.revoked, reason: reason) }

@@ -27,14 +27,17 @@ extension VSH {
                 let hunt = stored.hunt
                 Output.line("\(hunt.name) (\(hunt.id))")
                 if !hunt.description.isEmpty { Output.line(hunt.description) }
-                var facts = ["difficulty \(hunt.difficulty.rawValue)", "\(hunt.stops.count) stops",
-                             "completion bonus \(hunt.bonusPoints)", "\(hunt.totalPoints) points in all"]
+                var facts = [
+                    "difficulty \(hunt.difficulty.rawValue)", "\(hunt.stops.count) stops",
+                    "completion bonus \(hunt.bonusPoints)", "\(hunt.totalPoints) points in all",
+                ]
                 if hunt.ordered { facts.append("stops in order") }
                 Output.line(facts.joined(separator: " · "))
                 if let start = hunt.startsAt { Output.line("starts \(RFC3339.format(start))") }
                 if let end = hunt.endsAt { Output.line("ends   \(RFC3339.format(end))") }
                 Output.line("")
-                var table = TextTable(headers: ["#", "STOP", "NAME", "POINTS", "AREA m²"], rightAligned: [0, 3, 4])
+                var table = TextTable(
+                    headers: ["#", "STOP", "NAME", "POINTS", "AREA m²"], rightAligned: [0, 3, 4])
                 for (index, stop) in hunt.stops.enumerated() {
                     let area = Int((stored.stopAreas[stop.id] ?? 0).rounded())
                     table.append(["\(index + 1)", stop.id, stop.name, "\(stop.points)", "\(area)"])

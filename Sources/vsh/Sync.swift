@@ -8,7 +8,8 @@ import VSHSpatiaLite
 extension VSH {
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Load the hunt files into the database now (every command also does this when they changed).")
+            abstract:
+                "Load the hunt files into the database now (every command also does this when they changed).")
 
         @OptionGroup var store: StoreOptions
 
@@ -19,7 +20,8 @@ extension VSH {
                 case .unchanged:
                     Output.line("\(db.path): hunts are up to date")
                 case .updated(let hunts, let stops):
-                    Output.line("\(db.path): loaded \(hunts) hunts with \(stops) stops from \(store.huntsDirectory)")
+                    Output.line(
+                        "\(db.path): loaded \(hunts) hunts with \(stops) stops from \(store.huntsDirectory)")
                 }
                 return .success
             }

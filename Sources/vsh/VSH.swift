@@ -15,7 +15,10 @@ struct VSH: AsyncParsableCommand {
             the SpatiaLite database when they changed. Exit codes: 0 ok, 1 check-in rejected, 2 pending \
             review, 64 usage, 65 bad input data, 66 input file missing, 70 internal error, 75 database busy.
             """,
+        version: VSHVersion.current,
         subcommands: [
-            Hunts.self, ShowHunt.self, Locate.self, Player.self, Players.self, CheckIn.self, Review.self, Leaderboard.self, Profile.self, CollageCommand.self, Exif.self, GPX.self, Replay.self, Rescore.self, Sync.self, Doctor.self,
+            Hunts.self, ShowHunt.self, Locate.self, Player.self, Players.self, CheckIn.self, Review.self,
+            Leaderboard.self, Profile.self, CollageCommand.self, Exif.self, GPX.self, Replay.self,
+            Rescore.self, Sync.self, Doctor.self,
         ])
 }

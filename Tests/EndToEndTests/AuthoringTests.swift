@@ -15,7 +15,8 @@ extension Workspace {
 
     /// A stop's geofence as written in its hunt file.
     func geofence(hunt: String, stop: String) throws -> Geofence {
-        guard case .object(let doc) = try json(try fileText(hunt)), case .array(let features)? = doc["features"],
+        guard case .object(let doc) = try json(try fileText(hunt)),
+            case .array(let features)? = doc["features"],
             case .object(let feature)? = features.first(where: { $0["id"]?.string == stop }),
             let geometry = feature["geometry"]
         else { throw InputError("no stop \(stop)") }
@@ -23,7 +24,9 @@ extension Workspace {
     }
 }
 
-func authoring(_ name: String) -> String { TestSupport.packageRoot.appendingPathComponent("Fixtures/authoring/\(name)").path }
+func authoring(_ name: String) -> String {
+    TestSupport.packageRoot.appendingPathComponent("Fixtures/authoring/\(name)").path
+}
 
 func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessResult {
     let process = Process()
@@ -43,7 +46,10 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
 @Suite struct AuthoringTests {
     func newHunt() throws -> Workspace {
         let workspace = try Workspace()
-        let created = try workspace.master(["hunt", "new", "test-walk", "--name", "Test Walk", "--difficulty", "easy", "--bonus", "50", "--timezone", "America/Los_Angeles"])
+        let created = try workspace.master([
+            "hunt", "new", "test-walk", "--name", "Test Walk", "--difficulty", "easy", "--bonus", "50",
+            "--timezone", "America/Los_Angeles",
+        ])
         #expect(created.status == 0, "\(created.stderr)")
         return workspace
     }
@@ -51,9 +57,15 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
     @Test func huntsAreCreatedChangedAndRemoved() throws {
         let workspace = try newHunt()
         #expect(try workspace.fileText("test-walk").contains(#""bonus_points": 50"#))
-        #expect(try workspace.master(["hunt", "set", "test-walk", "--ordered", "--starts", "2026-12-31T18:00:00-08:00", "--bonus", "75"]).status == 0)
+        #expect(
+            try workspace.master([
+                "hunt", "set", "test-walk", "--ordered", "--starts", "2026-12-31T18:00:00-08:00", "--bonus",
+                "75",
+            ]).status == 0)
         let text = try workspace.fileText("test-walk")
-        #expect(text.contains(#""ordered": true"#) && text.contains(#""starts_at": "2027-01-01T02:00:00Z""#) && text.contains(#""bonus_points": 75"#))
+        #expect(
+            text.contains(#""ordered": true"#) && text.contains(#""starts_at": "2027-01-01T02:00:00Z""#)
+                && text.contains(#""bonus_points": 75"#))
         #expect(try workspace.master(["hunt", "new", "test-walk", "--name", "Again"]).status == 65)
         #expect(try workspace.master(["hunt", "new", "Bad Id", "--name", "X"]).status == 64)
         #expect(try workspace.master(["hunt", "set", "test-walk", "--difficulty", "insane"]).status == 64)
@@ -65,7 +77,8 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
     @Test func aWalkedPerimeterIsClosedCleanedAndSimplified() throws {
         let workspace = try newHunt()
         let added = try workspace.master([
-            "stop", "add", "--hunt", "test-walk", "--id", "caesars-fountains", "--name", "Caesars Palace Fountains", "--points", "40",
+            "stop", "add", "--hunt", "test-walk", "--id", "caesars-fountains", "--name",
+            "Caesars Palace Fountains", "--points", "40",
             "--gpx", authoring("plaza-perimeter.gpx"),
         ])
         #expect(added.status == 0, "\(added.stderr)")
@@ -76,16 +89,27 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         #expect(abs(area - 2400) / 2400 < 0.1, "area \(area)")
         #expect(fence.allPositions.count < 40)  // 120 walked points, simplified
         // A coarser simplification keeps fewer positions.
-        #expect(try workspace.master(["stop", "set", "caesars-fountains", "--gpx", authoring("plaza-perimeter.gpx"), "--simplify", "8"]).status == 0)
-        #expect(try workspace.geofence(hunt: "test-walk", stop: "caesars-fountains").allPositions.count < fence.allPositions.count)
+        #expect(
+            try workspace.master([
+                "stop", "set", "caesars-fountains", "--gpx", authoring("plaza-perimeter.gpx"), "--simplify",
+                "8",
+            ]).status == 0)
+        #expect(
+            try workspace.geofence(hunt: "test-walk", stop: "caesars-fountains").allPositions.count
+                < fence.allPositions.count)
     }
 
     @Test func aWalkThatDoesNotComeBackIsRefusedAndNothingChanges() throws {
         let workspace = try newHunt()
         let before = try workspace.fileText("test-walk")
-        let refused = try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "x", "--name", "X", "--points", "1", "--gpx", authoring("open-walk.gpx")])
+        let refused = try workspace.master([
+            "stop", "add", "--hunt", "test-walk", "--id", "x", "--name", "X", "--points", "1", "--gpx",
+            authoring("open-walk.gpx"),
+        ])
         #expect(refused.status == 65)
-        #expect(refused.stderr.contains("open-walk.gpx: the walk does not come back near its start (it ends 223 m away"))
+        #expect(
+            refused.stderr.contains(
+                "open-walk.gpx: the walk does not come back near its start (it ends 223 m away"))
         #expect(try workspace.fileText("test-walk") == before)
     }
 
@@ -95,17 +119,27 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         let workspace = try newHunt()
         for (file, accepted) in [
             ("gpxpy__around-visnjan-with-car.gpx", true), ("gpxpy__Mojstrovka.gpx", true),
-            ("gpxpy__cerknicko-jezero-with-elevations-zero.gpx", false), ("gpxpy__korita-zbevnica.gpx", false),
-            ("togeojson__osm.gpx", false), ("togeojson__Friday-Evening-Run.gpx", false), ("gpsbabel__track__segmented_tracks.gpx", false),
+            ("gpxpy__cerknicko-jezero-with-elevations-zero.gpx", false),
+            ("gpxpy__korita-zbevnica.gpx", false),
+            ("togeojson__osm.gpx", false), ("togeojson__Friday-Evening-Run.gpx", false),
+            ("gpsbabel__track__segmented_tracks.gpx", false),
             ("gpsbabel__track__garmin-vivosmart-hr.gpx", false), ("togeojson__empty_trk.gpx", false),
             // No track: the route is the perimeter (a closed one, drawn in a planner).
             ("gpxpy__route.gpx", true),
         ] {
-            let id = "corpus-" + String(file.prefix(20)).lowercased().replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: ".", with: "-")
-            let result = try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", id, "--name", file, "--points", "1", "--gpx", corpus.appendingPathComponent(file).path])
+            let id =
+                "corpus-"
+                + String(file.prefix(20)).lowercased().replacingOccurrences(of: "_", with: "-")
+                .replacingOccurrences(of: ".", with: "-")
+            let result = try workspace.master([
+                "stop", "add", "--hunt", "test-walk", "--id", id, "--name", file, "--points", "1", "--gpx",
+                corpus.appendingPathComponent(file).path,
+            ])
             #expect((result.status == 0) == accepted, "\(file): \(result.stderr)")
             if !accepted {
-                #expect(result.status == 65 && result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(file), "\(file): \(result.stderr)")
+                #expect(
+                    result.status == 65 && result.stderr.split(separator: "\n").count == 1
+                        && result.stderr.contains(file), "\(file): \(result.stderr)")
             }
         }
     }
@@ -113,53 +147,112 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
     @Test func cornerPhotosMakeAHullAndTheFirstIsTheImage() throws {
         let workspace = try newHunt()
         let corners = ["corner-ne.jpg", "corner-nw.jpg", "corner-sw.jpg", "corner-se.jpg"].map(authoring)
-        let added = try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "el-cortez", "--name", "El Cortez", "--points", "30", "--photos"] + corners + ["--buffer", "5"])
+        let added = try workspace.master(
+            [
+                "stop", "add", "--hunt", "test-walk", "--id", "el-cortez", "--name", "El Cortez", "--points",
+                "30", "--photos",
+            ] + corners + ["--buffer", "5"])
         #expect(added.status == 0, "\(added.stderr)")
         let area = Geodesic.areaSquareMeters(of: try workspace.geofence(hunt: "test-walk", stop: "el-cortez"))
         // A 50 m square grown by 5 m with rounded corners: 60 x 60 less the corners' rounding.
         #expect(area > 3_450 && area < 3_600, "area \(area)")
         #expect(try workspace.fileText("test-walk").contains(#""image": "images/el-cortez.jpg""#))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.hunts + "/images/el-cortez.jpg")) == Data(contentsOf: URL(fileURLWithPath: corners[0])))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: workspace.hunts + "/images/el-cortez.jpg"))
+                == Data(contentsOf: URL(fileURLWithPath: corners[0])))
         // A photo without GPS is named.
         let noGPS = TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/no-gps.jpg").path
-        let refused = try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "x", "--name", "X", "--points", "1", "--photos", corners[0], noGPS, corners[1]])
+        let refused = try workspace.master([
+            "stop", "add", "--hunt", "test-walk", "--id", "x", "--name", "X", "--points", "1", "--photos",
+            corners[0], noGPS, corners[1],
+        ])
         #expect(refused.status == 65 && refused.stderr.contains("no-gps.jpg: the photo has no GPS position"))
-        let two = try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "x", "--name", "X", "--points", "1", "--photos", corners[0], corners[1]])
+        let two = try workspace.master([
+            "stop", "add", "--hunt", "test-walk", "--id", "x", "--name", "X", "--points", "1", "--photos",
+            corners[0], corners[1],
+        ])
         #expect(two.stderr.contains("take at least 3 corners"))
     }
 
     @Test func circlesGeoJSONAndWKT() throws {
         let workspace = try newHunt()
-        #expect(try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "mgm-lion", "--name", "MGM Grand Lion", "--points", "30", "--circle", "36.1025,-115.1714,40"]).status == 0)
+        #expect(
+            try workspace.master([
+                "stop", "add", "--hunt", "test-walk", "--id", "mgm-lion", "--name", "MGM Grand Lion",
+                "--points", "30", "--circle", "36.1025,-115.1714,40",
+            ]).status == 0)
         let circle = try workspace.geofence(hunt: "test-walk", stop: "mgm-lion")
         // A 32-gon inscribed in the geodesic circle: 99.4 % of pi r².
         #expect(abs(Geodesic.areaSquareMeters(of: circle) / (Double.pi * 1600) - 0.9936) < 0.002)
-        for p in circle.allPositions { #expect(abs(Geodesic.distanceMeters(Coordinate(unchecked: 36.1025, -115.1714), p) - 40) < 0.01) }
+        for p in circle.allPositions {
+            #expect(abs(Geodesic.distanceMeters(Coordinate(unchecked: 36.1025, -115.1714), p) - 40) < 0.01)
+        }
         let geojson = workspace.root.appendingPathComponent("lake.geojson")
-        try Data(#"{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[-115.175, 36.111], [-115.173, 36.111], [-115.173, 36.113], [-115.175, 36.111]]]}}"#.utf8).write(to: geojson)
-        #expect(try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "lake", "--name", "Lake", "--points", "5", "--geojson", geojson.path]).status == 0)
-        #expect(try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "plaza", "--name", "Plaza", "--points", "5", "--wkt", "POLYGON((-115.160 36.120, -115.159 36.120, -115.159 36.121, -115.160 36.121, -115.160 36.120))"]).status == 0)
+        try Data(
+            #"{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[-115.175, 36.111], [-115.173, 36.111], [-115.173, 36.113], [-115.175, 36.111]]]}}"#
+                .utf8
+        ).write(to: geojson)
+        #expect(
+            try workspace.master([
+                "stop", "add", "--hunt", "test-walk", "--id", "lake", "--name", "Lake", "--points", "5",
+                "--geojson", geojson.path,
+            ]).status == 0)
+        #expect(
+            try workspace.master([
+                "stop", "add", "--hunt", "test-walk", "--id", "plaza", "--name", "Plaza", "--points", "5",
+                "--wkt",
+                "POLYGON((-115.160 36.120, -115.159 36.120, -115.159 36.121, -115.160 36.121, -115.160 36.120))",
+            ]).status == 0)
         let before = try workspace.fileText("test-walk")
-        let bowtie = try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "bow", "--name", "Bow", "--points", "5", "--wkt", "POLYGON((-115.16 36.12, -115.159 36.121, -115.159 36.12, -115.16 36.121, -115.16 36.12))"])
+        let bowtie = try workspace.master([
+            "stop", "add", "--hunt", "test-walk", "--id", "bow", "--name", "Bow", "--points", "5", "--wkt",
+            "POLYGON((-115.16 36.12, -115.159 36.121, -115.159 36.12, -115.16 36.121, -115.16 36.12))",
+        ])
         #expect(bowtie.status == 65 && bowtie.stderr.contains("self-intersection"))
-        #expect(try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "w", "--name", "W", "--points", "5", "--wkt", "LINESTRING(0 0, 1 1)"]).status == 65)
-        #expect(try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "z", "--name", "Z", "--points", "5", "--circle", "36.1,-115.1,10", "--wkt", "POLYGON((0 0,1 0,1 1,0 0))"]).status == 64)
+        #expect(
+            try workspace.master([
+                "stop", "add", "--hunt", "test-walk", "--id", "w", "--name", "W", "--points", "5", "--wkt",
+                "LINESTRING(0 0, 1 1)",
+            ]).status == 65)
+        #expect(
+            try workspace.master([
+                "stop", "add", "--hunt", "test-walk", "--id", "z", "--name", "Z", "--points", "5", "--circle",
+                "36.1,-115.1,10", "--wkt", "POLYGON((0 0,1 0,1 1,0 0))",
+            ]).status == 64)
         #expect(try workspace.fileText("test-walk") == before)
     }
 
     @Test func stopsAreListedShownMovedChangedAndRemoved() throws {
         let workspace = try newHunt()
-        #expect(try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "mgm-lion", "--name", "MGM Grand Lion", "--points", "30", "--circle", "36.1025,-115.1714,40"]).status == 0)
-        #expect(try workspace.master(["stop", "list", "--hunt", "test-walk"]).stdout.contains("mgm-lion  test-walk  MGM Grand Lion      30     4994"))
-        #expect(try workspace.master(["stop", "show", "mgm-lion"]).stdout.hasPrefix("MGM Grand Lion (test-walk/mgm-lion), 30 points\n"))
-        #expect(try workspace.master(["stop", "set", "mgm-lion", "--points", "35", "--name", "The MGM Lion"]).status == 0)
+        #expect(
+            try workspace.master([
+                "stop", "add", "--hunt", "test-walk", "--id", "mgm-lion", "--name", "MGM Grand Lion",
+                "--points", "30", "--circle", "36.1025,-115.1714,40",
+            ]).status == 0)
+        #expect(
+            try workspace.master(["stop", "list", "--hunt", "test-walk"]).stdout.contains(
+                "mgm-lion  test-walk  MGM Grand Lion      30     4994"))
+        #expect(
+            try workspace.master(["stop", "show", "mgm-lion"]).stdout.hasPrefix(
+                "MGM Grand Lion (test-walk/mgm-lion), 30 points\n"))
+        #expect(
+            try workspace.master(["stop", "set", "mgm-lion", "--points", "35", "--name", "The MGM Lion"])
+                .status == 0)
         #expect(try workspace.master(["stop", "move", "mgm-lion", "--to", "strip-classics"]).status == 0)
         #expect(try workspace.fileText("strip-classics").contains(#""name": "The MGM Lion""#))
         #expect(!(try workspace.fileText("test-walk").contains("mgm-lion")))
         // Moving a stop into a hunt where its id... is fine; adding a duplicate id anywhere is not.
-        #expect(try workspace.master(["stop", "add", "--hunt", "test-walk", "--id", "sphere", "--name", "S", "--points", "1", "--circle", "36.1,-115.1,10"]).stderr.contains("already exists in strip-classics"))
+        #expect(
+            try workspace.master([
+                "stop", "add", "--hunt", "test-walk", "--id", "sphere", "--name", "S", "--points", "1",
+                "--circle", "36.1,-115.1,10",
+            ]).stderr.contains("already exists in strip-classics"))
         #expect(try workspace.master(["stop", "rm", "mgm-lion"]).status == 0)
-        #expect(try workspace.fileText("strip-classics") == String(contentsOf: TestSupport.packageRoot.appendingPathComponent("hunts/strip-classics.geojson"), encoding: .utf8))
+        #expect(
+            try workspace.fileText("strip-classics")
+                == String(
+                    contentsOf: TestSupport.packageRoot.appendingPathComponent(
+                        "hunts/strip-classics.geojson"), encoding: .utf8))
         #expect(try workspace.master(["stop", "rm", "mgm-lion"]).status == 65)
     }
 
@@ -171,28 +264,37 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
             ["--id", "big-b", "--circle", "36.1020,-115.1700,200"],
             ["--id", "far", "--circle", "36.4000,-115.1700,50"],
         ] {
-            let r = try workspace.master(["stop", "add", "--hunt", "test-walk", "--name", "S", "--points", "1"] + args)
+            let r = try workspace.master(
+                ["stop", "add", "--hunt", "test-walk", "--name", "S", "--points", "1"] + args)
             #expect(r.status == 0, "\(r.stderr)")
         }
         let result = try workspace.master(["validate"])
         #expect(result.status == 0)
         let text = result.stdout
         #expect(text.contains(#"stop "tiny": only 12 m²"#))
-        #expect(text.contains(#"stop "tiny": the hunt's tolerance (25 m) is larger than the stop (about 2 m in radius)"#))
+        #expect(
+            text.contains(
+                #"stop "tiny": the hunt's tolerance (25 m) is larger than the stop (about 2 m in radius)"#))
         #expect(text.contains(#"stops "big-a" and "big-b" overlap"#))
         #expect(text.contains(#"stops "tiny" and "far" are 33 km apart"#))
         #expect(text.hasSuffix("3 hunts, 21 stops, 11 badges: valid (7 warnings)\n"), "\(text)")
         // The shipped hunts: no warnings.
-        #expect(try TestSupport.run("vsh-master", ["validate", TestSupport.packageRoot.appendingPathComponent("hunts").path]).stdout.hasSuffix("11 badges: valid\n"))
+        #expect(
+            try TestSupport.run(
+                "vsh-master", ["validate", TestSupport.packageRoot.appendingPathComponent("hunts").path]
+            ).stdout.hasSuffix("11 badges: valid\n"))
     }
 
     @Test func theShippedFilesAreInTheStableForm() throws {
-        let result = try TestSupport.run("vsh-master", ["format", "--check", "--hunts", TestSupport.packageRoot.appendingPathComponent("hunts").path])
+        let result = try TestSupport.run(
+            "vsh-master",
+            ["format", "--check", "--hunts", TestSupport.packageRoot.appendingPathComponent("hunts").path])
         #expect(result.status == 0, "\(result.stdout)")
         let workspace = try Workspace()
         let path = workspace.hunts + "/downtown-fremont.geojson"
         let original = try String(contentsOfFile: path, encoding: .utf8)
-        try Data(original.replacingOccurrences(of: "\n  ", with: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        try Data(original.replacingOccurrences(of: "\n  ", with: "\n").utf8).write(
+            to: URL(fileURLWithPath: path))
         #expect(try workspace.master(["format", "--check"]).status == 1)
         #expect(try workspace.master(["format"]).stdout == "\(path): formatted\n")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == original)
@@ -206,21 +308,34 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         let folder = try TestSupport.temporaryDirectory("vsh-export")
         for (format, file) in [("kml", "strip.kml"), ("geojson", "strip.geojson")] {
             let out = folder.appendingPathComponent(file).path
-            #expect(try TestSupport.run("vsh-master", ["export", "strip-classics", "--format", format, "-o", out, "--hunts", hunts]).status == 0)
+            #expect(
+                try TestSupport.run(
+                    "vsh-master",
+                    ["export", "strip-classics", "--format", format, "-o", out, "--hunts", hunts]
+                ).status == 0)
             let layers = try tool("ogrinfo", ["-ro", "-q", out])
             #expect(layers.status == 0, "\(layers.stderr)")
             let layer = format == "kml" ? "Strip Classics" : "strip"
             let summary = try tool("ogrinfo", ["-ro", "-so", out, layer])
-            #expect(summary.stdout.contains("Feature Count: 10"), "\(format): \(summary.stdout)\(summary.stderr)")
+            #expect(
+                summary.stdout.contains("Feature Count: 10"), "\(format): \(summary.stdout)\(summary.stderr)")
         }
         // The MultiPolygon stop and the stop with a hole survive as such.
-        let kml = try tool("ogrinfo", ["-ro", folder.appendingPathComponent("strip.kml").path, "Strip Classics", "-where", "Name = 'Flamingo Wildlife Habitat'"])
+        let kml = try tool(
+            "ogrinfo",
+            [
+                "-ro", folder.appendingPathComponent("strip.kml").path, "Strip Classics", "-where",
+                "Name = 'Flamingo Wildlife Habitat'",
+            ])
         #expect(kml.stdout.contains("POLYGON ((") && kml.stdout.contains("),("))
     }
 
     @Test func gpsbabelReadsTheExportedGPX() throws {
         let out = try TestSupport.temporaryDirectory("vsh-export").appendingPathComponent("strip.gpx").path
-        #expect(try TestSupport.run("vsh-master", ["export", "strip-classics", "--format", "gpx", "-o", out, "--hunts", hunts]).status == 0)
+        #expect(
+            try TestSupport.run(
+                "vsh-master", ["export", "strip-classics", "--format", "gpx", "-o", out, "--hunts", hunts]
+            ).status == 0)
         let csv = try tool("gpsbabel", ["-i", "gpx", "-f", out, "-o", "unicsv", "-F", "-"])
         #expect(csv.status == 0, "\(csv.stderr)")
         // gpsbabel ends lines with CRLF ("\r\n" is one Character in Swift: split on isNewline).
@@ -232,7 +347,8 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         let workspace = try Workspace()
         for row in rows.dropFirst() {
             let fields = row.split(separator: ",")
-            let located = try json(try workspace.vsh(["locate", String(fields[1]), String(fields[2]), "--json"]).stdout)
+            let located = try json(
+                try workspace.vsh(["locate", String(fields[1]), String(fields[2]), "--json"]).stdout)
             #expect(located["inside"]?.array.isEmpty == false, "\(row)")
         }
     }
@@ -242,12 +358,19 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
             for format in ["geojson", "kml"] {
                 let folder = try TestSupport.temporaryDirectory("vsh-roundtrip")
                 let exported = folder.appendingPathComponent("\(hunt).\(format)").path
-                #expect(try TestSupport.run("vsh-master", ["export", hunt, "--format", format, "-o", exported, "--hunts", hunts]).status == 0)
+                #expect(
+                    try TestSupport.run(
+                        "vsh-master", ["export", hunt, "--format", format, "-o", exported, "--hunts", hunts]
+                    ).status == 0)
                 let target = folder.appendingPathComponent("hunts")
                 try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-                let imported = try TestSupport.run("vsh-master", ["import", exported, "--hunts", target.path])
+                let imported = try TestSupport.run(
+                    "vsh-master", ["import", exported, "--hunts", target.path])
                 #expect(imported.status == 0, "\(imported.stderr)")
-                #expect(try Data(contentsOf: target.appendingPathComponent("\(hunt).geojson")) == Data(contentsOf: URL(fileURLWithPath: hunts + "/\(hunt).geojson")), "\(hunt) via \(format)")
+                #expect(
+                    try Data(contentsOf: target.appendingPathComponent("\(hunt).geojson"))
+                        == Data(contentsOf: URL(fileURLWithPath: hunts + "/\(hunt).geojson")),
+                    "\(hunt) via \(format)")
             }
         }
     }
@@ -255,7 +378,8 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
     @Test func importsFromOtherTools() throws {
         let workspace = try Workspace()
         let kml = workspace.root.appendingPathComponent("earth.kml")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Neon Night</name>
             <Folder><Placemark><name>Golden Nugget</name><Polygon><outerBoundaryIs><LinearRing><coordinates>
@@ -263,7 +387,8 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
             </coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark>
             <Placemark><name>A pin</name><Point><coordinates>-115.14,36.17,0</coordinates></Point></Placemark></Folder>
             </Document></kml>
-            """.utf8).write(to: kml)
+            """.utf8
+        ).write(to: kml)
         let result = try workspace.master(["import", kml.path, "--points", "25"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains(#"placemark "A pin" has no polygon (Point): left out"#))
@@ -272,9 +397,14 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         #expect(try workspace.master(["import", kml.path]).stderr.contains("already exists; use --replace"))
         // A plain FeatureCollection from a GIS tool needs an id and a name.
         let gis = workspace.root.appendingPathComponent("qgis.geojson")
-        try Data(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Plaza Hotel"},"geometry":{"type":"Polygon","coordinates":[[[-115.147,36.1715],[-115.1465,36.1715],[-115.1465,36.172],[-115.147,36.1715]]]}}]}"#.utf8).write(to: gis)
+        try Data(
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Plaza Hotel"},"geometry":{"type":"Polygon","coordinates":[[[-115.147,36.1715],[-115.1465,36.1715],[-115.1465,36.172],[-115.147,36.1715]]]}}]}"#
+                .utf8
+        ).write(to: gis)
         #expect(try workspace.master(["import", gis.path]).status == 64)
-        #expect(try workspace.master(["import", gis.path, "--id", "main-street", "--name", "Main Street"]).status == 0)
+        #expect(
+            try workspace.master(["import", gis.path, "--id", "main-street", "--name", "Main Street"]).status
+                == 0)
         #expect(try workspace.fileText("main-street").contains(#""id": "plaza-hotel""#))
     }
 
@@ -282,7 +412,8 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         let folder = try TestSupport.temporaryDirectory("vsh-map")
         let svg = folder.appendingPathComponent("strip.svg").path
         let walk = TestSupport.packageRoot.appendingPathComponent("Fixtures/walks/strip-south.gpx").path
-        let result = try TestSupport.run("vsh-master", ["map", "strip-classics", "-o", svg, "--track", walk, "--hunts", hunts])
+        let result = try TestSupport.run(
+            "vsh-master", ["map", "strip-classics", "-o", svg, "--track", walk, "--hunts", hunts])
         #expect(result.stdout.hasSuffix("10 stops, 551 track points\n"))
         let png = folder.appendingPathComponent("strip.png").path
         let rendered = try tool("rsvg-convert", [svg, "-o", png])

@@ -23,27 +23,54 @@ struct PhotoCase: CustomTestStringConvertible, Sendable {
     var testDescription: String { photo }
 
     static let all: [PhotoCase] = [
-        PhotoCase(photo: "sign-inside.jpg", status: 0, verdict: "accepted", rule: "at_stop", result: "passed", stop: "welcome-sign", points: 50),
-        PhotoCase(photo: "sign-vertex.jpg", status: 0, verdict: "accepted", rule: "at_stop", result: "passed", stop: "welcome-sign", points: 50),
-        PhotoCase(photo: "sign-near.jpg", status: 0, verdict: "accepted", rule: "at_stop", result: "passed", stop: "welcome-sign", points: 50),
-        PhotoCase(photo: "sign-outside.jpg", status: 1, verdict: "rejected", rule: "at_stop", result: "failed"),
+        PhotoCase(
+            photo: "sign-inside.jpg", status: 0, verdict: "accepted", rule: "at_stop", result: "passed",
+            stop: "welcome-sign", points: 50),
+        PhotoCase(
+            photo: "sign-vertex.jpg", status: 0, verdict: "accepted", rule: "at_stop", result: "passed",
+            stop: "welcome-sign", points: 50),
+        PhotoCase(
+            photo: "sign-near.jpg", status: 0, verdict: "accepted", rule: "at_stop", result: "passed",
+            stop: "welcome-sign", points: 50),
+        PhotoCase(
+            photo: "sign-outside.jpg", status: 1, verdict: "rejected", rule: "at_stop", result: "failed"),
         PhotoCase(photo: "far-away.jpg", status: 1, verdict: "rejected", rule: "at_stop", result: "failed"),
         PhotoCase(photo: "no-gps.jpg", status: 1, verdict: "rejected", rule: "position", result: "failed"),
-        PhotoCase(photo: "null-island.jpg", status: 1, verdict: "rejected", rule: "position", result: "failed"),
-        PhotoCase(photo: "gps-no-time.jpg", status: 1, verdict: "rejected", rule: "capture_time", result: "failed", stop: "sphere"),
-        PhotoCase(photo: "future.jpg", status: 1, verdict: "rejected", rule: "not_in_future", result: "failed", stop: "sphere"),
-        PhotoCase(photo: "too-old.jpg", status: 1, verdict: "rejected", rule: "photo_age", result: "failed", stop: "high-roller"),
-        PhotoCase(photo: "poor-accuracy.jpg", status: 2, verdict: "pending", rule: "accuracy", result: "needs_review", stop: "bellagio-fountains"),
-        PhotoCase(photo: "clock-mismatch.jpg", status: 2, verdict: "pending", rule: "clocks_agree", result: "needs_review", stop: "paris-eiffel-arc"),
-        PhotoCase(photo: "sign-retagged.jpg", status: 1, verdict: "rejected", rule: "unique_photo", result: "failed", stop: "welcome-sign", before: ["sign-inside.jpg"]),
-        PhotoCase(photo: "teleport-fremont.jpg", status: 1, verdict: "rejected", rule: "travel_speed", result: "failed", stop: "fremont-street-experience", sameplayerBefore: ["teleport-sign.jpg"]),
-        PhotoCase(photo: "sphere-camera-clock.jpg", status: 0, verdict: "accepted", rule: "capture_time", result: "passed", stop: "sphere", points: 70),
+        PhotoCase(
+            photo: "null-island.jpg", status: 1, verdict: "rejected", rule: "position", result: "failed"),
+        PhotoCase(
+            photo: "gps-no-time.jpg", status: 1, verdict: "rejected", rule: "capture_time", result: "failed",
+            stop: "sphere"),
+        PhotoCase(
+            photo: "future.jpg", status: 1, verdict: "rejected", rule: "not_in_future", result: "failed",
+            stop: "sphere"),
+        PhotoCase(
+            photo: "too-old.jpg", status: 1, verdict: "rejected", rule: "photo_age", result: "failed",
+            stop: "high-roller"),
+        PhotoCase(
+            photo: "poor-accuracy.jpg", status: 2, verdict: "pending", rule: "accuracy",
+            result: "needs_review", stop: "bellagio-fountains"),
+        PhotoCase(
+            photo: "clock-mismatch.jpg", status: 2, verdict: "pending", rule: "clocks_agree",
+            result: "needs_review", stop: "paris-eiffel-arc"),
+        PhotoCase(
+            photo: "sign-retagged.jpg", status: 1, verdict: "rejected", rule: "unique_photo",
+            result: "failed", stop: "welcome-sign", before: ["sign-inside.jpg"]),
+        PhotoCase(
+            photo: "teleport-fremont.jpg", status: 1, verdict: "rejected", rule: "travel_speed",
+            result: "failed", stop: "fremont-street-experience", sameplayerBefore: ["teleport-sign.jpg"]),
+        PhotoCase(
+            photo: "sphere-camera-clock.jpg", status: 0, verdict: "accepted", rule: "capture_time",
+            result: "passed", stop: "sphere", points: 70),
     ]
 }
 
 extension Workspace {
-    func checkin(_ player: String, _ photo: String, extra: [String] = []) throws -> TestSupport.ProcessResult {
-        try vsh(["checkin", "--player", player, "--photo", fixturePath(photo), "--now", fixtureNow, "--json"] + extra)
+    func checkin(_ player: String, _ photo: String, extra: [String] = []) throws -> TestSupport.ProcessResult
+    {
+        try vsh(
+            ["checkin", "--player", player, "--photo", fixturePath(photo), "--now", fixtureNow, "--json"]
+                + extra)
     }
 
     func fixturePath(_ photo: String) -> String {
@@ -94,23 +121,45 @@ extension Workspace {
         let workspace = try Workspace()
         try workspace.addPlayers("Ann")
         let answer = try json(try workspace.checkin("Ann", "sign-inside.jpg").stdout)
-        guard case .object(let object) = answer else { Issue.record("not an object"); return }
-        #expect(object.keys == ["verdict", "id", "player", "player_id", "hunt", "stop", "points", "rules", "fix", "awards"])
+        guard case .object(let object) = answer else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(
+            object.keys == [
+                "verdict", "id", "player", "player_id", "hunt", "stop", "points", "rules", "fix", "awards",
+            ])
         #expect(object["player_id"] == .int(1))
-        #expect(object["awards"] == .array([.object(["kind": .string("badge"), "hunt": .string("strip-classics"), "badge": .string("first-roll"), "points": .int(10)])]))
-        guard case .object(let fix)? = object["fix"] else { Issue.record("no fix"); return }
+        #expect(
+            object["awards"]
+                == .array([
+                    .object([
+                        "kind": .string("badge"), "hunt": .string("strip-classics"),
+                        "badge": .string("first-roll"), "points": .int(10),
+                    ])
+                ]))
+        guard case .object(let fix)? = object["fix"] else {
+            Issue.record("no fix")
+            return
+        }
         #expect(fix.keys == ["lat", "lon", "accuracy_m", "time", "source"])
         #expect(fix["time"] == .string("2026-11-21T19:30:00Z"))
         #expect(fix["source"] == .string("photo"))
-        #expect(answer["rules"]?.array.map { $0["rule"]?.string ?? "" } == [
-            "position", "capture_time", "accuracy", "not_in_future", "photo_age", "hunt_window", "clocks_agree",
-            "at_stop", "unique_photo", "travel_speed", "stop_order", "first_visit",
-        ])
+        #expect(
+            answer["rules"]?.array.map { $0["rule"]?.string ?? "" } == [
+                "position", "capture_time", "accuracy", "not_in_future", "photo_age", "hunt_window",
+                "clocks_agree",
+                "at_stop", "unique_photo", "travel_speed", "stop_order", "first_visit",
+            ])
         // The photo is kept, content-addressed, beside the database.
         let archive = URL(fileURLWithPath: workspace.db + ".photos")
-        let stored = try FileManager.default.subpathsOfDirectory(atPath: archive.path).filter { $0.hasSuffix(".jpg") }
+        let stored = try FileManager.default.subpathsOfDirectory(atPath: archive.path).filter {
+            $0.hasSuffix(".jpg")
+        }
         #expect(stored.count == 1)
-        #expect(try Data(contentsOf: archive.appendingPathComponent(stored[0])) == Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg"))))
+        #expect(
+            try Data(contentsOf: archive.appendingPathComponent(stored[0]))
+                == Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg"))))
     }
 
     @Test func aSecondVisitIsRecordedButEarnsNothing() throws {
@@ -118,7 +167,8 @@ extension Workspace {
         try workspace.addPlayers("Ann")
         #expect(try workspace.checkin("Ann", "sign-inside.jpg").status == 0)
         let later = try workspace.vsh([
-            "checkin", "--player", "Ann", "--fix", "36.0815,-115.1727", "--time", "2026-11-21T19:45:00Z", "--now", fixtureNow, "--json",
+            "checkin", "--player", "Ann", "--fix", "36.0815,-115.1727", "--time", "2026-11-21T19:45:00Z",
+            "--now", fixtureNow, "--json",
         ])
         let again = try json(later.stdout)
         #expect(again["verdict"]?.string == "accepted")
@@ -136,14 +186,39 @@ extension Workspace {
         let archived = try FileManager.default.subpathsOfDirectory(atPath: archive).count
 
         let cases: [(args: [String], status: Int32, message: String)] = [
-            (["--player", "Nobody", "--photo", workspace.fixturePath("teleport-sign.jpg")], 65, #"no player "Nobody""#),
-            (["--player", "Ann", "--photo", workspace.fixturePath("teleport-sign.jpg"), "--hunt", "atlantis"], 65, #"no hunt "atlantis""#),
-            (["--player", "Ann", "--photo", workspace.fixturePath("truncated.jpg")], 65, "truncated.jpg: corrupt JPEG"),
-            (["--player", "Ann", "--photo", workspace.fixturePath("not-a-jpeg.jpg")], 65, "not-a-jpeg.jpg: not a JPEG file"),
-            (["--player", "Ann", "--photo", workspace.root.appendingPathComponent("missing.jpg").path], 66, "missing.jpg: cannot open the photo"),
+            (
+                ["--player", "Nobody", "--photo", workspace.fixturePath("teleport-sign.jpg")], 65,
+                #"no player "Nobody""#
+            ),
+            (
+                [
+                    "--player", "Ann", "--photo", workspace.fixturePath("teleport-sign.jpg"), "--hunt",
+                    "atlantis",
+                ], 65, #"no hunt "atlantis""#
+            ),
+            (
+                ["--player", "Ann", "--photo", workspace.fixturePath("truncated.jpg")], 65,
+                "truncated.jpg: corrupt JPEG"
+            ),
+            (
+                ["--player", "Ann", "--photo", workspace.fixturePath("not-a-jpeg.jpg")], 65,
+                "not-a-jpeg.jpg: not a JPEG file"
+            ),
+            (
+                ["--player", "Ann", "--photo", workspace.root.appendingPathComponent("missing.jpg").path], 66,
+                "missing.jpg: cannot open the photo"
+            ),
             (["--player", "Ann", "--fix", "36.08,-115.17"], 64, "--fix needs --time"),
-            (["--player", "Ann", "--fix", "95,-115.17", "--time", "2026-11-21T19:30:00Z"], 64, "--fix takes LAT,LON"),
-            (["--player", "Ann", "--photo", workspace.fixturePath("sign-inside.jpg"), "--now", "yesterday"], 64, "--now \"yesterday\" is not an RFC 3339 time"),
+            (
+                ["--player", "Ann", "--fix", "95,-115.17", "--time", "2026-11-21T19:30:00Z"], 64,
+                "--fix takes LAT,LON"
+            ),
+            (
+                [
+                    "--player", "Ann", "--photo", workspace.fixturePath("sign-inside.jpg"), "--now",
+                    "yesterday",
+                ], 64, "--now \"yesterday\" is not an RFC 3339 time"
+            ),
         ]
         for c in cases {
             let result = try workspace.vsh(["checkin"] + c.args)
@@ -171,19 +246,26 @@ extension Workspace {
         #expect(pending.count == 2)
         #expect(pending[0]["player"]?.string == "Ann")
         #expect(pending[0]["reasons"]?.array.first?.string?.hasPrefix("accuracy: ±120 m") == true)
-        guard case .number(let first, _)? = pending[0]["id"], case .number(let second, _)? = pending[1]["id"] else {
+        guard case .number(let first, _)? = pending[0]["id"], case .number(let second, _)? = pending[1]["id"]
+        else {
             Issue.record("no ids")
             return
         }
 
-        let approved = try workspace.vsh(["review", "approve", "\(Int(first))", "--moderator", "Mo", "--reason", "photo shows the fountains"])
+        let approved = try workspace.vsh([
+            "review", "approve", "\(Int(first))", "--moderator", "Mo", "--reason",
+            "photo shows the fountains",
+        ])
         #expect(approved.status == 0)
-        #expect(approved.stdout == "check-in #\(Int(first)) by Ann: accepted, +70 points\n")  // the stop's 60 and first-roll's 10
+        // The stop's 60 and first-roll's 10.
+        #expect(approved.stdout == "check-in #\(Int(first)) by Ann: accepted, +70 points\n")
         #expect(try workspace.totals()["Ann"]?.points == 70)
 
         let noReason = try workspace.vsh(["review", "reject", "\(Int(second))"])
         #expect(noReason.status == 64)
-        let rejected = try workspace.vsh(["review", "reject", "\(Int(second))", "--reason", "camera clock two hours off"])
+        let rejected = try workspace.vsh([
+            "review", "reject", "\(Int(second))", "--reason", "camera clock two hours off",
+        ])
         #expect(rejected.stdout == "check-in #\(Int(second)) by Bea: rejected\n")
         #expect(try workspace.totals()["Bea"]?.points == 0)
 
@@ -197,27 +279,38 @@ extension Workspace {
     @Test func playersAreValidated() throws {
         let workspace = try Workspace()
         #expect(try workspace.vsh(["player", "add", "Ann Lee"]).status == 0)
-        #expect(try workspace.vsh(["player", "add", "ann lee"]).stderr == "vsh: a player called \"ann lee\" already exists\n")
+        #expect(
+            try workspace.vsh(["player", "add", "ann lee"]).stderr
+                == "vsh: a player called \"ann lee\" already exists\n")
         #expect(try workspace.vsh(["player", "add", "Zoë O'Brien-Núñez"]).status == 0)
-        for bad in ["", "   ", "Robert'); DROP TABLE players;--", "a\u{202E}nimda", "tab\there", String(repeating: "x", count: 41), "two  spaces", "../../etc"] {
+        for bad in [
+            "", "   ", "Robert'); DROP TABLE players;--", "a\u{202E}nimda", "tab\there",
+            String(repeating: "x", count: 41), "two  spaces", "../../etc",
+        ] {
             let result = try workspace.vsh(["player", "add", bad])
             #expect(result.status == 65, "\(bad) was accepted")
         }
-        #expect(try json(try workspace.vsh(["players", "--json"]).stdout).array.map { $0["name"]?.string } == ["Ann Lee", "Zoë O'Brien-Núñez"])
+        #expect(
+            try json(try workspace.vsh(["players", "--json"]).stdout).array.map { $0["name"]?.string } == [
+                "Ann Lee", "Zoë O'Brien-Núñez",
+            ])
     }
 
     @Test func deviceFixCheckIns() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Ann")
         let result = try workspace.vsh([
-            "checkin", "--player", "Ann", "--fix", "36.12056,-115.16139", "--time", "2026-11-21T19:30:00Z", "--accuracy", "8",
+            "checkin", "--player", "Ann", "--fix", "36.12056,-115.16139", "--time", "2026-11-21T19:30:00Z",
+            "--accuracy", "8",
             "--now", fixtureNow, "--json",
         ])
         #expect(result.status == 0)
         let answer = try json(result.stdout)
         #expect(answer["stop"]?.string == "sphere")
         #expect(answer["fix"]?["source"]?.string == "device")
-        #expect(answer["rules"]?.array.first { $0["rule"]?.string == "unique_photo" }?["result"]?.string == "skipped")
+        #expect(
+            answer["rules"]?.array.first { $0["rule"]?.string == "unique_photo" }?["result"]?.string
+                == "skipped")
         // --hunt restricts the stops: the Sphere is not in the Downtown hunt.
         let other = try workspace.vsh([
             "checkin", "--player", "Ann", "--fix", "36.12056,-115.16139", "--time", "2026-11-21T19:35:00Z",
@@ -232,11 +325,12 @@ extension Workspace {
         let workspace = try Workspace()
         let players = ["P1", "P2", "P3", "P4", "P5", "P6"]
         for player in players { try workspace.addPlayers(player) }
-        let processes = try players.map { player -> (Process, Pipe) in
+        let processes = players.map { player -> (Process, Pipe) in
             let process = Process()
             process.executableURL = TestSupport.productsDirectory.appendingPathComponent("vsh")
             process.arguments = [
-                "checkin", "--player", player, "--photo", workspace.fixturePath("sign-inside.jpg"), "--now", fixtureNow,
+                "checkin", "--player", player, "--photo", workspace.fixturePath("sign-inside.jpg"), "--now",
+                fixtureNow,
                 "--db", workspace.db, "--hunts", workspace.hunts, "--json",
             ]
             let pipe = Pipe()
@@ -265,25 +359,33 @@ extension Workspace {
 @Suite struct BatchCheckInTests {
     /// A batch gives every photo the verdict and rule results it gets one by one, in the same order.
     @Test func aBatchDecidesLikeOneByOne() throws {
-        let photos = try FileManager.default.contentsOfDirectory(atPath: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos").path)
-            .filter { $0.hasSuffix(".jpg") && $0 != "not-a-jpeg.jpg" && $0 != "truncated.jpg" }.sorted()
+        let photos = try FileManager.default.contentsOfDirectory(
+            atPath: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos").path
+        )
+        .filter { $0.hasSuffix(".jpg") && $0 != "not-a-jpeg.jpg" && $0 != "truncated.jpg" }.sorted()
         let single = try Workspace()
         try single.addPlayers("Ann")
         var expected: [String] = []
         for photo in photos {
             let answer = try json(try single.checkin("Ann", photo).stdout)
-            expected.append("\(answer["verdict"]?.string ?? "") \(answer["stop"]?.string ?? "-") \(answer["points"]!.compactText) \(answer["rules"]!.compactText)")
+            expected.append(
+                "\(answer["verdict"]?.string ?? "") \(answer["stop"]?.string ?? "-") \(answer["points"]!.compactText) \(answer["rules"]!.compactText)"
+            )
         }
         let batch = try Workspace()
         try batch.addPlayers("Ann")
-        let result = try batch.vsh(["checkin", "--player", "Ann", "--photo"] + photos.map(batch.fixturePath) + ["--now", fixtureNow, "--json"])
+        let result = try batch.vsh(
+            ["checkin", "--player", "Ann", "--photo"] + photos.map(batch.fixturePath) + [
+                "--now", fixtureNow, "--json",
+            ])
         #expect(result.status == 2 || result.status == 1)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == photos.count)
         for (line, (photo, want)) in zip(lines, zip(photos, expected)) {
             let answer = try json(String(line))
             #expect(answer["file"]?.string == batch.fixturePath(photo))
-            let got = "\(answer["verdict"]?.string ?? "") \(answer["stop"]?.string ?? "-") \(answer["points"]!.compactText) \(answer["rules"]!.compactText)"
+            let got =
+                "\(answer["verdict"]?.string ?? "") \(answer["stop"]?.string ?? "-") \(answer["points"]!.compactText) \(answer["rules"]!.compactText)"
             #expect(got == want, "\(photo)")
         }
         #expect(try batch.totals()["Ann"]?.points == single.totals()["Ann"]?.points)
@@ -292,10 +394,14 @@ extension Workspace {
     @Test func unreadablePhotosInABatchAreReportedAndRecordNothing() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Ann")
-        let files = ["sign-inside.jpg", "truncated.jpg", "not-a-jpeg.jpg", "sphere-camera-clock.jpg"].map(workspace.fixturePath)
-        let result = try workspace.vsh(["checkin", "--player", "Ann", "--photo"] + files + ["--now", fixtureNow])
+        let files = ["sign-inside.jpg", "truncated.jpg", "not-a-jpeg.jpg", "sphere-camera-clock.jpg"].map(
+            workspace.fixturePath)
+        let result = try workspace.vsh(
+            ["checkin", "--player", "Ann", "--photo"] + files + ["--now", fixtureNow])
         #expect(result.status == 65)
-        #expect(result.stderr.contains("truncated.jpg: corrupt JPEG") && result.stderr.contains("not-a-jpeg.jpg: not a JPEG file"))
+        #expect(
+            result.stderr.contains("truncated.jpg: corrupt JPEG")
+                && result.stderr.contains("not-a-jpeg.jpg: not a JPEG file"))
         #expect(result.stdout.hasSuffix("4 photos: 2 accepted, 2 unreadable\n"))
         #expect(try workspace.totals()["Ann"]?.checkins == 2)
     }

@@ -4,22 +4,41 @@ import VSHCore
 import VSHTestSupport
 
 @Suite struct CommandTests {
+    /// Both tools say which release they are, in one line, and exit 0.
+    @Test func versionIsOneLine() throws {
+        for tool in ["vsh", "vsh-master"] {
+            let result = try TestSupport.run(tool, ["--version"])
+            #expect(result.status == 0)
+            #expect(
+                result.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil,
+                "\(result.stdout)")
+        }
+    }
+
     @Test func huntsAndHuntPrintTheDocumentedJSON() throws {
         let workspace = try Workspace()
         let list = try json(try workspace.vsh(["hunts", "--json"]).stdout)
         #expect(list.array.map { $0["id"]?.string } == ["downtown-fremont", "strip-classics"])
-        guard case .object(let strip) = list.array[1] else { Issue.record("not an object"); return }
-        #expect(strip.keys == [
-            "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at", "ends_at",
-            "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "total_points", "stops",
-        ])
+        guard case .object(let strip) = list.array[1] else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(
+            strip.keys == [
+                "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
+                "ends_at",
+                "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "total_points", "stops",
+            ])
         #expect(strip["stops"] == .int(10))
 
         let hunt = try json(try workspace.vsh(["hunt", "downtown-fremont", "--json"]).stdout)
         let stops = hunt["stops"]?.array ?? []
         #expect(stops.count == 7)
         #expect(stops.first?["id"]?.string == "fremont-street-experience")
-        guard case .number(let area, _)? = stops.first?["area_m2"] else { Issue.record("no area"); return }
+        guard case .number(let area, _)? = stops.first?["area_m2"] else {
+            Issue.record("no area")
+            return
+        }
         #expect(area > 10_000 && area < 20_000)  // 460 m x 32 m
 
         let unknown = try workspace.vsh(["hunt", "nope"])
@@ -49,7 +68,9 @@ import VSHTestSupport
 
     @Test func missingInputsAndBadDatabasesHaveTheirExitCodes() throws {
         let workspace = try Workspace()
-        let noHunts = try TestSupport.run("vsh", ["hunts", "--db", workspace.db, "--hunts", workspace.root.appendingPathComponent("absent").path])
+        let noHunts = try TestSupport.run(
+            "vsh",
+            ["hunts", "--db", workspace.db, "--hunts", workspace.root.appendingPathComponent("absent").path])
         #expect(noHunts.status == 66)
         #expect(noHunts.stderr.contains("hunts folder not found"))
 
@@ -59,21 +80,25 @@ import VSHTestSupport
         #expect(notDB.status == 65)
         #expect(notDB.stderr.hasPrefix("vsh: \(jpeg.path): not a vsh database"))
 
-        let noFolder = try TestSupport.run("vsh", ["hunts", "--db", "/nonexistent-folder/vsh.sqlite", "--hunts", workspace.hunts])
+        let noFolder = try TestSupport.run(
+            "vsh", ["hunts", "--db", "/nonexistent-folder/vsh.sqlite", "--hunts", workspace.hunts])
         #expect(noFolder.status == 66)
         #expect(!noFolder.stderr.contains("Fatal") && noFolder.stderr.split(separator: "\n").count == 1)
     }
 
     @Test func environmentVariablesNameTheDatabaseAndHunts() throws {
         let workspace = try Workspace()
-        let result = try TestSupport.run("vsh", ["hunts"], environment: ["VSH_DB": workspace.db, "VSH_HUNTS": workspace.hunts])
+        let result = try TestSupport.run(
+            "vsh", ["hunts"], environment: ["VSH_DB": workspace.db, "VSH_HUNTS": workspace.hunts])
         #expect(result.status == 0)
         #expect(FileManager.default.fileExists(atPath: workspace.db))
         #expect(result.stdout.contains("strip-classics"))
     }
 
     @Test func helpIsThereForEveryCommand() throws {
-        for arguments in [["--help"], ["locate", "--help"], ["hunts", "--help"], ["hunt", "--help"], ["sync", "--help"]] {
+        for arguments in [
+            ["--help"], ["locate", "--help"], ["hunts", "--help"], ["hunt", "--help"], ["sync", "--help"],
+        ] {
             let result = try TestSupport.run("vsh", arguments)
             #expect(result.status == 0)
             #expect(result.stdout.contains("USAGE"))

@@ -135,7 +135,10 @@ import VSHTestSupport
         #expect(busy.status == 75, "\(busy.stderr)")
         #expect(
             busy.stderr.split(separator: "\n").count == 1 && busy.stderr.contains("busy"), "\(busy.stderr)")
-        #expect(waited >= 0.9 && waited < 3.5, "gave up after \(waited) s")
+        // It waited the 1 s it was given (a lower bound: a busy machine only makes it longer), and
+        // gave up while the lock was still held (the holder keeps it 4 s): no upper bound on the clock.
+        #expect(waited >= 0.9, "gave up after \(waited) s")
+        #expect(holder.isRunning, "the lock was released before vsh gave up")
         holder.waitUntilExit()
         #expect(try workspace.totals()["Ann"]?.checkins == 0)
         // A lock released within the wait: the check-in waits for it and is recorded.

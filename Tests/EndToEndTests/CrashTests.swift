@@ -87,15 +87,15 @@ import VSHTestSupport
         var previous = Self.count(try Self.doctor(workspace.db)["checkins"])
         #expect(previous == 3_000)
         let landed = try Self.killRepeatedly(
-            8, random: &random, duration: duration, in: workspace.root, arguments: { arguments }
-        ) { run in
-            if !run.killed { duration = run.seconds }
-            let checkIns = Self.count(try Self.doctor(workspace.db)["checkins"])
-            #expect(checkIns % 500 == 0, "\(checkIns) check-ins: a batch of 500 was cut")
-            #expect(checkIns >= previous)
-            previous = checkIns
-            return duration
-        }
+            8, random: &random, duration: duration, in: workspace.root, arguments: { arguments },
+            after: { run in
+                if !run.killed { duration = run.seconds }
+                let checkIns = Self.count(try Self.doctor(workspace.db)["checkins"])
+                #expect(checkIns % 500 == 0, "\(checkIns) check-ins: a batch of 500 was cut")
+                #expect(checkIns >= previous)
+                previous = checkIns
+                return duration
+            })
         print(
             "crash test: \(landed) of 8 kills hit a running batch check-in; \(previous) check-ins survived, all whole"
         )
@@ -127,14 +127,14 @@ import VSHTestSupport
         var folder = small
         let landed = try Self.killRepeatedly(
             8, random: &random, duration: durations[small]!, in: workspace.root,
-            arguments: { ["sync", "--db", db, "--hunts", folder.path] }
-        ) { run in
-            if !run.killed { durations[folder] = run.seconds }
-            stops = Self.count(try Self.doctor(db)["stops"])
-            #expect(stops == 4_000 || stops == 2_500, "\(stops) stops after a killed sync")
-            folder = stops == 4_000 ? small : large
-            return durations[folder]!
-        }
+            arguments: { ["sync", "--db", db, "--hunts", folder.path] },
+            after: { run in
+                if !run.killed { durations[folder] = run.seconds }
+                stops = Self.count(try Self.doctor(db)["stops"])
+                #expect(stops == 4_000 || stops == 2_500, "\(stops) stops after a killed sync")
+                folder = stops == 4_000 ? small : large
+                return durations[folder]!
+            })
         print("crash test: \(landed) of 8 kills hit a running sync; every database held 4,000 or 2,500 stops")
         #expect(landed == 8, "only \(landed) of 32 attempts hit a running sync")
         // A sync after the crashes finishes the job.

@@ -9,7 +9,9 @@ import VSHTestSupport
     @Test func theWholeCorpusGivesOneLineEachAndExit65ForTheUnreadable() throws {
         let corpus = try #require(TestSupport.corpus)
         let folder = corpus.appendingPathComponent("photos")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { folder.appendingPathComponent($0).path }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map {
+            folder.appendingPathComponent($0).path
+        }
         let result = try TestSupport.run("vsh", ["exif", "--json"] + files)
         #expect(result.status == 65)
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -22,13 +24,18 @@ import VSHTestSupport
                 errors.append("\((file as NSString).lastPathComponent): \(error)")
             } else {
                 guard case .object(let fields) = object else { continue }
-                #expect(fields.keys == ["file", "lat", "lon", "altitude_m", "gps_time", "taken_at", "utc_offset", "accuracy_m", "make", "model", "software", "width", "height"])
+                #expect(
+                    fields.keys == [
+                        "file", "lat", "lon", "altitude_m", "gps_time", "taken_at", "utc_offset",
+                        "accuracy_m", "make", "model", "software", "width", "height",
+                    ])
             }
         }
-        #expect(errors == [
-            "exiv2__issue_2320_poc.jpg: not a JPEG file",
-            "mei__ImageTestSuite__f012a4321f00f12af6b1eee7580ffb9c.jpg: not a JPEG file",
-        ])
+        #expect(
+            errors == [
+                "exiv2__issue_2320_poc.jpg: not a JPEG file",
+                "mei__ImageTestSuite__f012a4321f00f12af6b1eee7580ffb9c.jpg: not a JPEG file",
+            ])
     }
 
     @Test func readableFilesExitZeroAndMissingOnesSixtySix() throws {

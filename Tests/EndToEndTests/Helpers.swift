@@ -36,7 +36,9 @@ struct Workspace {
     }
 }
 
-func json(_ text: String) throws -> JSONValue { try JSONValue.parse(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+func json(_ text: String) throws -> JSONValue {
+    try JSONValue.parse(text.trimmingCharacters(in: .whitespacesAndNewlines))
+}
 
 extension JSONValue {
     subscript(key: String) -> JSONValue? {
@@ -64,10 +66,13 @@ struct Landmark {
 
     static func all() throws -> [Landmark] {
         let text = try String(
-            contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/landmarks.csv"), encoding: .utf8)
+            contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/landmarks.csv"),
+            encoding: .utf8)
         return text.split(separator: "\n").dropFirst().map { line in
             let fields = line.split(separator: ",", maxSplits: 4)
-            return Landmark(hunt: String(fields[0]), stop: String(fields[1]), latitude: Double(fields[2])!, longitude: Double(fields[3])!)
+            return Landmark(
+                hunt: String(fields[0]), stop: String(fields[1]), latitude: Double(fields[2])!,
+                longitude: Double(fields[3])!)
         }
     }
 }

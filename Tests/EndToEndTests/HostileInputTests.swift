@@ -31,11 +31,9 @@ import VSHTestSupport
     ])
     func hostileGPXIsRefusedInOneLine(_ name: String, _ problem: String) throws {
         let path = Self.hostile(name)
-        let started = Date()
         let result = try TestSupport.run("vsh", ["gpx", path])
         Self.expectOneLine(result, path, problem)
         #expect(!result.stdout.contains("root:") && !result.stderr.contains("root:"))
-        #expect(Date().timeIntervalSince(started) < 10)
         // Replay reads GPX the same way and writes nothing.
         let workspace = try Workspace()
         try workspace.addPlayers("Ann")
@@ -94,10 +92,8 @@ import VSHTestSupport
         try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg"))).write(
             to: URL(fileURLWithPath: path))
         #expect(truncate(path, 65 << 20) == 0)
-        let started = Date()
         let result = try workspace.vsh(["checkin", "--player", "Ann", "--photo", path, "--now", fixtureNow])
         Self.expectOneLine(result, path, "the photo is 65 MiB; the limit is 64 MiB")
-        #expect(Date().timeIntervalSince(started) < 5)
         #expect(try workspace.totals()["Ann"]?.checkins == 0)
     }
 
@@ -117,9 +113,7 @@ import VSHTestSupport
                 + "/></trkseg></trk></gpx>").utf8
         )
         .write(to: URL(fileURLWithPath: many))
-        let started = Date()
         Self.expectOneLine(try TestSupport.run("vsh", ["gpx", many]), many, "more than 1000 attributes")
-        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func huntFilesWithMillionsOfVerticesAreRefused() throws {
@@ -144,9 +138,7 @@ import VSHTestSupport
             try workspace.vsh(["sync"]), path, "geometry has 25001 positions; the limit is 20000")
         // 1,000,000 vertices do not fit in the 16 MiB a hunt file may have; the file is not parsed.
         try workspace.write("dense.geojson", file(1_000_000))
-        let started = Date()
         Self.expectOneLine(try workspace.vsh(["sync"]), path, "the limit is 16777216")
-        #expect(Date().timeIntervalSince(started) < 5)
         #expect(try json(try workspace.vsh(["doctor", "--json"], hunts: false).stdout)["stops"] == .int(17))
     }
 

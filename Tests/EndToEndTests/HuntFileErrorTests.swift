@@ -12,8 +12,11 @@ struct BrokenHunt: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static func file(id: String = "broken", stopID: String = "corner", points: String = "10",
-                     ring: String = "[[-115.15, 36.10], [-115.149, 36.10], [-115.149, 36.101], [-115.15, 36.101], [-115.15, 36.10]]") -> String {
+    static func file(
+        id: String = "broken", stopID: String = "corner", points: String = "10",
+        ring: String =
+            "[[-115.15, 36.10], [-115.149, 36.10], [-115.149, 36.101], [-115.15, 36.101], [-115.15, 36.10]]"
+    ) -> String {
         """
         {"type": "FeatureCollection", "hunt": {"id": "\(id)", "name": "Broken"},
          "features": [{"type": "Feature", "id": "\(stopID)", "properties": {"name": "Corner", "points": \(points)},
@@ -25,11 +28,18 @@ struct BrokenHunt: CustomTestStringConvertible, Sendable {
         BrokenHunt(
             name: "unclosed ring",
             text: file(ring: "[[-115.15, 36.10], [-115.149, 36.10], [-115.149, 36.101], [-115.15, 36.101]]"),
-            message: #"broken.geojson: stop "corner": ring 0 is not closed (its last position must repeat the first)"#),
+            message:
+                #"broken.geojson: stop "corner": ring 0 is not closed (its last position must repeat the first)"#
+        ),
         BrokenHunt(
             name: "self-intersection",
-            text: file(ring: "[[-115.15, 36.10], [-115.149, 36.101], [-115.149, 36.10], [-115.15, 36.101], [-115.15, 36.10]]"),
-            message: #"broken.geojson: stop "corner": invalid polygon: self-intersection at longitude -115.1495, latitude 36.1005"#),
+            text: file(
+                ring:
+                    "[[-115.15, 36.10], [-115.149, 36.101], [-115.149, 36.10], [-115.15, 36.101], [-115.15, 36.10]]"
+            ),
+            message:
+                #"broken.geojson: stop "corner": invalid polygon: self-intersection at longitude -115.1495, latitude 36.1005"#
+        ),
         BrokenHunt(
             name: "duplicate stop id",
             text: file(stopID: "sphere"),
@@ -74,23 +84,28 @@ struct BrokenHunt: CustomTestStringConvertible, Sendable {
         let after = try workspace.vsh(["hunts", "--json"], hunts: false)
         #expect(after.status == 0)
         #expect(try json(after.stdout) == before)
-        #expect(try workspace.vsh(["locate", "36.12056", "-115.16139"], hunts: false).stdout.contains("sphere"))
+        #expect(
+            try workspace.vsh(["locate", "36.12056", "-115.16139"], hunts: false).stdout.contains("sphere"))
     }
 
     @Test func validateListsEveryProblemOrConfirms() throws {
-        let good = try TestSupport.run("vsh-master", ["validate", TestSupport.packageRoot.appendingPathComponent("hunts").path])
+        let good = try TestSupport.run(
+            "vsh-master", ["validate", TestSupport.packageRoot.appendingPathComponent("hunts").path])
         #expect(good.status == 0)
         #expect(good.stdout.hasSuffix(": 2 hunts, 17 stops, 11 badges: valid\n"))
 
         let workspace = try Workspace()
         try workspace.write("broken.geojson", BrokenHunt.cases[0].text)
-        try workspace.write("worse.geojson", BrokenHunt.file(id: "worse", stopID: "worse-corner", points: "-5"))
+        try workspace.write(
+            "worse.geojson", BrokenHunt.file(id: "worse", stopID: "worse-corner", points: "-5"))
         let bad = try TestSupport.run("vsh-master", ["validate", workspace.hunts])
         #expect(bad.status == 65)
         let lines = bad.stderr.split(separator: "\n")
         #expect(lines.count == 2, "\(bad.stderr)")
         #expect(lines[0].contains("broken.geojson: stop \"corner\": ring 0 is not closed"))
-        #expect(lines[1].contains(#"worse.geojson: stop "worse-corner": "points" is -5; it must be in 0...1000000"#))
+        #expect(
+            lines[1].contains(
+                #"worse.geojson: stop "worse-corner": "points" is -5; it must be in 0...1000000"#))
         // validate touches no database.
         #expect(!FileManager.default.fileExists(atPath: workspace.db))
     }

@@ -9,7 +9,10 @@ extension Workspace {
     func visit(_ player: String, _ stop: String, at time: String) throws -> TestSupport.ProcessResult {
         let landmark = try Landmark.all().first { $0.stop == stop }!
         let now = RFC3339.format(RFC3339.parse(time)!.addingTimeInterval(60))
-        return try vsh(["checkin", "--player", player, "--fix", "\(landmark.latitude),\(landmark.longitude)", "--time", time, "--accuracy", "5", "--now", now])
+        return try vsh([
+            "checkin", "--player", player, "--fix", "\(landmark.latitude),\(landmark.longitude)", "--time",
+            time, "--accuracy", "5", "--now", now,
+        ])
     }
 
     /// A league of four with a tie: Bo 80, Zoë O'Brien-Núñez 60 (first), Ann 60, Dee 50.
@@ -45,10 +48,14 @@ func python(_ script: String, input: String) throws -> String {
         let workspace = try Workspace()
         try workspace.league()
         let json = try workspace.vsh(["leaderboard", "--format", "json"]).stdout
-        let fromJSON = try python("import json,sys\nfor e in json.load(sys.stdin): print(e['rank'], e['player'], e['points'], e['stops_visited'], e['badges'])", input: json)
+        let fromJSON = try python(
+            "import json,sys\nfor e in json.load(sys.stdin): print(e['rank'], e['player'], e['points'], e['stops_visited'], e['badges'])",
+            input: json)
         #expect(fromJSON == "1 Bo 80 1 1\n2 Zoë O'Brien-Núñez 60 1 1\n2 Ann 60 1 1\n4 Dee 50 1 1\n")
         let csv = try workspace.vsh(["leaderboard", "--format", "csv"]).stdout
-        let fromCSV = try python("import csv,sys\nfor r in csv.DictReader(sys.stdin): print(r['rank'], r['player'], r['points'], r['hunts_completed'])", input: csv)
+        let fromCSV = try python(
+            "import csv,sys\nfor r in csv.DictReader(sys.stdin): print(r['rank'], r['player'], r['points'], r['hunts_completed'])",
+            input: csv)
         #expect(fromCSV == "1 Bo 80 0\n2 Zoë O'Brien-Núñez 60 0\n2 Ann 60 0\n4 Dee 50 0\n")
         #expect(csv.hasPrefix("rank,player,points,hunts_completed,stops_visited,badges\r\n"))
     }
@@ -57,16 +64,20 @@ func python(_ script: String, input: String) throws -> String {
         let workspace = try Workspace()
         try workspace.league()
         let table = try workspace.vsh(["leaderboard"], hunts: true)
-        #expect(table.stdout.split(separator: "\n").map(String.init) == [
-            "RANK  PLAYER             POINTS  HUNTS  STOPS  BADGES",
-            "   1  Bo                     80      0      1       1",
-            "   2  Zoë O'Brien-Núñez      60      0      1       1",
-            "   2  Ann                    60      0      1       1",
-            "   4  Dee                    50      0      1       1",
-        ])
+        #expect(
+            table.stdout.split(separator: "\n").map(String.init) == [
+                "RANK  PLAYER             POINTS  HUNTS  STOPS  BADGES",
+                "   1  Bo                     80      0      1       1",
+                "   2  Zoë O'Brien-Núñez      60      0      1       1",
+                "   2  Ann                    60      0      1       1",
+                "   4  Dee                    50      0      1       1",
+            ])
         #expect(!table.stdout.contains("\u{1B}["))  // not a terminal: no colour
         let markdown = try workspace.vsh(["leaderboard", "--format", "markdown", "--limit", "1"]).stdout
-        #expect(markdown == "| rank | player | points | hunts completed | stops visited | badges |\n| ---: | --- | ---: | ---: | ---: | ---: |\n| 1 | Bo | 80 | 0 | 1 | 1 |\n")
+        #expect(
+            markdown
+                == "| rank | player | points | hunts completed | stops visited | badges |\n| ---: | --- | ---: | ---: | ---: | ---: |\n| 1 | Bo | 80 | 0 | 1 | 1 |\n"
+        )
         let html = try workspace.vsh(["leaderboard", "--format", "html", "--hunt", "strip-classics"]).stdout
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.contains("<title>Strip Classics leaderboard</title>"))
@@ -78,7 +89,8 @@ func python(_ script: String, input: String) throws -> String {
     @Test func windowsAndUsageErrors() throws {
         let workspace = try Workspace()
         try workspace.league()
-        let late = try json(try workspace.vsh(["leaderboard", "--format", "json", "--since", "2026-11-21T18:20:00Z"]).stdout)
+        let late = try json(
+            try workspace.vsh(["leaderboard", "--format", "json", "--since", "2026-11-21T18:20:00Z"]).stdout)
         #expect(late.array.map { $0["player"]?.string } == ["Zoë O'Brien-Núñez", "Ann"])
         #expect(try workspace.vsh(["leaderboard", "--since", "yesterday"]).status == 64)
         #expect(try workspace.vsh(["leaderboard", "--format", "pdf"]).status == 64)
@@ -93,8 +105,13 @@ func python(_ script: String, input: String) throws -> String {
         let revoked = try workspace.vsh(["review", "revoke", "1", "--reason", "screenshot, no EXIF time"])
         #expect(revoked.stdout == "check-in #1 by Bo: revoked\n")
         let board = try json(try workspace.vsh(["leaderboard", "--format", "json"]).stdout)
-        #expect(board.array.map { "\($0["rank"]!.compactText) \($0["player"]?.string ?? "")" } == ["1 Zoë O'Brien-Núñez", "1 Ann", "3 Dee"])
-        #expect(try workspace.vsh(["review", "revoke", "1", "--reason", "again"]).stderr == "vsh: check-in #1 is revoked, not accepted\n")
+        #expect(
+            board.array.map { "\($0["rank"]!.compactText) \($0["player"]?.string ?? "")" } == [
+                "1 Zoë O'Brien-Núñez", "1 Ann", "3 Dee",
+            ])
+        #expect(
+            try workspace.vsh(["review", "revoke", "1", "--reason", "again"]).stderr
+                == "vsh: check-in #1 is revoked, not accepted\n")
         #expect(try workspace.vsh(["review", "revoke", "2"]).status == 64)  // a reason is required
     }
 
@@ -106,8 +123,11 @@ func python(_ script: String, input: String) throws -> String {
         try workspace.visit("Ann", "sphere", at: "2026-11-21T19:20:00Z")
         try workspace.visit("Ann", "luxor-sphinx", at: "2026-11-21T19:40:00Z")
         func boards() throws -> (String, String) {
-            (try workspace.vsh(["leaderboard", "--format", "csv"]).stdout,
-             try workspace.vsh(["leaderboard", "--format", "csv", "--since", "1970-01-01T00:00:00Z"]).stdout)
+            (
+                try workspace.vsh(["leaderboard", "--format", "csv"]).stdout,
+                try workspace.vsh(["leaderboard", "--format", "csv", "--since", "1970-01-01T00:00:00Z"])
+                    .stdout
+            )
         }
         var (allTime, windowed) = try boards()
         #expect(allTime == windowed && allTime.contains("Ann"))
@@ -129,7 +149,8 @@ func python(_ script: String, input: String) throws -> String {
         #expect(text.contains("  Strip Classics      ██░░░░░░  2/10\n"))
         #expect(text.contains("  Downtown & Fremont  ░░░░░░░░  0/7\n"))
         #expect(text.contains("First Roll of the Dice (+10)"))
-        #expect(text.contains("#2  2026-11-21T18:31:00Z  accepted  The Sphinx at Luxor (strip-classics)  +40"))
+        #expect(
+            text.contains("#2  2026-11-21T18:31:00Z  accepted  The Sphinx at Luxor (strip-classics)  +40"))
         let profile = try json(try workspace.vsh(["profile", "ann", "--json"]).stdout)
         #expect(profile["points"] == .int(100))
         #expect(profile["hunts"]?.array.first?["hunt"]?.string == "downtown-fremont")
@@ -144,11 +165,12 @@ func python(_ script: String, input: String) throws -> String {
         try workspace.visit("Bo", "welcome-sign", at: "2026-11-21T18:10:00Z")
         let lines = try workspace.vsh(["leaderboard"]).stdout.split(separator: "\n").map(String.init)
         // Five wide characters take ten columns: POINTS ends in the same column on every line.
-        #expect(lines == [
-            "RANK  PLAYER      POINTS  HUNTS  STOPS  BADGES",
-            "   1  東京タワー      80      0      1       1",
-            "   2  Bo              60      0      1       1",
-        ])
+        #expect(
+            lines == [
+                "RANK  PLAYER      POINTS  HUNTS  STOPS  BADGES",
+                "   1  東京タワー      80      0      1       1",
+                "   2  Bo              60      0      1       1",
+            ])
     }
 }
 
@@ -161,7 +183,8 @@ func python(_ script: String, input: String) throws -> String {
         let out = workspace.root.appendingPathComponent("collage.jpg").path
         let result = try workspace.vsh(["collage", "--player", "Ann", "--hunt", "strip-classics", "-o", out])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "\(out): 992 x 1248, 1 photos\n")  // 3 x 4 tiles of 320 x (240 + 48) with 8 px gaps, a 56 px header
+        // 3 x 4 tiles of 320 x (240 + 48) with 8 px gaps, a 56 px header.
+        #expect(result.stdout == "\(out): 992 x 1248, 1 photos\n")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
         #expect(bytes.starts(with: [0xFF, 0xD8]))
         // djpeg-equivalent check: libjpeg reads it back at the size written.
@@ -174,7 +197,8 @@ func python(_ script: String, input: String) throws -> String {
         try workspace.addPlayers("Ann")
         #expect(try workspace.checkin("Ann", "sign-inside.jpg").status == 0)
         let archive = URL(fileURLWithPath: workspace.db + ".photos")
-        let stored = try #require(try FileManager.default.subpathsOfDirectory(atPath: archive.path).first { $0.hasSuffix(".jpg") })
+        let stored = try #require(
+            try FileManager.default.subpathsOfDirectory(atPath: archive.path).first { $0.hasSuffix(".jpg") })
         let path = archive.appendingPathComponent(stored)
         var bytes = try [UInt8](Data(contentsOf: path))
         bytes.replaceSubrange(bytes.count / 2..<bytes.count, with: [0xFF, 0xD9])

@@ -10,17 +10,24 @@ import VSHTestSupport
         let landmarks = try Landmark.all()
         #expect(landmarks.count == 17)
         for landmark in landmarks {
-            let here = try workspace.vsh(["locate", "\(landmark.latitude)", "\(landmark.longitude)", "--json"])
+            let here = try workspace.vsh([
+                "locate", "\(landmark.latitude)", "\(landmark.longitude)", "--json",
+            ])
             #expect(here.status == 0, "\(here.stderr)")
             let inside = try json(here.stdout)["inside"]?.array.compactMap { $0["stop"]?.string } ?? []
-            #expect(inside.contains(landmark.stop), "\(landmark.stop) not found at its own coordinates: \(here.stdout)")
+            #expect(
+                inside.contains(landmark.stop),
+                "\(landmark.stop) not found at its own coordinates: \(here.stdout)")
 
             // 400 m north: outside the stop, and the answer names the nearest stop with a distance.
             let away = Geodesic.destination(
-                from: Coordinate(unchecked: landmark.latitude, landmark.longitude), azimuth: 0, distanceMeters: 400)
+                from: Coordinate(unchecked: landmark.latitude, landmark.longitude), azimuth: 0,
+                distanceMeters: 400)
             let there = try workspace.vsh(["locate", "\(away.latitude),\(away.longitude)", "--json"])
             let result = try json(there.stdout)
-            #expect(!(result["inside"]?.array.contains { $0["stop"]?.string == landmark.stop } ?? true), "\(landmark.stop) still covers 400 m away")
+            #expect(
+                !(result["inside"]?.array.contains { $0["stop"]?.string == landmark.stop } ?? true),
+                "\(landmark.stop) still covers 400 m away")
             if result["inside"]?.array.isEmpty == true {
                 guard case .number(let distance, _)? = result["nearest"]?["distance_m"] else {
                     Issue.record("no nearest stop for \(landmark.stop)")
@@ -36,7 +43,10 @@ import VSHTestSupport
         let sign = try workspace.vsh(["locate", "36.082014", "-115.172734"])
         #expect(sign.stdout == "inside Welcome to Fabulous Las Vegas Sign (strip-classics/welcome-sign)\n")
         let nowhere = try workspace.vsh(["locate", "36.1160", "-115.1760"])
-        #expect(nowhere.stdout.hasPrefix("no stop covers this point; nearest: Fountains of Bellagio (strip-classics/bellagio-fountains), "))
+        #expect(
+            nowhere.stdout.hasPrefix(
+                "no stop covers this point; nearest: Fountains of Bellagio (strip-classics/bellagio-fountains), "
+            ))
     }
 
     @Test func batchLocateStreamsACSVAndAgreesWithSingleLookups() throws {
@@ -67,7 +77,9 @@ import VSHTestSupport
         let range = try workspace.vsh(["locate", "--fixes", file.path])
         #expect(range.status == 65)
         #expect(range.stderr == "vsh: \(file.path):2: latitude or longitude out of range\n")
-        let missing = try workspace.vsh(["locate", "--fixes", workspace.root.appendingPathComponent("none.csv").path])
+        let missing = try workspace.vsh([
+            "locate", "--fixes", workspace.root.appendingPathComponent("none.csv").path,
+        ])
         #expect(missing.status == 66)
     }
 

@@ -18,7 +18,9 @@ enum Timeline {
     static func parse(_ text: String) throws -> [Event] {
         try text.split(separator: "\n").map { line in
             let value = try json(String(line))
-            guard case .object(let o) = value, case .string(let time)? = o["time"], let date = RFC3339.parse(time) else {
+            guard case .object(let o) = value, case .string(let time)? = o["time"],
+                let date = RFC3339.parse(time)
+            else {
                 throw InputError("not an event: \(line)")
             }
             func text(_ key: String) -> String {
@@ -39,7 +41,9 @@ enum Timeline {
         var unmatched = actual
         var problems: [String] = []
         for event in expected {
-            if let index = unmatched.firstIndex(where: { $0.key == event.key && abs($0.time.timeIntervalSince(event.time)) <= tolerance }) {
+            if let index = unmatched.firstIndex(where: {
+                $0.key == event.key && abs($0.time.timeIntervalSince(event.time)) <= tolerance
+            }) {
                 unmatched.remove(at: index)
             } else {
                 problems.append("missing: \(event)")
@@ -62,20 +66,30 @@ enum Timeline {
     }
 
     static func expected(_ name: String) throws -> [Timeline.Event] {
-        try Timeline.parse(String(contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/walks/\(name).expected.jsonl"), encoding: .utf8))
+        try Timeline.parse(
+            String(
+                contentsOf: TestSupport.packageRoot.appendingPathComponent(
+                    "Fixtures/walks/\(name).expected.jsonl"), encoding: .utf8))
     }
 
     @Test func thereAreWalks() {
-        #expect(Self.walks == ["downtown-complete", "fremont-misses-mob", "high-roller-jitter", "sphere-pass-through", "strip-south", "teleport"])
+        #expect(
+            Self.walks == [
+                "downtown-complete", "fremont-misses-mob", "high-roller-jitter", "sphere-pass-through",
+                "strip-south", "teleport",
+            ])
     }
 
     @Test(arguments: walks)
     func eachWalkReplaysToItsExpectedTimeline(_ name: String) throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Walker")
-        let result = try workspace.vsh(["replay", Self.walk(name), "--player", "Walker", "--dry-run", "--json"])
+        let result = try workspace.vsh([
+            "replay", Self.walk(name), "--player", "Walker", "--dry-run", "--json",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        let problems = Timeline.mismatches(expected: try Self.expected(name), actual: try Timeline.parse(result.stdout))
+        let problems = Timeline.mismatches(
+            expected: try Self.expected(name), actual: try Timeline.parse(result.stdout))
         #expect(problems.isEmpty, "\(name):\n\(problems.joined(separator: "\n"))")
         // A dry run writes nothing.
         #expect(try workspace.totals()["Walker"]?.checkins == 0)
@@ -84,7 +98,10 @@ enum Timeline {
     @Test func aWrongExpectationFails() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Walker")
-        let actual = try Timeline.parse(try workspace.vsh(["replay", Self.walk("strip-south"), "--player", "Walker", "--dry-run", "--json"]).stdout)
+        let actual = try Timeline.parse(
+            try workspace.vsh([
+                "replay", Self.walk("strip-south"), "--player", "Walker", "--dry-run", "--json",
+            ]).stdout)
         var expected = try Self.expected("strip-south")
         #expect(Timeline.mismatches(expected: expected, actual: actual).isEmpty)
         // Another stop, a shifted time, a missing event: each is caught.
@@ -101,25 +118,37 @@ enum Timeline {
     @Test func aRealReplayRecordsCheckInsAndTheHuntBonusEvent() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Walker")
-        let result = try workspace.vsh(["replay", Self.walk("downtown-complete"), "--player", "Walker", "--json"])
+        let result = try workspace.vsh([
+            "replay", Self.walk("downtown-complete"), "--player", "Walker", "--json",
+        ])
         #expect(result.status == 0)
         let events = try Timeline.parse(result.stdout)
-        #expect(events.suffix(3).map(\.key) == [
-            "hunt-complete downtown-fremont - 150 -", "badge downtown-fremont - 50 - glitter-gulch", "badge downtown-fremont - 25 - easy-street",
-        ])
+        #expect(
+            events.suffix(3).map(\.key) == [
+                "hunt-complete downtown-fremont - 150 -", "badge downtown-fremont - 50 - glitter-gulch",
+                "badge downtown-fremont - 25 - easy-street",
+            ])
         let totals = try workspace.totals()["Walker"]
         #expect(totals?.checkins == 8)
         #expect(totals?.points == 660)  // the seven stops 360, the bonus 150, five badges 150
         // Replaying the same walk again: every stop already visited, no points.
-        let again = try Timeline.parse(try workspace.vsh(["replay", Self.walk("downtown-complete"), "--player", "Walker", "--json"]).stdout)
-        #expect(again.filter { $0.key.hasPrefix("check-in") }.allSatisfy { $0.key.contains(" 0 accepted") || $0.key.contains("rejected") })
+        let again = try Timeline.parse(
+            try workspace.vsh(["replay", Self.walk("downtown-complete"), "--player", "Walker", "--json"])
+                .stdout)
+        #expect(
+            again.filter { $0.key.hasPrefix("check-in") }.allSatisfy {
+                $0.key.contains(" 0 accepted") || $0.key.contains("rejected")
+            })
     }
 
     @Test func theMapIsAnSVGWithTheStopsAndTheTrack() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Walker")
         let map = workspace.root.appendingPathComponent("walk.svg").path
-        let result = try workspace.vsh(["replay", Self.walk("strip-south"), "--player", "Walker", "--dry-run", "--hunt", "strip-classics", "--map", map])
+        let result = try workspace.vsh([
+            "replay", Self.walk("strip-south"), "--player", "Walker", "--dry-run", "--hunt", "strip-classics",
+            "--map", map,
+        ])
         #expect(result.status == 0)
         let svg = try String(contentsOfFile: map, encoding: .utf8)
         #expect(svg.hasPrefix("<?xml"))
@@ -132,17 +161,24 @@ enum Timeline {
         let workspace = try Workspace()
         try workspace.addPlayers("Walker")
         let broken = workspace.root.appendingPathComponent("broken.gpx")
-        try Data("<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\">\n</trk></gpx>".utf8).write(to: broken)
+        try Data("<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\">\n</trk></gpx>".utf8).write(
+            to: broken)
         let malformed = try workspace.vsh(["replay", broken.path, "--player", "Walker"])
         #expect(malformed.status == 65)
         #expect(malformed.stderr.hasPrefix("vsh: \(broken.path):2: malformed XML"))
         let timeless = workspace.root.appendingPathComponent("timeless.gpx")
-        try Data("<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"36.08\" lon=\"-115.17\"/></trkseg></trk></gpx>".utf8).write(to: timeless)
+        try Data(
+            "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"36.08\" lon=\"-115.17\"/></trkseg></trk></gpx>"
+                .utf8
+        ).write(to: timeless)
         let noTimes = try workspace.vsh(["replay", timeless.path, "--player", "Walker"])
         #expect(noTimes.status == 65)
         #expect(noTimes.stderr.contains("a replay needs times"))
         #expect(try workspace.vsh(["replay", Self.walk("teleport"), "--player", "Nobody"]).status == 65)
-        #expect(try workspace.vsh(["replay", workspace.root.appendingPathComponent("none.gpx").path, "--player", "Walker"]).status == 66)
+        #expect(
+            try workspace.vsh([
+                "replay", workspace.root.appendingPathComponent("none.gpx").path, "--player", "Walker",
+            ]).status == 66)
         #expect(try workspace.totals()["Walker"]?.checkins == 0)
     }
 }

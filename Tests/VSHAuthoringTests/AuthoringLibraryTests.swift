@@ -35,14 +35,17 @@ import VSHTestSupport
         defer { TestSupport.remove(folder) }
         for name in ["strip-classics.geojson", "downtown-fremont.geojson", "badges.json"] {
             try FileManager.default.copyItem(
-                at: TestSupport.packageRoot.appendingPathComponent("hunts/\(name)"), to: folder.appendingPathComponent(name))
+                at: TestSupport.packageRoot.appendingPathComponent("hunts/\(name)"),
+                to: folder.appendingPathComponent(name))
         }
         let inspector = try SpatiaLiteInspector.standalone()
         let hunts = try HuntFolder(directory: folder.path, inspector: inspector)
         var downtown = try hunts.hunt("downtown-fremont")
         downtown.bonusPoints = 175
         try hunts.save([downtown])
-        #expect(try HuntFolder(directory: folder.path, inspector: inspector).hunt("downtown-fremont").bonusPoints == 175)
+        #expect(
+            try HuntFolder(directory: folder.path, inspector: inspector).hunt("downtown-fremont").bonusPoints
+                == 175)
 
         let before = try Data(contentsOf: folder.appendingPathComponent("strip-classics.geojson"))
         var clash = try hunts.hunt("strip-classics")

@@ -9,14 +9,19 @@ import VSHSpatiaLite
     /// The libraries never name a command or a flag; the CLI adds them.
     @Test func libraryErrorsGetTheCommandLinesWords() {
         #expect(String(describing: LeagueError.unknownPlayer(name: "Ann")) == "no player \"Ann\"")
-        #expect(ErrorWords.message(LeagueError.unknownPlayer(name: "Ann")) == "no player \"Ann\" (add one with: vsh player add NAME)")
+        #expect(
+            ErrorWords.message(LeagueError.unknownPlayer(name: "Ann"))
+                == "no player \"Ann\" (add one with: vsh player add NAME)")
         #expect(ErrorWords.message(LeagueError.missingReason) == "give a reason (--reason TEXT)")
         #expect(
             ErrorWords.message(HuntSourceError.folderNotFound(path: "/x/hunts"))
                 == "/x/hunts: hunts folder not found (set --hunts or VSH_HUNTS)")
         let hunt = LeagueError.unknownHunt(id: "atlantis", known: ["a", "b"])
         #expect(ErrorWords.message(hunt) == "no hunt \"atlantis\" (hunts: a, b)")
-        for error in [LeagueError.unknownPlayer(name: "A"), .missingReason, .nameTaken(name: "A"), .unknownCheckIn(id: 1)] {
+        for error in [
+            LeagueError.unknownPlayer(name: "A"), .missingReason, .nameTaken(name: "A"),
+            .unknownCheckIn(id: 1),
+        ] {
             let text = String(describing: error)
             #expect(!text.contains("--") && !text.contains("vsh "), "\(text)")
         }

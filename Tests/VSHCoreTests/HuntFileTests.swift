@@ -30,7 +30,8 @@ func huntText(
 }
 
 func read(_ text: String, inspector: FixedInspector = FixedInspector()) -> Result<Hunt, HuntFileErrors> {
-    HuntFile.read(Array(text.utf8), file: "hunts/test-hunt.geojson", expectedID: "test-hunt", inspector: inspector)
+    HuntFile.read(
+        Array(text.utf8), file: "hunts/test-hunt.geojson", expectedID: "test-hunt", inspector: inspector)
 }
 
 func messages(_ text: String, inspector: FixedInspector = FixedInspector()) -> [String] {
@@ -42,7 +43,12 @@ func messages(_ text: String, inspector: FixedInspector = FixedInspector()) -> [
 
 @Suite struct HuntFileTests {
     @Test func readsAValidHuntWithDefaults() throws {
-        let hunt = try read(huntText(extraHunt: #", "difficulty": "hard", "bonus_points": 100, "ordered": true, "timezone": "America/Los_Angeles", "starts_at": "2026-12-31T18:00:00-08:00""#)).get()
+        let hunt = try read(
+            huntText(
+                extraHunt:
+                    #", "difficulty": "hard", "bonus_points": 100, "ordered": true, "timezone": "America/Los_Angeles", "starts_at": "2026-12-31T18:00:00-08:00""#
+            )
+        ).get()
         #expect(hunt.id == "test-hunt")
         #expect(hunt.difficulty == .hard)
         #expect(hunt.bonusPoints == 100)
@@ -52,64 +58,100 @@ func messages(_ text: String, inspector: FixedInspector = FixedInspector()) -> [
         #expect(hunt.maxAccuracyMeters == 50)
         #expect(hunt.stops.count == 1)
         #expect(hunt.stops[0].points == 10)
-        #expect(hunt.stops[0].geofence.polygons[0].shell.positions[1] == Coordinate(unchecked: 36.08, -115.16))
+        #expect(
+            hunt.stops[0].geofence.polygons[0].shell.positions[1] == Coordinate(unchecked: 36.08, -115.16))
         #expect(hunt.totalPoints == 110)
     }
 
     @Test func namesFileStopAndProblemForAnUnclosedRing() {
-        #expect(messages(huntText(ring: "[[-115.17, 36.08], [-115.16, 36.08], [-115.16, 36.09], [-115.17, 36.09]]")) == [
-            #"hunts/test-hunt.geojson: stop "the-stop": ring 0 is not closed (its last position must repeat the first)"#
-        ])
+        #expect(
+            messages(
+                huntText(ring: "[[-115.17, 36.08], [-115.16, 36.08], [-115.16, 36.09], [-115.17, 36.09]]"))
+                == [
+                    #"hunts/test-hunt.geojson: stop "the-stop": ring 0 is not closed (its last position must repeat the first)"#
+                ])
     }
 
     @Test func refusesOutOfRangeAndShortRings() {
-        #expect(messages(huntText(ring: "[[-115.17, 200], [-115.16, 36.08], [-115.16, 36.09], [-115.17, 200]]")).first?.contains("latitude 200.0 is out of range") == true)
-        #expect(messages(huntText(ring: "[[-215.17, 36.08], [-115.16, 36.08], [-115.16, 36.09], [-215.17, 36.08]]")).first?.contains("longitude -215.17 is out of range") == true)
-        #expect(messages(huntText(ring: "[[-115.17, 36.08], [-115.16, 36.08], [-115.17, 36.08]]")) == [
-            #"hunts/test-hunt.geojson: stop "the-stop": ring 0 has 3 positions; a closed ring needs at least 4"#
-        ])
+        #expect(
+            messages(huntText(ring: "[[-115.17, 200], [-115.16, 36.08], [-115.16, 36.09], [-115.17, 200]]"))
+                .first?.contains("latitude 200.0 is out of range") == true)
+        #expect(
+            messages(
+                huntText(ring: "[[-215.17, 36.08], [-115.16, 36.08], [-115.16, 36.09], [-215.17, 36.08]]")
+            ).first?.contains("longitude -215.17 is out of range") == true)
+        #expect(
+            messages(huntText(ring: "[[-115.17, 36.08], [-115.16, 36.08], [-115.17, 36.08]]")) == [
+                #"hunts/test-hunt.geojson: stop "the-stop": ring 0 has 3 positions; a closed ring needs at least 4"#
+            ])
     }
 
     @Test func reportsWhatGEOSSaysAndAreasOutOfRange() {
-        #expect(messages(huntText(), inspector: FixedInspector(reason: "self-intersection at longitude 1, latitude 2")) == [
-            #"hunts/test-hunt.geojson: stop "the-stop": invalid polygon: self-intersection at longitude 1, latitude 2"#
-        ])
-        #expect(messages(huntText(), inspector: FixedInspector(area: 0.2)).first?.contains("area 0.2 m² is outside") == true)
-        #expect(messages(huntText(), inspector: FixedInspector(area: 9e9)).first?.contains("is outside the 1...25000000 m²") == true)
+        #expect(
+            messages(
+                huntText(), inspector: FixedInspector(reason: "self-intersection at longitude 1, latitude 2"))
+                == [
+                    #"hunts/test-hunt.geojson: stop "the-stop": invalid polygon: self-intersection at longitude 1, latitude 2"#
+                ])
+        #expect(
+            messages(huntText(), inspector: FixedInspector(area: 0.2)).first?.contains(
+                "area 0.2 m² is outside") == true)
+        #expect(
+            messages(huntText(), inspector: FixedInspector(area: 9e9)).first?.contains(
+                "is outside the 1...25000000 m²") == true)
     }
 
     @Test func reportsWrongTypesAndMissingFields() {
-        #expect(messages(huntText(properties: #""name": "X", "points": "ten""#)) == [
-            #"hunts/test-hunt.geojson: stop "the-stop": "points" must be a whole number, not a string"#
-        ])
-        #expect(messages(huntText(properties: #""name": "X", "points": 2.5"#)).first?.contains("must be a whole number, not 2.5") == true)
-        #expect(messages(huntText(properties: #""points": 5"#)) == [
-            #"hunts/test-hunt.geojson: stop "the-stop": missing required field "name""#
-        ])
-        #expect(messages(huntText(extraHunt: #", "ordered": "yes""#)) == [
-            #"hunts/test-hunt.geojson: "ordered" must be true or false, not a string"#
-        ])
-        #expect(messages(huntText(extraHunt: #", "difficulty": "insane""#)).first?.contains(#""difficulty" is "insane"; use one of easy, medium, hard, expert"#) == true)
-        #expect(messages(huntText(extraHunt: #", "timezone": "Vegas/Strip""#)).first?.contains("not an IANA time zone") == true)
-        #expect(messages(huntText(extraHunt: #", "bonus_point": 5"#)) == [
-            #"hunts/test-hunt.geojson: unknown field "hunt.bonus_point" (a typo?)"#
-        ])
-        #expect(messages(huntText(geometryType: "LineString")).first?.contains("a stop is a Polygon or a MultiPolygon") == true)
+        #expect(
+            messages(huntText(properties: #""name": "X", "points": "ten""#)) == [
+                #"hunts/test-hunt.geojson: stop "the-stop": "points" must be a whole number, not a string"#
+            ])
+        #expect(
+            messages(huntText(properties: #""name": "X", "points": 2.5"#)).first?.contains(
+                "must be a whole number, not 2.5") == true)
+        #expect(
+            messages(huntText(properties: #""points": 5"#)) == [
+                #"hunts/test-hunt.geojson: stop "the-stop": missing required field "name""#
+            ])
+        #expect(
+            messages(huntText(extraHunt: #", "ordered": "yes""#)) == [
+                #"hunts/test-hunt.geojson: "ordered" must be true or false, not a string"#
+            ])
+        #expect(
+            messages(huntText(extraHunt: #", "difficulty": "insane""#)).first?.contains(
+                #""difficulty" is "insane"; use one of easy, medium, hard, expert"#) == true)
+        #expect(
+            messages(huntText(extraHunt: #", "timezone": "Vegas/Strip""#)).first?.contains(
+                "not an IANA time zone") == true)
+        #expect(
+            messages(huntText(extraHunt: #", "bonus_point": 5"#)) == [
+                #"hunts/test-hunt.geojson: unknown field "hunt.bonus_point" (a typo?)"#
+            ])
+        #expect(
+            messages(huntText(geometryType: "LineString")).first?.contains(
+                "a stop is a Polygon or a MultiPolygon") == true)
     }
 
     @Test func checksIdsAgainstTheFileNameAndTheSlugRule() {
-        #expect(messages(huntText(id: "other-hunt")) == [
-            #"hunts/test-hunt.geojson: hunt id "other-hunt" does not match the file name (expected "test-hunt")"#
-        ])
-        #expect(messages(huntText(stopID: "Bad Stop")).first?.contains(#"is "Bad Stop"; use lower-case letters"#) == true)
-        #expect(Slug.isValid("strip-classics") && !Slug.isValid("../etc") && !Slug.isValid("") && !Slug.isValid("-a"))
+        #expect(
+            messages(huntText(id: "other-hunt")) == [
+                #"hunts/test-hunt.geojson: hunt id "other-hunt" does not match the file name (expected "test-hunt")"#
+            ])
+        #expect(
+            messages(huntText(stopID: "Bad Stop")).first?.contains(#"is "Bad Stop"; use lower-case letters"#)
+                == true)
+        #expect(
+            Slug.isValid("strip-classics") && !Slug.isValid("../etc") && !Slug.isValid("")
+                && !Slug.isValid("-a"))
     }
 
     @Test func reportsMalformedJSONWithItsPosition() {
-        #expect(messages("{\"type\": \"FeatureCollection\",\n \"hunt\": {]") == [
-            #"hunts/test-hunt.geojson: malformed JSON at line 2, column 11: expected a quoted key"#
-        ])
-        #expect(messages(#"{"type": "Feature"}"#) == ["hunts/test-hunt.geojson: not a GeoJSON FeatureCollection"])
+        #expect(
+            messages("{\"type\": \"FeatureCollection\",\n \"hunt\": {]") == [
+                #"hunts/test-hunt.geojson: malformed JSON at line 2, column 11: expected a quoted key"#
+            ])
+        #expect(
+            messages(#"{"type": "Feature"}"#) == ["hunts/test-hunt.geojson: not a GeoJSON FeatureCollection"])
     }
 
     @Test func keepsMultiPolygonsAndHoles() throws {
@@ -125,17 +167,24 @@ func messages(_ text: String, inspector: FixedInspector = FixedInspector()) -> [
     }
 
     @Test func catalogRefusesAStopIdUsedByTwoHunts() {
-        let a = HuntCatalog.Source(path: "hunts/a.geojson", expectedID: "a", bytes: Array(huntText(id: "a").utf8))
-        let b = HuntCatalog.Source(path: "hunts/b.geojson", expectedID: "b", bytes: Array(huntText(id: "b").utf8))
+        let a = HuntCatalog.Source(
+            path: "hunts/a.geojson", expectedID: "a", bytes: Array(huntText(id: "a").utf8))
+        let b = HuntCatalog.Source(
+            path: "hunts/b.geojson", expectedID: "b", bytes: Array(huntText(id: "b").utf8))
         switch HuntCatalog.build([a, b], inspector: FixedInspector()) {
         case .success: Issue.record("duplicate stop ids were accepted")
         case .failure(let errors):
-            #expect(errors.description == #"hunts/b.geojson: stop "the-stop": stop id "the-stop" is already used in hunts/a.geojson; stop ids are unique across all hunts"#)
+            #expect(
+                errors.description
+                    == #"hunts/b.geojson: stop "the-stop": stop id "the-stop" is already used in hunts/a.geojson; stop ids are unique across all hunts"#
+            )
         }
     }
 
     @Test func catalogListsEveryProblemOfEveryFile() {
-        let a = HuntCatalog.Source(path: "hunts/a.geojson", expectedID: "a", bytes: Array(huntText(id: "a", properties: #""name": 3, "points": 1"#).utf8))
+        let a = HuntCatalog.Source(
+            path: "hunts/a.geojson", expectedID: "a",
+            bytes: Array(huntText(id: "a", properties: #""name": 3, "points": 1"#).utf8))
         let b = HuntCatalog.Source(path: "hunts/b.geojson", expectedID: "b", bytes: Array("nope".utf8))
         guard case .failure(let errors) = HuntCatalog.build([a, b], inspector: FixedInspector()) else {
             Issue.record("invalid files were accepted")

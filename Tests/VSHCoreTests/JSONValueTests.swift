@@ -4,7 +4,10 @@ import VSHCore
 @Suite struct JSONValueTests {
     @Test func parsesNestedValuesKeepingMemberOrder() throws {
         let value = try JSONValue.parse(#"{"b": 1, "a": [true, null, "x\n\u00e9\ud83d\ude00"], "c": -2.5e1}"#)
-        guard case .object(let object) = value else { Issue.record("not an object"); return }
+        guard case .object(let object) = value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(object.keys == ["b", "a", "c"])
         #expect(object["b"] == .number(1, isInteger: true))
         #expect(object["a"] == .array([.bool(true), .null, .string("x\né😀")]))
@@ -15,8 +18,12 @@ import VSHCore
         #expect(throws: JSONSyntaxError(line: 3, column: 10, message: "expected ',' or '}'")) {
             try JSONValue.parse("{\n  \"a\": 1,\n  \"b\": 2 \"c\": 3}")
         }
-        #expect(throws: JSONSyntaxError(line: 1, column: 1, message: "the file is empty")) { try JSONValue.parse("") }
-        #expect(throws: JSONSyntaxError(line: 1, column: 6, message: "unexpected end of file (unclosed array)")) {
+        #expect(throws: JSONSyntaxError(line: 1, column: 1, message: "the file is empty")) {
+            try JSONValue.parse("")
+        }
+        #expect(
+            throws: JSONSyntaxError(line: 1, column: 6, message: "unexpected end of file (unclosed array)")
+        ) {
             try JSONValue.parse("[1, 2")
         }
     }
@@ -46,7 +53,10 @@ import VSHCore
             "name": .string("Caf\u{e9} \"Neon\"\n"), "points": .int(50), "ratio": .double(0.1),
             "ring": .array([.array([.double(-115.1729116), .double(36.0809325)])]), "none": .null,
         ])
-        #expect(value.compactText == #"{"name":"Café \"Neon\"\n","points":50,"ratio":0.1,"ring":[[-115.1729116,36.0809325]],"none":null}"#)
+        #expect(
+            value.compactText
+                == #"{"name":"Café \"Neon\"\n","points":50,"ratio":0.1,"ring":[[-115.1729116,36.0809325]],"none":null}"#
+        )
         #expect(try JSONValue.parse(value.compactText) == value)
         #expect(value.prettyText.contains("\n    [-115.1729116, 36.0809325]\n"))
         #expect(try JSONValue.parse(value.prettyText) == value)

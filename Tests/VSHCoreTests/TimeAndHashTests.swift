@@ -5,14 +5,17 @@ import VSHCore
 @Suite struct RFC3339Tests {
     @Test func parsesOffsetsFractionsAndZulu() {
         #expect(RFC3339.parse("1970-01-01T00:00:00Z") == Date(timeIntervalSince1970: 0))
-        #expect(RFC3339.parse("2026-11-21T11:30:00.25-08:00") == Date(timeIntervalSince1970: 1_795_289_400.25))
+        #expect(
+            RFC3339.parse("2026-11-21T11:30:00.25-08:00") == Date(timeIntervalSince1970: 1_795_289_400.25))
         #expect(RFC3339.parse("2026-11-21 19:30:00z") == Date(timeIntervalSince1970: 1_795_289_400))
         #expect(RFC3339.parse("2024-02-29T12:00:00+05:30") == Date(timeIntervalSince1970: 1_709_188_200))
     }
 
     @Test func refusesImpossibleOrIncompleteTimes() {
-        for text in ["2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T23:59:60Z",
-                     "2026-11-21T10:00:00", "2026-11-21", "2026-11-21T10:00:00.Z", "26-11-21T10:00:00Z", ""] {
+        for text in [
+            "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T23:59:60Z",
+            "2026-11-21T10:00:00", "2026-11-21", "2026-11-21T10:00:00.Z", "26-11-21T10:00:00Z", "",
+        ] {
             #expect(RFC3339.parse(text) == nil, "\(text)")
         }
     }
@@ -28,7 +31,9 @@ import VSHCore
     // FIPS 180-4 example vectors.
     @Test func matchesTheStandardVectors() {
         #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex(Array("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(
             SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")

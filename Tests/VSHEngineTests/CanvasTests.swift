@@ -47,6 +47,8 @@ import VSHPhoto
         var canvas = RGBImage(width: 20, height: 10)
         canvas.text("I", x: 0, y: 0, scale: 1, color: (255, 255, 255))
         // "I" is 0x0E on its first row: columns 1-3 lit.
-        #expect(pixel(canvas, 0, 0) == (0, 0, 0) && pixel(canvas, 1, 0) == (255, 255, 255) && pixel(canvas, 3, 0) == (255, 255, 255))
+        #expect(
+            pixel(canvas, 0, 0) == (0, 0, 0) && pixel(canvas, 1, 0) == (255, 255, 255)
+                && pixel(canvas, 3, 0) == (255, 255, 255))
     }
 }

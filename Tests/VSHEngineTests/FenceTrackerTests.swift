@@ -7,11 +7,13 @@ import VSHEngine
 @Suite struct FenceTrackerTests {
     let stop = Stop(
         id: "a", huntID: "h", name: "A", points: 10,
-        geofence: Geofence(Polygon(shell: try! LinearRing([
-            Coordinate(unchecked: 36.080, -115.173), Coordinate(unchecked: 36.080, -115.172),
-            Coordinate(unchecked: 36.081, -115.172), Coordinate(unchecked: 36.081, -115.173),
-            Coordinate(unchecked: 36.080, -115.173),
-        ]))))
+        geofence: Geofence(
+            Polygon(
+                shell: try! LinearRing([
+                    Coordinate(unchecked: 36.080, -115.173), Coordinate(unchecked: 36.080, -115.172),
+                    Coordinate(unchecked: 36.081, -115.172), Coordinate(unchecked: 36.081, -115.173),
+                    Coordinate(unchecked: 36.080, -115.173),
+                ]))))
     var ref: StopReference { StopReference(huntID: "h", stopID: "a", name: "A") }
     let t0 = Date(timeIntervalSince1970: 1_000_000)
 
@@ -29,11 +31,12 @@ import VSHEngine
         #expect(tracker.isVisiting("a"))
         events += tracker.update(position: farAway, time: t0 + 40, accuracyMeters: 5, covering: [])
         #expect(!tracker.isVisiting("a"))
-        #expect(events == [
-            .enter(stopID: "a", at: t0),
-            .dwell(stopID: "a", at: t0 + 10, position: inside, accuracyMeters: 5),
-            .exit(stopID: "a", at: t0 + 30),
-        ])
+        #expect(
+            events == [
+                .enter(stopID: "a", at: t0),
+                .dwell(stopID: "a", at: t0 + 10, position: inside, accuracyMeters: 5),
+                .exit(stopID: "a", at: t0 + 30),
+            ])
     }
 
     @Test func aFastPassBetweenFixesIsAnEnterAtTheInterpolatedTime() {

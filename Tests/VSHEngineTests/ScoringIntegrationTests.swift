@@ -16,7 +16,10 @@ struct League {
 
     /// Landmark coordinates by stop id (Fixtures/landmarks.csv).
     static let landmarks: [String: Coordinate] = {
-        let text = (try? String(contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/landmarks.csv"), encoding: .utf8)) ?? ""
+        let text =
+            (try? String(
+                contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/landmarks.csv"),
+                encoding: .utf8)) ?? ""
         var result: [String: Coordinate] = [:]
         for line in text.split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",", maxSplits: 4)
@@ -30,7 +33,9 @@ struct League {
         let hunts = folder.appendingPathComponent("hunts")
         try FileManager.default.createDirectory(at: hunts, withIntermediateDirectories: true)
         for name in ["strip-classics.geojson", "downtown-fremont.geojson", "badges.json"] {
-            try FileManager.default.copyItem(at: TestSupport.packageRoot.appendingPathComponent("hunts/\(name)"), to: hunts.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: TestSupport.packageRoot.appendingPathComponent("hunts/\(name)"),
+                to: hunts.appendingPathComponent(name))
         }
         if let badges { try Data(badges.utf8).write(to: hunts.appendingPathComponent("badges.json")) }
         let path = folder.appendingPathComponent("vsh.sqlite").path
@@ -40,7 +45,9 @@ struct League {
     }
 
     func add(_ players: String...) async throws {
-        for p in players { try await store.addPlayer(name: p, email: nil, at: Date(timeIntervalSince1970: 0)) }
+        for p in players {
+            try await store.addPlayer(name: p, email: nil, at: Date(timeIntervalSince1970: 0))
+        }
     }
 
     /// The id of the player going by `name`.
@@ -51,7 +58,8 @@ struct League {
     func visit(_ player: String, _ stop: String, at time: String) async throws -> RecordedCheckIn {
         let when = RFC3339.parse(time)!
         return try await service.checkIn(
-            player: try await id(player), position: Self.landmarks[stop]!, time: when, accuracyMeters: 5, huntID: nil,
+            player: try await id(player), position: Self.landmarks[stop]!, time: when, accuracyMeters: 5,
+            huntID: nil,
             now: when.addingTimeInterval(60))
     }
 
@@ -68,7 +76,10 @@ struct League {
     /// Removes the league's folder.
     func remove() { TestSupport.remove(folder) }
 
-    static let downtown = ["fremont-street-experience", "mob-museum", "neon-museum", "mormon-fort", "container-park", "smith-center", "arts-district"]
+    static let downtown = [
+        "fremont-street-experience", "mob-museum", "neon-museum", "mormon-fort", "container-park",
+        "smith-center", "arts-district",
+    ]
 }
 
 @Suite struct ScoringIntegrationTests {
@@ -79,19 +90,27 @@ struct League {
         var minute = 0
         var last: RecordedCheckIn?
         for stop in League.downtown {
-            last = try await league.visit("Dee", stop, at: "2026-11-21T18:\(String(format: "%02d", minute)):00Z")
+            last = try await league.visit(
+                "Dee", stop, at: "2026-11-21T18:\(String(format: "%02d", minute)):00Z")
             minute += 8
         }
         #expect(last?.decision.verdict == .accepted)
         // The last check-in completes the hunt: the bonus and three badges come with it.
-        #expect(last.map { Set($0.awards.map { $0.badgeID ?? "bonus" }) } == ["bonus", "glitter-gulch", "easy-street"])
+        #expect(
+            last.map { Set($0.awards.map { $0.badgeID ?? "bonus" }) } == [
+                "bonus", "glitter-gulch", "easy-street",
+            ])
         // 360 for the stops + 150 bonus + first-roll 10 + high-roller 25 + sin-city-sprint 40 + glitter-gulch 50 + easy-street 25.
         #expect(try await league.points("Dee") == 660)
-        #expect(try await league.badges("Dee") == ["first-roll", "high-roller", "sin-city-sprint", "glitter-gulch", "easy-street"])
+        #expect(
+            try await league.badges("Dee") == [
+                "first-roll", "high-roller", "sin-city-sprint", "glitter-gulch", "easy-street",
+            ])
         let profile = try await league.profile("Dee")
-        #expect(profile.hunts.map { "\($0.huntID) \($0.visited)/\($0.total) \($0.completedAt != nil)" } == [
-            "downtown-fremont 7/7 true", "strip-classics 0/10 false",
-        ])
+        #expect(
+            profile.hunts.map { "\($0.huntID) \($0.visited)/\($0.total) \($0.completedAt != nil)" } == [
+                "downtown-fremont 7/7 true", "strip-classics 0/10 false",
+            ])
     }
 
     @Test func equalPointsShareARankAndWhoGotThereFirstIsListedFirst() async throws {
@@ -102,7 +121,10 @@ struct League {
         try await league.visit("Ann", "welcome-sign", at: "2026-11-21T19:00:00Z")  // 50 + 10, later
         try await league.visit("Dee", "luxor-sphinx", at: "2026-11-21T18:10:00Z")  // 40 + 10
         let board = try await league.store.leaderboard()
-        #expect(board.map { "\($0.rank) \($0.player) \($0.points)" } == ["1 Bo 80", "2 Cy 60", "2 Ann 60", "4 Dee 50"])
+        #expect(
+            board.map { "\($0.rank) \($0.player) \($0.points)" } == [
+                "1 Bo 80", "2 Cy 60", "2 Ann 60", "4 Dee 50",
+            ])
         #expect(try await league.store.leaderboard(limit: 2).map(\.player) == ["Bo", "Cy"])
     }
 
@@ -112,11 +134,14 @@ struct League {
         try await league.visit("Ann", "welcome-sign", at: "2026-11-21T18:00:00Z")
         try await league.visit("Ann", "fremont-street-experience", at: "2026-11-21T20:00:00Z")
         try await league.visit("Bo", "sphere", at: "2026-11-21T19:00:00Z")
-        let evening = try await league.store.leaderboard(since: RFC3339.parse("2026-11-21T18:30:00Z"), until: RFC3339.parse("2026-11-21T21:00:00Z"))
+        let evening = try await league.store.leaderboard(
+            since: RFC3339.parse("2026-11-21T18:30:00Z"), until: RFC3339.parse("2026-11-21T21:00:00Z"))
         #expect(evening.map { "\($0.player) \($0.points)" } == ["Bo 80", "Ann 80"])
         let downtown = try await league.store.leaderboard(huntID: "downtown-fremont")
         #expect(downtown.map { "\($0.player) \($0.points) \($0.stopsVisited)" } == ["Ann 80 1"])
-        await #expect(throws: LeagueError.unknownHunt(id: "atlantis", known: ["downtown-fremont", "strip-classics"])) {
+        await #expect(
+            throws: LeagueError.unknownHunt(id: "atlantis", known: ["downtown-fremont", "strip-classics"])
+        ) {
             try await league.store.leaderboard(huntID: "atlantis")
         }
     }
@@ -126,19 +151,27 @@ struct League {
         try await league.add("Xena", "Yuri")
         var lastX: RecordedCheckIn?
         for (index, stop) in League.downtown.enumerated() {
-            lastX = try await league.visit("Xena", stop, at: "2026-11-21T18:\(String(format: "%02d", index * 8)):00Z")
-            try await league.visit("Yuri", stop, at: "2026-11-21T18:\(String(format: "%02d", index * 8 + 1)):00Z")
+            lastX = try await league.visit(
+                "Xena", stop, at: "2026-11-21T18:\(String(format: "%02d", index * 8)):00Z")
+            try await league.visit(
+                "Yuri", stop, at: "2026-11-21T18:\(String(format: "%02d", index * 8 + 1)):00Z")
         }
-        #expect(try await league.store.leaderboard().map { "\($0.rank) \($0.player)" } == ["1 Xena", "1 Yuri"])
-        let outcome = try await league.store.review(lastX!.id, .revoked, reason: "photo of a photo", moderator: "mo", at: Date())
+        #expect(
+            try await league.store.leaderboard().map { "\($0.rank) \($0.player)" } == ["1 Xena", "1 Yuri"])
+        let outcome = try await league.store.review(
+            lastX!.id, .revoked, reason: "photo of a photo", moderator: "mo", at: Date())
         #expect(outcome.state == "revoked")
         // arts-district 30, bonus 150, glitter-gulch 50, easy-street 25 withdrawn.
         #expect(try await league.points("Xena") == 660 - 255)
         #expect(try await league.badges("Xena") == ["first-roll", "high-roller", "sin-city-sprint"])
         #expect(try await league.profile("Xena").huntsCompleted == 0)
-        #expect(try await league.store.leaderboard().map { "\($0.rank) \($0.player) \($0.points) \($0.huntsCompleted)" } == ["1 Yuri 660 1", "2 Xena 405 0"])
+        #expect(
+            try await league.store.leaderboard().map {
+                "\($0.rank) \($0.player) \($0.points) \($0.huntsCompleted)"
+            } == ["1 Yuri 660 1", "2 Xena 405 0"])
         // A revoked check-in cannot be revoked or approved again.
-        await #expect(throws: LeagueError.checkInState(id: lastX!.id, state: "revoked", required: "accepted")) {
+        await #expect(throws: LeagueError.checkInState(id: lastX!.id, state: "revoked", required: "accepted"))
+        {
             try await league.store.review(lastX!.id, .revoked, reason: "again", moderator: "mo", at: Date())
         }
         // Visiting again earns it all back, stamped with the new check-in.
@@ -147,16 +180,23 @@ struct League {
     }
 
     @Test func orderedHuntsPayTheBonusOnlyInOrder() async throws {
-        var doc = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("hunts/downtown-fremont.geojson"), encoding: .utf8)
+        var doc = try String(
+            contentsOf: TestSupport.packageRoot.appendingPathComponent("hunts/downtown-fremont.geojson"),
+            encoding: .utf8)
         doc = doc.replacingOccurrences(of: "\"ordered\": false", with: "\"ordered\": true")
         let league = try await League()
         try Data(doc.utf8).write(to: league.folder.appendingPathComponent("hunts/downtown-fremont.geojson"))
         try await league.store.sync(directory: league.folder.appendingPathComponent("hunts").path)
         try await league.add("Ann")
         // The second stop first: the verifier refuses it (stop_order).
-        #expect(try await league.visit("Ann", "mob-museum", at: "2026-11-21T18:00:00Z").decision.verdict == .rejected)
+        #expect(
+            try await league.visit("Ann", "mob-museum", at: "2026-11-21T18:00:00Z").decision.verdict
+                == .rejected)
         for (index, stop) in League.downtown.enumerated() {
-            #expect(try await league.visit("Ann", stop, at: "2026-11-21T18:\(String(format: "%02d", 10 + index * 6)):00Z").decision.verdict == .accepted)
+            #expect(
+                try await league.visit(
+                    "Ann", stop, at: "2026-11-21T18:\(String(format: "%02d", 10 + index * 6)):00Z"
+                ).decision.verdict == .accepted)
         }
         #expect(try await league.profile("Ann").huntsCompleted == 1)
     }
@@ -203,7 +243,11 @@ struct League {
             try await league.visit("Ann", stop, at: "2026-11-22T22:\(String(format: "%02d", index * 10)):00Z")
         }
         let earned = try await league.profile("Ann").badges
-        #expect(earned.map(\.id) == ["first", "mornings", "three-stops", "quick-four", "two-days", "one-hunt", "downtown", "all-easy"])
+        #expect(
+            earned.map(\.id) == [
+                "first", "mornings", "three-stops", "quick-four", "two-days", "one-hunt", "downtown",
+                "all-easy",
+            ])
         #expect(earned.allSatisfy { $0.checkInID > 0 })
         // Each once: 1+2+...+8 = 36 on top of 360 and the 150 bonus.
         #expect(try await league.points("Ann") == 360 + 150 + 36)
@@ -213,11 +257,13 @@ struct League {
         let league = try await League()
         try await league.add("Ann")
         let poor = try await league.service.checkIn(
-            player: try await league.id("Ann"), position: League.landmarks["sphere"]!, time: RFC3339.parse("2026-11-21T18:00:00Z")!, accuracyMeters: 120,
+            player: try await league.id("Ann"), position: League.landmarks["sphere"]!,
+            time: RFC3339.parse("2026-11-21T18:00:00Z")!, accuracyMeters: 120,
             huntID: nil, now: RFC3339.parse("2026-11-21T18:01:00Z")!)
         #expect(poor.decision.verdict == .pending)
         #expect(try await league.points("Ann") == 0)
-        let approved = try await league.store.review(poor.id, .approved, reason: "ok", moderator: "mo", at: Date())
+        let approved = try await league.store.review(
+            poor.id, .approved, reason: "ok", moderator: "mo", at: Date())
         #expect(approved.pointsCredited == 80)
         #expect(try await league.points("Ann") == 80)
     }

@@ -7,24 +7,31 @@ import VSHGeodesy
 /// Rule tests on in-memory facts: no database (the store's own tests and the
 /// end-to-end tests run the same rules against a real SpatiaLite file).
 let now = RFC3339.parse("2026-11-21T20:00:00Z")!
-let plaza = Geofence(Polygon(shell: try! LinearRing([
-    Coordinate(unchecked: 36.0800, -115.1730), Coordinate(unchecked: 36.0800, -115.1720),
-    Coordinate(unchecked: 36.0810, -115.1720), Coordinate(unchecked: 36.0810, -115.1730),
-    Coordinate(unchecked: 36.0800, -115.1730),
-])))
+let plaza = Geofence(
+    Polygon(
+        shell: try! LinearRing([
+            Coordinate(unchecked: 36.0800, -115.1730), Coordinate(unchecked: 36.0800, -115.1720),
+            Coordinate(unchecked: 36.0810, -115.1720), Coordinate(unchecked: 36.0810, -115.1730),
+            Coordinate(unchecked: 36.0800, -115.1730),
+        ])))
 let stopA = Stop(id: "a", huntID: "h", name: "Plaza A", points: 50, geofence: plaza)
 let stopB = Stop(id: "b", huntID: "h", name: "Plaza B", points: 30, geofence: plaza)
 let hunt = Hunt(id: "h", name: "Hunt", timeZone: "America/Los_Angeles", stops: [stopA, stopB])
 
-func device(_ lat: Double, _ lon: Double, at time: String = "2026-11-21T19:30:00Z", accuracy: Double? = 5) -> Submission {
+func device(_ lat: Double, _ lon: Double, at time: String = "2026-11-21T19:30:00Z", accuracy: Double? = 5)
+    -> Submission
+{
     Submission(
-        player: PlayerID(1), evidence: .device(position: Coordinate(unchecked: lat, lon), time: RFC3339.parse(time)!, accuracyMeters: accuracy),
+        player: PlayerID(1),
+        evidence: .device(
+            position: Coordinate(unchecked: lat, lon), time: RFC3339.parse(time)!, accuracyMeters: accuracy),
         huntID: nil, receivedAt: now)
 }
 
 func photo(_ metadata: PhotoMetadata) -> Submission {
     Submission(
-        player: PlayerID(1), evidence: .photo(Photo(metadata: metadata, fileSHA256: "f", imageSHA256: "i", byteCount: 1)),
+        player: PlayerID(1),
+        evidence: .photo(Photo(metadata: metadata, fileSHA256: "f", imageSHA256: "i", byteCount: 1)),
         huntID: nil, receivedAt: now)
 }
 
@@ -36,7 +43,8 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
     let verifier = Verifier()
 
     @Test func rulesRunInTheDocumentedOrderAndAllAreRecorded() async throws {
-        let decision = verifier.evaluate(device(36.0805, -115.1725), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA]))
+        let decision = verifier.evaluate(
+            device(36.0805, -115.1725), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA]))
         #expect(decision.rules.map(\.rule) == Rule.allCases)
         #expect(decision.verdict == .accepted)
         #expect(decision.points == 50)
@@ -47,14 +55,16 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         let near = CheckInFacts(hunt: hunt, nearestStop: (stopA, 12))
         #expect(verifier.evaluate(device(36.0805, -115.1718, accuracy: 15), facts: near).verdict == .accepted)
         #expect(verifier.evaluate(device(36.0805, -115.1718, accuracy: 10), facts: near).verdict == .rejected)
-        #expect(verifier.evaluate(device(36.0805, -115.1718, accuracy: nil), facts: near).verdict == .rejected)
+        #expect(
+            verifier.evaluate(device(36.0805, -115.1718, accuracy: nil), facts: near).verdict == .rejected)
         // The hunt caps the tolerance at 25 m whatever the accuracy claims.
         let far = CheckInFacts(hunt: hunt, nearestStop: (stopA, 30))
         #expect(verifier.evaluate(device(36.0805, -115.1715, accuracy: 45), facts: far).verdict == .rejected)
     }
 
     @Test func aRejectionNeverNamesADistance() async throws {
-        let decision = verifier.evaluate(device(36.09, -115.17), facts: CheckInFacts(hunt: hunt, nearestStop: (stopA, 1234)))
+        let decision = verifier.evaluate(
+            device(36.09, -115.17), facts: CheckInFacts(hunt: hunt, nearestStop: (stopA, 1234)))
         let detail = decision.rules.first { $0.rule == .atStop }!.detail
         #expect(detail == "not at a stop of Hunt")
         #expect(!detail.contains("1234") && !detail.contains(" m"))
@@ -62,7 +72,11 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
     }
 
     @Test func poorAccuracyAndDisagreeingClocksGoToReview() async throws {
-        #expect(verifier.evaluate(device(36.0805, -115.1725, accuracy: 80), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA])).verdict == .pending)
+        #expect(
+            verifier.evaluate(
+                device(36.0805, -115.1725, accuracy: 80),
+                facts: CheckInFacts(hunt: hunt, coveringStops: [stopA])
+            ).verdict == .pending)
         var m = PhotoMetadata()
         m.latitude = 36.0805
         m.longitude = -115.1725
@@ -74,32 +88,54 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(decision.verdict == .pending)
         #expect(decision.points == 0)
         m.takenAtLocal?.minute = 34
-        #expect(verifier.evaluate(photo(m), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA])).verdict == .accepted)
+        #expect(
+            verifier.evaluate(photo(m), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA])).verdict
+                == .accepted)
     }
 
     @Test func timeRules() async throws {
         let facts = CheckInFacts(hunt: hunt, coveringStops: [stopA])
-        #expect(result(verifier.evaluate(device(36.0805, -115.1725, at: "2026-11-21T20:01:59Z"), facts: facts), .notInFuture) == .passed)
-        #expect(result(verifier.evaluate(device(36.0805, -115.1725, at: "2026-11-21T20:02:01Z"), facts: facts), .notInFuture) == .failed)
-        #expect(result(verifier.evaluate(device(36.0805, -115.1725, at: "2026-11-20T19:59:00Z"), facts: facts), .photoAge) == .failed)
+        #expect(
+            result(
+                verifier.evaluate(device(36.0805, -115.1725, at: "2026-11-21T20:01:59Z"), facts: facts),
+                .notInFuture) == .passed)
+        #expect(
+            result(
+                verifier.evaluate(device(36.0805, -115.1725, at: "2026-11-21T20:02:01Z"), facts: facts),
+                .notInFuture) == .failed)
+        #expect(
+            result(
+                verifier.evaluate(device(36.0805, -115.1725, at: "2026-11-20T19:59:00Z"), facts: facts),
+                .photoAge) == .failed)
         var windowed = hunt
         windowed.startsAt = RFC3339.parse("2026-11-21T19:45:00Z")
         windowed.endsAt = RFC3339.parse("2026-11-21T23:00:00Z")
-        let early = verifier.evaluate(device(36.0805, -115.1725), facts: CheckInFacts(hunt: windowed, coveringStops: [stopA]))
+        let early = verifier.evaluate(
+            device(36.0805, -115.1725), facts: CheckInFacts(hunt: windowed, coveringStops: [stopA]))
         #expect(result(early, .huntWindow) == .failed)
-        let inWindow = verifier.evaluate(device(36.0805, -115.1725, at: "2026-11-21T19:50:00Z"), facts: CheckInFacts(hunt: windowed, coveringStops: [stopA]))
+        let inWindow = verifier.evaluate(
+            device(36.0805, -115.1725, at: "2026-11-21T19:50:00Z"),
+            facts: CheckInFacts(hunt: windowed, coveringStops: [stopA]))
         #expect(result(inWindow, .huntWindow) == .passed)
     }
 
     @Test func travelSpeedAllowsForAccuracyAndRefusesTeleports() async throws {
-        let before = Fix(position: Coordinate(unchecked: 36.0805, -115.1725), time: RFC3339.parse("2026-11-21T19:20:00Z")!, accuracyMeters: 5, source: .device)
+        let before = Fix(
+            position: Coordinate(unchecked: 36.0805, -115.1725), time: RFC3339.parse("2026-11-21T19:20:00Z")!,
+            accuracyMeters: 5, source: .device)
         // 10 km in 10 minutes = 60 km/h: fine. In 2 minutes: 300 km/h.
         let target = Geodesic.destination(from: before.position, azimuth: 0, distanceMeters: 10_000)
         var facts = CheckInFacts(hunt: hunt, coveringStops: [stopA], neighbourFixes: [before])
-        let ok = verifier.evaluate(device(target.latitude, target.longitude, at: "2026-11-21T19:30:00Z"), facts: facts)
+        let ok = verifier.evaluate(
+            device(target.latitude, target.longitude, at: "2026-11-21T19:30:00Z"), facts: facts)
         #expect(result(ok, .travelSpeed) == .passed)
-        facts.neighbourFixes = [Fix(position: before.position, time: RFC3339.parse("2026-11-21T19:28:00Z")!, accuracyMeters: 5, source: .device)]
-        let teleport = verifier.evaluate(device(target.latitude, target.longitude, at: "2026-11-21T19:30:00Z"), facts: facts)
+        facts.neighbourFixes = [
+            Fix(
+                position: before.position, time: RFC3339.parse("2026-11-21T19:28:00Z")!, accuracyMeters: 5,
+                source: .device)
+        ]
+        let teleport = verifier.evaluate(
+            device(target.latitude, target.longitude, at: "2026-11-21T19:30:00Z"), facts: facts)
         #expect(result(teleport, .travelSpeed) == .failed)
         #expect(teleport.verdict == .rejected)
     }
@@ -107,16 +143,22 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
     @Test func orderedHuntsAndRepeatVisits() async throws {
         var ordered = hunt
         ordered.ordered = true
-        let outOfOrder = verifier.evaluate(device(36.0805, -115.1725), facts: CheckInFacts(hunt: ordered, coveringStops: [stopB]))
+        let outOfOrder = verifier.evaluate(
+            device(36.0805, -115.1725), facts: CheckInFacts(hunt: ordered, coveringStops: [stopB]))
         #expect(result(outOfOrder, .stopOrder) == .failed)
         let inOrder = verifier.evaluate(
-            device(36.0805, -115.1725), facts: CheckInFacts(hunt: ordered, coveringStops: [stopB], visitedStops: ["a": now]))
+            device(36.0805, -115.1725),
+            facts: CheckInFacts(hunt: ordered, coveringStops: [stopB], visitedStops: ["a": now]))
         #expect(inOrder.verdict == .accepted && inOrder.points == 30)
-        let again = verifier.evaluate(device(36.0805, -115.1725), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA], visitedStops: ["a": now]))
+        let again = verifier.evaluate(
+            device(36.0805, -115.1725),
+            facts: CheckInFacts(hunt: hunt, coveringStops: [stopA], visitedStops: ["a": now]))
         #expect(again.verdict == .accepted)
         #expect(again.points == 0)
         // With two stops covering the point, the unvisited one is taken.
-        let overlap = verifier.evaluate(device(36.0805, -115.1725), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA, stopB], visitedStops: ["a": now]))
+        let overlap = verifier.evaluate(
+            device(36.0805, -115.1725),
+            facts: CheckInFacts(hunt: hunt, coveringStops: [stopA, stopB], visitedStops: ["a": now]))
         #expect(overlap.stop?.id == "b" && overlap.points == 30)
     }
 
@@ -133,8 +175,11 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(result(verifier.evaluate(photo(m), facts: CheckInFacts(hunt: hunt)), .position) == .failed)
         m.latitude = 36.0805
         m.longitude = -115.1725
-        let reused = verifier.evaluate(photo(m), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA], earlierUseOfPhoto: 7))
+        let reused = verifier.evaluate(
+            photo(m), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA], earlierUseOfPhoto: 7))
         #expect(result(reused, .uniquePhoto) == .failed)
-        #expect(reused.rules.first { $0.rule == .uniquePhoto }?.detail == "this photo was already submitted (check-in #7)")
+        #expect(
+            reused.rules.first { $0.rule == .uniquePhoto }?.detail
+                == "this photo was already submitted (check-in #7)")
     }
 }

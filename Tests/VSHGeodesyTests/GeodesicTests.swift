@@ -24,7 +24,9 @@ import VSHTestSupport
         for _ in 0..<20_000 {
             let a = Coordinate(unchecked: -80 + next() * 160, -180 + next() * 360)
             let scale = [1e-6, 1e-4, 1e-3, 0.099][Int(next() * 4)]
-            let b = Coordinate(unchecked: max(-90, min(90, a.latitude + (next() - 0.5) * scale)), max(-180, min(180, a.longitude + (next() - 0.5) * scale)))
+            let b = Coordinate(
+                unchecked: max(-90, min(90, a.latitude + (next() - 0.5) * scale)),
+                max(-180, min(180, a.longitude + (next() - 0.5) * scale)))
             let karney = Geodesic.distanceMeters(a, b)
             let local = Geodesic.shortDistanceMeters(a, b)
             #expect(abs(local - karney) <= 1e-6 * karney + 1e-9, "\(a) \(b): \(local) vs \(karney)")
@@ -61,7 +63,8 @@ import VSHTestSupport
             Issue.record("unexpected gpx.json layout")
             return
         }
-        let trkpt = try Regex(#"<trkpt\s+(?:lat="([-0-9.]+)"\s+lon="([-0-9.]+)"|lon="([-0-9.]+)"\s+lat="([-0-9.]+)")"#)
+        let trkpt = try Regex(
+            #"<trkpt\s+(?:lat="([-0-9.]+)"\s+lon="([-0-9.]+)"|lon="([-0-9.]+)"\s+lat="([-0-9.]+)")"#)
         var checked = 0
         for (name, value) in files.members {
             guard case .object(let facts) = value, facts["segments"] == .int(1), facts["tracks"] == .int(1),
@@ -74,8 +77,12 @@ import VSHTestSupport
                 guard let lat, let lon, let la = Double(lat), let lo = Double(lon) else { return nil }
                 return try? Coordinate(latitude: la, longitude: lo)
             }
-            guard case .number(let count, _)? = facts["track_points"], points.count == Int(count) else { continue }
-            let length = zip(points, points.dropFirst()).reduce(0) { $0 + Geodesic.distanceMeters($1.0, $1.1) }
+            guard case .number(let count, _)? = facts["track_points"], points.count == Int(count) else {
+                continue
+            }
+            let length = zip(points, points.dropFirst()).reduce(0) {
+                $0 + Geodesic.distanceMeters($1.0, $1.1)
+            }
             #expect(abs(length - expected) <= 1e-6 * expected + 1e-6, "\(name): \(length) vs \(expected)")
             checked += 1
         }

@@ -8,17 +8,22 @@ import VSHTestSupport
 
 /// The rules' view of the past, on the memory store: no database involved.
 @Suite struct MemoryStoreTests {
-    let plaza = Geofence(Polygon(shell: try! LinearRing([
-        Coordinate(unchecked: 36.080, -115.173), Coordinate(unchecked: 36.080, -115.172),
-        Coordinate(unchecked: 36.081, -115.172), Coordinate(unchecked: 36.081, -115.173),
-        Coordinate(unchecked: 36.080, -115.173),
-    ])))
+    let plaza = Geofence(
+        Polygon(
+            shell: try! LinearRing([
+                Coordinate(unchecked: 36.080, -115.173), Coordinate(unchecked: 36.080, -115.172),
+                Coordinate(unchecked: 36.081, -115.172), Coordinate(unchecked: 36.081, -115.173),
+                Coordinate(unchecked: 36.080, -115.173),
+            ])))
 
     func league() async throws -> (MemoryStore, PlayerID) {
         let store = MemoryStore()
-        try await store.replace(with: HuntCatalog(hunts: [
-            Hunt(id: "h", name: "Hunt", stops: [Stop(id: "a", huntID: "h", name: "A", points: 50, geofence: plaza)])
-        ]))
+        await store.replace(
+            with: HuntCatalog(hunts: [
+                Hunt(
+                    id: "h", name: "Hunt",
+                    stops: [Stop(id: "a", huntID: "h", name: "A", points: 50, geofence: plaza)])
+            ]))
         let ann = try await store.addPlayer(name: "Ann", email: nil, at: Date(timeIntervalSince1970: 0))
         return (store, ann.id)
     }
@@ -28,12 +33,14 @@ import VSHTestSupport
         let time = RFC3339.parse("2026-11-21T19:00:00Z")!
         let service = CheckInService(store: store, photos: FilePhotoStore.unused)
         let first = try await service.checkIn(
-            player: ann, position: Coordinate(unchecked: 36.0805, -115.1725), time: time, accuracyMeters: 5, huntID: nil,
+            player: ann, position: Coordinate(unchecked: 36.0805, -115.1725), time: time, accuracyMeters: 5,
+            huntID: nil,
             now: time.addingTimeInterval(30))
         #expect(first.decision.verdict == .accepted)
         #expect(first.decision.points == 50)
         let again = try await service.checkIn(
-            player: ann, position: Coordinate(unchecked: 36.0806, -115.1726), time: time.addingTimeInterval(600),
+            player: ann, position: Coordinate(unchecked: 36.0806, -115.1726),
+            time: time.addingTimeInterval(600),
             accuracyMeters: 5, huntID: nil, now: time.addingTimeInterval(630))
         // Accepted again, but the first visit already scored.
         #expect(again.decision.points == 0)
@@ -47,7 +54,8 @@ import VSHTestSupport
         let service = CheckInService(store: store, photos: FilePhotoStore.unused)
         await #expect(throws: LeagueError.unknownPlayerID(PlayerID(99))) {
             try await service.checkIn(
-                player: PlayerID(99), position: Coordinate(unchecked: 36.08, -115.17), time: Date(), accuracyMeters: 5,
+                player: PlayerID(99), position: Coordinate(unchecked: 36.08, -115.17), time: Date(),
+                accuracyMeters: 5,
                 huntID: nil, now: Date())
         }
         await #expect(throws: LeagueError.unknownHunt(id: "atlantis", known: ["h"])) {
@@ -65,14 +73,16 @@ import VSHTestSupport
     @Test func coversIncludesTheBoundary() async throws {
         let (store, _) = try await league()
         for (lat, lon, inside) in [
-            (36.0805, -115.1725, true), (36.080, -115.1725, true), (36.081, -115.172, true), (36.080, -115.173, true),
+            (36.0805, -115.1725, true), (36.080, -115.1725, true), (36.081, -115.172, true),
+            (36.080, -115.173, true),
             (36.0815, -115.1725, false), (36.0805, -115.1735, false),
         ] {
-            let found = try await store.stops(covering: Coordinate(unchecked: lat, lon), inHunt: nil)
+            let found = await store.stops(covering: Coordinate(unchecked: lat, lon), inHunt: nil)
             #expect(found.isEmpty != inside, "\(lat), \(lon)")
         }
-        let crossed = try await store.stops(
-            crossedBy: Coordinate(unchecked: 36.0805, -115.174), Coordinate(unchecked: 36.0805, -115.171), inHunt: nil)
+        let crossed = await store.stops(
+            crossedBy: Coordinate(unchecked: 36.0805, -115.174), Coordinate(unchecked: 36.0805, -115.171),
+            inHunt: nil)
         #expect(crossed.map(\.stop.stopID) == ["a"])
         #expect(abs((crossed.first?.fraction ?? 0) - 0.5) < 1e-9)
     }
@@ -81,6 +91,9 @@ import VSHTestSupport
 extension FilePhotoStore {
     /// A store for tests that submit no photo (a folder that is never created).
     static var unused: FilePhotoStore {
-        FilePhotoStore(root: FileManager.default.temporaryDirectory.appendingPathComponent("vsh-unused-\(UUID().uuidString)").path)
+        FilePhotoStore(
+            root: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "vsh-unused-\(UUID().uuidString)"
+            ).path)
     }
 }

@@ -28,7 +28,8 @@ enum Scenario {
         ("Cy", "sphere", 5, 120),  // pending: accuracy worse than the hunt's 50 m
         ("Ann", "fremont-street-experience", 21, 5),  // too fast from the Bellagio: rejected
         ("Bo", "off-map", 30, 5),  // not at a stop
-        ("Dee", "fremont-street-experience", 0, 5), ("Dee", "mob-museum", 8, 5), ("Dee", "neon-museum", 16, 5),
+        ("Dee", "fremont-street-experience", 0, 5), ("Dee", "mob-museum", 8, 5),
+        ("Dee", "neon-museum", 16, 5),
         ("Dee", "mormon-fort", 24, 5), ("Dee", "container-park", 32, 5), ("Dee", "smith-center", 40, 5),
         ("Dee", "arts-district", 48, 5), ("Bo", "sphere", 50, nil),
     ]
@@ -36,7 +37,9 @@ enum Scenario {
     /// Plays the scenario and answers every question the parity test compares, as text.
     static func play(on store: some LeagueStore, photos: any PhotoStore) async throws -> [String] {
         var answers: [String] = []
-        try await store.sync(try HuntSources.read(directory: huntsFolder), badges: try HuntSources.readBadges(directory: huntsFolder))
+        try await store.sync(
+            try HuntSources.read(directory: huntsFolder),
+            badges: try HuntSources.readBadges(directory: huntsFolder))
         for name in ["Ann", "Bo", "Cy", "Dee"] {
             try await store.addPlayer(name: name, email: nil, at: Date(timeIntervalSince1970: 0))
         }
@@ -52,14 +55,18 @@ enum Scenario {
             let recorded = try await service.checkIn(
                 player: player, position: position, time: time, accuracyMeters: accuracy, huntID: nil,
                 now: time.addingTimeInterval(60))
-            let rules = recorded.decision.rules.map { "\($0.rule.rawValue)=\($0.outcome.rawValue)" }.joined(separator: ",")
+            let rules = recorded.decision.rules.map { "\($0.rule.rawValue)=\($0.outcome.rawValue)" }.joined(
+                separator: ",")
             answers.append(
                 "#\(recorded.id) \(recorded.player) \(recorded.decision.verdict) \(recorded.decision.stop?.id ?? "-") "
-                    + "+\(recorded.decision.points) [\(rules)] awards \(recorded.awards.map { $0.badgeID ?? "bonus" })")
+                    + "+\(recorded.decision.points) [\(rules)] awards \(recorded.awards.map { $0.badgeID ?? "bonus" })"
+            )
         }
         for pending in try await store.pendingCheckIns() {
-            answers.append("pending #\(pending.id) \(pending.player) \(pending.stopID ?? "-") \(pending.reasons)")
-            let outcome = try await store.review(pending.id, .approved, reason: "in the picture", moderator: "mo", at: start)
+            answers.append(
+                "pending #\(pending.id) \(pending.player) \(pending.stopID ?? "-") \(pending.reasons)")
+            let outcome = try await store.review(
+                pending.id, .approved, reason: "in the picture", moderator: "mo", at: start)
             answers.append("approved #\(outcome.checkInID) \(outcome.state) +\(outcome.pointsCredited)")
         }
         for query in [
@@ -69,23 +76,29 @@ enum Scenario {
             let board = try await store.leaderboard(query)
             answers.append(
                 "board \(query): "
-                    + board.map { "\($0.rank) \($0.player) \($0.points) \($0.huntsCompleted) \($0.stopsVisited) \($0.badges)" }
+                    + board.map {
+                        "\($0.rank) \($0.player) \($0.points) \($0.huntsCompleted) \($0.stopsVisited) \($0.badges)"
+                    }
                     .joined(separator: "; "))
         }
         for name in ["Ann", "Bo", "Cy", "Dee"] {
-            let profile = try await store.profile(player: try await store.requirePlayer(named: name).id, recent: 3)
+            let profile = try await store.profile(
+                player: try await store.requirePlayer(named: name).id, recent: 3)
             answers.append(
                 "profile \(profile.name) \(profile.points) \(profile.stopsVisited) \(profile.huntsCompleted) "
                     + "\(profile.hunts.map { "\($0.huntID) \($0.visited)/\($0.total)" }) \(profile.badges.map(\.id)) "
                     + "\(profile.recent.map { "\($0.id) \($0.state) \($0.stopID ?? "-") \($0.points)" })")
         }
         let dee = try await store.requirePlayer(named: "Dee").id
-        answers.append("visited \(try await store.visitedStops(player: dee, hunt: "downtown-fremont").sorted())")
+        answers.append(
+            "visited \(try await store.visitedStops(player: dee, hunt: "downtown-fremont").sorted())")
         let plan = try await store.collagePlan(player: dee, hunt: "downtown-fremont")
-        answers.append("collage \(plan.huntName) \(plan.complete) \(plan.tiles.map { "\($0.stopID) \($0.visited)" })")
+        answers.append(
+            "collage \(plan.huntName) \(plan.complete) \(plan.tiles.map { "\($0.stopID) \($0.visited)" })")
         let sign = landmarks["welcome-sign"]!
         answers.append("covering \(try await store.stops(covering: sign, inHunt: nil).map(\.stopID))")
-        let nearest = try #require(try await store.nearestStop(to: Coordinate(unchecked: 36.1160, -115.1760), inHunt: nil))
+        let nearest = try #require(
+            try await store.nearestStop(to: Coordinate(unchecked: 36.1160, -115.1760), inHunt: nil))
         answers.append("nearest \(nearest.stop.stopID) \(Int(nearest.distanceMeters.rounded()))")
         let health = try await store.health(photos: photos)
         answers.append("health \(health.isHealthy) \(health.players) \(health.checkIns) \(health.stops)")
@@ -102,11 +115,14 @@ enum Scenario {
         let path = folder.appendingPathComponent("vsh.sqlite").path
         let spatiaLite = try await Scenario.play(
             on: try SpatiaLiteStore(path: path), photos: FilePhotoStore.beside(databasePath: path))
-        let memory = try await Scenario.play(on: MemoryStore(), photos: FilePhotoStore(root: folder.appendingPathComponent("m").path))
+        let memory = try await Scenario.play(
+            on: MemoryStore(), photos: FilePhotoStore(root: folder.appendingPathComponent("m").path))
         #expect(spatiaLite.count == Scenario.visits.count + 2 + 4 + 4 + 5)
         #expect(memory.count == spatiaLite.count)
         for (a, b) in zip(spatiaLite, memory) { #expect(a == b) }
-        if ProcessInfo.processInfo.environment["VSH_PRINT_PARITY"] != nil { print(spatiaLite.joined(separator: "\n")) }
+        if ProcessInfo.processInfo.environment["VSH_PRINT_PARITY"] != nil {
+            print(spatiaLite.joined(separator: "\n"))
+        }
         // The scenario exercises every verdict and a completed hunt.
         let all = spatiaLite.joined(separator: "\n")
         for needle in [" accepted ", " rejected ", " pending ", "bonus", "approved #4 accepted +80"] {

@@ -23,7 +23,8 @@ struct ExiftoolReference {
     static func load() throws -> [ExiftoolReference] {
         let corpus = try #require(TestSupport.corpus, "VSH_CORPUS is not a corpus folder")
         func entries(_ name: String) throws -> [String: JSONObject] {
-            let value = try JSONValue.parse([UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/\(name)"))))
+            let value = try JSONValue.parse(
+                [UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/\(name)"))))
             guard case .array(let items) = value else { return [:] }
             var result: [String: JSONObject] = [:]
             for case .object(let object) in items {
@@ -33,8 +34,14 @@ struct ExiftoolReference {
         }
         let plain = try entries("photos.json")
         let groups = try entries("photos_groups.json")
-        func number(_ value: JSONValue?) -> Double? { if case .number(let n, _)? = value { return n }; return nil }
-        func string(_ value: JSONValue?) -> String? { if case .string(let s)? = value { return s }; return nil }
+        func number(_ value: JSONValue?) -> Double? {
+            if case .number(let n, _)? = value { return n }
+            return nil
+        }
+        func string(_ value: JSONValue?) -> String? {
+            if case .string(let s)? = value { return s }
+            return nil
+        }
         return plain.keys.sorted().map { file in
             let p = plain[file]!
             let g = groups[file] ?? JSONObject()
@@ -47,7 +54,8 @@ struct ExiftoolReference {
                 altitude: number(g["Composite:GPSAltitude"]) ?? number(g["GPS:GPSAltitude"]),
                 gpsDateStamp: string(p["GPSDateStamp"]), gpsTimeStamp: string(p["GPSTimeStamp"]),
                 dateTimeOriginal: string(p["DateTimeOriginal"]),
-                width: number(p["ImageWidth"]).map { Int($0) }, height: number(p["ImageHeight"]).map { Int($0) },
+                width: number(p["ImageWidth"]).map { Int($0) },
+                height: number(p["ImageHeight"]).map { Int($0) },
                 accuracy: number(p["GPSHPositioningError"]))
         }
     }
@@ -66,8 +74,12 @@ struct ExiftoolReference {
         for reference in try ExiftoolReference.load() {
             guard let lat = reference.latitude, let lon = reference.longitude else { continue }
             let found = try #require(try metadata(reference.file), "\(reference.file) unreadable")
-            #expect(abs((found.latitude ?? .nan) - lat) < 1e-6, "\(reference.file) latitude \(String(describing: found.latitude)) vs \(lat)")
-            #expect(abs((found.longitude ?? .nan) - lon) < 1e-6, "\(reference.file) longitude \(String(describing: found.longitude)) vs \(lon)")
+            #expect(
+                abs((found.latitude ?? .nan) - lat) < 1e-6,
+                "\(reference.file) latitude \(String(describing: found.latitude)) vs \(lat)")
+            #expect(
+                abs((found.longitude ?? .nan) - lon) < 1e-6,
+                "\(reference.file) longitude \(String(describing: found.longitude)) vs \(lon)")
             if let altitude = reference.altitude {
                 #expect(abs((found.altitudeMeters ?? .nan) - altitude) < 0.01, "\(reference.file) altitude")
             } else {
@@ -82,10 +94,13 @@ struct ExiftoolReference {
         var compared = 0
         for reference in try ExiftoolReference.load() {
             guard let stamp = reference.gpsDateStamp, let time = reference.gpsTimeStamp, stamp.count == 10,
-                let expected = RFC3339.parse(stamp.replacingOccurrences(of: ":", with: "-") + "T" + time + "Z")
+                let expected = RFC3339.parse(
+                    stamp.replacingOccurrences(of: ":", with: "-") + "T" + time + "Z")
             else { continue }
             let found = try #require(try metadata(reference.file))
-            #expect(found.gpsTime.map { abs($0.timeIntervalSince(expected)) < 0.001 } == true, "\(reference.file): \(String(describing: found.gpsTime)) vs \(expected)")
+            #expect(
+                found.gpsTime.map { abs($0.timeIntervalSince(expected)) < 0.001 } == true,
+                "\(reference.file): \(String(describing: found.gpsTime)) vs \(expected)")
             compared += 1
         }
         #expect(compared == 14, "GPS times compared: \(compared)")
@@ -123,16 +138,25 @@ struct ExiftoolReference {
         // OffsetTimeOriginal and SubSecTimeOriginal are kept.
         let google = try #require(try metadata("photos/exiftool__Google.jpg"))
         #expect(google.takenAtText == "2023-10-06T22:53:51.724+02:00")
-        #expect(google.takenAt(inTimeZone: TimeZone(identifier: "UTC")!) == RFC3339.parse("2023-10-06T20:53:51.724Z"))
+        #expect(
+            google.takenAt(inTimeZone: TimeZone(identifier: "UTC")!)
+                == RFC3339.parse("2023-10-06T20:53:51.724Z"))
         // GPSHPositioningError as the accuracy.
-        #expect(try #require(try metadata("photos/mei__Issue_508.jpg")).accuracyMeters.map { abs($0 - 4.792726461) < 1e-6 } == true)
+        #expect(
+            try #require(try metadata("photos/mei__Issue_508.jpg")).accuracyMeters.map {
+                abs($0 - 4.792726461) < 1e-6
+            } == true)
     }
 
     @Test func frameSizesMatchExiftool() throws {
+        var compared = 0
         for reference in try ExiftoolReference.load() where reference.width != nil {
             guard let found = try metadata(reference.file) else { continue }
             #expect(found.width == reference.width && found.height == reference.height, "\(reference.file)")
+            compared += 1
         }
+        // Most corpus photos have a frame size in exiftool's answers (a loop over none would pass).
+        #expect(compared >= 40, "only \(compared) photos compared")
     }
 
     @Test func unreadableFilesAreErrorsNotCrashes() throws {
@@ -141,10 +165,15 @@ struct ExiftoolReference {
         #expect(files.count == 51)
         var errors: [String] = []
         for file in files {
-            do { _ = try PhotoReader.metadata(path: root.appendingPathComponent(file).path) } catch { errors.append(file) }
+            do { _ = try PhotoReader.metadata(path: root.appendingPathComponent(file).path) } catch {
+                errors.append(file)
+            }
         }
         // A TIFF header without SOI and a file starting with garbage: not JPEGs.
-        #expect(errors == ["exiv2__issue_2320_poc.jpg", "mei__ImageTestSuite__f012a4321f00f12af6b1eee7580ffb9c.jpg"])
+        #expect(
+            errors == [
+                "exiv2__issue_2320_poc.jpg", "mei__ImageTestSuite__f012a4321f00f12af6b1eee7580ffb9c.jpg",
+            ])
     }
 
     /// Every corpus photo truncated at many offsets and with bytes flipped goes
@@ -159,7 +188,8 @@ struct ExiftoolReference {
             let original = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
             let head = Array(original.prefix(128 * 1024))
             var variants: [[UInt8]] = []
-            for cut in [1, 2, 3, 4, 10, 20, 50, 100, 200, 500, 1000, 2000, 4000, 8000, 16000, 65000] where cut < head.count {
+            for cut in [1, 2, 3, 4, 10, 20, 50, 100, 200, 500, 1000, 2000, 4000, 8000, 16000, 65000]
+            where cut < head.count {
                 variants.append(Array(head.prefix(cut)))
             }
             for _ in 0..<12 {
@@ -181,4 +211,3 @@ struct ExiftoolReference {
         #expect(tried > 1000)
     }
 }
-

@@ -46,7 +46,9 @@ func fixture(_ name: String) -> String {
         #expect(m.altitudeMeters == -12.5)
         #expect(m.gpsTime == RFC3339.parse("2026-11-21T11:30:00.5Z"))
         #expect(m.takenAtText == "2026-11-21T04:30:00.125-07:00")
-        #expect(m.takenAt(inTimeZone: TimeZone(identifier: "America/Los_Angeles")!) == RFC3339.parse("2026-11-21T11:30:00.125Z"))
+        #expect(
+            m.takenAt(inTimeZone: TimeZone(identifier: "America/Los_Angeles")!)
+                == RFC3339.parse("2026-11-21T11:30:00.125Z"))
     }
 
     @Test func impossibleDatesAreNoDates() throws {
@@ -59,11 +61,15 @@ func fixture(_ name: String) -> String {
     @Test func cameraClockWithoutOffsetUsesTheHuntsTimeZone() throws {
         let m = try PhotoReader.metadata(path: fixture("sphere-camera-clock.jpg"))
         #expect(m.utcOffsetSeconds == nil)
-        #expect(m.takenAt(inTimeZone: TimeZone(identifier: "America/Los_Angeles")!) == RFC3339.parse("2026-11-21T19:45:00Z"))
+        #expect(
+            m.takenAt(inTimeZone: TimeZone(identifier: "America/Los_Angeles")!)
+                == RFC3339.parse("2026-11-21T19:45:00Z"))
         // Across a DST change: July is -07:00 in Las Vegas.
         var july = m
         july.takenAtLocal?.month = 7
-        #expect(july.takenAt(inTimeZone: TimeZone(identifier: "America/Los_Angeles")!) == RFC3339.parse("2026-07-21T18:45:00Z"))
+        #expect(
+            july.takenAt(inTimeZone: TimeZone(identifier: "America/Los_Angeles")!)
+                == RFC3339.parse("2026-07-21T18:45:00Z"))
     }
 
     @Test func imageIdentityIgnoresMetadataButFileIdentityDoesNot() throws {
@@ -76,13 +82,20 @@ func fixture(_ name: String) -> String {
         // Appending bytes after EOI does not make a new photo either.
         let folder = try TestSupport.temporaryDirectory()
         let padded = folder.appendingPathComponent("padded.jpg")
-        try Data(try Data(contentsOf: URL(fileURLWithPath: fixture("sign-inside.jpg"))) + Data(repeating: 7, count: 100)).write(to: padded)
+        try Data(
+            try Data(contentsOf: URL(fileURLWithPath: fixture("sign-inside.jpg")))
+                + Data(repeating: 7, count: 100)
+        ).write(to: padded)
         #expect(try PhotoReader.photo(path: padded.path).photo.imageSHA256 == a.imageSHA256)
     }
 
     @Test func brokenFilesAreTypedErrors() throws {
-        #expect(throws: PhotoError.notJPEG(file: fixture("not-a-jpeg.jpg"))) { try PhotoReader.metadata(path: fixture("not-a-jpeg.jpg")) }
-        #expect(throws: PhotoError.unreadable(file: "/nonexistent.jpg")) { try PhotoReader.metadata(path: "/nonexistent.jpg") }
+        #expect(throws: PhotoError.notJPEG(file: fixture("not-a-jpeg.jpg"))) {
+            try PhotoReader.metadata(path: fixture("not-a-jpeg.jpg"))
+        }
+        #expect(throws: PhotoError.unreadable(file: "/nonexistent.jpg")) {
+            try PhotoReader.metadata(path: "/nonexistent.jpg")
+        }
         // Cut inside the EXIF segment: no metadata for `vsh exif`, corrupt for a check-in.
         #expect(try PhotoReader.metadata(path: fixture("truncated.jpg")).position == nil)
         #expect {

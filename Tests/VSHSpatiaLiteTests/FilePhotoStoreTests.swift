@@ -37,7 +37,10 @@ import VSHTestSupport
         defer { TestSupport.remove(folder) }
         let photos = FilePhotoStore(root: folder.path)
         try Data("secret".utf8).write(to: folder.appendingPathComponent("notes.txt"))
-        for key in ["notes.txt", "../notes.txt", "/etc/passwd", "ab/../../notes.txt", "ab/" + String(repeating: "a", count: 64) + ".jpg"] {
+        for key in [
+            "notes.txt", "../notes.txt", "/etc/passwd", "ab/../../notes.txt",
+            "ab/" + String(repeating: "a", count: 64) + ".jpg",
+        ] {
             #expect(try photos.get(key) == nil, "\(key)")
             #expect(!photos.exists(key), "\(key)")
         }

@@ -4,7 +4,6 @@ import VSHCore
 import VSHSpatiaLite
 import VSHTestSupport
 
-
 /// Star-shaped polygons (simple by construction) 30-300 m across with 8-40
 /// vertices around Las Vegas, one in ten with a hole, as `make bench` draws them.
 func syntheticStops(count: Int, seed: UInt64) -> [Stop] {
@@ -15,7 +14,9 @@ func syntheticStops(count: Int, seed: UInt64) -> [Stop] {
         let radius = (15 + random.unit() * 135) / 111_000
         let n = 8 + Int(random.unit() * 33)
         func star(_ scale: Double, _ vertices: Int, clockwise: Bool) -> LinearRing {
-            var angles = (0..<vertices).map { k in (Double(k) + random.unit() * 0.8) / Double(vertices) * 2 * .pi }
+            var angles = (0..<vertices).map { k in
+                (Double(k) + random.unit() * 0.8) / Double(vertices) * 2 * .pi
+            }
             if clockwise { angles.reverse() }
             var ring = angles.map { a -> Coordinate in
                 let r = radius * scale * (0.55 + random.unit() * 0.45)
@@ -26,7 +27,9 @@ func syntheticStops(count: Int, seed: UInt64) -> [Stop] {
         }
         let shell = star(1, n, clockwise: false)
         let holes = i % 10 == 0 ? [star(0.3, 6, clockwise: true)] : []
-        return Stop(id: "s\(i)", huntID: "world", name: "s\(i)", points: 1, geofence: Geofence(Polygon(shell: shell, holes: holes)))
+        return Stop(
+            id: "s\(i)", huntID: "world", name: "s\(i)", points: 1,
+            geofence: Geofence(Polygon(shell: shell, holes: holes)))
     }
 }
 
@@ -46,9 +49,11 @@ func syntheticStops(count: Int, seed: UInt64) -> [Stop] {
         for stop in stops.prefix(400) {
             let ring = stop.geofence.polygons[0].shell.positions
             let k = Int(random.unit() * Double(ring.count - 1))
-            let a = ring[k], b = ring[k + 1]
+            let a = ring[k]
+            let b = ring[k + 1]
             fixes.append(a)
-            fixes.append(Coordinate(unchecked: (a.latitude + b.latitude) / 2, (a.longitude + b.longitude) / 2))
+            fixes.append(
+                Coordinate(unchecked: (a.latitude + b.latitude) / 2, (a.longitude + b.longitude) / 2))
             fixes.append(Coordinate(unchecked: a.latitude + 1e-12, a.longitude))
             fixes.append(Coordinate(unchecked: a.latitude, a.longitude - 1e-12))
             if let hole = stop.geofence.polygons[0].holes.first { fixes.append(hole.positions[0]) }
@@ -72,28 +77,55 @@ func syntheticStops(count: Int, seed: UInt64) -> [Stop] {
 
     @Test func thePointInPolygonFixturesThroughTheIndex() async throws {
         let corpus = try #require(TestSupport.corpus)
-        let reference = try JSONValue.parse([UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/pip.json"))))
-        guard case .object(let root) = reference, case .array(let fixtures)? = root["predicate_fixtures"] else { return }
-        for (i, value) in fixtures.enumerated() {
-            guard case .object(let f) = value, case .string(let file)? = f["file"], case .number(let featureIndex, _)? = f["polygon_feature_index"],
-                case .bool(let expected)? = f["expected_inside_boundary_inclusive"], case .array(let xy)? = f["point"],
-                case .number(let x, _) = xy[0], case .number(let y, _) = xy[1]
-            else { continue }
-            guard case .object(let doc) = try JSONValue.parse([UInt8](Data(contentsOf: corpus.appendingPathComponent(file)))),
-                case .array(let features)? = doc["features"], case .object(let feature) = features[Int(featureIndex)]
-            else { continue }
-            let fence = try HuntFile.geofence(from: feature["geometry"] ?? .null)
-            let index = GeofenceIndex(stops: [Stop(id: "f\(i)", huntID: "t", name: "f", points: 1, geofence: fence)])
-            #expect(index.covering(latitude: y, longitude: x) == .covered(expected ? [0] : []), "\(file)")
+        let reference = try JSONValue.parse(
+            [UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/pip.json"))))
+        guard case .object(let root) = reference, case .array(let fixtures)? = root["predicate_fixtures"]
+        else {
+            Issue.record("pip.json has no predicate_fixtures")
+            return
         }
+        var checked = 0
+        for (i, value) in fixtures.enumerated() {
+            guard case .object(let f) = value, case .string(let file)? = f["file"],
+                case .number(let featureIndex, _)? = f["polygon_feature_index"],
+                case .bool(let expected)? = f["expected_inside_boundary_inclusive"],
+                case .array(let xy)? = f["point"],
+                case .number(let x, _) = xy[0], case .number(let y, _) = xy[1]
+            else {
+                Issue.record("fixture \(i) unreadable")
+                continue
+            }
+            guard
+                case .object(let doc) = try JSONValue.parse(
+                    [UInt8](Data(contentsOf: corpus.appendingPathComponent(file)))),
+                case .array(let features)? = doc["features"],
+                case .object(let feature) = features[Int(featureIndex)]
+            else {
+                Issue.record("fixture \(i): \(file) has no feature \(featureIndex)")
+                continue
+            }
+            let fence = try HuntFile.geofence(from: feature["geometry"] ?? .null)
+            let index = GeofenceIndex(stops: [
+                Stop(id: "f\(i)", huntID: "t", name: "f", points: 1, geofence: fence)
+            ])
+            #expect(index.covering(latitude: y, longitude: x) == .covered(expected ? [0] : []), "\(file)")
+            checked += 1
+        }
+        // The corpus's 40 predicate fixtures (a loop over none would pass silently).
+        #expect(checked == 40)
     }
 
     @Test func edgeCasesOfTheGrid() async throws {
-        let square = Geofence(Polygon(shell: try! LinearRing([
-            Coordinate(unchecked: 0, 0), Coordinate(unchecked: 0, 10), Coordinate(unchecked: 10, 10), Coordinate(unchecked: 10, 0),
-            Coordinate(unchecked: 0, 0),
-        ])))
-        let index = GeofenceIndex(stops: [Stop(id: "sq", huntID: "t", name: "sq", points: 1, geofence: square)])
+        let square = Geofence(
+            Polygon(
+                shell: try! LinearRing([
+                    Coordinate(unchecked: 0, 0), Coordinate(unchecked: 0, 10), Coordinate(unchecked: 10, 10),
+                    Coordinate(unchecked: 10, 0),
+                    Coordinate(unchecked: 0, 0),
+                ])))
+        let index = GeofenceIndex(stops: [
+            Stop(id: "sq", huntID: "t", name: "sq", points: 1, geofence: square)
+        ])
         #expect(index.covering(latitude: 10, longitude: 10) == .covered([0]))  // the far corner of the extent
         #expect(index.covering(latitude: 5, longitude: 10) == .covered([0]))
         #expect(index.covering(latitude: 10.0000001, longitude: 5) == .covered([]))

@@ -8,16 +8,22 @@ import VSHTestSupport
 /// A hunt of one stop from a ring of (lat, lon) pairs, for building catalogs in code.
 func catalog(stops: [(id: String, geofence: Geofence)]) -> HuntCatalog {
     HuntCatalog(hunts: [
-        Hunt(id: "test", name: "Test", stops: stops.map { Stop(id: $0.id, huntID: "test", name: $0.id, points: 10, geofence: $0.geofence) })
+        Hunt(
+            id: "test", name: "Test",
+            stops: stops.map {
+                Stop(id: $0.id, huntID: "test", name: $0.id, points: 10, geofence: $0.geofence)
+            })
     ])
 }
 
 func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofence {
-    Geofence(Polygon(shell: try LinearRing([
-        Coordinate(unchecked: lat - h, lon - h), Coordinate(unchecked: lat - h, lon + h),
-        Coordinate(unchecked: lat + h, lon + h), Coordinate(unchecked: lat + h, lon - h),
-        Coordinate(unchecked: lat - h, lon - h),
-    ])))
+    Geofence(
+        Polygon(
+            shell: try LinearRing([
+                Coordinate(unchecked: lat - h, lon - h), Coordinate(unchecked: lat - h, lon + h),
+                Coordinate(unchecked: lat + h, lon + h), Coordinate(unchecked: lat + h, lon - h),
+                Coordinate(unchecked: lat - h, lon - h),
+            ])))
 }
 
 @Suite struct StoreTests {
@@ -34,10 +40,14 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
     /// boundary-inclusive, against shapely's `covers` (reference/pip.json).
     @Test func pointInPolygonFixturesMatchShapelyCovers() async throws {
         let corpus = try #require(TestSupport.corpus, "VSH_CORPUS is not a corpus folder")
-        let reference = try JSONValue.parse([UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/pip.json"))))
+        let reference = try JSONValue.parse(
+            [UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/pip.json"))))
         guard case .object(let root) = reference, case .array(let fixtures)? = root["predicate_fixtures"],
             case .array(let cases)? = root["bpip_cases"]
-        else { Issue.record("unexpected pip.json layout"); return }
+        else {
+            Issue.record("unexpected pip.json layout")
+            return
+        }
 
         // Load every fixture polygon as a stop; remember which point goes with which stop.
         var stops: [(id: String, geofence: Geofence)] = []
@@ -54,7 +64,8 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
             return try HuntFile.geofence(from: object["geometry"] ?? .null)
         }
         func point(_ value: JSONValue?) throws -> Coordinate {
-            guard case .array(let xy)? = value, case .number(let lon, _) = xy[0], case .number(let lat, _) = xy[1]
+            guard case .array(let xy)? = value, case .number(let lon, _) = xy[0],
+                case .number(let lat, _) = xy[1]
             else { throw InputError("bad point") }
             return try Coordinate(latitude: lat, longitude: lon)
         }
@@ -62,7 +73,10 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
             guard case .object(let fixture) = value, case .string(let file)? = fixture["file"],
                 case .number(let index, _)? = fixture["polygon_feature_index"],
                 case .bool(let expected)? = fixture["expected_inside_boundary_inclusive"]
-            else { Issue.record("fixture \(i) unreadable"); continue }
+            else {
+                Issue.record("fixture \(i) unreadable")
+                continue
+            }
             let id = "fixture-\(i)"
             stops.append((id, try polygon(file: file, index: Int(index))))
             questions.append((id, try point(fixture["point"]), expected, file))
@@ -72,7 +86,10 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
         for (i, value) in cases.enumerated() {
             guard case .object(let fixture) = value, case .string(let file)? = fixture["polygon_file"],
                 case .bool(let expected)? = fixture["shapely_covers"]
-            else { Issue.record("case \(i) unreadable"); continue }
+            else {
+                Issue.record("case \(i) unreadable")
+                continue
+            }
             if holeStops[file] == nil {
                 let id = "hole-\(holeStops.count)"
                 holeStops[file] = id
@@ -86,14 +103,20 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
 
         try await store.replace(with: catalog(stops: stops))
         for question in questions {
-            let inside = try await store.stops(covering: question.point).contains { $0.stopID == question.stop }
+            let inside = try await store.stops(covering: question.point).contains {
+                $0.stopID == question.stop
+            }
             #expect(inside == question.expected, "\(question.file) at \(question.point)")
         }
     }
 
     @Test func boundaryVertexAndHoleBehaviour() async throws {
-        let shell = [(0.0, 0.0), (0.0, 10.0), (10.0, 10.0), (10.0, 0.0), (0.0, 0.0)].map { Coordinate(unchecked: $0.0, $0.1) }
-        let hole = [(4.0, 4.0), (6.0, 4.0), (6.0, 6.0), (4.0, 6.0), (4.0, 4.0)].map { Coordinate(unchecked: $0.0, $0.1) }
+        let shell = [(0.0, 0.0), (0.0, 10.0), (10.0, 10.0), (10.0, 0.0), (0.0, 0.0)].map {
+            Coordinate(unchecked: $0.0, $0.1)
+        }
+        let hole = [(4.0, 4.0), (6.0, 4.0), (6.0, 6.0), (4.0, 6.0), (4.0, 4.0)].map {
+            Coordinate(unchecked: $0.0, $0.1)
+        }
         let fence = Geofence(Polygon(shell: try LinearRing(shell), holes: [try LinearRing(hole, index: 1)]))
         try await store.replace(with: catalog(stops: [("donut", fence)]))
         func inside(_ lat: Double, _ lon: Double) async throws -> Bool {
@@ -116,15 +139,19 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
             Coordinate(unchecked: 36.1040, -115.1660), Coordinate(unchecked: 36.1000, -115.1700),
         ])
         try await store.replace(with: catalog(stops: [("slanted", Geofence(Polygon(shell: slanted)))]))
-        for point in [Coordinate(unchecked: 36.0990, -115.1660), Coordinate(unchecked: 36.1050, -115.1720),
-                      Coordinate(unchecked: 36.0500, -115.2500)] {
+        for point in [
+            Coordinate(unchecked: 36.0990, -115.1660), Coordinate(unchecked: 36.1050, -115.1720),
+            Coordinate(unchecked: 36.0500, -115.2500),
+        ] {
             let nearest = try #require(try await store.nearestStop(to: point))
             var best = Double.infinity
             for (a, b) in zip(slanted.positions, slanted.positions.dropFirst()) {
                 let edge = Geodesic.inverse(a, b)
                 let steps = Int(edge.distanceMeters / 0.05)
                 for step in 0...steps {
-                    let p = Geodesic.destination(from: a, azimuth: edge.initialAzimuth, distanceMeters: edge.distanceMeters * Double(step) / Double(steps))
+                    let p = Geodesic.destination(
+                        from: a, azimuth: edge.initialAzimuth,
+                        distanceMeters: edge.distanceMeters * Double(step) / Double(steps))
                     best = min(best, Geodesic.distanceMeters(point, p))
                 }
             }
@@ -141,17 +168,30 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
     }
 
     @Test func inspectorAsksGEOSAndTheEllipsoid() async throws {
-        let bowtie = Geofence(Polygon(shell: try LinearRing([
-            Coordinate(unchecked: 0, 0), Coordinate(unchecked: 1, 1), Coordinate(unchecked: 0, 1),
-            Coordinate(unchecked: 1, 0), Coordinate(unchecked: 0, 0),
-        ])))
-        #expect(try store.inspector.inspect(bowtie).invalidReason == "self-intersection at longitude 0.5, latitude 0.5")
-        let outsideHole = Geofence(Polygon(shell: try LinearRing([
-            Coordinate(unchecked: 0, 0), Coordinate(unchecked: 0, 1), Coordinate(unchecked: 1, 1), Coordinate(unchecked: 0, 0),
-        ]), holes: [try LinearRing([
-            Coordinate(unchecked: 5, 5), Coordinate(unchecked: 5, 6), Coordinate(unchecked: 6, 6), Coordinate(unchecked: 5, 5),
-        ])]))
-        #expect(try store.inspector.inspect(outsideHole).invalidReason?.hasPrefix("hole lies outside shell") == true)
+        let bowtie = Geofence(
+            Polygon(
+                shell: try LinearRing([
+                    Coordinate(unchecked: 0, 0), Coordinate(unchecked: 1, 1), Coordinate(unchecked: 0, 1),
+                    Coordinate(unchecked: 1, 0), Coordinate(unchecked: 0, 0),
+                ])))
+        #expect(
+            try store.inspector.inspect(bowtie).invalidReason
+                == "self-intersection at longitude 0.5, latitude 0.5")
+        let outsideHole = Geofence(
+            Polygon(
+                shell: try LinearRing([
+                    Coordinate(unchecked: 0, 0), Coordinate(unchecked: 0, 1), Coordinate(unchecked: 1, 1),
+                    Coordinate(unchecked: 0, 0),
+                ]),
+                holes: [
+                    try LinearRing([
+                        Coordinate(unchecked: 5, 5), Coordinate(unchecked: 5, 6), Coordinate(unchecked: 6, 6),
+                        Coordinate(unchecked: 5, 5),
+                    ])
+                ]))
+        #expect(
+            try store.inspector.inspect(outsideHole).invalidReason?.hasPrefix("hole lies outside shell")
+                == true)
         let plaza = try square(36.12, -115.17, halfDegrees: 0.0005)
         let inspector = try SpatiaLiteInspector.standalone()
         #expect(try inspector.inspect(plaza).invalidReason == nil)
@@ -168,8 +208,9 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
         #expect(try await store.sync(sources) == .unchanged)
 
         var broken = sources
-        broken[0].bytes = Array(String(decoding: broken[0].bytes, as: UTF8.self)
-            .replacingOccurrences(of: #""points": 50"#, with: #""points": "fifty""#).utf8)
+        broken[0].bytes = Array(
+            String(decoding: broken[0].bytes, as: UTF8.self)
+                .replacingOccurrences(of: #""points": 50"#, with: #""points": "fifty""#).utf8)
         await #expect(throws: HuntFileErrors.self) { try await store.sync(broken) }
         #expect(try await store.hunts().map(\.hunt.id) == ["downtown-fremont", "strip-classics"])
         #expect(try await store.hunt(id: "strip-classics")?.hunt.stops.count == 10)
@@ -180,7 +221,8 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
     }
 
     @Test func storedHuntsReadBackAsDefined() async throws {
-        let sources = try HuntSources.read(directory: TestSupport.packageRoot.appendingPathComponent("hunts").path)
+        let sources = try HuntSources.read(
+            directory: TestSupport.packageRoot.appendingPathComponent("hunts").path)
         try await store.sync(sources)
         let fileHunts = try HuntCatalog.build(sources, inspector: store.inspector).get().hunts
         let stored = try await store.hunts().map(\.hunt)
@@ -199,13 +241,20 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
     @Test func theAuditTrailIsAppendOnly() async throws {
         let ann = try await store.addPlayer(name: "Ann", email: nil, at: Date(timeIntervalSince1970: 0))
         let submission = Submission(
-            player: ann.id, evidence: .device(position: Coordinate(unchecked: 36.1, -115.1), time: Date(timeIntervalSince1970: 100), accuracyMeters: 3),
+            player: ann.id,
+            evidence: .device(
+                position: Coordinate(unchecked: 36.1, -115.1), time: Date(timeIntervalSince1970: 100),
+                accuracyMeters: 3),
             huntID: nil, receivedAt: Date(timeIntervalSince1970: 200))
         let recorded = try await store.record(submission, photoFile: nil) { _, _ in
-            Decision(verdict: .rejected, rules: [RuleResult(.atStop, .failed, "not at a stop")], hunt: nil, stop: nil, points: 0, fix: nil)
+            Decision(
+                verdict: .rejected, rules: [RuleResult(.atStop, .failed, "not at a stop")], hunt: nil,
+                stop: nil, points: 0, fix: nil)
         }
         #expect(recorded.id == 1)
-        await #expect(throws: (any Error).self) { try await store.executeForTesting("UPDATE checkins SET verdict = 'accepted'") }
+        await #expect(throws: (any Error).self) {
+            try await store.executeForTesting("UPDATE checkins SET verdict = 'accepted'")
+        }
         await #expect(throws: (any Error).self) { try await store.executeForTesting("DELETE FROM checkins") }
         #expect(try await store.player(named: "ann")?.id == ann.id)
         #expect(try await store.player(named: "ANN")?.name == "Ann")

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Paths and helpers shared by the test targets.
 public enum TestSupport {
@@ -7,7 +8,9 @@ public enum TestSupport {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
             url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url
+            }
         }
         fatalError("Package.swift not found above \(#filePath)")
     }()
@@ -19,13 +22,18 @@ public enum TestSupport {
         let url =
             env.map { URL(fileURLWithPath: $0, relativeTo: packageRoot).standardizedFileURL }
             ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        return FileManager.default.fileExists(atPath: url.appendingPathComponent("README.md").path) ? url : nil
+        return FileManager.default.fileExists(atPath: url.appendingPathComponent("README.md").path)
+            ? url : nil
     }
 
-    /// A new empty folder under the system's temporary folder.
+    /// A new empty folder under the system's temporary folder, private to this user (0700),
+    /// removed with everything in it when the test process exits.
     public static func temporaryDirectory(_ name: String = "vsh-test") throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        TemporaryFolders.shared.keep(url)
         return url
     }
 
@@ -42,11 +50,16 @@ public enum TestSupport {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var directory = bundle.deletingLastPathComponent()
         // On Linux the runner is `<products>/vshPackageTests.xctest`; be tolerant of bundles.
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("vsh").path), directory.path != "/" {
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("vsh").path),
+            directory.path != "/"
+        {
             directory.deleteLastPathComponent()
         }
         return directory
     }
+
+    /// How long a test lets a command run before it counts as hung (and is killed).
+    public static let hangLimitSeconds = 300.0
 
     /// What a finished process left behind.
     public struct ProcessResult: Sendable {
@@ -63,8 +76,10 @@ public enum TestSupport {
 
     /// Runs a built executable with arguments and environment additions, waiting for it to end.
     public static func run(
-        _ tool: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: URL? = nil,
-        stdin: Data? = nil
+        _ tool: String, _ arguments: [String], environment: [String: String] = [:],
+        currentDirectory: URL? = nil,
+        stdin: Data? = nil,
+        hangLimitSeconds: Double? = TestSupport.hangLimitSeconds
     ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent(tool)
@@ -82,6 +97,14 @@ public enum TestSupport {
         process.standardError = err
         process.standardInput = input
         try process.run()
+        // A hang guard, not a speed test: past the (generous) limit the process is killed,
+        // and its status (SIGKILL) fails whatever the test expected.
+        if let hangLimitSeconds {
+            let watched = process
+            DispatchQueue.global().asyncAfter(deadline: .now() + hangLimitSeconds) {
+                if watched.isRunning { kill(watched.processIdentifier, SIGKILL) }
+            }
+        }
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a chatty process cannot block.
@@ -95,4 +118,20 @@ public enum TestSupport {
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
+}
+
+/// The folders tests made, removed at exit (a test that fails half-way leaves nothing behind either).
+final class TemporaryFolders: Sendable {
+    static let shared = TemporaryFolders()
+    private let folders = Mutex<[String]>([])
+
+    private init() {
+        atexit {
+            for path in TemporaryFolders.shared.folders.withLock({ $0 }) {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+
+    func keep(_ url: URL) { folders.withLock { $0.append(url.path) } }
 }

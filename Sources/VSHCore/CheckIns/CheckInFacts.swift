@@ -19,6 +19,7 @@ public struct CheckInFacts: Sendable {
     /// An earlier submission (anyone's) of the same image data, if any.
     public var earlierUseOfPhoto: Int64?
 
+    /// The facts for a decision (see each property).
     public init(
         hunt: Hunt?, coveringStops: [Stop] = [], nearestStop: (stop: Stop, distanceMeters: Double)? = nil,
         visitedStops: [String: Date] = [:], neighbourFixes: [Fix] = [], earlierUseOfPhoto: Int64? = nil
@@ -34,9 +35,13 @@ public struct CheckInFacts: Sendable {
 
 /// The verifier's decision: the verdict, every rule's result, the stop and the points.
 public struct Decision: Sendable {
+    /// The decision: accepted, rejected or pending.
     public var verdict: Verdict
+    /// Every rule's result, in the order the rules ran.
     public var rules: [RuleResult]
+    /// The hunt whose rules applied, if any.
     public var hunt: Hunt?
+    /// The stop the check-in is at, if any.
     public var stop: Stop?
     /// Points this check-in earns now: the stop's points on a first accepted
     /// visit, else 0 (scoring derives totals from accepted check-ins).
@@ -44,6 +49,7 @@ public struct Decision: Sendable {
     /// The fix the decision used (nil when the submission had no usable position and time).
     public var fix: Fix?
 
+    /// A decision from its parts (see each property).
     public init(verdict: Verdict, rules: [RuleResult], hunt: Hunt?, stop: Stop?, points: Int, fix: Fix?) {
         self.verdict = verdict
         self.rules = rules

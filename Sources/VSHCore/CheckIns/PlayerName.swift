@@ -5,6 +5,7 @@
 /// invisible or direction-changing characters (a right-to-left override can
 /// make a leaderboard line lie about who is first). Unique ignoring case.
 public enum PlayerName {
+    /// The longest name, in characters.
     public static let maxLength = 40
 
     /// The name as stored, or why it is refused.
@@ -23,9 +24,13 @@ public enum PlayerName {
                 || scalar == " " || ".-_'".unicodeScalars.contains(scalar)
             if !allowed || props.isDefaultIgnorableCodePoint || props.isBidiControl {
                 let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
-                return .failure(InputError("player names may use letters, digits, spaces and . _ - ' only (found \(code))"))
+                return .failure(
+                    InputError(
+                        "player names may use letters, digits, spaces and . _ - ' only (found \(code))"))
             }
-            if scalar == " " && previousSpace { return .failure(InputError("player names cannot have two spaces in a row")) }
+            if scalar == " " && previousSpace {
+                return .failure(InputError("player names cannot have two spaces in a row"))
+            }
             previousSpace = scalar == " "
         }
         return .success(name)

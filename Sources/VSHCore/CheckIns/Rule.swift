@@ -16,16 +16,20 @@ public enum Rule: String, CaseIterable, Sendable {
 
 /// What one rule said about one submission.
 public struct RuleResult: Equatable, Sendable {
+    /// What a rule concluded.
     public enum Outcome: String, Sendable {
         case passed, failed, skipped
         case needsReview = "needs_review"
     }
 
+    /// The rule.
     public var rule: Rule
+    /// What it concluded.
     public var outcome: Outcome
     /// Why, in words a player understands. Never a distance to the stop.
     public var detail: String
 
+    /// A result from the rule, what it concluded and why.
     public init(_ rule: Rule, _ outcome: Outcome, _ detail: String) {
         self.rule = rule
         self.outcome = outcome
@@ -48,6 +52,7 @@ public enum Verdict: String, Sendable {
         }
     }
 
+    /// 0 accepted, 1 rejected, 2 pending review.
     public var exitStatus: ExitStatus {
         switch self {
         case .accepted: return .success
@@ -62,7 +67,10 @@ extension RuleResult {
     public static func json(_ rules: [RuleResult]) -> JSONValue {
         .array(
             rules.map {
-                .object(["rule": .string($0.rule.rawValue), "result": .string($0.outcome.rawValue), "detail": .string($0.detail)])
+                .object([
+                    "rule": .string($0.rule.rawValue), "result": .string($0.outcome.rawValue),
+                    "detail": .string($0.detail),
+                ])
             })
     }
 }

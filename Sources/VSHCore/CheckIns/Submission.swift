@@ -12,11 +12,16 @@ public enum FixSource: String, Sendable {
 
 /// A position at a time, with its accuracy radius.
 public struct Fix: Equatable, Sendable {
+    /// Where the fix was, in WGS84 degrees.
     public var position: Coordinate
+    /// When the fix was taken.
     public var time: Date
+    /// The accuracy radius in metres, if known.
     public var accuracyMeters: Double?
+    /// Where the fix came from.
     public var source: FixSource
 
+    /// A fix from its parts.
     public init(position: Coordinate, time: Date, accuracyMeters: Double?, source: FixSource) {
         self.position = position
         self.time = time
@@ -27,6 +32,7 @@ public struct Fix: Equatable, Sendable {
 
 /// One check-in attempt as it arrives.
 public struct Submission: Sendable {
+    /// What a submission offers as proof of presence.
     public enum Evidence: Sendable {
         /// A photo: its metadata and identities.
         case photo(Photo)
@@ -36,6 +42,7 @@ public struct Submission: Sendable {
 
     /// Who submits it.
     public var player: PlayerID
+    /// The photo or the device fix.
     public var evidence: Evidence
     /// The hunt the player names, or nil to let the position decide.
     public var huntID: String?
@@ -45,7 +52,10 @@ public struct Submission: Sendable {
     /// Set for device fixes that come from a replayed walk rather than a live device.
     public var isReplay = false
 
-    public init(player: PlayerID, evidence: Evidence, huntID: String?, receivedAt: Date, isReplay: Bool = false) {
+    /// A submission from its parts (see each property).
+    public init(
+        player: PlayerID, evidence: Evidence, huntID: String?, receivedAt: Date, isReplay: Bool = false
+    ) {
         self.player = player
         self.evidence = evidence
         self.huntID = huntID
@@ -61,6 +71,7 @@ public struct Submission: Sendable {
         }
     }
 
+    /// The reported accuracy radius in metres: the photo's GPS error or the device's.
     public var accuracyMeters: Double? {
         switch evidence {
         case .photo(let photo): return photo.metadata.accuracyMeters
@@ -68,11 +79,13 @@ public struct Submission: Sendable {
         }
     }
 
+    /// Where the fix comes from: a photo, a device, or a replayed walk.
     public var source: FixSource {
         if case .photo = evidence { return .photo }
         return isReplay ? .replay : .device
     }
 
+    /// The photo, for a photo check-in.
     public var photo: Photo? {
         if case .photo(let photo) = evidence { return photo }
         return nil

@@ -40,6 +40,7 @@ public enum GeometryError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalid(reason: String)
     case areaOutOfRange(squareMeters: Double, allowed: ClosedRange<Double>)
 
+    /// `lat,lon` in decimal degrees.
     public var description: String {
         switch self {
         case .coordinateOutOfRange(let lat, let lon):
@@ -58,7 +59,8 @@ public enum GeometryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "invalid polygon: \(reason)"
         case .areaOutOfRange(let area, let allowed):
             let shown = area < 100 ? String(format2(area)) : String(Int(area.rounded()))
-            return "area \(shown) m² is outside the \(Int(allowed.lowerBound))...\(Int(allowed.upperBound)) m² a stop may have"
+            return
+                "area \(shown) m² is outside the \(Int(allowed.lowerBound))...\(Int(allowed.upperBound)) m² a stop may have"
         }
     }
 }

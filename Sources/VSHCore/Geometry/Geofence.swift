@@ -5,9 +5,14 @@
 /// boundary). This is SpatiaLite's `ST_Covers`, not `ST_Contains`.
 public struct Geofence: Hashable, Sendable {
     /// The GeoJSON geometry type the fence was read from, kept so it is written back the same way.
-    public enum Kind: String, Sendable { case polygon = "Polygon", multiPolygon = "MultiPolygon" }
+    public enum Kind: String, Sendable {
+        case polygon = "Polygon"
+        case multiPolygon = "MultiPolygon"
+    }
 
+    /// Polygon or MultiPolygon, as the hunt file has it.
     public let kind: Kind
+    /// The polygons; one for a Polygon.
     public let polygons: [Polygon]
 
     /// - Throws: `GeometryError.noPolygons` for an empty list, or a single-polygon kind with several.
@@ -17,6 +22,7 @@ public struct Geofence: Hashable, Sendable {
         self.polygons = polygons
     }
 
+    /// A geofence of one polygon.
     public init(_ polygon: Polygon) {
         self.kind = .polygon
         self.polygons = [polygon]
@@ -56,6 +62,7 @@ public struct Geofence: Hashable, Sendable {
 public struct BoundingBox: Hashable, Sendable {
     public var minLatitude, minLongitude, maxLatitude, maxLongitude: Double
 
+    /// The box of one position.
     public init(around position: Coordinate) {
         minLatitude = position.latitude
         maxLatitude = position.latitude
@@ -63,6 +70,7 @@ public struct BoundingBox: Hashable, Sendable {
         maxLongitude = position.longitude
     }
 
+    /// Grows the box to hold `position`.
     public mutating func include(_ position: Coordinate) {
         minLatitude = min(minLatitude, position.latitude)
         maxLatitude = max(maxLatitude, position.latitude)
@@ -70,6 +78,7 @@ public struct BoundingBox: Hashable, Sendable {
         maxLongitude = max(maxLongitude, position.longitude)
     }
 
+    /// The middle of the box (not a geodesic centre).
     public var center: Coordinate {
         Coordinate(unchecked: (minLatitude + maxLatitude) / 2, (minLongitude + maxLongitude) / 2)
     }

@@ -14,12 +14,17 @@
 /// distance of an edge) the answer is `.undecided`, and the caller asks
 /// SpatiaLite, which stays the authority. A test holds the two to the same answers.
 public struct GeofenceIndex: Sendable {
+    /// One stop in the index.
     public struct Entry: Sendable {
+        /// The hunt of the stop.
         public let huntID: String
+        /// The stop's id.
         public let stopID: String
+        /// The stop's name.
         public let name: String
     }
 
+    /// A covering answer: the entries, or undecided (near an edge: ask the store).
     public enum Answer: Equatable, Sendable {
         /// Indexes into `entries` of the stops covering the position, in catalog order.
         case covered([Int])
@@ -27,6 +32,7 @@ public struct GeofenceIndex: Sendable {
         case undecided
     }
 
+    /// The stops, in catalog order.
     public let entries: [Entry]
     // Geometry in flat arrays (no reference counting in the lookup loop):
     // coordinates x, y, x, y, ...; ring r spans coords[ringStart[r]..<ringStart[r + 1]];
@@ -53,7 +59,10 @@ public struct GeofenceIndex: Sendable {
         var boxes: [Double] = []
         entries.reserveCapacity(stops.count)
         for stop in stops {
-            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            var minX = Double.infinity
+            var minY = Double.infinity
+            var maxX = -Double.infinity
+            var maxY = -Double.infinity
             for polygon in stop.geofence.polygons {
                 for ring in polygon.rings {
                     for p in ring.positions {
@@ -72,7 +81,9 @@ public struct GeofenceIndex: Sendable {
             boxes += [minX, minY, maxX, maxY]
             entries.append(Entry(huntID: stop.huntID, stopID: stop.id, name: stop.name))
         }
-        (self.coords, self.ringStart, self.polygonStart, self.entryStart, self.boxes) = (coords, ringStart, polygonStart, entryStart, boxes)
+        (self.coords, self.ringStart, self.polygonStart, self.entryStart, self.boxes) = (
+            coords, ringStart, polygonStart, entryStart, boxes
+        )
         self.entries = entries
         guard !entries.isEmpty else {
             (originX, originY, cellWidth, cellHeight, columns, rows) = (0, 0, 1, 1, 1, 1)
@@ -81,11 +92,16 @@ public struct GeofenceIndex: Sendable {
             return
         }
         let count = entries.count
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
         var widths: [Double] = []
         var heights: [Double] = []
         for i in 0..<count {
-            let b: (Double, Double, Double, Double) = (boxes[i * 4], boxes[i * 4 + 1], boxes[i * 4 + 2], boxes[i * 4 + 3])
+            let b: (Double, Double, Double, Double) = (
+                boxes[i * 4], boxes[i * 4 + 1], boxes[i * 4 + 2], boxes[i * 4 + 3]
+            )
             minX = min(minX, b.0)
             minY = min(minY, b.1)
             maxX = max(maxX, b.2)
@@ -111,7 +127,9 @@ public struct GeofenceIndex: Sendable {
         let rows = min(1 << 14, max(1, Int((spanY / ch).rounded(.up))))
         cw = spanX / Double(columns) * (1 + 1e-12)
         ch = spanY / Double(rows) * (1 + 1e-12)
-        (originX, originY, cellWidth, cellHeight, self.columns, self.rows) = (minX, minY, cw, ch, columns, rows)
+        (originX, originY, cellWidth, cellHeight, self.columns, self.rows) = (
+            minX, minY, cw, ch, columns, rows
+        )
         // Count, then fill (counting sort): cells list entries in catalog order.
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
         func cellRange(_ e: Int) -> (Int, Int, Int, Int) {
@@ -164,7 +182,10 @@ public struct GeofenceIndex: Sendable {
     /// Whether the box between two positions meets any stop's bounding box:
     /// when it does not, the straight segment between them crosses no stop.
     public func mayCross(_ ay: Double, _ ax: Double, _ by: Double, _ bx: Double) -> Bool {
-        let x0 = min(ax, bx), x1 = max(ax, bx), y0 = min(ay, by), y1 = max(ay, by)
+        let x0 = min(ax, bx)
+        let x1 = max(ax, bx)
+        let y0 = min(ay, by)
+        let y1 = max(ay, by)
         let c0 = max(0, Int(((x0 - originX) / cellWidth).rounded(.down)))
         let c1 = min(columns - 1, Int(((x1 - originX) / cellWidth).rounded(.down)))
         let r0 = max(0, Int(((y0 - originY) / cellHeight).rounded(.down)))
@@ -177,7 +198,9 @@ public struct GeofenceIndex: Sendable {
                 let cell = r * columns + c
                 for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
                     let e = Int(cellEntries[k]) * 4
-                    if boxes[e + 2] >= x0 && boxes[e] <= x1 && boxes[e + 3] >= y0 && boxes[e + 1] <= y1 { return true }
+                    if boxes[e + 2] >= x0 && boxes[e] <= x1 && boxes[e + 3] >= y0 && boxes[e + 1] <= y1 {
+                        return true
+                    }
                 }
             }
         }
@@ -190,7 +213,9 @@ public struct GeofenceIndex: Sendable {
                 cellEntries.withUnsafeBufferPointer { list in
                     for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
                         let index = Int(list[k])
-                        guard x >= b[index * 4], x <= b[index * 4 + 2], y >= b[index * 4 + 1], y <= b[index * 4 + 3] else { continue }
+                        guard x >= b[index * 4], x <= b[index * 4 + 2], y >= b[index * 4 + 1],
+                            y <= b[index * 4 + 3]
+                        else { continue }
                         switch covers(entry: index, c, x, y) {
                         case .some(true): found.append(index)
                         case .some(false): break
@@ -208,16 +233,21 @@ public struct GeofenceIndex: Sendable {
         for polygon in Int(entryStart[entry])..<Int(entryStart[entry + 1]) {
             let firstRing = Int(polygonStart[polygon])
             let endRing = Int(polygonStart[polygon + 1])
-            let shellStart = Int(ringStart[firstRing]), shellEnd = Int(ringStart[firstRing + 1])
-            guard let shell = Self.location(UnsafeBufferPointer(rebasing: c[shellStart..<shellEnd]), x, y) else { return nil }
+            let shellStart = Int(ringStart[firstRing])
+            let shellEnd = Int(ringStart[firstRing + 1])
+            guard let shell = Self.location(UnsafeBufferPointer(rebasing: c[shellStart..<shellEnd]), x, y)
+            else { return nil }
             if shell == .outside { continue }
             if shell == .boundary { return true }
             var inHole = false
             for ring in (firstRing + 1)..<endRing {
-                let r0 = Int(ringStart[ring]), r1 = Int(ringStart[ring + 1])
-                guard let where_ = Self.location(UnsafeBufferPointer(rebasing: c[r0..<r1]), x, y) else { return nil }
-                if where_ == .boundary { return true }
-                if where_ == .inside {
+                let r0 = Int(ringStart[ring])
+                let r1 = Int(ringStart[ring + 1])
+                guard let place = Self.location(UnsafeBufferPointer(rebasing: c[r0..<r1]), x, y) else {
+                    return nil
+                }
+                if place == .boundary { return true }
+                if place == .inside {
                     inHole = true
                     break
                 }
@@ -236,7 +266,10 @@ public struct GeofenceIndex: Sendable {
         var i = 0
         let n = ring.count - 2
         while i < n {
-            let ax = ring[i], ay = ring[i + 1], bx = ring[i + 2], by = ring[i + 3]
+            let ax = ring[i]
+            let ay = ring[i + 1]
+            let bx = ring[i + 2]
+            let by = ring[i + 3]
             i += 2
             // Quick reject: the edge is entirely above, below or to the left.
             if (ay > y && by > y) || (ay < y && by < y) || (ax < x && bx < x) {
@@ -245,7 +278,9 @@ public struct GeofenceIndex: Sendable {
             guard let side = orientation(ax, ay, bx, by, x, y) else { return nil }
             if side == 0 {
                 // Collinear: on the edge when between its ends.
-                if x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) { return .boundary }
+                if x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) {
+                    return .boundary
+                }
                 continue
             }
             if ay <= y {
@@ -261,7 +296,9 @@ public struct GeofenceIndex: Sendable {
     /// -1 right, 0 on it; nil when doubles cannot certify it (Shewchuk's
     /// orient2d error bound, ccwerrboundA = (3 + 16ε)ε).
     @inline(__always)
-    static func orientation(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: Double, _ cy: Double) -> Int? {
+    static func orientation(
+        _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: Double, _ cy: Double
+    ) -> Int? {
         let detLeft = (ax - cx) * (by - cy)
         let detRight = (ay - cy) * (bx - cx)
         let det = detLeft - detRight

@@ -32,9 +32,12 @@ public struct LinearRing: Hashable, Sendable {
 
 /// A polygon: one outer ring (the shell) and any number of holes.
 public struct Polygon: Hashable, Sendable {
+    /// The outer ring.
     public let shell: LinearRing
+    /// The rings of the holes (none for most stops).
     public let holes: [LinearRing]
 
+    /// A polygon from its shell and holes (validity is checked by `GeofenceInspector`).
     public init(shell: LinearRing, holes: [LinearRing] = []) {
         self.shell = shell
         self.holes = holes

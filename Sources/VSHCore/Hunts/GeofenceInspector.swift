@@ -9,10 +9,14 @@ public protocol GeofenceInspector {
     func inspect(_ geofence: Geofence) throws -> GeofenceInspection
 }
 
+/// What an inspector found.
 public struct GeofenceInspection: Equatable, Sendable {
+    /// Why the geofence is invalid (GEOS's reason in words), or nil when it is valid.
     public var invalidReason: String?
+    /// The geofence's area on the WGS84 ellipsoid, in square metres.
     public var areaSquareMeters: Double
 
+    /// An inspection from its parts.
     public init(invalidReason: String?, areaSquareMeters: Double) {
         self.invalidReason = invalidReason
         self.areaSquareMeters = areaSquareMeters

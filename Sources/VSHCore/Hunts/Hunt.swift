@@ -2,12 +2,16 @@ public import Foundation
 
 /// A themed hunt: metadata from a hunt file's `hunt` member and its stops.
 public struct Hunt: Hashable, Sendable {
+    /// How hard a hunt is, as the organiser rates it.
     public enum Difficulty: String, CaseIterable, Sendable { case easy, medium, hard, expert }
 
     /// Slug, equal to the file name without `.geojson`.
     public var id: String
+    /// The hunt's name as players see it.
     public var name: String
+    /// What the hunt is about.
     public var description: String
+    /// How hard it is.
     public var difficulty: Difficulty
     /// Awarded once, when every stop is accepted.
     public var bonusPoints: Int
@@ -15,7 +19,9 @@ public struct Hunt: Hashable, Sendable {
     public var ordered: Bool
     /// IANA time zone that makes EXIF local capture times absolute.
     public var timeZone: String
+    /// When check-ins start to count (nil: no start).
     public var startsAt: Date?
+    /// When check-ins stop counting (nil: no end).
     public var endsAt: Date?
     /// A fix less accurate than this (metres, radius) goes to review.
     public var maxAccuracyMeters: Double
@@ -24,9 +30,12 @@ public struct Hunt: Hashable, Sendable {
     /// How far outside a stop (metres) a fix may lie when its accuracy circle
     /// reaches the stop; the cap on "close enough".
     public var toleranceMeters: Double
+    /// An image file for the hunt, relative to the hunts folder.
     public var image: String?
+    /// The stops, in the file's order.
     public var stops: [Stop]
 
+    /// A hunt from its fields (the defaults are the hunt file's).
     public init(
         id: String, name: String, description: String = "", difficulty: Difficulty = .medium,
         bonusPoints: Int = 0, ordered: Bool = false, timeZone: String = Hunt.defaultTimeZone,
@@ -50,6 +59,7 @@ public struct Hunt: Hashable, Sendable {
         self.stops = stops
     }
 
+    /// The time zone when a hunt names none.
     public static let defaultTimeZone = "UTC"
 
     /// Points for every stop plus the completion bonus.
@@ -60,13 +70,20 @@ public struct Hunt: Hashable, Sendable {
 public struct Stop: Hashable, Sendable {
     /// Slug, unique across all hunts.
     public var id: String
+    /// The hunt the stop belongs to.
     public var huntID: String
+    /// The stop's name as players see it.
     public var name: String
+    /// What the stop is, where to look.
     public var description: String
+    /// Points for a first visit.
     public var points: Int
+    /// An image file for the stop, relative to the hunts folder.
     public var image: String?
+    /// The area that counts as being there.
     public var geofence: Geofence
 
+    /// A stop from its fields.
     public init(
         id: String, huntID: String, name: String, description: String = "", points: Int,
         image: String? = nil, geofence: Geofence
@@ -85,8 +102,10 @@ public struct Stop: Hashable, Sendable {
 /// hyphens, starting with a letter or digit, at most 64 characters. They are
 /// file names and URL parts, so nothing else is allowed.
 public enum Slug {
+    /// The longest id, in characters.
     public static let maxLength = 64
 
+    /// Whether `text` is a valid id: lower-case letters, digits and hyphens, not at the ends, 1 to `maxLength` characters.
     public static func isValid(_ text: String) -> Bool {
         guard !text.isEmpty, text.utf8.count <= maxLength, text.first != "-" else { return false }
         return text.utf8.allSatisfy { byte in

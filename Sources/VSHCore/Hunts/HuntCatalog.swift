@@ -1,17 +1,21 @@
 /// All hunts of a hunts folder, validated together: each file on its own, then
 /// stop ids across files.
 public struct HuntCatalog: Sendable {
+    /// The hunts, in file-name order.
     public let hunts: [Hunt]
     /// The badges of `badges.json`, when the folder has one.
     public var badges: [Badge] = []
 
     /// One hunt file's content, with the path errors should name.
     public struct Source: Sendable {
+        /// The file the bytes came from.
         public var path: String
         /// The hunt id the file name implies (`strip-classics` for `strip-classics.geojson`).
         public var expectedID: String
+        /// The file's bytes.
         public var bytes: [UInt8]
 
+        /// A source from its path, the id its name implies, and its bytes.
         public init(path: String, expectedID: String, bytes: [UInt8]) {
             self.path = path
             self.expectedID = expectedID
@@ -21,13 +25,17 @@ public struct HuntCatalog: Sendable {
 
     /// Validates every source (and `badges.json`, when given); the catalog exists only when all are valid.
     /// - Returns: the catalog, or every problem in every file.
-    public static func build(_ sources: [Source], badges: Source? = nil, inspector: some GeofenceInspector) -> Result<HuntCatalog, HuntFileErrors> {
+    public static func build(_ sources: [Source], badges: Source? = nil, inspector: some GeofenceInspector)
+        -> Result<HuntCatalog, HuntFileErrors>
+    {
         var errors: [HuntFileError] = []
         var hunts: [Hunt] = []
         var stopOwners: [String: String] = [:]
         var huntIDs = Set<String>()
         for source in sources {
-            switch HuntFile.read(source.bytes, file: source.path, expectedID: source.expectedID, inspector: inspector) {
+            switch HuntFile.read(
+                source.bytes, file: source.path, expectedID: source.expectedID, inspector: inspector)
+            {
             case .failure(let failure):
                 errors += failure.errors
             case .success(let hunt):
@@ -39,7 +47,9 @@ public struct HuntCatalog: Sendable {
                 for stop in hunt.stops {
                     if let owner = stopOwners[stop.id] {
                         errors.append(
-                            HuntFileError(file: source.path, stop: stop.id, problem: .duplicateStop(id: stop.id, firstFile: owner)))
+                            HuntFileError(
+                                file: source.path, stop: stop.id,
+                                problem: .duplicateStop(id: stop.id, firstFile: owner)))
                         clean = false
                     } else {
                         stopOwners[stop.id] = source.path
@@ -58,6 +68,7 @@ public struct HuntCatalog: Sendable {
         return errors.isEmpty ? .success(catalog) : .failure(HuntFileErrors(errors))
     }
 
+    /// A catalog of hunts (and badges) already validated by the caller.
     public init(hunts: [Hunt], badges: [Badge] = []) {
         self.hunts = hunts
         self.badges = badges

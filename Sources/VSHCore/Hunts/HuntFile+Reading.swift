@@ -96,10 +96,13 @@ public enum HuntFile {
 
 /// Every problem found in one or more hunt files, one per line.
 public struct HuntFileErrors: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Every problem found, in file order.
     public var errors: [HuntFileError]
 
+    /// The problems of one or more files.
     public init(_ errors: [HuntFileError]) { self.errors = errors }
 
+    /// One problem a line.
     public var description: String { errors.map(\.description).joined(separator: "\n") }
 }
 
@@ -152,7 +155,9 @@ private struct Reader<Inspector: GeofenceInspector> {
         }
         var seen = Set<String>()
         for (index, feature) in features.enumerated() {
-            guard let stop = readStop(feature, index: index, huntID: hunt?.id ?? expectedID ?? "") else { continue }
+            guard let stop = readStop(feature, index: index, huntID: hunt?.id ?? expectedID ?? "") else {
+                continue
+            }
             if !seen.insert(stop.id).inserted {
                 fail(.duplicateStop(id: stop.id, firstFile: file), stop: stop.id)
                 continue
@@ -162,7 +167,8 @@ private struct Reader<Inspector: GeofenceInspector> {
         return hunt
     }
 
-    mutating func string(_ object: JSONObject, _ key: String, required: Bool, stop: String? = nil) -> String? {
+    mutating func string(_ object: JSONObject, _ key: String, required: Bool, stop: String? = nil) -> String?
+    {
         switch object[key] {
         case .string(let value)?:
             if let problem = DisplayText.problem(in: value, multiline: key == "description") {
@@ -191,12 +197,18 @@ private struct Reader<Inspector: GeofenceInspector> {
             }
             guard range.contains(value) else {
                 let shown = integer ? "\(Int(range.lowerBound))...\(Int(range.upperBound))" : "\(range)"
-                fail(.invalidValue(field: key, reason: "is \(JSONValue.format(value)); it must be in \(shown)"), stop: stop)
+                fail(
+                    .invalidValue(
+                        field: key, reason: "is \(JSONValue.format(value)); it must be in \(shown)"),
+                    stop: stop)
                 return nil
             }
             return value
         case let other?:
-            fail(.wrongType(field: key, expected: integer ? "a whole number" : "a number", found: other.typeDescription), stop: stop)
+            fail(
+                .wrongType(
+                    field: key, expected: integer ? "a whole number" : "a number",
+                    found: other.typeDescription), stop: stop)
             return nil
         }
     }
@@ -216,7 +228,9 @@ private struct Reader<Inspector: GeofenceInspector> {
         let id = string(meta, "id", required: true)
         if let id {
             if !Slug.isValid(id) {
-                fail(.invalidValue(field: "id", reason: "is \"\(id)\"; use lower-case letters, digits and hyphens"))
+                fail(
+                    .invalidValue(
+                        field: "id", reason: "is \"\(id)\"; use lower-case letters, digits and hyphens"))
             } else if let expectedID, id != expectedID {
                 fail(.huntIDMismatch(id: id, expected: expectedID))
             }
@@ -232,18 +246,25 @@ private struct Reader<Inspector: GeofenceInspector> {
                 hunt.difficulty = value
             } else {
                 let allowed = Hunt.Difficulty.allCases.map(\.rawValue).joined(separator: ", ")
-                fail(.invalidValue(field: "difficulty", reason: "is \"\(difficulty)\"; use one of \(allowed)"))
+                fail(
+                    .invalidValue(field: "difficulty", reason: "is \"\(difficulty)\"; use one of \(allowed)"))
             }
         }
-        if let bonus = number(meta, "bonus_points", integer: true, range: 0...1_000_000) { hunt.bonusPoints = Int(bonus) }
+        if let bonus = number(meta, "bonus_points", integer: true, range: 0...1_000_000) {
+            hunt.bonusPoints = Int(bonus)
+        }
         switch meta["ordered"] {
         case nil, .null?: break
         case .bool(let ordered)?: hunt.ordered = ordered
-        case let other?: fail(.wrongType(field: "ordered", expected: "true or false", found: other.typeDescription))
+        case let other?:
+            fail(.wrongType(field: "ordered", expected: "true or false", found: other.typeDescription))
         }
         if let zone = string(meta, "timezone", required: false) {
             if TimeZone(identifier: zone) == nil || zone.isEmpty {
-                fail(.invalidValue(field: "timezone", reason: "is \"\(zone)\", not an IANA time zone such as America/Los_Angeles"))
+                fail(
+                    .invalidValue(
+                        field: "timezone",
+                        reason: "is \"\(zone)\", not an IANA time zone such as America/Los_Angeles"))
             } else {
                 hunt.timeZone = zone
             }
@@ -253,11 +274,15 @@ private struct Reader<Inspector: GeofenceInspector> {
         if let start = hunt.startsAt, let end = hunt.endsAt, end <= start {
             fail(.invalidValue(field: "ends_at", reason: "is not after starts_at"))
         }
-        if let value = number(meta, "max_accuracy_m", integer: false, range: 1...10_000) { hunt.maxAccuracyMeters = value }
+        if let value = number(meta, "max_accuracy_m", integer: false, range: 1...10_000) {
+            hunt.maxAccuracyMeters = value
+        }
         if let value = number(meta, "max_photo_age_s", integer: false, range: 60...31_622_400) {
             hunt.maxPhotoAgeSeconds = value
         }
-        if let value = number(meta, "tolerance_m", integer: false, range: 0...1_000) { hunt.toleranceMeters = value }
+        if let value = number(meta, "tolerance_m", integer: false, range: 0...1_000) {
+            hunt.toleranceMeters = value
+        }
         hunt.image = string(meta, "image", required: false)
         return errors.count == before ? hunt : nil
     }
@@ -271,13 +296,18 @@ private struct Reader<Inspector: GeofenceInspector> {
         switch feature["id"] {
         case .string(let text)? where Slug.isValid(text): id = text
         case .string(let text)?:
-            fail(.invalidValue(field: "features[\(index)].id", reason: "is \"\(text)\"; use lower-case letters, digits and hyphens"))
+            fail(
+                .invalidValue(
+                    field: "features[\(index)].id",
+                    reason: "is \"\(text)\"; use lower-case letters, digits and hyphens"))
             return nil
         case nil, .null?:
             fail(.missingField("features[\(index)].id"))
             return nil
         case let other?:
-            fail(.wrongType(field: "features[\(index)].id", expected: "a string", found: other.typeDescription))
+            fail(
+                .wrongType(field: "features[\(index)].id", expected: "a string", found: other.typeDescription)
+            )
             return nil
         }
         let before = errors.count
@@ -285,13 +315,18 @@ private struct Reader<Inspector: GeofenceInspector> {
         switch feature["properties"] {
         case .object(let object)?: properties = object
         case nil, .null?: fail(.missingField("properties"), stop: id)
-        case let other?: fail(.wrongType(field: "properties", expected: "an object", found: other.typeDescription), stop: id)
+        case let other?:
+            fail(
+                .wrongType(field: "properties", expected: "an object", found: other.typeDescription), stop: id
+            )
         }
         let name = string(properties, "name", required: true, stop: id)
         if let name, name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             fail(.invalidValue(field: "name", reason: "is empty"), stop: id)
         }
-        if properties["points"] == nil || properties["points"] == .null { fail(.missingField("points"), stop: id) }
+        if properties["points"] == nil || properties["points"] == .null {
+            fail(.missingField("points"), stop: id)
+        }
         let points = number(properties, "points", integer: true, range: 0...1_000_000, stop: id)
         let description = string(properties, "description", required: false, stop: id) ?? ""
         let image = string(properties, "image", required: false, stop: id)
@@ -316,7 +351,11 @@ private struct Reader<Inspector: GeofenceInspector> {
             if let reason = inspection.invalidReason {
                 fail(.geometry(.invalid(reason: reason)), stop: id)
             } else if !HuntFile.allowedAreaSquareMeters.contains(inspection.areaSquareMeters) {
-                fail(.geometry(.areaOutOfRange(squareMeters: inspection.areaSquareMeters, allowed: HuntFile.allowedAreaSquareMeters)), stop: id)
+                fail(
+                    .geometry(
+                        .areaOutOfRange(
+                            squareMeters: inspection.areaSquareMeters,
+                            allowed: HuntFile.allowedAreaSquareMeters)), stop: id)
             }
         } catch {
             fail(.geometry(.invalid(reason: "\(error)")), stop: id)
@@ -327,4 +366,3 @@ private struct Reader<Inspector: GeofenceInspector> {
             geofence: geofence)
     }
 }
-

@@ -25,6 +25,7 @@ extension HuntFile {
         ]
     }
 
+    /// Writes a hunt as its hunt file: fixed key order, 7 decimals, stable for diffs.
     public static func text(of hunt: Hunt) -> String {
         let meta = metadata(of: hunt)
         let features = hunt.stops.map { stop -> JSONValue in
@@ -32,13 +33,16 @@ extension HuntFile {
                 "type": .string("Feature"),
                 "id": .string(stop.id),
                 "properties": .object([
-                    "name": .string(stop.name), "description": .string(stop.description), "points": .int(stop.points),
+                    "name": .string(stop.name), "description": .string(stop.description),
+                    "points": .int(stop.points),
                     "image": .optional(stop.image),
                 ]),
                 "geometry": stop.geofence.geoJSON(decimals: coordinateDecimals),
             ])
         }
-        return JSONValue.object(["type": .string("FeatureCollection"), "hunt": .object(meta), "features": .array(features)]).prettyText
+        return JSONValue.object([
+            "type": .string("FeatureCollection"), "hunt": .object(meta), "features": .array(features),
+        ]).prettyText
     }
 
     /// A geofence with every coordinate rounded as hunt files keep it.
@@ -50,9 +54,14 @@ extension HuntFile {
         }
         let polygons = geofence.polygons.map { polygon in
             Polygon(
-                shell: (try? LinearRing(polygon.shell.positions.map { Coordinate(unchecked: round($0.latitude), round($0.longitude)) })) ?? polygon.shell,
+                shell: (try? LinearRing(
+                    polygon.shell.positions.map {
+                        Coordinate(unchecked: round($0.latitude), round($0.longitude))
+                    })) ?? polygon.shell,
                 holes: polygon.holes.map { hole in
-                    (try? LinearRing(hole.positions.map { Coordinate(unchecked: round($0.latitude), round($0.longitude)) }, index: 1)) ?? hole
+                    (try? LinearRing(
+                        hole.positions.map { Coordinate(unchecked: round($0.latitude), round($0.longitude)) },
+                        index: 1)) ?? hole
                 })
         }
         return (try? Geofence(kind: geofence.kind, polygons: polygons)) ?? geofence

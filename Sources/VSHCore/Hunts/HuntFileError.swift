@@ -2,12 +2,16 @@
 ///
 /// Printed as one line: `hunts/strip-classics.geojson: stop "bellagio-fountains": ring 0 is not closed`.
 public struct HuntFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The hunt or badge file.
     public let file: String
+    /// The stop the problem is in, if any.
     public let stop: String?
     /// The badge, for problems in `badges.json`.
     public let badge: String?
+    /// What is wrong.
     public let problem: Problem
 
+    /// A problem in a file, optionally at a stop or a badge.
     public init(file: String, stop: String? = nil, badge: String? = nil, problem: Problem) {
         self.file = file
         self.stop = stop
@@ -15,6 +19,7 @@ public struct HuntFileError: Error, Equatable, Sendable, CustomStringConvertible
         self.problem = problem
     }
 
+    /// What can be wrong in a hunt or badge file.
     public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
         case syntax(JSONSyntaxError)
         case tooLarge(bytes: Int, limit: Int)
@@ -30,6 +35,7 @@ public struct HuntFileError: Error, Equatable, Sendable, CustomStringConvertible
         case tooManyPositions(count: Int, limit: Int)
         case unreadable(reason: String)
 
+        /// The problem in words.
         public var description: String {
             switch self {
             case .syntax(let error): return "malformed JSON at \(error)"
@@ -42,7 +48,8 @@ public struct HuntFileError: Error, Equatable, Sendable, CustomStringConvertible
             case .unknownField(let field): return "unknown field \"\(field)\" (a typo?)"
             case .geometry(let error): return error.description
             case .duplicateStop(let id, let firstFile):
-                return "stop id \"\(id)\" is already used in \(firstFile); stop ids are unique across all hunts"
+                return
+                    "stop id \"\(id)\" is already used in \(firstFile); stop ids are unique across all hunts"
             case .huntIDMismatch(let id, let expected):
                 return "hunt id \"\(id)\" does not match the file name (expected \"\(expected)\")"
             case .duplicateHunt(let id): return "hunt id \"\(id)\" is defined twice"
@@ -53,6 +60,7 @@ public struct HuntFileError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
+    /// `file: stop "id": problem`, one line.
     public var description: String {
         if let stop { return "\(file): stop \"\(stop)\": \(problem)" }
         if let badge { return "\(file): badge \"\(badge)\": \(problem)" }

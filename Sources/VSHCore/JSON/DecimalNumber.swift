@@ -8,6 +8,7 @@
 /// digits, sign, point and exponent only, because `strtod` would also take "inf", "nan" and
 /// hexadecimal. Leading and trailing whitespace (any byte up to 0x20) is ignored.
 public enum DecimalNumber {
+    /// A decimal number (`-12.5`, `1e3`) from bytes, or nil when they are not one.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var start = bytes.startIndex
         var stop = bytes.endIndex
@@ -30,12 +31,14 @@ public enum DecimalNumber {
         }
     }
 
+    /// A decimal number from bytes, or nil.
     public static func parse(_ bytes: ArraySlice<UInt8>) -> Double? {
         bytes.withUnsafeBufferPointer { parse($0) }
     }
 
     /// Whether a byte can be part of a decimal number: 0-9 . - + e E.
 
+    /// Whether a byte can be part of a decimal number.
     public static func isNumberByte(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x2D || b == 0x2B || b == 0x65 || b == 0x45
     }

@@ -4,14 +4,17 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
     public let line: Int
     /// 1-based column (in bytes) of the offending character.
     public let column: Int
+    /// What is wrong.
     public let message: String
 
+    /// An error at a line and column.
     public init(line: Int, column: Int, message: String) {
         self.line = line
         self.column = column
         self.message = message
     }
 
+    /// `line L, column C: message`.
     public var description: String { "line \(line), column \(column): \(message)" }
 }
 
@@ -81,9 +84,15 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("unexpected character '\(printable(bytes[index]))'")
         }
@@ -179,7 +188,8 @@ private struct JSONParser {
         var runStart = index
         func flush(_ end: Int) {
             if end > runStart {
-                scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+                scalars.append(
+                    contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
             }
         }
         while index < bytes.count {

@@ -78,7 +78,8 @@ extension JSONValue {
         out.append("\"")
         // Most strings need no escape: append them whole (a batch of check-ins spent 5% of its
         // time appending rule details a scalar at a time). 0xE2 starts U+2028 and U+2029.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
+        {
             out.append(value)
             out.append("\"")
             return

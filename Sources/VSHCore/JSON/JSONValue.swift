@@ -36,17 +36,21 @@ public enum JSONValue: Equatable, Sendable {
 
 /// A JSON object: members in document order, looked up by key.
 public struct JSONObject: Equatable, Sendable {
+    /// The members in document order.
     public internal(set) var members: [(key: String, value: JSONValue)]
 
+    /// An object from its members, in order.
     public init(_ members: [(key: String, value: JSONValue)] = []) {
         self.members = members
     }
 
+    /// Equal when the members are equal in order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// The value of a key (the first member with it), or nil.
     public subscript(key: String) -> JSONValue? {
         get { members.first { $0.key == key }?.value }
         set {
@@ -58,10 +62,12 @@ public struct JSONObject: Equatable, Sendable {
         }
     }
 
+    /// The keys in document order.
     public var keys: [String] { members.map(\.key) }
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// An object from a literal, in order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements.map { (key: $0.0, value: $0.1) })
     }

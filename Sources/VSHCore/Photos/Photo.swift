@@ -2,6 +2,7 @@ import Foundation
 
 /// A photo as the verifier sees it: its metadata and its identities.
 public struct Photo: Sendable {
+    /// The EXIF metadata.
     public var metadata: PhotoMetadata
     /// SHA-256 of the whole file: names the stored copy (content-addressed).
     public var fileSHA256: String
@@ -9,8 +10,10 @@ public struct Photo: Sendable {
     /// (so EXIF, XMP and comments are left out), plus the scan data up to EOI.
     /// Re-tagging a photo's EXIF does not change it; appending bytes does not either.
     public var imageSHA256: String
+    /// The file's size in bytes.
     public var byteCount: Int
 
+    /// A photo from its metadata and identities.
     public init(metadata: PhotoMetadata, fileSHA256: String, imageSHA256: String, byteCount: Int) {
         self.metadata = metadata
         self.fileSHA256 = fileSHA256
@@ -28,6 +31,7 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible, Exi
     case tooLarge(file: String, bytes: Int, limit: Int)
     case absurdDimensions(file: String, width: Int, height: Int)
 
+    /// `file: problem`, one line.
     public var description: String {
         switch self {
         case .unreadable(let file): return "\(file): cannot open the photo"
@@ -41,6 +45,7 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible, Exi
         }
     }
 
+    /// 66 for a file that cannot be opened, else 65.
     public var exitStatus: ExitStatus {
         if case .unreadable = self { return .noInput }
         return .dataError

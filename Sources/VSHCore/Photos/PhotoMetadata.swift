@@ -8,6 +8,7 @@ public import Foundation
 public struct PhotoMetadata: Equatable, Sendable {
     /// Signed decimal degrees (south and west negative), from GPSLatitude/GPSLongitude and their Refs.
     public var latitude: Double?
+    /// Longitude in signed decimal degrees (west negative).
     public var longitude: Double?
     /// Why there is no position, when there is none (no GPS IFD, no Ref, a 0/0 degree, ...).
     public var positionNote: String?
@@ -21,15 +22,20 @@ public struct PhotoMetadata: Equatable, Sendable {
     public var utcOffsetSeconds: Int?
     /// GPSHPositioningError: the horizontal accuracy radius in metres.
     public var accuracyMeters: Double?
+    /// The camera maker (EXIF Make).
     public var make: String?
+    /// The camera model (EXIF Model).
     public var model: String?
+    /// The software that wrote the file (EXIF Software).
     public var software: String?
     /// Pixel size from the JPEG frame header (SOF), not from EXIF tags that editors leave stale.
     public var width: Int?
+    /// The frame height in pixels.
     public var height: Int?
     /// EXIF Orientation (1-8): how to turn the stored pixels to show the photo upright.
     public var orientation: Int?
 
+    /// Metadata with nothing known.
     public init() {}
 
     /// The position, when both coordinates are known and in range.
@@ -72,14 +78,18 @@ extension DateTimeParts {
     /// `2016-09-28T18:18:05` or with milliseconds `2016-09-28T18:18:05.250`.
     public var wallClockText: String {
         let whole = Int(second)
-        var text = "\(RFC3339.pad(year, 4))-\(RFC3339.pad(month, 2))-\(RFC3339.pad(day, 2))T"
+        var text =
+            "\(RFC3339.pad(year, 4))-\(RFC3339.pad(month, 2))-\(RFC3339.pad(day, 2))T"
             + "\(RFC3339.pad(hour, 2)):\(RFC3339.pad(minute, 2)):\(RFC3339.pad(whole, 2))"
         let millis = Int(((second - Double(whole)) * 1000).rounded())
         if millis > 0 && millis < 1000 { text += "." + RFC3339.pad(millis, 3) }
         return text
     }
 
+    /// A wall-clock date and time.
     public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double) {
-        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offsetSeconds: nil)
+        self.init(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second, offsetSeconds: nil
+        )
     }
 }

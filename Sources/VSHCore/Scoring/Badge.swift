@@ -1,12 +1,17 @@
 /// A badge: earned once, when its rule first holds after an accepted check-in.
 public struct Badge: Hashable, Sendable {
+    /// The badge's id (`first-roll`).
     public var id: String
+    /// The name players see.
     public var name: String
+    /// What earns it, in words.
     public var description: String
     /// Points the badge adds when earned.
     public var points: Int
+    /// The rule that awards it.
     public var rule: Rule
 
+    /// A badge from its fields.
     public init(id: String, name: String, description: String = "", points: Int = 0, rule: Rule) {
         self.id = id
         self.name = name
@@ -35,6 +40,7 @@ public struct Badge: Hashable, Sendable {
         /// Check-ins on `days` consecutive local days.
         case consecutiveDays(days: Int)
 
+        /// The rule kind as `badges.json` names it.
         public var kind: String {
             switch self {
             case .firstCheckIn: return "first_checkin"

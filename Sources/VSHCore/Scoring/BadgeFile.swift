@@ -2,9 +2,13 @@
 ///
 /// Validated like hunt files: every problem names the file, the badge and the field.
 public enum BadgeFile {
+    /// `badges.json` in a hunts folder.
     public static let fileName = "badges.json"
 
-    public static func read(_ bytes: some Collection<UInt8>, file: String, huntIDs: Set<String>) -> Result<[Badge], HuntFileErrors> {
+    /// Reads and validates `badges.json`: the badges, or every problem (rules may only name hunts in `huntIDs`).
+    public static func read(_ bytes: some Collection<UInt8>, file: String, huntIDs: Set<String>) -> Result<
+        [Badge], HuntFileErrors
+    > {
         var errors: [HuntFileError] = []
         func fail(_ problem: HuntFileError.Problem, badge: String? = nil) {
             errors.append(HuntFileError(file: file, badge: badge, problem: problem))
@@ -27,19 +31,29 @@ public enum BadgeFile {
                 continue
             }
             guard case .string(let id)? = b["id"], Slug.isValid(id) else {
-                fail(.invalidValue(field: "badges[\(index)].id", reason: "must be a slug (lower-case letters, digits, hyphens)"))
+                fail(
+                    .invalidValue(
+                        field: "badges[\(index)].id",
+                        reason: "must be a slug (lower-case letters, digits, hyphens)"))
                 continue
             }
             let before = errors.count
-            if !seen.insert(id).inserted { fail(.invalidValue(field: "id", reason: "\"\(id)\" is used twice"), badge: id) }
-            for key in b.keys where !["id", "name", "description", "points", "rule"].contains(key) { fail(.unknownField(key), badge: id) }
+            if !seen.insert(id).inserted {
+                fail(.invalidValue(field: "id", reason: "\"\(id)\" is used twice"), badge: id)
+            }
+            for key in b.keys where !["id", "name", "description", "points", "rule"].contains(key) {
+                fail(.unknownField(key), badge: id)
+            }
             var name = ""
             switch b["name"] {
             case .string(let text)? where DisplayText.problem(in: text) != nil:
                 fail(.invalidValue(field: "name", reason: DisplayText.problem(in: text)!), badge: id)
             case .string(let text)? where !text.trimmingSpaces().isEmpty: name = text
             case nil: fail(.missingField("name"), badge: id)
-            case let other?: fail(.wrongType(field: "name", expected: "a non-empty string", found: other.typeDescription), badge: id)
+            case let other?:
+                fail(
+                    .wrongType(field: "name", expected: "a non-empty string", found: other.typeDescription),
+                    badge: id)
             }
             var description = ""
             if case .string(let text)? = b["description"] {
@@ -52,7 +66,11 @@ public enum BadgeFile {
             switch b["points"] {
             case nil, .null?: break
             case .number(let n, _)? where n == n.rounded() && (0...100_000).contains(n): points = Int(n)
-            case let other?: fail(.wrongType(field: "points", expected: "a whole number 0...100000", found: other.typeDescription), badge: id)
+            case let other?:
+                fail(
+                    .wrongType(
+                        field: "points", expected: "a whole number 0...100000", found: other.typeDescription),
+                    badge: id)
             }
             guard case .object(let r)? = b["rule"] else {
                 fail(.missingField("rule"), badge: id)
@@ -64,7 +82,11 @@ public enum BadgeFile {
             }
             func count(_ key: String, _ range: ClosedRange<Int>) -> Int? {
                 guard case .number(let n, _)? = r[key], n == n.rounded(), range.contains(Int(n)) else {
-                    fail(.invalidValue(field: "rule.\(key)", reason: "must be a whole number in \(range.lowerBound)...\(range.upperBound)"), badge: id)
+                    fail(
+                        .invalidValue(
+                            field: "rule.\(key)",
+                            reason: "must be a whole number in \(range.lowerBound)...\(range.upperBound)"),
+                        badge: id)
                     return nil
                 }
                 return Int(n)
@@ -75,7 +97,9 @@ public enum BadgeFile {
                     return nil
                 }
                 let parts = text.split(separator: ":")
-                guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else {
+                guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h),
+                    (0..<60).contains(m)
+                else {
                     fail(.invalidValue(field: "rule.\(key)", reason: "is \"\(text)\"; use HH:MM"), badge: id)
                     return nil
                 }
@@ -98,14 +122,20 @@ public enum BadgeFile {
                 if case .string(let hunt)? = r["hunt"], huntIDs.contains(hunt) {
                     rule = .huntCompleted(huntID: hunt)
                 } else {
-                    fail(.invalidValue(field: "rule.hunt", reason: "must name a hunt of this folder"), badge: id)
+                    fail(
+                        .invalidValue(field: "rule.hunt", reason: "must name a hunt of this folder"),
+                        badge: id)
                 }
             case "difficulty_completed":
                 allowed = ["kind", "difficulty"]
-                if case .string(let text)? = r["difficulty"], let difficulty = Hunt.Difficulty(rawValue: text) {
+                if case .string(let text)? = r["difficulty"], let difficulty = Hunt.Difficulty(rawValue: text)
+                {
                     rule = .difficultyCompleted(difficulty)
                 } else {
-                    fail(.invalidValue(field: "rule.difficulty", reason: "must be easy, medium, hard or expert"), badge: id)
+                    fail(
+                        .invalidValue(
+                            field: "rule.difficulty", reason: "must be easy, medium, hard or expert"),
+                        badge: id)
                 }
             case "time_window":
                 allowed = ["kind", "from", "to", "count"]
@@ -114,7 +144,9 @@ public enum BadgeFile {
                 let n = r["count"] == nil ? 1 : count("count", 1...10_000)
                 if let from, let to, let n {
                     if from == to {
-                        fail(.invalidValue(field: "rule.to", reason: "equals rule.from; the window is empty"), badge: id)
+                        fail(
+                            .invalidValue(field: "rule.to", reason: "equals rule.from; the window is empty"),
+                            badge: id)
                     } else {
                         rule = .timeWindow(fromMinute: from, toMinute: to, count: n)
                     }
@@ -123,8 +155,12 @@ public enum BadgeFile {
                 allowed = ["kind", "count", "hours"]
                 let n = count("count", 2...10_000)
                 var hours: Double?
-                if case .number(let h, _)? = r["hours"], h > 0, h <= 24 * 366 { hours = h } else {
-                    fail(.invalidValue(field: "rule.hours", reason: "must be a number of hours above 0"), badge: id)
+                if case .number(let h, _)? = r["hours"], h > 0, h <= 24 * 366 {
+                    hours = h
+                } else {
+                    fail(
+                        .invalidValue(field: "rule.hours", reason: "must be a number of hours above 0"),
+                        badge: id)
                 }
                 if let n, let hours { rule = .stopsWithin(count: n, hours: hours) }
             case "consecutive_days":
@@ -132,9 +168,18 @@ public enum BadgeFile {
                 rule = count("days", 2...366).map { .consecutiveDays(days: $0) }
             default:
                 allowed = []
-                fail(.invalidValue(field: "rule.kind", reason: "is \"\(kind)\"; use first_checkin, stops_visited, hunts_completed, hunt_completed, difficulty_completed, time_window, stops_within or consecutive_days"), badge: id)
+                fail(
+                    .invalidValue(
+                        field: "rule.kind",
+                        reason:
+                            "is \"\(kind)\"; use first_checkin, stops_visited, hunts_completed, hunt_completed, difficulty_completed, time_window, stops_within or consecutive_days"
+                    ), badge: id)
             }
-            if !allowed.isEmpty { for key in r.keys where !allowed.contains(key) { fail(.unknownField("rule.\(key)"), badge: id) } }
+            if !allowed.isEmpty {
+                for key in r.keys where !allowed.contains(key) {
+                    fail(.unknownField("rule.\(key)"), badge: id)
+                }
+            }
             if errors.count == before, let rule {
                 badges.append(Badge(id: id, name: name, description: description, points: points, rule: rule))
             }
@@ -168,10 +213,14 @@ extension BadgeFile {
     }
 
     /// Badges from rows of (id, name, description, points, rule JSON), as the database keeps them.
-    public static func badges(fromRows rows: [(id: String, name: String, description: String, points: Int, rule: String)], huntIDs: Set<String>) -> [Badge] {
+    public static func badges(
+        fromRows rows: [(id: String, name: String, description: String, points: Int, rule: String)],
+        huntIDs: Set<String>
+    ) -> [Badge] {
         let items = rows.map { row -> JSONValue in
             .object([
-                "id": .string(row.id), "name": .string(row.name), "description": .string(row.description), "points": .int(row.points),
+                "id": .string(row.id), "name": .string(row.name), "description": .string(row.description),
+                "points": .int(row.points),
                 "rule": (try? JSONValue.parse(row.rule)) ?? .null,
             ])
         }

@@ -2,14 +2,24 @@ public import Foundation
 
 /// What scoring needs of a hunt: its stops' ids and points in order, the bonus, and the rules.
 public struct ScoringHunt: Sendable {
+    /// The hunt's id.
     public var id: String
+    /// Its stops' ids and points, in order.
     public var stops: [(id: String, points: Int)]
+    /// The completion bonus.
     public var bonusPoints: Int
+    /// Its difficulty (for badges that count hunts by difficulty).
     public var difficulty: Hunt.Difficulty
+    /// Whether stops must be visited in order for the bonus.
     public var ordered: Bool
+    /// The hunt's time zone (for time-of-day badges).
     public var timeZone: TimeZone
 
-    public init(id: String, stops: [(id: String, points: Int)], bonusPoints: Int, difficulty: Hunt.Difficulty, ordered: Bool, timeZone: TimeZone) {
+    /// A scoring hunt from its parts.
+    public init(
+        id: String, stops: [(id: String, points: Int)], bonusPoints: Int, difficulty: Hunt.Difficulty,
+        ordered: Bool, timeZone: TimeZone
+    ) {
         self.id = id
         self.stops = stops
         self.bonusPoints = bonusPoints
@@ -18,21 +28,28 @@ public struct ScoringHunt: Sendable {
         self.timeZone = timeZone
     }
 
+    /// What scoring needs of a hunt definition.
     public init(_ hunt: Hunt) {
         self.init(
-            id: hunt.id, stops: hunt.stops.map { ($0.id, $0.points) }, bonusPoints: hunt.bonusPoints, difficulty: hunt.difficulty,
-            ordered: hunt.ordered, timeZone: TimeZone(identifier: hunt.timeZone) ?? TimeZone(identifier: "UTC")!)
+            id: hunt.id, stops: hunt.stops.map { ($0.id, $0.points) }, bonusPoints: hunt.bonusPoints,
+            difficulty: hunt.difficulty,
+            ordered: hunt.ordered,
+            timeZone: TimeZone(identifier: hunt.timeZone) ?? TimeZone(identifier: "UTC")!)
     }
 }
 
 /// An accepted check-in as scoring sees it.
 public struct ScoredCheckIn: Sendable {
+    /// The check-in's id.
     public var id: Int64
+    /// Its hunt.
     public var huntID: String
+    /// Its stop.
     public var stopID: String
     /// The fix's time: when the player was there.
     public var time: Date
 
+    /// A scored check-in from its parts.
     public init(id: Int64, huntID: String, stopID: String, time: Date) {
         self.id = id
         self.huntID = huntID
@@ -43,17 +60,28 @@ public struct ScoredCheckIn: Sendable {
 
 /// Something that earned points: a stop's first visit, a hunt's completion bonus, a badge.
 public struct ScoreEvent: Equatable, Sendable {
+    /// Stop points, a hunt's bonus, or a badge.
     public enum Kind: String, Sendable { case stop, bonus, badge }
+    /// Which of the three.
     public var kind: Kind
     /// The hunt of the check-in that earned it.
     public var huntID: String
+    /// The stop (for stop points).
     public var stopID: String?
+    /// The badge (for badge points).
     public var badgeID: String?
+    /// Points earned.
     public var points: Int
+    /// When they were earned: the fix time of the check-in that earned them.
     public var at: Date
+    /// The check-in that earned them.
     public var checkInID: Int64
 
-    public init(kind: Kind, huntID: String, stopID: String? = nil, badgeID: String? = nil, points: Int, at: Date, checkInID: Int64) {
+    /// An event from its parts.
+    public init(
+        kind: Kind, huntID: String, stopID: String? = nil, badgeID: String? = nil, points: Int, at: Date,
+        checkInID: Int64
+    ) {
         self.kind = kind
         self.huntID = huntID
         self.stopID = stopID
@@ -72,7 +100,10 @@ public struct ScoreEvent: Equatable, Sendable {
 /// order for an `ordered` hunt); a badge when its rule first holds after a
 /// check-in, stamped with that check-in. Stops or hunts no longer defined earn nothing.
 public enum Scoring {
-    public static func events(for checkIns: [ScoredCheckIn], hunts: [ScoringHunt], badges: [Badge]) -> [ScoreEvent] {
+    /// Every score event a player's accepted check-ins earn, in the order they were earned: a stop's points on its first visit, a hunt's bonus when its last stop is visited (in order for ordered hunts), and each badge when its rule is first met.
+    public static func events(for checkIns: [ScoredCheckIn], hunts: [ScoringHunt], badges: [Badge])
+        -> [ScoreEvent]
+    {
         let huntsByID = Dictionary(uniqueKeysWithValues: hunts.map { ($0.id, $0) })
         var stopPoints: [String: (hunt: String, points: Int)] = [:]
         for hunt in hunts { for stop in hunt.stops { stopPoints[stop.id] = (hunt.id, stop.points) } }
@@ -87,18 +118,26 @@ public enum Scoring {
         var checkInCount = 0
 
         for checkIn in checkIns.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
-            guard let stop = stopPoints[checkIn.stopID], stop.hunt == checkIn.huntID, let hunt = huntsByID[checkIn.huntID] else { continue }
+            guard let stop = stopPoints[checkIn.stopID], stop.hunt == checkIn.huntID,
+                let hunt = huntsByID[checkIn.huntID]
+            else { continue }
             checkInCount += 1
             if firstVisit[checkIn.stopID] == nil {
                 firstVisit[checkIn.stopID] = checkIn.time
                 visitOrder[hunt.id, default: []].append(checkIn.stopID)
-                events.append(ScoreEvent(kind: .stop, huntID: hunt.id, stopID: checkIn.stopID, points: stop.points, at: checkIn.time, checkInID: checkIn.id))
+                events.append(
+                    ScoreEvent(
+                        kind: .stop, huntID: hunt.id, stopID: checkIn.stopID, points: stop.points,
+                        at: checkIn.time, checkInID: checkIn.id))
             }
             if !completed.contains(hunt.id), hunt.stops.allSatisfy({ firstVisit[$0.id] != nil }) {
                 let inOrder = !hunt.ordered || visitOrder[hunt.id] == hunt.stops.map(\.id)
                 if inOrder {
                     completed.insert(hunt.id)
-                    events.append(ScoreEvent(kind: .bonus, huntID: hunt.id, points: hunt.bonusPoints, at: checkIn.time, checkInID: checkIn.id))
+                    events.append(
+                        ScoreEvent(
+                            kind: .bonus, huntID: hunt.id, points: hunt.bonusPoints, at: checkIn.time,
+                            checkInID: checkIn.id))
                 }
             }
             var calendar = Calendar(identifier: .gregorian)
@@ -123,11 +162,16 @@ public enum Scoring {
                     let ofKind = hunts.filter { $0.difficulty == difficulty }
                     holds = !ofKind.isEmpty && ofKind.allSatisfy { completed.contains($0.id) }
                 case .timeWindow(let from, let to, let count):
-                    let inside = from < to ? (minuteOfDay >= from && minuteOfDay < to) : (minuteOfDay >= from || minuteOfDay < to)
+                    let inside =
+                        from < to
+                        ? (minuteOfDay >= from && minuteOfDay < to)
+                        : (minuteOfDay >= from || minuteOfDay < to)
                     if inside { windowCounts[badge.id, default: 0] += 1 }
                     holds = windowCounts[badge.id, default: 0] >= count
                 case .stopsWithin(let count, let hours):
-                    let times = firstVisit.values.filter { $0 <= checkIn.time && checkIn.time.timeIntervalSince($0) <= hours * 3600 }
+                    let times = firstVisit.values.filter {
+                        $0 <= checkIn.time && checkIn.time.timeIntervalSince($0) <= hours * 3600
+                    }
                     holds = times.count >= count
                 case .consecutiveDays(let days):
                     var streak = 1
@@ -136,7 +180,10 @@ public enum Scoring {
                 }
                 if holds {
                     earned.insert(badge.id)
-                    events.append(ScoreEvent(kind: .badge, huntID: hunt.id, badgeID: badge.id, points: badge.points, at: checkIn.time, checkInID: checkIn.id))
+                    events.append(
+                        ScoreEvent(
+                            kind: .badge, huntID: hunt.id, badgeID: badge.id, points: badge.points,
+                            at: checkIn.time, checkInID: checkIn.id))
                 }
             }
         }

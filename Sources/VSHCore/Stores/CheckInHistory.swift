@@ -29,7 +29,9 @@ extension CheckInFacts {
     /// The hunt is the one named, else the hunt of the stop covering the position,
     /// else the hunt of the nearest stop.
     /// - Throws: `LeagueError.unknownHunt` when the submission names a hunt that does not exist.
-    public static func gather(for submission: Submission, from history: some CheckInHistory) throws -> CheckInFacts {
+    public static func gather(for submission: Submission, from history: some CheckInHistory) throws
+        -> CheckInFacts
+    {
         var hunt: Hunt?
         if let requested = submission.huntID {
             guard let found = try history.hunt(id: requested) else {
@@ -41,7 +43,9 @@ extension CheckInFacts {
         if let position = submission.reportedPosition {
             let covering = try history.stops(covering: position, inHunt: submission.huntID)
             if hunt == nil, let first = covering.first { hunt = try history.hunt(id: first.huntID) }
-            if covering.isEmpty, let nearest = try history.nearestStop(to: position, inHunt: submission.huntID) {
+            if covering.isEmpty,
+                let nearest = try history.nearestStop(to: position, inHunt: submission.huntID)
+            {
                 if hunt == nil { hunt = try history.hunt(id: nearest.stop.huntID) }
                 if let stop = hunt?.stops.first(where: { $0.id == nearest.stop.stopID }) {
                     facts.nearestStop = (stop, nearest.distanceMeters)
@@ -50,7 +54,9 @@ extension CheckInFacts {
             facts.hunt = hunt
             facts.coveringStops = covering.compactMap { ref in hunt?.stops.first { $0.id == ref.stopID } }
         }
-        if let hunt { facts.visitedStops = try history.visitedStops(player: submission.player, hunt: hunt.id) }
+        if let hunt {
+            facts.visitedStops = try history.visitedStops(player: submission.player, hunt: hunt.id)
+        }
         if let time = submission.captureTime(in: hunt) {
             facts.neighbourFixes = try history.neighbourFixes(player: submission.player, around: time)
         }

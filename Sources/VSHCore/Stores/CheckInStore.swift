@@ -2,12 +2,17 @@ public import Foundation
 
 /// A check-in as recorded.
 public struct RecordedCheckIn: Sendable {
+    /// The check-in's id (the audit trail's, never reused).
     public var id: Int64
+    /// The player's id.
     public var playerID: PlayerID
     /// The player's display name.
     public var player: String
+    /// When vsh received it.
     public var receivedAt: Date
+    /// Where the fix came from.
     public var source: FixSource
+    /// The verifier's decision.
     public var decision: Decision
     /// The current state: the verdict, or what a moderator decided since.
     public var state: String
@@ -16,8 +21,10 @@ public struct RecordedCheckIn: Sendable {
     /// Hunt bonuses and badges this check-in earned (stop points are in `decision.points`).
     public var awards: [ScoreEvent]
 
+    /// A recorded check-in from its parts.
     public init(
-        id: Int64, playerID: PlayerID, player: String, receivedAt: Date, source: FixSource, decision: Decision,
+        id: Int64, playerID: PlayerID, player: String, receivedAt: Date, source: FixSource,
+        decision: Decision,
         state: String, photoFile: String?, awards: [ScoreEvent] = []
     ) {
         self.id = id
@@ -46,7 +53,9 @@ public protocol CheckInStore: Sendable {
 
     /// Decides and records many submissions in one transaction (one durable commit), each
     /// with the facts as they stand after the ones before it; results in input order.
-    func recordBatch(_ submissions: [(submission: Submission, photoFile: String?)], decide: @escaping CheckInDecider)
+    func recordBatch(
+        _ submissions: [(submission: Submission, photoFile: String?)], decide: @escaping CheckInDecider
+    )
         async throws -> [RecordedCheckIn]
 
     /// The stops of a hunt the player has an accepted check-in at.

@@ -1,13 +1,15 @@
-public import Foundation
+import Foundation
 
 /// A hunt as a store holds it: the definition plus what the store derived.
 public struct StoredHunt: Sendable {
+    /// The hunt definition with its stops.
     public var hunt: Hunt
     /// The hunt file it was synced from.
     public var file: String
     /// Each stop's area on the WGS84 ellipsoid (Karney's `geod_polygonarea`), in m², by stop id.
     public var stopAreas: [String: Double]
 
+    /// A stored hunt from its parts.
     public init(hunt: Hunt, file: String, stopAreas: [String: Double]) {
         self.hunt = hunt
         self.file = file
@@ -17,10 +19,14 @@ public struct StoredHunt: Sendable {
 
 /// A stop as a lookup names it.
 public struct StopReference: Hashable, Sendable {
+    /// The hunt's id.
     public let huntID: String
+    /// The stop's id.
     public let stopID: String
+    /// The stop's name.
     public let name: String
 
+    /// A reference from its parts.
     public init(huntID: String, stopID: String, name: String) {
         self.huntID = huntID
         self.stopID = stopID
@@ -30,10 +36,12 @@ public struct StopReference: Hashable, Sendable {
 
 /// The stop nearest to a point that no stop covers.
 public struct NearestStop: Hashable, Sendable {
+    /// The stop.
     public let stop: StopReference
     /// Geodesic distance on the WGS84 ellipsoid from the point to the stop's boundary, in metres.
     public let distanceMeters: Double
 
+    /// A nearest stop from its parts.
     public init(stop: StopReference, distanceMeters: Double) {
         self.stop = stop
         self.distanceMeters = distanceMeters
@@ -42,10 +50,12 @@ public struct NearestStop: Hashable, Sendable {
 
 /// A stop that a straight segment between two fixes passes through.
 public struct CrossedStop: Sendable {
+    /// The stop.
     public let stop: StopReference
     /// Where along the segment (0 = first fix, 1 = second) the middle of the pass is.
     public let fraction: Double
 
+    /// A crossing from its parts.
     public init(stop: StopReference, fraction: Double) {
         self.stop = stop
         self.fraction = fraction

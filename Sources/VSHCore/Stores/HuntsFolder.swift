@@ -6,6 +6,7 @@ public struct HuntsFolder: Hashable, Sendable {
     /// default, which may be absent (then the store's definitions are used as they are).
     public var required: Bool
 
+    /// A folder and whether it must exist.
     public init(path: String, required: Bool) {
         self.path = path
         self.required = required

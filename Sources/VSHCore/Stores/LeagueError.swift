@@ -22,6 +22,7 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Ex
     /// A moderator's reason is longer than `limit` characters.
     case reasonTooLong(limit: Int)
 
+    /// The message in the library's words.
     public var description: String {
         switch self {
         case .unknownPlayer(let name): return "no player \"\(name)\""
@@ -29,7 +30,8 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Ex
         case .unknownHunt(let id, let known):
             return "no hunt \"\(id)\"" + (known.isEmpty ? "" : " (hunts: \(known.joined(separator: ", ")))")
         case .unknownCheckIn(let id): return "no check-in #\(id)"
-        case .checkInState(let id, let state, let required): return "check-in #\(id) is \(state), not \(required)"
+        case .checkInState(let id, let state, let required):
+            return "check-in #\(id) is \(state), not \(required)"
         case .nameTaken(let name): return "a player called \"\(name)\" already exists"
         case .invalidEmail(let text): return "\"\(text)\" is not an email address"
         case .missingReason: return "a moderator's decision needs a reason"
@@ -37,6 +39,7 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Ex
         }
     }
 
+    /// 65 for every case but a missing reason (64).
     public var exitStatus: ExitStatus { self == .missingReason ? .usage : .dataError }
 }
 
@@ -45,6 +48,7 @@ public enum SubmissionError: Error, Equatable, Sendable, CustomStringConvertible
     /// A device fix's accuracy is not a finite distance of 0 m or more.
     case invalidAccuracy
 
+    /// The message.
     public var description: String {
         switch self {
         case .invalidAccuracy: return "accuracy must be a distance in metres, 0 or more"

@@ -2,11 +2,16 @@ public import Foundation
 
 /// Who a player is: the stable id and the name people see.
 public struct PlayerRecord: Hashable, Sendable {
+    /// The player's stable id.
     public var id: PlayerID
+    /// The display name.
     public var name: String
+    /// The e-mail address, if given.
     public var email: String?
+    /// When the player registered.
     public var createdAt: Date
 
+    /// A record from its parts.
     public init(id: PlayerID, name: String, email: String?, createdAt: Date) {
         self.id = id
         self.name = name
@@ -17,17 +22,25 @@ public struct PlayerRecord: Hashable, Sendable {
 
 /// A registered player with derived totals.
 public struct PlayerSummary: Sendable {
+    /// The player's stable id.
     public var id: PlayerID
+    /// The display name.
     public var name: String
+    /// The e-mail address, if given.
     public var email: String?
+    /// When the player registered.
     public var createdAt: Date
     /// Points earned: first visits to stops, hunt bonuses and badges (from accepted check-ins).
     public var points: Int
+    /// Every check-in the player submitted.
     public var checkIns: Int
+    /// Those whose state is accepted.
     public var acceptedCheckIns: Int
 
+    /// A summary from its parts.
     public init(
-        id: PlayerID, name: String, email: String?, createdAt: Date, points: Int, checkIns: Int, acceptedCheckIns: Int
+        id: PlayerID, name: String, email: String?, createdAt: Date, points: Int, checkIns: Int,
+        acceptedCheckIns: Int
     ) {
         self.id = id
         self.name = name

@@ -2,18 +2,26 @@ public import Foundation
 
 /// A check-in waiting for a moderator.
 public struct PendingCheckIn: Sendable {
+    /// The check-in's id.
     public var id: Int64
+    /// The player's id.
     public var playerID: PlayerID
+    /// The player's display name.
     public var player: String
+    /// When vsh received it.
     public var receivedAt: Date
+    /// The hunt it was decided for, if any.
     public var huntID: String?
+    /// The stop it is at, if any.
     public var stopID: String?
+    /// The stop's name, if any.
     public var stopName: String?
     /// The rules that asked for review, with their details.
     public var reasons: [String]
     /// The archived photo's key in the `PhotoStore`, if any.
     public var photoFile: String?
 
+    /// A pending check-in from its parts.
     public init(
         id: Int64, playerID: PlayerID, player: String, receivedAt: Date, huntID: String?, stopID: String?,
         stopName: String?, reasons: [String], photoFile: String?
@@ -45,13 +53,18 @@ public enum ReviewDecision: String, Sendable, CaseIterable {
 
 /// What a moderator's decision did.
 public struct ReviewOutcome: Sendable {
+    /// The check-in's id.
     public var checkInID: Int64
+    /// The player's id.
     public var playerID: PlayerID
+    /// The player's display name.
     public var player: String
+    /// The check-in's state after the decision.
     public var state: String
     /// Points the decision credited (approving a first visit) or 0.
     public var pointsCredited: Int
 
+    /// An outcome from its parts.
     public init(checkInID: Int64, playerID: PlayerID, player: String, state: String, pointsCredited: Int) {
         self.checkInID = checkInID
         self.playerID = playerID
@@ -74,7 +87,8 @@ public protocol ReviewStore: Sendable {
     /// revoke takes an accepted one.
     /// - Throws: `LeagueError` when there is no such check-in, it is in the wrong state,
     ///   or the reason is empty or too long.
-    func review(_ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date) async throws
+    func review(_ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date)
+        async throws
         -> ReviewOutcome
 }
 
@@ -83,7 +97,9 @@ extension ReviewDecision {
     public static func validReason(_ reason: String) throws(LeagueError) -> String {
         let trimmed = reason.trimmingSpaces()
         guard !trimmed.isEmpty else { throw .missingReason }
-        guard trimmed.count <= maxReviewReasonLength else { throw .reasonTooLong(limit: maxReviewReasonLength) }
+        guard trimmed.count <= maxReviewReasonLength else {
+            throw .reasonTooLong(limit: maxReviewReasonLength)
+        }
         return trimmed
     }
 }

@@ -3,11 +3,16 @@ public import Foundation
 /// Which leaderboard: all hunts or one, all time or a window [since, until) on the
 /// time the points were earned, and how many rows.
 public struct LeaderboardQuery: Hashable, Sendable {
+    /// One hunt's points only (nil: all hunts).
     public var huntID: String?
+    /// Points earned at or after this time.
     public var since: Date?
+    /// Points earned before this time.
     public var until: Date?
+    /// At most this many rows.
     public var limit: Int?
 
+    /// A query from its parts (all nil: the all-time board).
     public init(huntID: String? = nil, since: Date? = nil, until: Date? = nil, limit: Int? = nil) {
         self.huntID = huntID
         self.since = since
@@ -23,15 +28,22 @@ public struct LeaderboardQuery: Hashable, Sendable {
 public struct LeaderboardEntry: Equatable, Sendable {
     /// Competition ranking: equal points share a rank (1, 2, 2, 4); see `Ranking`.
     public var rank: Int
+    /// The player's id.
     public var playerID: PlayerID
+    /// The player's display name.
     public var player: String
+    /// Total points in the window.
     public var points: Int
+    /// Hunts completed (bonuses earned) in the window.
     public var huntsCompleted: Int
+    /// Stops first visited in the window.
     public var stopsVisited: Int
+    /// Badges earned in the window.
     public var badges: Int
     /// When the player reached this score (their last scoring event in the window).
     public var reachedAt: Date
 
+    /// An entry from its parts.
     public init(
         rank: Int, playerID: PlayerID, player: String, points: Int, huntsCompleted: Int, stopsVisited: Int,
         badges: Int, reachedAt: Date
@@ -51,12 +63,18 @@ public struct LeaderboardEntry: Equatable, Sendable {
 public struct PlayerProfile: Sendable {
     /// How far the player is through one hunt.
     public struct HuntProgress: Sendable {
+        /// The hunt's id.
         public var huntID: String
+        /// The hunt's name.
         public var name: String
+        /// Stops visited.
         public var visited: Int
+        /// Stops in the hunt.
         public var total: Int
+        /// When the player completed it (earned its bonus), if they did.
         public var completedAt: Date?
 
+        /// Progress from its parts.
         public init(huntID: String, name: String, visited: Int, total: Int, completedAt: Date?) {
             self.huntID = huntID
             self.name = name
@@ -68,14 +86,23 @@ public struct PlayerProfile: Sendable {
 
     /// A badge the player holds, with when and by which check-in.
     public struct EarnedBadge: Sendable {
+        /// The badge's id.
         public var id: String
+        /// Its name.
         public var name: String
+        /// What earns it.
         public var description: String
+        /// Points it gave.
         public var points: Int
+        /// When it was earned.
         public var earnedAt: Date
+        /// The check-in that earned it.
         public var checkInID: Int64
 
-        public init(id: String, name: String, description: String, points: Int, earnedAt: Date, checkInID: Int64) {
+        /// An earned badge from its parts.
+        public init(
+            id: String, name: String, description: String, points: Int, earnedAt: Date, checkInID: Int64
+        ) {
             self.id = id
             self.name = name
             self.description = description
@@ -87,15 +114,22 @@ public struct PlayerProfile: Sendable {
 
     /// One of the player's latest check-ins.
     public struct RecentCheckIn: Sendable {
+        /// The check-in's id.
         public var id: Int64
+        /// When vsh received it.
         public var receivedAt: Date
+        /// The hunt it was decided for, if any.
         public var huntID: String?
+        /// The stop it is at, if any.
         public var stopID: String?
+        /// The stop's name, if any.
         public var stopName: String?
         /// The current state: accepted, rejected, pending or revoked.
         public var state: String
+        /// Points it earned (stop, bonus and badges).
         public var points: Int
 
+        /// A recent check-in from its parts.
         public init(
             id: Int64, receivedAt: Date, huntID: String?, stopID: String?, stopName: String?, state: String,
             points: Int
@@ -110,16 +144,26 @@ public struct PlayerProfile: Sendable {
         }
     }
 
+    /// The player's id.
     public var id: PlayerID
+    /// The display name.
     public var name: String
+    /// When the player registered.
     public var createdAt: Date
+    /// Total points.
     public var points: Int
+    /// Stops visited.
     public var stopsVisited: Int
+    /// Hunts completed.
     public var huntsCompleted: Int
+    /// Progress in every hunt, in catalog order.
     public var hunts: [HuntProgress]
+    /// Badges earned, oldest first.
     public var badges: [EarnedBadge]
+    /// The latest check-ins, newest first.
     public var recent: [RecentCheckIn]
 
+    /// A profile from its parts.
     public init(
         id: PlayerID, name: String, createdAt: Date, points: Int, stopsVisited: Int, huntsCompleted: Int,
         hunts: [HuntProgress], badges: [EarnedBadge], recent: [RecentCheckIn]
@@ -138,13 +182,16 @@ public struct PlayerProfile: Sendable {
 
 /// A stop's place in a player's collage.
 public struct CollageTile: Sendable {
+    /// The stop's id.
     public var stopID: String
+    /// The stop's name.
     public var stopName: String
     /// Whether the player has an accepted check-in here.
     public var visited: Bool
     /// The `PhotoStore` key of the first accepted photo check-in here.
     public var photoFile: String?
 
+    /// A tile from its parts.
     public init(stopID: String, stopName: String, visited: Bool, photoFile: String?) {
         self.stopID = stopID
         self.stopName = stopName
@@ -155,11 +202,14 @@ public struct CollageTile: Sendable {
 
 /// A hunt's stops as one player's collage shows them.
 public struct CollagePlan: Sendable {
+    /// The hunt's name.
     public var huntName: String
+    /// The hunt's stops, in order.
     public var tiles: [CollageTile]
     /// Whether the player completed the hunt.
     public var complete: Bool
 
+    /// A plan from its parts.
     public init(huntName: String, tiles: [CollageTile], complete: Bool) {
         self.huntName = huntName
         self.tiles = tiles

@@ -4,16 +4,21 @@ public struct StoreHealth: Sendable {
     public var integrity: [String]
     /// Rows that break a foreign key (0 when sound).
     public var foreignKeyViolations: Int
+    /// Players registered.
     public var players: Int
+    /// Check-ins recorded.
     public var checkIns: Int
+    /// Stops synced.
     public var stops: Int
     /// Check-ins whose photo is missing from the photo store.
     public var missingPhotos: Int
     /// Players whose stored points differ from a rescore from their check-ins.
     public var playersWithWrongTotals: Int
 
+    /// A health report from its parts.
     public init(
-        integrity: [String], foreignKeyViolations: Int, players: Int, checkIns: Int, stops: Int, missingPhotos: Int,
+        integrity: [String], foreignKeyViolations: Int, players: Int, checkIns: Int, stops: Int,
+        missingPhotos: Int,
         playersWithWrongTotals: Int
     ) {
         self.integrity = integrity

@@ -35,6 +35,7 @@ public enum RFC3339 {
         return out + "Z"
     }
 
+    /// `value` in decimal with leading zeros to `width` digits.
     public static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
@@ -66,6 +67,7 @@ public enum RFC3339 {
         return (year, month, day, secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
     }
 
+    /// Days in a month of the proleptic Gregorian calendar.
     public static func daysInMonth(_ year: Int, _ month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
@@ -78,6 +80,7 @@ public enum RFC3339 {
 /// The fields of `YYYY-MM-DD[T ]hh:mm:ss[.fff][Z|±hh:mm]`, range-checked.
 public struct DateTimeParts: Equatable, Sendable {
     public var year, month, day, hour, minute: Int
+    /// Seconds with their fraction.
     public var second: Double
     /// Seconds east of UTC, nil when the text carried no offset.
     public var offsetSeconds: Int?
@@ -87,6 +90,7 @@ public struct DateTimeParts: Equatable, Sendable {
         Double(RFC3339.daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60) + second
     }
 
+    /// An RFC 3339 date-time from bytes (`requireOffset`: a `Z` or `±hh:mm` must follow), or nil.
     public static func parse(_ b: UnsafeBufferPointer<UInt8>, requireOffset: Bool) -> DateTimeParts? {
         var i = 0
         func number(_ count: Int) -> Int? {

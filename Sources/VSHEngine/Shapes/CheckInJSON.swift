@@ -6,13 +6,14 @@ public enum CheckInJSON {
     /// `{verdict, id, player, player_id, hunt, stop, points, rules: [{rule, result, detail}], fix: {lat, lon, accuracy_m, time, source}}`.
     public static func checkIn(_ recorded: RecordedCheckIn) -> JSONValue {
         let decision = recorded.decision
-        let fix: JSONValue = decision.fix.map { fix in
-            .object([
-                "lat": .double(fix.position.latitude), "lon": .double(fix.position.longitude),
-                "accuracy_m": fix.accuracyMeters.map(JSONValue.double) ?? .null,
-                "time": .string(RFC3339.format(fix.time)), "source": .string(fix.source.rawValue),
-            ])
-        } ?? .null
+        let fix: JSONValue =
+            decision.fix.map { fix in
+                .object([
+                    "lat": .double(fix.position.latitude), "lon": .double(fix.position.longitude),
+                    "accuracy_m": fix.accuracyMeters.map(JSONValue.double) ?? .null,
+                    "time": .string(RFC3339.format(fix.time)), "source": .string(fix.source.rawValue),
+                ])
+            } ?? .null
         return .object([
             "verdict": .string(decision.verdict.rawValue),
             "id": .int(Int(recorded.id)),
@@ -23,11 +24,13 @@ public enum CheckInJSON {
             "points": .int(decision.points),
             "rules": RuleResult.json(decision.rules),
             "fix": fix,
-            "awards": .array(recorded.awards.map { a in
-                .object([
-                    "kind": .string(a.kind.rawValue), "hunt": .string(a.huntID), "badge": .optional(a.badgeID), "points": .int(a.points),
-                ])
-            }),
+            "awards": .array(
+                recorded.awards.map { a in
+                    .object([
+                        "kind": .string(a.kind.rawValue), "hunt": .string(a.huntID),
+                        "badge": .optional(a.badgeID), "points": .int(a.points),
+                    ])
+                }),
         ])
     }
 
@@ -52,12 +55,17 @@ public enum CheckInJSON {
             case .needsReview: mark = "?"
             case .skipped: mark = "–"
             }
-            lines.append("  \(mark) " + result.rule.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + result.detail)
+            lines.append(
+                "  \(mark) " + result.rule.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                    + result.detail)
         }
         for award in recorded.awards {
             switch award.kind {
             case .bonus: lines.append("  ★ hunt complete: \(award.huntID) bonus +\(award.points)")
-            case .badge: lines.append("  ★ badge earned: \(award.badgeID ?? "?")" + (award.points > 0 ? " +\(award.points)" : ""))
+            case .badge:
+                lines.append(
+                    "  ★ badge earned: \(award.badgeID ?? "?")"
+                        + (award.points > 0 ? " +\(award.points)" : ""))
             case .stop: break
             }
         }

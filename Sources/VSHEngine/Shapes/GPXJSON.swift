@@ -9,7 +9,9 @@ public enum GPXJSON {
     public static func statistics(_ s: GPXStatistics, file: String) -> JSONValue {
         func point(_ p: GPXPoint?) -> JSONValue {
             guard let p else { return .null }
-            return .array([.double(p.latitude), .double(p.longitude), p.elevationMeters.map(JSONValue.double) ?? .null])
+            return .array([
+                .double(p.latitude), .double(p.longitude), p.elevationMeters.map(JSONValue.double) ?? .null,
+            ])
         }
         return .object([
             "file": .string(file), "version": .optional(s.version),

@@ -7,12 +7,16 @@ public enum LeaderboardFormat: String, CaseIterable, Sendable {
 
     /// `[{rank, player, player_id, points, hunts_completed, stops_visited, badges}]`.
     public static func json(_ entries: [LeaderboardEntry]) -> String {
-        JSONValue.array(entries.map { e in
-            .object([
-                "rank": .int(e.rank), "player": .string(e.player), "player_id": .int(Int(e.playerID.rawValue)), "points": .int(e.points),
-                "hunts_completed": .int(e.huntsCompleted), "stops_visited": .int(e.stopsVisited), "badges": .int(e.badges),
-            ])
-        }).compactText
+        JSONValue.array(
+            entries.map { e in
+                .object([
+                    "rank": .int(e.rank), "player": .string(e.player),
+                    "player_id": .int(Int(e.playerID.rawValue)), "points": .int(e.points),
+                    "hunts_completed": .int(e.huntsCompleted), "stops_visited": .int(e.stopsVisited),
+                    "badges": .int(e.badges),
+                ])
+            }
+        ).compactText
     }
 
     /// RFC 4180: a header line, CRLF line ends, fields quoted when they hold a comma, quote or line break.
@@ -23,23 +27,28 @@ public enum LeaderboardFormat: String, CaseIterable, Sendable {
         }
         var out = "rank,player,points,hunts_completed,stops_visited,badges\r\n"
         for e in entries {
-            out += "\(e.rank),\(field(e.player)),\(e.points),\(e.huntsCompleted),\(e.stopsVisited),\(e.badges)\r\n"
+            out +=
+                "\(e.rank),\(field(e.player)),\(e.points),\(e.huntsCompleted),\(e.stopsVisited),\(e.badges)\r\n"
         }
         return out
     }
 
     public static func markdown(_ entries: [LeaderboardEntry]) -> String {
         func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
-        var out = "| rank | player | points | hunts completed | stops visited | badges |\n| ---: | --- | ---: | ---: | ---: | ---: |\n"
+        var out =
+            "| rank | player | points | hunts completed | stops visited | badges |\n| ---: | --- | ---: | ---: | ---: | ---: |\n"
         for e in entries {
-            out += "| \(e.rank) | \(cell(e.player)) | \(e.points) | \(e.huntsCompleted) | \(e.stopsVisited) | \(e.badges) |\n"
+            out +=
+                "| \(e.rank) | \(cell(e.player)) | \(e.points) | \(e.huntsCompleted) | \(e.stopsVisited) | \(e.badges) |\n"
         }
         return out
     }
 
     /// A standalone page a venue can put on a screen: large type, the top three
     /// highlighted, refreshing itself every `refreshSeconds`.
-    public static func html(_ entries: [LeaderboardEntry], title: String, generated: Date, refreshSeconds: Int = 30) -> String {
+    public static func html(
+        _ entries: [LeaderboardEntry], title: String, generated: Date, refreshSeconds: Int = 30
+    ) -> String {
         func escape(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -48,10 +57,14 @@ public enum LeaderboardFormat: String, CaseIterable, Sendable {
         var rows = ""
         for e in entries {
             let medal = e.rank == 1 ? " gold" : e.rank == 2 ? " silver" : e.rank == 3 ? " bronze" : ""
-            rows += "<tr class=\"r\(medal)\"><td class=\"rank\">\(e.rank)</td><td class=\"player\">\(escape(e.player))</td>"
-            rows += "<td class=\"n\">\(e.points)</td><td class=\"n\">\(e.huntsCompleted)</td><td class=\"n\">\(e.stopsVisited)</td><td class=\"n\">\(e.badges)</td></tr>\n"
+            rows +=
+                "<tr class=\"r\(medal)\"><td class=\"rank\">\(e.rank)</td><td class=\"player\">\(escape(e.player))</td>"
+            rows +=
+                "<td class=\"n\">\(e.points)</td><td class=\"n\">\(e.huntsCompleted)</td><td class=\"n\">\(e.stopsVisited)</td><td class=\"n\">\(e.badges)</td></tr>\n"
         }
-        if entries.isEmpty { rows = "<tr><td colspan=\"6\" class=\"empty\">No scores yet: go find the first stop!</td></tr>\n" }
+        if entries.isEmpty {
+            rows = "<tr><td colspan=\"6\" class=\"empty\">No scores yet: go find the first stop!</td></tr>\n"
+        }
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -88,4 +101,3 @@ public enum LeaderboardFormat: String, CaseIterable, Sendable {
             """
     }
 }
-

@@ -14,7 +14,9 @@ public enum LocateJSON {
                 ])
             } ?? .null
         let insideJSON = JSONValue.array(
-            inside.map { .object(["hunt": .string($0.huntID), "stop": .string($0.stopID), "name": .string($0.name)]) })
+            inside.map {
+                .object(["hunt": .string($0.huntID), "stop": .string($0.stopID), "name": .string($0.name)])
+            })
         return .object(["inside": insideJSON, "nearest": nearestJSON])
     }
 }

@@ -24,7 +24,9 @@ public enum PhotoJSON {
     public static func describe(_ m: PhotoMetadata, file: String) -> [String] {
         var lines = [file]
         func add(_ label: String, _ value: String?) {
-            if let value { lines.append("  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + value) }
+            if let value {
+                lines.append("  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + value)
+            }
         }
         if let lat = m.latitude, let lon = m.longitude {
             add("position", "\(lat), \(lon)" + (m.accuracyMeters.map { " (±\(Int($0.rounded())) m)" } ?? ""))

@@ -12,7 +12,8 @@ public enum ProfileJSON {
             "hunts": .array(
                 p.hunts.map { h in
                     .object([
-                        "hunt": .string(h.huntID), "name": .string(h.name), "visited": .int(h.visited), "total": .int(h.total),
+                        "hunt": .string(h.huntID), "name": .string(h.name), "visited": .int(h.visited),
+                        "total": .int(h.total),
                         "completed_at": .optional(h.completedAt.map(RFC3339.format)),
                     ])
                 }),
@@ -26,8 +27,10 @@ public enum ProfileJSON {
             "recent": .array(
                 p.recent.map { c in
                     .object([
-                        "id": .int(Int(c.id)), "received_at": .string(RFC3339.format(c.receivedAt)), "hunt": .optional(c.huntID),
-                        "stop": .optional(c.stopName), "stop_id": .optional(c.stopID), "state": .string(c.state),
+                        "id": .int(Int(c.id)), "received_at": .string(RFC3339.format(c.receivedAt)),
+                        "hunt": .optional(c.huntID),
+                        "stop": .optional(c.stopName), "stop_id": .optional(c.stopID),
+                        "state": .string(c.state),
                         "points": .int(c.points),
                     ])
                 }),
