@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "VSHCommandSupport",
             dependencies: [
-                "VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHEngine", "VSHXML",
+                "VSHCore", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHEngine", "VSHXML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),

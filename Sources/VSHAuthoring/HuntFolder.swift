@@ -16,7 +16,7 @@ public final class HuntFolder {
     private let badges: HuntCatalog.Source?
 
     /// Loads a folder; every file must be valid.
-    /// - Throws: `HuntFileErrors` listing every problem, or `InputError` (66) for a missing folder.
+    /// - Throws: `HuntFileErrors` listing every problem, or `HuntSourceError` (66) for a missing folder.
     public init(directory: String, inspector: SpatiaLiteInspector) throws {
         self.directory = directory
         self.inspector = inspector
@@ -31,9 +31,7 @@ public final class HuntFolder {
 
     public func hunt(_ id: String) throws -> Hunt {
         guard let hunt = hunts.first(where: { $0.id == id }) else {
-            throw InputError(
-                "no hunt \"\(id)\" in \(directory)"
-                    + (hunts.isEmpty ? "" : " (hunts: \(hunts.map(\.id).joined(separator: ", ")))"))
+            throw AuthoringError.unknownHunt(id: id, folder: directory, known: hunts.map(\.id))
         }
         return hunt
     }
@@ -43,7 +41,7 @@ public final class HuntFolder {
         for hunt in hunts {
             if let index = hunt.stops.firstIndex(where: { $0.id == id }) { return (hunt, index) }
         }
-        throw InputError("no stop \"\(id)\" in \(directory)")
+        throw AuthoringError.unknownStop(id: id, folder: directory)
     }
 
     /// Validates the folder as it would be with `changed` hunts written and
@@ -76,12 +74,12 @@ public final class HuntFolder {
             (path as NSString).deletingLastPathComponent
             + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw InputError("\(path): cannot write here", status: .noInput) }
+        guard fd >= 0 else { throw AuthoringError.cannotWrite(path: path, reason: "cannot write here") }
         let ok = DurableFile.writeAll(Array(text.utf8), to: fd, sync: true)
         close(fd)
         guard ok, rename(temporary, path) == 0 else {
             unlink(temporary)
-            throw InputError("\(path): cannot write the file (disk full?)", status: .noInput)
+            throw AuthoringError.cannotWrite(path: path, reason: "cannot write the file (disk full?)")
         }
     }
 
@@ -91,23 +89,23 @@ public final class HuntFolder {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue
         else {
-            throw InputError("\(file): image not found", status: .noInput)
+            throw AuthoringError.imageNotFound(file: file)
         }
         let ext = (file as NSString).pathExtension.lowercased()
         guard ["jpg", "jpeg", "png", "webp", "gif"].contains(ext) else {
-            throw InputError("\(file): an image should be .jpg, .png, .webp or .gif")
+            throw AuthoringError.unsupportedImage(file: file)
         }
         let folder = (directory.hasSuffix("/") ? directory : directory + "/") + "images"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let relative = "images/\(name).\(ext == "jpeg" ? "jpg" : ext)"
         let target = (directory.hasSuffix("/") ? directory : directory + "/") + relative
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw InputError("\(file): cannot read the image", status: .noInput)
+            throw AuthoringError.unreadableImage(file: file)
         }
         do {
             try data.write(to: URL(fileURLWithPath: target), options: .atomic)
         } catch {
-            throw InputError("\(target): cannot write the image", status: .noInput)
+            throw AuthoringError.cannotWriteImage(path: target)
         }
         return relative
     }

@@ -25,7 +25,7 @@ public enum HuntImport {
         switch (path as NSString).pathExtension.lowercased() {
         case "kml": return try fromKML(path: path, options: options)
         case "geojson", "json": return try fromGeoJSON(path: path, options: options)
-        default: throw InputError("\(path): import reads .kml and .geojson files", status: .usage)
+        default: throw AuthoringError.unsupportedImportFormat(file: path)
         }
     }
 
@@ -49,12 +49,10 @@ public enum HuntImport {
         let document = try KMLReader.read(path: path)
         let data = document.data
         guard let id = options.id ?? data["id"] ?? document.name.map(slug), Slug.isValid(id) else {
-            throw InputError(
-                "\(path): give the hunt an id with --id (lower-case letters, digits, hyphens)", status: .usage
-            )
+            throw AuthoringError.missingHuntID(file: path)
         }
         guard let name = options.name ?? document.name, !name.isEmpty else {
-            throw InputError("\(path): give the hunt a name with --name", status: .usage)
+            throw AuthoringError.missingHuntName(file: path)
         }
         var hunt = Hunt(id: id, name: name, description: document.description ?? "")
         if let value = data["difficulty"], let d = Hunt.Difficulty(rawValue: value) { hunt.difficulty = d }
@@ -88,23 +86,21 @@ public enum HuntImport {
 
     static func fromGeoJSON(path: String, options: Options) throws -> (hunt: Hunt, notes: [String]) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("\(path): cannot open the file", status: .noInput)
+            throw AuthoringError.unreadableFile(file: path)
         }
         let root: JSONValue
         do {
             root = try JSONValue.parse([UInt8](data))
         } catch {
-            throw InputError("\(path): malformed JSON at \(error)")
+            throw AuthoringError.malformedJSON(file: path, error: "\(error)")
         }
         guard case .object(var collection) = root, collection["type"] == .string("FeatureCollection") else {
-            throw InputError("\(path): not a GeoJSON FeatureCollection")
+            throw AuthoringError.notAFeatureCollection(file: path)
         }
         // A plain FeatureCollection from a GIS tool: make it a hunt file first.
         if collection["hunt"] == nil {
             guard let id = options.id, Slug.isValid(id), let name = options.name else {
-                throw InputError(
-                    "\(path): this FeatureCollection is not a hunt file; give --id and --name", status: .usage
-                )
+                throw AuthoringError.notAHuntFile(file: path)
             }
             collection["hunt"] = .object(["id": .string(id), "name": .string(name)])
             if case .array(let features)? = collection["features"] {

@@ -14,7 +14,7 @@ public enum StopGeometry {
     /// The perimeter walked with a GPS logger: the track's points joined into a
     /// closed ring, self-crossings and jitter loops cleaned (GEOS polygonize),
     /// simplified (Douglas-Peucker, `simplifyMeters`), rounded to 7 decimals.
-    /// - Throws: `InputError` when the walk does not come back near its start.
+    /// - Throws: `AuthoringError` when the walk does not come back near its start.
     public static func fromGPX(_ path: String, simplifyMeters: Double, inspector: SpatiaLiteInspector) throws
         -> Geofence
     {
@@ -30,28 +30,26 @@ public enum StopGeometry {
         }
         if points.isEmpty { points = routePoints }
         guard points.count >= 3 else {
-            throw InputError(
-                "\(path): a perimeter needs a track of at least 3 points (found \(points.count))")
+            throw AuthoringError.tooFewTrackPoints(file: path, found: points.count)
         }
         let length = zip(points, points.dropFirst()).reduce(0) { $0 + Geodesic.distanceMeters($1.0, $1.1) }
         let gap = Geodesic.distanceMeters(points[0], points[points.count - 1])
         let allowed = max(closureMeters, 0.05 * length)
         guard gap <= allowed else {
-            throw InputError(
-                "\(path): the walk does not come back near its start (it ends \(Int(gap.rounded())) m away; at most \(Int(allowed.rounded())) m): walk the whole perimeter"
-            )
+            throw AuthoringError.openPerimeter(
+                file: path, gapMeters: Int(gap.rounded()), allowedMeters: Int(allowed.rounded()))
         }
         do {
             let area = try inspector.enclosedArea(points)
             return HuntFile.rounded(try inspector.simplified(area, toleranceMeters: simplifyMeters))
-        } catch let error as InputError {
-            throw InputError("\(path): \(error.message)", status: error.exitStatus)
+        } catch let error as SpatialOperationError {
+            throw AuthoringError.geometry(file: path, error)
         }
     }
 
     /// Photos taken at a place's corners: their EXIF GPS positions, convex hull,
     /// grown by `bufferMeters`.
-    /// - Throws: `InputError` naming a photo without a GPS position, or fewer than 3 distinct positions.
+    /// - Throws: `AuthoringError` naming a photo without a GPS position, or fewer than 3 distinct positions.
     public static func fromPhotos(_ paths: [String], bufferMeters: Double, inspector: SpatiaLiteInspector)
         throws -> Geofence
     {
@@ -59,8 +57,7 @@ public enum StopGeometry {
         for path in paths {
             let metadata = try PhotoReader.metadata(path: path)
             guard let position = metadata.position, position.latitude != 0 || position.longitude != 0 else {
-                throw InputError(
-                    "\(path): the photo has no GPS position (\(metadata.positionNote ?? "none"))")
+                throw AuthoringError.photoWithoutPosition(file: path, note: metadata.positionNote ?? "none")
             }
             positions.append(position)
         }
@@ -68,9 +65,7 @@ public enum StopGeometry {
             if !kept.contains(where: { Geodesic.distanceMeters($0, p) < 1 }) { kept.append(p) }
         }
         guard distinct.count >= 3 else {
-            throw InputError(
-                "photos at \(distinct.count) different places; take at least 3 corners (more than a metre apart)"
-            )
+            throw AuthoringError.tooFewCorners(found: distinct.count)
         }
         return HuntFile.rounded(try inspector.hull(of: distinct, bufferMeters: bufferMeters))
     }
@@ -80,7 +75,7 @@ public enum StopGeometry {
     public static func circle(center: Coordinate, radiusMeters: Double, vertices: Int = 32) throws -> Geofence
     {
         guard radiusMeters >= 1, radiusMeters <= 50_000 else {
-            throw InputError("a circle's radius is 1 to 50,000 m", status: .usage)
+            throw AuthoringError.radiusOutOfRange
         }
         var ring = (0..<vertices).map { i in
             Geodesic.destination(
@@ -93,13 +88,13 @@ public enum StopGeometry {
     /// A GeoJSON Polygon or MultiPolygon, or a Feature or one-feature FeatureCollection holding one.
     public static func fromGeoJSON(_ path: String) throws -> Geofence {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("\(path): cannot open the file", status: .noInput)
+            throw AuthoringError.unreadableFile(file: path)
         }
         let value: JSONValue
         do {
             value = try JSONValue.parse([UInt8](data))
         } catch {
-            throw InputError("\(path): malformed JSON at \(error)")
+            throw AuthoringError.malformedJSON(file: path, error: "\(error)")
         }
         var geometry = value
         if case .object(let object) = value {
@@ -107,7 +102,7 @@ public enum StopGeometry {
                 guard case .array(let features)? = object["features"], features.count == 1,
                     case .object(let feature) = features[0]
                 else {
-                    throw InputError("\(path): a FeatureCollection must hold exactly one feature here")
+                    throw AuthoringError.notOneFeature(file: path)
                 }
                 geometry = feature["geometry"] ?? .null
             } else if object["type"] == .string("Feature") {
@@ -117,7 +112,7 @@ public enum StopGeometry {
         do {
             return HuntFile.rounded(try HuntFile.geofence(from: geometry))
         } catch {
-            throw InputError("\(path): \(error)")
+            throw AuthoringError.badGeometry(file: path, problem: "\(error)")
         }
     }
 

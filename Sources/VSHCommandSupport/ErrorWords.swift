@@ -1,3 +1,4 @@
+import VSHAuthoring
 import VSHCore
 import VSHSpatiaLite
 
@@ -11,6 +12,12 @@ public enum ErrorWords {
             return "no player \"\(name)\" (add one with: vsh player add NAME)"
         case LeagueError.missingReason:
             return "give a reason (--reason TEXT)"
+        case AuthoringError.missingHuntID(let file):
+            return "\(file): give the hunt an id with --id (lower-case letters, digits, hyphens)"
+        case AuthoringError.missingHuntName(let file):
+            return "\(file): give the hunt a name with --name"
+        case AuthoringError.notAHuntFile(let file):
+            return "\(file): this FeatureCollection is not a hunt file; give --id and --name"
         case HuntSourceError.folderNotFound(let path):
             return "\(path): hunts folder not found (set --hunts or VSH_HUNTS)"
         default:

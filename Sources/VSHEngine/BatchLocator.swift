@@ -22,8 +22,8 @@ public struct BatchLocator: Sendable {
 
     /// Reads `path` and calls `emit(line, huntID, stopID)` for every stop covering each fix,
     /// in file order, then in catalog order for one fix.
-    /// - Throws: `InputError` naming the file and line of the first line that is not a fix
-    ///   or is out of range (exit 65), or when the file cannot be opened (66).
+    /// - Throws: `FixFileError` naming the file and line of the first line that is not a fix
+    ///   or is out of range (exit 65); `FileAccessError` when the file cannot be opened (66).
     public func locate(path: String, emit: (Int, String, String) -> Void) async throws {
         let reader = try LineReader(path: path)
         var sawData = false
@@ -37,11 +37,11 @@ public struct BatchLocator: Sendable {
                     sawData = true
                     continue
                 }
-                throw InputError("\(path):\(reader.lineNumber): expected \"lat,lon\" in decimal degrees")
+                throw FixFileError.notAFix(file: path, line: reader.lineNumber)
             }
             sawData = true
             guard abs(lat) <= 90, abs(lon) <= 180 else {
-                throw InputError("\(path):\(reader.lineNumber): latitude or longitude out of range")
+                throw FixFileError.outOfRange(file: path, line: reader.lineNumber)
             }
             if index.covering(latitude: lat, longitude: lon, into: &found) {
                 for i in found {
@@ -66,4 +66,23 @@ public struct BatchLocator: Sendable {
         else { return nil }
         return (lat, lon)
     }
+}
+
+/// A line of a fixes file that is not a fix.
+public enum FixFileError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    /// Not `lat,lon` in decimal degrees.
+    case notAFix(file: String, line: Int)
+    /// A latitude beyond ±90 or a longitude beyond ±180.
+    case outOfRange(file: String, line: Int)
+
+    /// `file:line: problem`.
+    public var description: String {
+        switch self {
+        case .notAFix(let file, let line): return "\(file):\(line): expected \"lat,lon\" in decimal degrees"
+        case .outOfRange(let file, let line): return "\(file):\(line): latitude or longitude out of range"
+        }
+    }
+
+    /// 65: bad input data.
+    public var exitStatus: ExitStatus { .dataError }
 }

@@ -11,12 +11,12 @@ public final class LineReader {
     /// 1-based number of the line last returned.
     public private(set) var lineNumber = 0
 
-    /// - Throws: `InputError` (exit 66) naming the file when it cannot be opened.
+    /// - Throws: `FileAccessError.cannotOpen` (exit 66) when it cannot be opened.
     public init(path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
             let handle = FileHandle(forReadingAtPath: path)
-        else { throw InputError("\(path): cannot open the file", status: .noInput) }
+        else { throw FileAccessError.cannotOpen(path: path) }
         self.handle = handle
     }
 

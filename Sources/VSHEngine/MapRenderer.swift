@@ -147,7 +147,7 @@ public enum MapRenderer {
             try FileManager.default.moveItem(atPath: temporary, toPath: path)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
-            throw InputError("\(path): cannot write the map", status: .noInput)
+            throw FileAccessError.cannotWrite(path: path)
         }
     }
 

@@ -1,6 +1,6 @@
 internal import CJPEG
 import Foundation
-import VSHCore
+public import VSHCore
 
 /// An 8-bit RGB image, rows top to bottom.
 public struct RGBImage: Sendable {
@@ -33,7 +33,7 @@ public enum JPEGCodec {
     /// Decodes a JPEG scaled down by DCT scaling (1/2, 1/4, 1/8) to the smallest
     /// size that still covers `minWidth` x `minHeight`: a 12-megapixel photo for
     /// a 320-pixel tile is decoded at 1/8, never in full.
-    /// - Throws: `InputError` with libjpeg's message for a corrupt or unsupported file.
+    /// - Throws: `JPEGCodecError.decode` with libjpeg's message for a corrupt or unsupported file.
     public static func decode(
         _ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int, maxPixels: Int = 20_000_000
     ) throws -> RGBImage {
@@ -49,7 +49,7 @@ public enum JPEGCodec {
         }
         guard status == 0, let pointer else {
             let text = Self.text(message)
-            throw InputError(text.isEmpty ? "cannot decode the JPEG" : text)
+            throw JPEGCodecError.decode(text.isEmpty ? "cannot decode the JPEG" : text)
         }
         defer { free(pointer) }
         let count = Int(width) * Int(height) * 3
@@ -76,7 +76,29 @@ public enum JPEGCodec {
         guard status == 0, rename(temporary, path) == 0 else {
             unlink(temporary)
             let text = Self.text(message)
-            throw InputError("\(path): \(text.isEmpty ? "cannot write the file" : text)", status: .noInput)
+            throw JPEGCodecError.write(path: path, message: text.isEmpty ? "cannot write the file" : text)
         }
+    }
+}
+
+/// libjpeg refused to decode or encode an image; the message is libjpeg's.
+public enum JPEGCodecError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    /// A corrupt or unsupported JPEG.
+    case decode(String)
+    /// The output file could not be written.
+    case write(path: String, message: String)
+
+    /// libjpeg's message (and the file, for writing).
+    public var description: String {
+        switch self {
+        case .decode(let message): return message
+        case .write(let path, let message): return "\(path): \(message)"
+        }
+    }
+
+    /// 65 for a bad image, 66 for a file that cannot be written.
+    public var exitStatus: ExitStatus {
+        if case .write = self { return .noInput }
+        return .dataError
     }
 }

@@ -16,12 +16,12 @@ extension SpatiaLiteInspector {
     /// Reads SpatiaLite's GeoJSON for a geometry back into a geofence.
     private func geofence(fromGeoJSON text: String?) throws -> Geofence {
         guard let text, let value = try? JSONValue.parse(text) else {
-            throw InputError("the geometry came out empty")
+            throw SpatialOperationError.emptyResult
         }
         do {
             return try HuntFile.geofence(from: value)
         } catch {
-            throw InputError("the geometry came out as \(error)")
+            throw SpatialOperationError.unexpectedResult("\(error)")
         }
     }
 
@@ -39,13 +39,13 @@ extension SpatiaLiteInspector {
     /// `minFraction` of the whole (GPS jitter at the start and end, a step back
     /// across one's own path) are dropped or filled.
     public func enclosedArea(_ positions: [Coordinate], minFraction: Double = 0.02) throws -> Geofence {
-        guard positions.count >= 3 else { throw InputError("a perimeter needs at least 3 positions") }
+        guard positions.count >= 3 else { throw SpatialOperationError.tooFewPositions }
         let ring = positions + [positions[0]]
         let wkt = "LINESTRING(" + ring.map { "\($0.longitude) \($0.latitude)" }.joined(separator: ",") + ")"
         let json: String? = try scalar(
             "SELECT AsGeoJSON(ST_UnaryUnion(ST_Polygonize(ST_UnaryUnion(GeomFromText(?1, 4326)))), 15)", [wkt]
         )
-        guard json != nil else { throw InputError("the walk encloses no area") }
+        guard json != nil else { throw SpatialOperationError.noArea }
         let faces = try geofence(fromGeoJSON: json)
         let areas = faces.polygons.map { Geodesic.areaSquareMeters(of: Geofence($0)) }
         let total = areas.reduce(0, +)
@@ -54,7 +54,7 @@ extension SpatiaLiteInspector {
                 shell: polygon.shell,
                 holes: polygon.holes.filter { Geodesic.areaSquareMeters(of: $0) >= minFraction * total })
         }
-        guard !kept.isEmpty, total > 0 else { throw InputError("the walk encloses no area") }
+        guard !kept.isEmpty, total > 0 else { throw SpatialOperationError.noArea }
         return try Geofence(kind: kept.count == 1 ? .polygon : .multiPolygon, polygons: kept)
     }
 
@@ -72,7 +72,7 @@ extension SpatiaLiteInspector {
     /// The convex hull of positions, grown by `bufferMeters` (`ST_ConvexHull`,
     /// `ST_Buffer` with 4 segments a quarter circle).
     public func hull(of positions: [Coordinate], bufferMeters: Double) throws -> Geofence {
-        guard !positions.isEmpty else { throw InputError("no positions") }
+        guard !positions.isEmpty else { throw SpatialOperationError.noPositions }
         let wkt =
             "MULTIPOINT(" + positions.map { "(\($0.longitude) \($0.latitude))" }.joined(separator: ",") + ")"
         let srid = Self.utmSRID(positions[0])
@@ -83,12 +83,12 @@ extension SpatiaLiteInspector {
     }
 
     /// A Polygon or MultiPolygon from well-known text (longitude first).
-    /// - Throws: `InputError` when SpatiaLite cannot read it or it is not polygonal.
+    /// - Throws: `SpatialOperationError` when SpatiaLite cannot read it or it is not polygonal.
     public func geofence(wkt: String) throws -> Geofence {
-        guard wkt.count <= 4_000_000 else { throw InputError("the WKT text is too long") }
+        guard wkt.count <= 4_000_000 else { throw SpatialOperationError.wktTooLong }
         let json: String? = try scalar("SELECT AsGeoJSON(GeomFromText(?1, 4326), 15)", [wkt])
         guard json != nil else {
-            throw InputError("not well-known text SpatiaLite can read (expected POLYGON or MULTIPOLYGON)")
+            throw SpatialOperationError.unreadableWKT
         }
         return try geofence(fromGeoJSON: json)
     }

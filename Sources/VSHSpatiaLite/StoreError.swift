@@ -43,7 +43,7 @@ public struct StoreError: Error, ExitStatusProviding, LocalizedError, CustomStri
 
     /// Wraps any error thrown by GRDB or SQLite, keeping the result code.
     static func wrap(_ error: any Error, path: String) -> any Error {
-        if error is StoreError || error is HuntFileErrors || error is InputError || error is LeagueError
+        if error is StoreError || error is HuntFileErrors || error is LeagueError || error is PlayerNameError
             || error is PhotoError
         {
             return error

@@ -29,7 +29,7 @@ public struct KMLDocument: Sendable {
 public enum KMLReader {
     /// Reads a KML file.
     /// - Throws: `XMLFileError` for an unreadable or malformed file, or one whose root is not `<kml>`;
-    ///   `InputError` for coordinates that are not `lon,lat[,alt]` in range.
+    ///   `XMLFileError.badCoordinates` for coordinates that are not `lon,lat[,alt]` in range.
     public static func read(path: String) throws -> KMLDocument {
         let stream = try XMLStream(path: path, expectedRoot: "kml")
         var document = KMLDocument()
@@ -115,7 +115,7 @@ public enum KMLReader {
             guard parts.count >= 2, let lon = Double(parts[0]), let lat = Double(parts[1]),
                 let coordinate = try? Coordinate(latitude: lat, longitude: lon)
             else {
-                throw InputError("\(path): placemark at line \(line): \"\(tuple)\" is not lon,lat in range")
+                throw XMLFileError.badCoordinates(file: path, line: line, text: String(tuple))
             }
             return coordinate
         }

@@ -7,6 +7,8 @@ public enum XMLFileError: Error, Equatable, Sendable, CustomStringConvertible, E
     case unreadable(file: String)
     case malformed(file: String, line: Int, message: String)
     case wrongRoot(file: String, expected: String, root: String)
+    /// KML coordinates that are not `lon,lat[,alt]` in range.
+    case badCoordinates(file: String, line: Int, text: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum XMLFileError: Error, Equatable, Sendable, CustomStringConvertible, E
         case .wrongRoot(let file, let expected, let root):
             return
                 "\(file): not a \(expected.uppercased()) file (the root element is <\(root)>, not <\(expected)>)"
+        case .badCoordinates(let file, let line, let text):
+            return "\(file): placemark at line \(line): \"\(text)\" is not lon,lat in range"
         }
     }
 

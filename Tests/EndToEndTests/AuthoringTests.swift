@@ -19,7 +19,7 @@ extension Workspace {
             case .array(let features)? = doc["features"],
             case .object(let feature)? = features.first(where: { $0["id"]?.string == stop }),
             let geometry = feature["geometry"]
-        else { throw InputError("no stop \(stop)") }
+        else { throw FixtureError("no stop \(stop)") }
         return try HuntFile.geofence(from: geometry)
     }
 }

@@ -21,7 +21,7 @@ enum Timeline {
             guard case .object(let o) = value, case .string(let time)? = o["time"],
                 let date = RFC3339.parse(time)
             else {
-                throw InputError("not an event: \(line)")
+                throw FixtureError("not an event: \(line)")
             }
             func text(_ key: String) -> String {
                 switch o[key] {

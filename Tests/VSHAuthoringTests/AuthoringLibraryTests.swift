@@ -20,7 +20,9 @@ import VSHTestSupport
         }
         // Counterclockwise, as RFC 7946 asks of shells.
         #expect(try #require(fence.polygons.first).shell.signedAreaDegrees > 0)
-        #expect(throws: InputError.self) { try StopGeometry.circle(center: center, radiusMeters: 0.5) }
+        #expect(throws: AuthoringError.radiusOutOfRange) {
+            try StopGeometry.circle(center: center, radiusMeters: 0.5)
+        }
     }
 
     @Test func slugsAreLowerCaseWordsJoinedByHyphens() {
@@ -52,6 +54,9 @@ import VSHTestSupport
         clash.stops[0].id = "mob-museum"  // a stop id Downtown already has
         #expect(throws: HuntFileErrors.self) { try hunts.save([clash]) }
         #expect(try Data(contentsOf: folder.appendingPathComponent("strip-classics.geojson")) == before)
-        #expect(throws: InputError.self) { try hunts.hunt("atlantis") }
+        #expect(
+            throws: AuthoringError.unknownHunt(
+                id: "atlantis", folder: folder.path, known: ["downtown-fremont", "strip-classics"])
+        ) { try hunts.hunt("atlantis") }
     }
 }

@@ -55,7 +55,7 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
         var files = Set<String>()
         func polygon(file: String, index: Int) throws -> Geofence {
             let document = try JSONValue.parse([UInt8](Data(contentsOf: corpus.appendingPathComponent(file))))
-            guard case .object(let object) = document else { throw InputError("\(file): not an object") }
+            guard case .object(let object) = document else { throw FixtureError("\(file): not an object") }
             if case .array(let features)? = object["features"], case .object(let feature) = features[index],
                 let geometry = feature["geometry"]
             {
@@ -66,7 +66,7 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
         func point(_ value: JSONValue?) throws -> Coordinate {
             guard case .array(let xy)? = value, case .number(let lon, _) = xy[0],
                 case .number(let lat, _) = xy[1]
-            else { throw InputError("bad point") }
+            else { throw FixtureError("bad point") }
             return try Coordinate(latitude: lat, longitude: lon)
         }
         for (i, value) in fixtures.enumerated() {

@@ -135,3 +135,12 @@ final class TemporaryFolders: Sendable {
 
     func keep(_ url: URL) { folders.withLock { $0.append(url.path) } }
 }
+
+/// A fixture or a command's output that is not shaped as the test expects.
+public struct FixtureError: Error, CustomStringConvertible {
+    /// What was expected and what was found.
+    public let description: String
+
+    /// An error saying what is wrong with the fixture.
+    public init(_ description: String) { self.description = description }
+}

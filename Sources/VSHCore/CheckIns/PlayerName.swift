@@ -9,11 +9,11 @@ public enum PlayerName {
     public static let maxLength = 40
 
     /// The name as stored, or why it is refused.
-    public static func validate(_ raw: String) -> Result<String, InputError> {
+    public static func validate(_ raw: String) -> Result<String, PlayerNameError> {
         let name = raw.trimmingSpaces()
-        guard !name.isEmpty else { return .failure(InputError("a player name cannot be empty")) }
+        guard !name.isEmpty else { return .failure(.empty) }
         guard name.count <= maxLength else {
-            return .failure(InputError("player name is \(name.count) characters; the limit is \(maxLength)"))
+            return .failure(.tooLong(characters: name.count, limit: maxLength))
         }
         var previousSpace = false
         for scalar in name.unicodeScalars {
@@ -24,12 +24,10 @@ public enum PlayerName {
                 || scalar == " " || ".-_'".unicodeScalars.contains(scalar)
             if !allowed || props.isDefaultIgnorableCodePoint || props.isBidiControl {
                 let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
-                return .failure(
-                    InputError(
-                        "player names may use letters, digits, spaces and . _ - ' only (found \(code))"))
+                return .failure(.disallowedCharacter(code))
             }
             if scalar == " " && previousSpace {
-                return .failure(InputError("player names cannot have two spaces in a row"))
+                return .failure(.doubleSpace)
             }
             previousSpace = scalar == " "
         }
@@ -47,4 +45,31 @@ extension String {
         while let last = scalars.last, last.isWhitespace { scalars = scalars.dropLast() }
         return String(scalars)
     }
+}
+
+/// Why a player name is refused.
+public enum PlayerNameError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    /// Nothing but spaces.
+    case empty
+    /// Longer than the limit, in characters.
+    case tooLong(characters: Int, limit: Int)
+    /// A character names may not use, as `U+XXXX`.
+    case disallowedCharacter(String)
+    /// Two spaces in a row.
+    case doubleSpace
+
+    /// What is wrong with the name.
+    public var description: String {
+        switch self {
+        case .empty: return "a player name cannot be empty"
+        case .tooLong(let characters, let limit):
+            return "player name is \(characters) characters; the limit is \(limit)"
+        case .disallowedCharacter(let code):
+            return "player names may use letters, digits, spaces and . _ - ' only (found \(code))"
+        case .doubleSpace: return "player names cannot have two spaces in a row"
+        }
+    }
+
+    /// 65: bad input data.
+    public var exitStatus: ExitStatus { .dataError }
 }

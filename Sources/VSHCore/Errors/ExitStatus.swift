@@ -29,21 +29,3 @@ extension HuntFileErrors: ExitStatusProviding {
     /// 65: a hunt file is bad input data.
     public var exitStatus: ExitStatus { .dataError }
 }
-
-/// Input that the user named is wrong or missing: a file, an id, a value.
-/// The message names the culprit and says what to do.
-public struct InputError: Error, ExitStatusProviding, CustomStringConvertible, Sendable {
-    /// The exit status the CLI uses for this error.
-    public let exitStatus: ExitStatus
-    /// What is wrong, naming the culprit.
-    public let message: String
-
-    /// An error with its message and exit status (65 unless said).
-    public init(_ message: String, status: ExitStatus = .dataError) {
-        self.message = message
-        self.exitStatus = status
-    }
-
-    /// The message.
-    public var description: String { message }
-}

@@ -55,7 +55,7 @@ public struct PlayerSummary: Sendable {
 /// Players: registered once, looked up by name at the edge, by id everywhere else.
 public protocol PlayerStore: Sendable {
     /// Registers a player. Names are validated (`PlayerName`) and unique by `PlayerName.key`.
-    /// - Throws: `InputError` for an invalid name, `LeagueError.nameTaken`, `LeagueError.invalidEmail`.
+    /// - Throws: `PlayerNameError` for an invalid name, `LeagueError.nameTaken`, `LeagueError.invalidEmail`.
     @discardableResult
     func addPlayer(name: String, email: String?, at now: Date) async throws -> PlayerRecord
 

@@ -1,0 +1,20 @@
+public import VSHCore
+
+/// A file the engine was asked to read or write that it cannot.
+public enum FileAccessError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    /// Missing, a folder, or not readable.
+    case cannotOpen(path: String)
+    /// Its folder is missing or not writable, or the disk is full.
+    case cannotWrite(path: String)
+
+    /// `path: problem`.
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path): return "\(path): cannot open the file"
+        case .cannotWrite(let path): return "\(path): cannot write the file"
+        }
+    }
+
+    /// 66, the sysexits code for an input or output file that cannot be used.
+    public var exitStatus: ExitStatus { .noInput }
+}
