@@ -14,21 +14,10 @@ extension SpatiaLiteStore {
     }
 
     static func loadHunts(_ db: Database, id: String?) throws -> [StoredHunt] {
-        let huntRows = try Row.fetchAll(
+        let huntRows = try HuntRow.fetchAll(
             db, sql: "SELECT * FROM hunts WHERE ?1 IS NULL OR id = ?1 ORDER BY position", arguments: [id])
         return try huntRows.map { row in
-            var hunt = Hunt(id: row["id"], name: row["name"])
-            hunt.description = row["description"]
-            hunt.difficulty = Hunt.Difficulty(rawValue: row["difficulty"]) ?? .medium
-            hunt.bonusPoints = row["bonus_points"]
-            hunt.ordered = row["ordered"]
-            hunt.timeZone = row["timezone"]
-            hunt.startsAt = (row["starts_at"] as String?).flatMap(RFC3339.parse)
-            hunt.endsAt = (row["ends_at"] as String?).flatMap(RFC3339.parse)
-            hunt.maxAccuracyMeters = row["max_accuracy_m"]
-            hunt.maxPhotoAgeSeconds = row["max_photo_age_s"]
-            hunt.toleranceMeters = row["tolerance_m"]
-            hunt.image = row["image"]
+            var hunt = row.hunt
             var areas: [String: Double] = [:]
             // Columns by position: GRDB matches names case-insensitively, which showed in a profile of 50,000 stops.
             let stopRows = try Row.fetchCursor(
@@ -54,7 +43,7 @@ extension SpatiaLiteStore {
                         points: stopRow[4], image: stopRow[5], geofence: geofence))
                 areas[stopID] = stopRow[6]
             }
-            return StoredHunt(hunt: hunt, file: row["file"], stopAreas: areas)
+            return StoredHunt(hunt: hunt, file: row.file, stopAreas: areas)
         }
     }
 }

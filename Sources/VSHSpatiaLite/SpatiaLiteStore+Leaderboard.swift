@@ -20,7 +20,7 @@ extension SpatiaLiteStore {
                 ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
                 LIMIT ?4
                 """
-            let rows = try Row.fetchAll(
+            let rows = try LeaderboardRow.fetchAll(
                 db,
                 sql: huntID == nil && since == nil && until == nil
                     ? allTime
@@ -34,13 +34,12 @@ extension SpatiaLiteStore {
                     LIMIT ?4
                     """,
                 arguments: [huntID, since?.timeIntervalSince1970, until?.timeIntervalSince1970, limit ?? -1])
-            let ranks = Ranking.competition(points: rows.map { $0["points"] as Int })
+            let ranks = Ranking.competition(points: rows.map(\.points))
             return zip(ranks, rows).map { rank, row in
                 LeaderboardEntry(
-                    rank: rank, playerID: PlayerID(row["id"] as Int64), player: row["name"],
-                    points: row["points"],
-                    huntsCompleted: row["hunts"], stopsVisited: row["stops"], badges: row["badges"],
-                    reachedAt: Date(timeIntervalSince1970: row["reached"]))
+                    rank: rank, playerID: PlayerID(row.id), player: row.name, points: row.points,
+                    huntsCompleted: row.hunts, stopsVisited: row.stops, badges: row.badges,
+                    reachedAt: Date(timeIntervalSince1970: row.reached))
             }
         }
     }
@@ -48,17 +47,20 @@ extension SpatiaLiteStore {
     /// A player's totals, per-hunt progress, badges and latest check-ins.
     public func profile(player: PlayerID, recent: Int = 10) async throws -> PlayerProfile {
         try await read { db in
-            _ = try Self.playerName(db, player)
+            guard
+                let record = try PlayerRow.fetchOne(
+                    db, sql: "SELECT id, name, email, created_at FROM players WHERE id = ?",
+                    arguments: [player.rawValue]
+                )?.record
+            else { throw LeagueError.unknownPlayerID(player) }
             let playerID = player.rawValue
-            let row = try Row.fetchOne(
-                db, sql: "SELECT name, created_at FROM players WHERE id = ?", arguments: [playerID])!
-            let totals = try Row.fetchOne(
+            let totals = try TotalsRow.fetchOne(
                 db,
                 sql:
                     "SELECT COALESCE(SUM(points), 0) AS points, COALESCE(SUM(kind = 'stop'), 0) AS stops, COALESCE(SUM(kind = 'bonus'), 0) AS hunts FROM score_events WHERE player_id = ?",
-                arguments: [playerID])!
+                arguments: [playerID])
             var hunts: [PlayerProfile.HuntProgress] = []
-            for row in try Row.fetchAll(
+            for row in try HuntProgressRow.fetchAll(
                 db,
                 sql: """
                     SELECT h.id, h.name, (SELECT COUNT(*) FROM stops s WHERE s.hunt_id = h.id) AS total,
@@ -70,10 +72,10 @@ extension SpatiaLiteStore {
             {
                 hunts.append(
                     PlayerProfile.HuntProgress(
-                        huntID: row["id"], name: row["name"], visited: row["visited"], total: row["total"],
-                        completedAt: (row["completed"] as Double?).map { Date(timeIntervalSince1970: $0) }))
+                        huntID: row.id, name: row.name, visited: row.visited, total: row.total,
+                        completedAt: row.completed.map { Date(timeIntervalSince1970: $0) }))
             }
-            let badges = try Row.fetchAll(
+            let badges = try EarnedBadgeRow.fetchAll(
                 db,
                 sql: """
                     SELECT b.id, b.name, b.description, e.points, e.at_epoch, e.checkin_id FROM score_events e JOIN badges b ON b.id = e.badge_id
@@ -82,10 +84,10 @@ extension SpatiaLiteStore {
                 arguments: [playerID]
             ).map {
                 PlayerProfile.EarnedBadge(
-                    id: $0["id"], name: $0["name"], description: $0["description"], points: $0["points"],
-                    earnedAt: Date(timeIntervalSince1970: $0["at_epoch"]), checkInID: $0["checkin_id"])
+                    id: $0.id, name: $0.name, description: $0.description, points: $0.points,
+                    earnedAt: Date(timeIntervalSince1970: $0.atEpoch), checkInID: $0.checkinID)
             }
-            let latest = try Row.fetchAll(
+            let latest = try RecentCheckInRow.fetchAll(
                 db,
                 sql: """
                     SELECT c.id, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.state,
@@ -96,17 +98,13 @@ extension SpatiaLiteStore {
                 arguments: [playerID, recent]
             ).map {
                 PlayerProfile.RecentCheckIn(
-                    id: $0["id"],
-                    receivedAt: RFC3339.parse($0["received_at"]) ?? Date(timeIntervalSince1970: 0),
-                    huntID: $0["hunt_id"],
-                    stopID: $0["stop_id"], stopName: $0["stop_name"], state: $0["state"], points: $0["points"]
-                )
+                    id: $0.id, receivedAt: RFC3339.parse($0.receivedAt) ?? Date(timeIntervalSince1970: 0),
+                    huntID: $0.huntID, stopID: $0.stopID, stopName: $0.stopName, state: $0.state,
+                    points: $0.points)
             }
             return PlayerProfile(
-                id: player, name: row["name"],
-                createdAt: RFC3339.parse(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-                points: totals["points"], stopsVisited: totals["stops"], huntsCompleted: totals["hunts"],
-                hunts: hunts,
+                id: player, name: record.name, createdAt: record.createdAt, points: totals?.points ?? 0,
+                stopsVisited: totals?.stops ?? 0, huntsCompleted: totals?.hunts ?? 0, hunts: hunts,
                 badges: badges, recent: latest)
         }
     }
@@ -125,7 +123,7 @@ extension SpatiaLiteStore {
                 throw LeagueError.unknownHunt(
                     id: huntID, known: try String.fetchAll(db, sql: "SELECT id FROM hunts ORDER BY position"))
             }
-            let tiles = try Row.fetchAll(
+            let tiles = try CollageTileRow.fetchAll(
                 db,
                 sql: """
                     SELECT s.id, s.name,
@@ -136,8 +134,7 @@ extension SpatiaLiteStore {
                     """,
                 arguments: [playerID, huntID]
             ).map {
-                CollageTile(
-                    stopID: $0["id"], stopName: $0["name"], visited: $0["visited"], photoFile: $0["photo"])
+                CollageTile(stopID: $0.id, stopName: $0.name, visited: $0.visited, photoFile: $0.photo)
             }
             let complete =
                 try Bool.fetchOne(

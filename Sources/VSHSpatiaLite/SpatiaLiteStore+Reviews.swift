@@ -6,7 +6,7 @@ extension SpatiaLiteStore {
     /// Check-ins whose state (`checkin_state`) is pending, oldest first.
     public func pendingCheckIns() async throws -> [PendingCheckIn] {
         try await read { db in
-            try Row.fetchAll(
+            try PendingRow.fetchAll(
                 db,
                 sql: """
                     SELECT c.id, c.player_id, p.name, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.rules, c.photo_file
@@ -15,7 +15,7 @@ extension SpatiaLiteStore {
                     """
             ).map { row in
                 var reasons: [String] = []
-                if case .array(let rules)? = try? JSONValue.parse(row["rules"] as String) {
+                if case .array(let rules)? = try? JSONValue.parse(row.rules) {
                     for case .object(let rule) in rules where rule["result"] == .string("needs_review") {
                         if case .string(let name)? = rule["rule"], case .string(let detail)? = rule["detail"]
                         {
@@ -24,11 +24,10 @@ extension SpatiaLiteStore {
                     }
                 }
                 return PendingCheckIn(
-                    id: row["id"], playerID: PlayerID(row["player_id"] as Int64), player: row["name"],
-                    receivedAt: RFC3339.parse(row["received_at"]) ?? Date(timeIntervalSince1970: 0),
-                    huntID: row["hunt_id"], stopID: row["stop_id"], stopName: row["stop_name"],
-                    reasons: reasons,
-                    photoFile: row["photo_file"])
+                    id: row.id, playerID: PlayerID(row.playerID), player: row.name,
+                    receivedAt: RFC3339.parse(row.receivedAt) ?? Date(timeIntervalSince1970: 0),
+                    huntID: row.huntID, stopID: row.stopID, stopName: row.stopName, reasons: reasons,
+                    photoFile: row.photoFile)
             }
         }
     }
@@ -45,20 +44,19 @@ extension SpatiaLiteStore {
                 SELECT c.state, c.player_id, p.name FROM checkin_state c JOIN players p ON p.id = c.player_id
                 WHERE c.id = ?
                 """
-            guard let before = try Row.fetchOne(db, sql: select, arguments: [id]) else {
+            guard let before = try CheckInStateRow.fetchOne(db, sql: select, arguments: [id]) else {
                 throw LeagueError.unknownCheckIn(id: id)
             }
-            let state: String = before["state"]
-            guard state == decision.requiredState else {
-                throw LeagueError.checkInState(id: id, state: state, required: decision.requiredState)
+            guard before.state == decision.requiredState else {
+                throw LeagueError.checkInState(id: id, state: before.state, required: decision.requiredState)
             }
-            let player = PlayerID(before["player_id"] as Int64)
+            let player = PlayerID(before.playerID)
             try db.execute(
                 sql:
                     "INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [id, decision.rawValue, reason, moderator, RFC3339.format(now)])
             try Self.rescore(db, playerID: player)
-            let after = try Row.fetchOne(db, sql: select, arguments: [id])!
+            let after = try CheckInStateRow.fetchOne(db, sql: select, arguments: [id])!
             // What this check-in now earns (stop, bonus, badges): credited by an approval.
             let credited =
                 decision == .approved
@@ -67,7 +65,7 @@ extension SpatiaLiteStore {
                     arguments: [id]) ?? 0
                 : 0
             return ReviewOutcome(
-                checkInID: id, playerID: player, player: after["name"], state: after["state"],
+                checkInID: id, playerID: player, player: after.name, state: after.state,
                 pointsCredited: credited)
         }
     }

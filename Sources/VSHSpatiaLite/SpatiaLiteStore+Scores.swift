@@ -6,29 +6,23 @@ extension SpatiaLiteStore {
     /// Hunts and badges as scoring needs them, read from the synced definitions.
     static func scoringCatalog(_ db: Database) throws -> (hunts: [ScoringHunt], badges: [Badge]) {
         var hunts: [ScoringHunt] = []
-        for row in try Row.fetchAll(
+        for row in try ScoringHuntRow.fetchAll(
             db, sql: "SELECT id, bonus_points, difficulty, ordered, timezone FROM hunts ORDER BY position")
         {
-            let id: String = row["id"]
-            let stops = try Row.fetchAll(
-                db, sql: "SELECT id, points FROM stops WHERE hunt_id = ? ORDER BY position", arguments: [id]
+            let stops = try StopPointsRow.fetchAll(
+                db, sql: "SELECT id, points FROM stops WHERE hunt_id = ? ORDER BY position",
+                arguments: [row.id]
             )
-            .map { (id: $0["id"] as String, points: $0["points"] as Int) }
+            .map { (id: $0.id, points: $0.points) }
             hunts.append(
                 ScoringHunt(
-                    id: id, stops: stops, bonusPoints: row["bonus_points"],
-                    difficulty: Hunt.Difficulty(rawValue: row["difficulty"]) ?? .medium,
-                    ordered: row["ordered"],
-                    timeZone: TimeZone(identifier: row["timezone"]) ?? TimeZone(identifier: "UTC")!))
+                    id: row.id, stops: stops, bonusPoints: row.bonusPoints,
+                    difficulty: Hunt.Difficulty(rawValue: row.difficulty) ?? .medium, ordered: row.ordered,
+                    timeZone: TimeZone(identifier: row.timezone) ?? TimeZone(identifier: "UTC")!))
         }
-        let rows = try Row.fetchAll(
+        let rows = try BadgeRow.fetchAll(
             db, sql: "SELECT id, name, description, points, rule FROM badges ORDER BY position"
-        ).map {
-            (
-                id: $0["id"] as String, name: $0["name"] as String, description: $0["description"] as String,
-                points: $0["points"] as Int, rule: $0["rule"] as String
-            )
-        }
+        ).map { (id: $0.id, name: $0.name, description: $0.description, points: $0.points, rule: $0.rule) }
         return (hunts, BadgeFile.badges(fromRows: rows, huntIDs: Set(hunts.map(\.id))))
     }
 
@@ -40,7 +34,7 @@ extension SpatiaLiteStore {
     ) throws -> [ScoreEvent] {
         let definitions = try catalog ?? scoringCatalog(db)
         let playerID = player.rawValue
-        let checkIns = try Row.fetchAll(
+        let checkIns = try ScoredRow.fetchAll(
             db,
             sql: """
                 SELECT id, hunt_id, stop_id, fix_epoch FROM checkin_state
@@ -49,8 +43,8 @@ extension SpatiaLiteStore {
             arguments: [playerID]
         ).map {
             ScoredCheckIn(
-                id: $0["id"], huntID: $0["hunt_id"], stopID: $0["stop_id"],
-                time: Date(timeIntervalSince1970: $0["fix_epoch"]))
+                id: $0.id, huntID: $0.huntID, stopID: $0.stopID,
+                time: Date(timeIntervalSince1970: $0.fixEpoch))
         }
         let events = Scoring.events(for: checkIns, hunts: definitions.hunts, badges: definitions.badges)
         try db.execute(sql: "DELETE FROM score_events WHERE player_id = ?", arguments: [playerID])

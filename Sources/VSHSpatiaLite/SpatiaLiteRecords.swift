@@ -1,0 +1,201 @@
+import Foundation
+internal import GRDB
+import VSHCore
+
+// The rows the SpatiaLite store reads, as Codable records: a column's name and type are
+// written once, here, and a query that drops a column fails to decode instead of reading nil.
+// (The hottest loops, stops and lookups, read columns by position instead; see there.)
+
+/// A `hunts` row.
+struct HuntRow: Decodable, FetchableRecord {
+    var id: String
+    var name: String
+    var description: String
+    var difficulty: String
+    var bonusPoints: Int
+    var ordered: Bool
+    var timezone: String
+    var startsAt: String?
+    var endsAt: String?
+    var maxAccuracyMeters: Double
+    var maxPhotoAgeSeconds: Double
+    var toleranceMeters: Double
+    var image: String?
+    var file: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, description, difficulty, ordered, timezone, image, file
+        case bonusPoints = "bonus_points"
+        case startsAt = "starts_at"
+        case endsAt = "ends_at"
+        case maxAccuracyMeters = "max_accuracy_m"
+        case maxPhotoAgeSeconds = "max_photo_age_s"
+        case toleranceMeters = "tolerance_m"
+    }
+
+    /// The hunt's definition, without its stops.
+    var hunt: Hunt {
+        var hunt = Hunt(id: id, name: name)
+        hunt.description = description
+        hunt.difficulty = Hunt.Difficulty(rawValue: difficulty) ?? .medium
+        hunt.bonusPoints = bonusPoints
+        hunt.ordered = ordered
+        hunt.timeZone = timezone
+        hunt.startsAt = startsAt.flatMap(RFC3339.parse)
+        hunt.endsAt = endsAt.flatMap(RFC3339.parse)
+        hunt.maxAccuracyMeters = maxAccuracyMeters
+        hunt.maxPhotoAgeSeconds = maxPhotoAgeSeconds
+        hunt.toleranceMeters = toleranceMeters
+        hunt.image = image
+        return hunt
+    }
+}
+
+/// One line of a leaderboard query.
+struct LeaderboardRow: Decodable, FetchableRecord {
+    var id: Int64
+    var name: String
+    var points: Int
+    var hunts: Int
+    var stops: Int
+    var badges: Int
+    var reached: Double
+}
+
+/// A player's point totals from their score events.
+struct TotalsRow: Decodable, FetchableRecord {
+    var points: Int
+    var stops: Int
+    var hunts: Int
+}
+
+/// A player's progress in one hunt.
+struct HuntProgressRow: Decodable, FetchableRecord {
+    var id: String
+    var name: String
+    var total: Int
+    var visited: Int
+    var completed: Double?
+}
+
+/// A badge a player earned.
+struct EarnedBadgeRow: Decodable, FetchableRecord {
+    var id: String
+    var name: String
+    var description: String
+    var points: Int
+    var atEpoch: Double
+    var checkinID: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, description, points
+        case atEpoch = "at_epoch"
+        case checkinID = "checkin_id"
+    }
+}
+
+/// One of a player's latest check-ins.
+struct RecentCheckInRow: Decodable, FetchableRecord {
+    var id: Int64
+    var receivedAt: String
+    var huntID: String?
+    var stopID: String?
+    var stopName: String?
+    var state: String
+    var points: Int
+
+    enum CodingKeys: String, CodingKey {
+        case id, state, points
+        case receivedAt = "received_at"
+        case huntID = "hunt_id"
+        case stopID = "stop_id"
+        case stopName = "stop_name"
+    }
+}
+
+/// A stop of a collage with the player's visit and photo.
+struct CollageTileRow: Decodable, FetchableRecord {
+    var id: String
+    var name: String
+    var visited: Bool
+    var photo: String?
+}
+
+/// A pending check-in with its player and stop.
+struct PendingRow: Decodable, FetchableRecord {
+    var id: Int64
+    var playerID: Int64
+    var name: String
+    var receivedAt: String
+    var huntID: String?
+    var stopID: String?
+    var stopName: String?
+    var rules: String
+    var photoFile: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, rules
+        case playerID = "player_id"
+        case receivedAt = "received_at"
+        case huntID = "hunt_id"
+        case stopID = "stop_id"
+        case stopName = "stop_name"
+        case photoFile = "photo_file"
+    }
+}
+
+/// A check-in's state and its player, for a moderator's decision.
+struct CheckInStateRow: Decodable, FetchableRecord {
+    var state: String
+    var playerID: Int64
+    var name: String
+
+    enum CodingKeys: String, CodingKey {
+        case state, name
+        case playerID = "player_id"
+    }
+}
+
+/// A hunt as scoring reads it.
+struct ScoringHuntRow: Decodable, FetchableRecord {
+    var id: String
+    var bonusPoints: Int
+    var difficulty: String
+    var ordered: Bool
+    var timezone: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, difficulty, ordered, timezone
+        case bonusPoints = "bonus_points"
+    }
+}
+
+/// A stop's id and points.
+struct StopPointsRow: Decodable, FetchableRecord {
+    var id: String
+    var points: Int
+}
+
+/// A `badges` row.
+struct BadgeRow: Decodable, FetchableRecord {
+    var id: String
+    var name: String
+    var description: String
+    var points: Int
+    var rule: String
+}
+
+/// An accepted check-in as scoring reads it.
+struct ScoredRow: Decodable, FetchableRecord {
+    var id: Int64
+    var huntID: String
+    var stopID: String
+    var fixEpoch: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case huntID = "hunt_id"
+        case stopID = "stop_id"
+        case fixEpoch = "fix_epoch"
+    }
+}
