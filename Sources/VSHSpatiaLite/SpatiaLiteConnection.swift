@@ -31,17 +31,20 @@ final class SpatiaLiteCache: @unchecked Sendable {
 }
 
 /// The SQLite connections of one database with SpatiaLite loaded on each: a GRDB
-/// `DatabasePool` for a file (WAL: readers run beside the one writer), a
-/// `DatabaseQueue` for a private in-memory database. Owns the SpatiaLite caches
-/// and closes every connection before they are freed.
+/// `DatabasePool` for a file shared by concurrent work (WAL: readers run beside the one
+/// writer), a `DatabaseQueue` (one connection, still WAL) for a short-lived process or a
+/// private in-memory database. Owns the SpatiaLite caches and closes every connection
+/// before they are freed.
 final class SpatiaLiteDatabase: Sendable {
     let path: String
     let writer: any DatabaseWriter
     /// One cache a connection; the pool opens reader connections on demand.
     private let caches: CacheList
 
-    /// - Parameter path: a file, or nil for a private in-memory database.
-    init(path: String?, busyTimeout: TimeInterval) throws {
+    /// - Parameters:
+    ///   - path: a file, or nil for a private in-memory database.
+    ///   - pooled: a pool of reader connections beside the writer, or one connection for everything.
+    init(path: String?, busyTimeout: TimeInterval, pooled: Bool = true) throws {
         self.path = path ?? ":memory:"
         let caches = CacheList()
         self.caches = caches
@@ -54,15 +57,21 @@ final class SpatiaLiteDatabase: Sendable {
             let cache = SpatiaLiteCache()
             caches.list.withLock { $0.append(cache) }
             try cache.attach(to: db, busyTimeout: busyTimeout)
-            // GRDB sets synchronous = NORMAL with WAL: a power cut could lose the last commits.
-            // A check-in that was answered must survive one: FULL syncs the WAL at each commit.
-            if path != nil { try db.execute(sql: "PRAGMA synchronous = FULL") }
         }
         do {
-            if let path {
+            if let path, pooled {
                 writer = try DatabasePool(path: path, configuration: config)
+            } else if let path {
+                config.journalMode = .wal
+                writer = try DatabaseQueue(path: path, configuration: config)
             } else {
                 writer = try DatabaseQueue(configuration: config)
+            }
+            // GRDB sets synchronous = NORMAL when it turns WAL on (after `prepareDatabase`): a power
+            // cut could lose the last commits. A check-in that was answered must survive one: FULL
+            // syncs the WAL at each commit. Only the writer connection commits.
+            if path != nil {
+                try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             }
         } catch {
             throw StoreError.wrap(error, path: self.path)
@@ -81,18 +90,7 @@ final class SpatiaLiteDatabase: Sendable {
 
     /// Writes in one IMMEDIATE transaction on the writer connection, committed when `work` returns.
     func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await writer.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try work(db)
-                    return .commit
-                }
-                return result!
-            }
-        } catch {
-            throw StoreError.wrap(error, path: path)
-        }
+        try await transaction(work, then: .commit)
     }
 
     /// Runs `work` on the writer connection outside any transaction (`VACUUM INTO`, pragmas).
@@ -106,12 +104,19 @@ final class SpatiaLiteDatabase: Sendable {
 
     /// Runs `work` in an IMMEDIATE transaction that is rolled back: for checks that must change nothing.
     func writeAndRollBack<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await transaction(work, then: .rollback)
+    }
+
+    /// `work` in one IMMEDIATE transaction on the writer connection, then `completion`.
+    private func transaction<T: Sendable>(
+        _ work: @escaping @Sendable (Database) throws -> T, then completion: Database.TransactionCompletion
+    ) async throws -> T {
         do {
             return try await writer.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try work(db)
-                    return .rollback
+                    return completion
                 }
                 return result!
             }

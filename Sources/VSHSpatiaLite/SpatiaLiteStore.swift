@@ -30,11 +30,22 @@ public final class SpatiaLiteStore: LeagueStore {
         return value
     }()
 
+    /// How a store reaches its file.
+    public enum Connections: Sendable {
+        /// A pool: reader connections run beside the one writer (a server, concurrent tasks).
+        case pool
+        /// One connection for reads and writes: a short-lived process (a command) that does not
+        /// read concurrently and so need not open and initialise a second connection.
+        case single
+    }
+
     /// Opens (creating when needed) the database at `path` and brings its schema up to date.
+    /// - Parameter connections: a pool (the default) or one connection.
     /// - Throws: `StoreError` (code 5 busy, 26 not a database, 14 cannot open).
-    public init(path: String) throws {
+    public init(path: String, connections: Connections = .pool) throws {
         self.path = path
-        database = try SpatiaLiteDatabase(path: path, busyTimeout: Self.busyTimeoutSeconds)
+        database = try SpatiaLiteDatabase(
+            path: path, busyTimeout: Self.busyTimeoutSeconds, pooled: connections == .pool)
         inspector = SpatiaLiteInspector(database: database)
         try database.run { try Self.migrator.migrate($0) }
     }
@@ -222,6 +233,12 @@ public final class SpatiaLiteStore: LeagueStore {
 }
 
 extension SpatiaLiteStore {
+    /// The writer connection's `PRAGMA synchronous`: 2 (FULL) for a file, so that every commit is
+    /// on disk when it returns. For tests and diagnostics.
+    public func synchronousMode() async throws -> Int {
+        try await database.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
     /// Runs raw SQL: for tests that check the database's own guards (the
     /// append-only triggers). Not for application code, which goes through the typed methods.
     public func executeForTesting(_ sql: String) async throws {

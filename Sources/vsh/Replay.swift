@@ -48,7 +48,7 @@ extension VSH {
                 let db: SpatiaLiteStore
                 if dryRun {
                     copy = try await live.temporaryCopy()
-                    db = try SpatiaLiteStore(path: copy!)
+                    db = try SpatiaLiteStore(path: copy!, connections: .single)
                 } else {
                     db = live
                 }

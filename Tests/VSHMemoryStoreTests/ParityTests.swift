@@ -117,6 +117,12 @@ enum Scenario {
             on: try SpatiaLiteStore(path: path), photos: FilePhotoStore.beside(databasePath: path))
         let memory = try await Scenario.play(
             on: MemoryStore(), photos: FilePhotoStore(root: folder.appendingPathComponent("m").path))
+        // One connection (as a command opens it) answers as the pool does.
+        let single = folder.appendingPathComponent("single.sqlite").path
+        let oneConnection = try await Scenario.play(
+            on: try SpatiaLiteStore(path: single, connections: .single),
+            photos: FilePhotoStore.beside(databasePath: single))
+        #expect(oneConnection == spatiaLite)
         #expect(spatiaLite.count == Scenario.visits.count + 2 + 4 + 4 + 5)
         #expect(memory.count == spatiaLite.count)
         for (a, b) in zip(spatiaLite, memory) { #expect(a == b) }

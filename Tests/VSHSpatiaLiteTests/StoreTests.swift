@@ -263,6 +263,15 @@ func square(_ lat: Double, _ lon: Double, halfDegrees h: Double) throws -> Geofe
         #expect(summary.points == 0)
     }
 
+    /// Every commit is on disk when it returns (`synchronous = FULL`), however the store is opened:
+    /// GRDB turns WAL on with NORMAL, which a power cut can undo.
+    @Test func commitsAreDurableInBothConnectionModes() async throws {
+        #expect(try await store.synchronousMode() == 2)
+        let single = try SpatiaLiteStore(
+            path: folder.appendingPathComponent("single.sqlite").path, connections: .single)
+        #expect(try await single.synchronousMode() == 2)
+    }
+
     @Test func notADatabaseIsADataError() async throws {
         let path = folder.appendingPathComponent("photo.jpg").path
         try Data(repeating: 0xFF, count: 4096).write(to: URL(fileURLWithPath: path))
