@@ -52,6 +52,8 @@ public struct Replayer: Sendable {
     public var exitBufferMeters: Double = 10
     /// Metres of accuracy per unit of horizontal dilution of precision.
     public static let metersPerHDOP = 5.0
+    /// Fixes whose store lookups are asked in one read.
+    static let chunkSize = 4096
     public var verifier = Verifier()
     public var keepTrack = false
 
@@ -84,59 +86,76 @@ public struct Replayer: Sendable {
         var summary = readSummary
         if summary.fixes > 0 && timed == 0 { throw ReplayError.noTimes(file: path) }
 
-        // Covering tests in memory; the store answers the undecided and the crossings.
+        // Covering tests in memory; the store answers the undecided and the crossings, a chunk of
+        // fixes at a time in one read (they do not depend on the check-ins made along the way).
         let allStops = hunts.flatMap(\.stops)
         let index = GeofenceIndex(stops: allStops)
         var tracker = FenceTracker(
             stops: allStops, dwellSeconds: dwellSeconds, exitBufferMeters: exitBufferMeters)
         var found: [Int] = []
         var previous: WalkFix?
-        for fix in fixes {
-            let position = fix.position
-            let covering: [StopReference]
-            if index.covering(latitude: position.latitude, longitude: position.longitude, into: &found) {
-                covering = found.map {
-                    let e = index.entries[$0]
-                    return StopReference(huntID: e.huntID, stopID: e.stopID, name: e.name)
+        var start = 0
+        while start < fixes.count {
+            let chunk = fixes[start..<min(fixes.count, start + Self.chunkSize)]
+            start += chunk.count
+            var covering: [[StopReference]?] = []
+            var undecided: [Coordinate] = []
+            var crossing: [Segment?] = []
+            var before = previous
+            for fix in chunk {
+                let position = fix.position
+                if index.covering(latitude: position.latitude, longitude: position.longitude, into: &found) {
+                    covering.append(
+                        found.map {
+                            let e = index.entries[$0]
+                            return StopReference(huntID: e.huntID, stopID: e.stopID, name: e.name)
+                        })
+                } else {
+                    covering.append(nil)
+                    undecided.append(position)
                 }
-            } else {
-                covering = try await store.stops(covering: position, inHunt: huntID).filter {
-                    tracker.stops[$0.stopID] != nil
-                }
-            }
-            var crossed: [CrossedStop] = []
-            var previousTime: Date?
-            if let previous, !fix.startsSegment {
-                previousTime = previous.time
-                if index.mayCross(
-                    previous.position.latitude, previous.position.longitude, position.latitude,
-                    position.longitude)
+                if let before, !fix.startsSegment,
+                    index.mayCross(
+                        before.position.latitude, before.position.longitude, position.latitude,
+                        position.longitude)
                 {
-                    crossed = try await store.stops(crossedBy: previous.position, position, inHunt: huntID)
+                    crossing.append(Segment(from: before.position, to: position))
+                } else {
+                    crossing.append(nil)
                 }
+                before = fix
             }
-            for event in tracker.update(
-                position: position, time: fix.time, accuracyMeters: fix.accuracy, covering: covering,
-                crossed: crossed,
-                previousTime: previousTime)
-            {
-                switch event {
-                case .enter(let stopID, let at):
-                    emit(
-                        ReplayEvent(
-                            time: at, kind: .enter, huntID: tracker.stops[stopID]!.huntID, stopID: stopID,
-                            points: 0, verdict: nil))
-                case .exit(let stopID, let at):
-                    emit(
-                        ReplayEvent(
-                            time: at, kind: .exit, huntID: tracker.stops[stopID]!.huntID, stopID: stopID,
-                            points: 0, verdict: nil))
-                case .dwell(let stopID, let at, let position, let accuracy):
-                    try await checkIn(
-                        tracker.stops[stopID]!, at: at, position: position, accuracy: accuracy, emit: emit)
+            var asked = try await store.stops(covering: undecided, inHunt: huntID).makeIterator()
+            var crossed = try await store.stops(crossedBy: crossing.compactMap { $0 }, inHunt: huntID)
+                .makeIterator()
+            for (offset, fix) in chunk.enumerated() {
+                let inside =
+                    covering[offset] ?? (asked.next() ?? []).filter { tracker.stops[$0.stopID] != nil }
+                let passes = crossing[offset] == nil ? [] : crossed.next() ?? []
+                let previousTime = fix.startsSegment ? nil : previous?.time
+                for event in tracker.update(
+                    position: fix.position, time: fix.time, accuracyMeters: fix.accuracy, covering: inside,
+                    crossed: passes, previousTime: previousTime)
+                {
+                    switch event {
+                    case .enter(let stopID, let at):
+                        emit(
+                            ReplayEvent(
+                                time: at, kind: .enter, huntID: tracker.stops[stopID]!.huntID, stopID: stopID,
+                                points: 0, verdict: nil))
+                    case .exit(let stopID, let at):
+                        emit(
+                            ReplayEvent(
+                                time: at, kind: .exit, huntID: tracker.stops[stopID]!.huntID, stopID: stopID,
+                                points: 0, verdict: nil))
+                    case .dwell(let stopID, let at, let position, let accuracy):
+                        try await checkIn(
+                            tracker.stops[stopID]!, at: at, position: position, accuracy: accuracy, emit: emit
+                        )
+                    }
                 }
+                previous = fix
             }
-            previous = fix
         }
         summary.track = keepTrack ? fixes.map(\.position) : []
         return summary

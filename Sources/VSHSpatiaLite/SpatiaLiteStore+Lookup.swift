@@ -16,6 +16,13 @@ extension SpatiaLiteStore {
         try await read { db in try Self.covering(db, position, huntID: huntID) }
     }
 
+    /// Every position's covering stops, in one read transaction.
+    public func stops(covering positions: [Coordinate], inHunt huntID: String?) async throws
+        -> [[StopReference]]
+    {
+        try await read { db in try positions.map { try Self.covering(db, $0, huntID: huntID) } }
+    }
+
     static func covering(_ db: Database, _ position: Coordinate, huntID: String?) throws -> [StopReference] {
         try Row.fetchAll(
             try db.cachedStatement(sql: coveringSQL),

@@ -9,13 +9,21 @@ extension SpatiaLiteStore {
     public func stops(crossedBy a: Coordinate, _ b: Coordinate, inHunt huntID: String?) async throws
         -> [CrossedStop]
     {
-        try await read { db in
-            try Row.fetchAll(
-                try db.cachedStatement(sql: Self.crossingSQL),
-                arguments: [a.longitude, a.latitude, b.longitude, b.latitude, huntID]
-            ).map { row in
-                CrossedStop(stop: Self.reference(row), fraction: min(1, max(0, row[3] as Double? ?? 0.5)))
-            }
+        try await read { db in try Self.crossed(db, Segment(from: a, to: b), huntID: huntID) }
+    }
+
+    /// Every segment's crossed stops, in one read transaction.
+    public func stops(crossedBy segments: [Segment], inHunt huntID: String?) async throws -> [[CrossedStop]] {
+        try await read { db in try segments.map { try Self.crossed(db, $0, huntID: huntID) } }
+    }
+
+    static func crossed(_ db: Database, _ segment: Segment, huntID: String?) throws -> [CrossedStop] {
+        let (a, b) = (segment.from, segment.to)
+        return try Row.fetchAll(
+            try db.cachedStatement(sql: Self.crossingSQL),
+            arguments: [a.longitude, a.latitude, b.longitude, b.latitude, huntID]
+        ).map { row in
+            CrossedStop(stop: Self.reference(row), fraction: min(1, max(0, row[3] as Double? ?? 0.5)))
         }
     }
 

@@ -92,6 +92,14 @@ public protocol HuntStore: Sendable {
     /// (`ST_Intersects`), with where along the segment the pass is.
     func stops(crossedBy a: Coordinate, _ b: Coordinate, inHunt huntID: String?) async throws -> [CrossedStop]
 
+    /// Many covering lookups in one go (a store answers them in one read): the answer of
+    /// `stops(covering:inHunt:)` for each position, in order.
+    func stops(covering positions: [Coordinate], inHunt huntID: String?) async throws -> [[StopReference]]
+
+    /// Many segment lookups in one go: the answer of `stops(crossedBy:_:inHunt:)` for each
+    /// segment, in order.
+    func stops(crossedBy segments: [Segment], inHunt huntID: String?) async throws -> [[CrossedStop]]
+
     /// Brings the definitions in line with hunt files (and `badges.json`) when they changed:
     /// every file is validated first, then all are replaced in one transaction, and every
     /// player is rescored. A bad file leaves the last good definitions and throws `HuntFileErrors`.
@@ -100,4 +108,38 @@ public protocol HuntStore: Sendable {
 
     /// Replaces every hunt and stop with a catalog the caller validated itself.
     func replace(with catalog: HuntCatalog) async throws
+}
+
+/// A straight segment between two positions (WGS84 degrees, the line drawn in longitude and latitude).
+public struct Segment: Hashable, Sendable {
+    /// Where it starts.
+    public var from: Coordinate
+    /// Where it ends.
+    public var to: Coordinate
+
+    /// A segment from `from` to `to`.
+    public init(from: Coordinate, to: Coordinate) {
+        self.from = from
+        self.to = to
+    }
+}
+
+extension HuntStore {
+    /// One lookup after another; a store that can answer many in one read does so instead.
+    public func stops(covering positions: [Coordinate], inHunt huntID: String?) async throws
+        -> [[StopReference]]
+    {
+        var answers: [[StopReference]] = []
+        for position in positions { answers.append(try await stops(covering: position, inHunt: huntID)) }
+        return answers
+    }
+
+    /// One lookup after another; a store that can answer many in one read does so instead.
+    public func stops(crossedBy segments: [Segment], inHunt huntID: String?) async throws -> [[CrossedStop]] {
+        var answers: [[CrossedStop]] = []
+        for segment in segments {
+            answers.append(try await stops(crossedBy: segment.from, segment.to, inHunt: huntID))
+        }
+        return answers
+    }
 }
