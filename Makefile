@@ -13,7 +13,7 @@ BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps test-deps build build-tests lint test replay-test bench bench-peers fuzz demo format clean
+.PHONY: all deps test-deps build build-tests lint test replay-test bench bench-compare bench-peers fuzz demo format clean
 
 all: build
 
@@ -38,8 +38,9 @@ build: deps
 # so CI sees every warning; an incremental build shows only what it recompiled).
 build-tests: deps
 	@mkdir -p .build
-	@swift build --build-tests 2>&1 | tee .build/build.log | grep -E "error|warning: |Compiling|Build complete" | grep -v "^\[" || true
-	@if grep -qE "error:" .build/build.log; then echo "make: the build failed (.build/build.log)"; exit 1; fi
+	@swift build --build-tests > .build/build.log 2>&1; status=$$?; \
+	  grep -E "error|warning: |Build complete" .build/build.log | grep -v "^\[" | tail -40; \
+	  if [ $$status != 0 ]; then echo "make: the build failed (.build/build.log)"; exit 1; fi
 	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*warning:" .build/build.log | sort -u | grep .; then \
 	  echo "make: compiler warnings in vsh's own files (above)"; exit 1; fi
 
@@ -58,6 +59,12 @@ replay-test: test-deps build
 bench: deps
 	@command -v cjpeg >/dev/null || (DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libjpeg-turbo-progs >/dev/null)
 	bash Benchmarks/run.sh
+
+# This tree against another commit on the same data, alternating runs (after make bench): REV=<commit> RUNS=5.
+REV ?= HEAD~1
+RUNS ?= 5
+bench-compare: deps
+	bash Benchmarks/compare.sh $(REV) $(RUNS)
 
 # The tools vsh is measured against: exiftool, gpsbabel, the SpatiaLite shell; shapely, gpxpy, piexif, exifread.
 bench-peers: deps
