@@ -21,6 +21,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
         // C libraries: a module map and a shim each, nothing else (STYLE.md 3).
@@ -53,6 +54,11 @@ let package = Package(
         // Every store protocol in memory: the test double for rule and scoring tests and parity checks.
         .target(
             name: "VSHMemoryStore", dependencies: ["VSHCore", "VSHGeodesy"], swiftSettings: strictSettings),
+        // Accounts: passwords hashed with bcrypt (the only importer of it), session tokens.
+        .target(
+            name: "VSHAccounts",
+            dependencies: ["VSHCore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")],
+            swiftSettings: strictSettings),
         // Engine pieces on the store protocols (no database of their own): the verifier's rules,
         // the check-in pipeline, the fence tracker and replays, batch locate, collages, output shapes.
         .target(
@@ -68,14 +74,16 @@ let package = Package(
         .target(
             name: "VSHCommandSupport",
             dependencies: [
-                "VSHCore", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHEngine", "VSHXML",
+                "VSHCore", "VSHAccounts", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto",
+                "VSHEngine", "VSHXML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "vsh",
             dependencies: [
-                "VSHCore", "VSHSpatiaLite", "VSHPhoto", "VSHEngine", "VSHXML", "VSHCommandSupport",
+                "VSHCore", "VSHAccounts", "VSHSpatiaLite", "VSHPhoto", "VSHEngine", "VSHXML",
+                "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
@@ -119,6 +127,9 @@ let package = Package(
             dependencies: ["VSHCore", "VSHMemoryStore", "VSHSpatiaLite", "VSHEngine", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "VSHAccountsTests", dependencies: ["VSHCore", "VSHAccounts", "VSHTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "VSHAuthoringTests",
             dependencies: ["VSHCore", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport"],
             swiftSettings: strictSettings),
@@ -128,7 +139,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["vsh", "vsh-master", "VSHCore", "VSHGeodesy", "VSHTestSupport"],
+            dependencies: [
+                "vsh", "vsh-master", "VSHCore", "VSHGeodesy", "VSHAccounts", "VSHSpatiaLite",
+                "VSHTestSupport",
+            ],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -18,6 +18,10 @@ public actor MemoryStore: LeagueStore {
     /// The latest moderator decision per check-in id.
     private var decisions: [Int64: ReviewDecision] = [:]
     private var scores: [PlayerID: [ScoreEvent]] = [:]
+    private var passwordHashes: [PlayerID: String] = [:]
+    private var roles: [PlayerID: Role] = [:]
+    /// Sessions by token hash: whose, and until when.
+    private var sessions: [String: (player: PlayerID, expiresAt: Date)] = [:]
 
     /// An empty store: no hunts, no players.
     public init() {}
@@ -103,6 +107,48 @@ public actor MemoryStore: LeagueStore {
                 points: scores[p.id, default: []].reduce(0) { $0 + $1.points }, checkIns: mine.count,
                 acceptedCheckIns: mine.filter { state($0) == "accepted" }.count)
         }
+    }
+
+    // MARK: accounts
+
+    /// The player's credentials, by name ignoring case.
+    public func credentials(named name: String) -> Credentials? {
+        player(named: name).map {
+            Credentials(player: $0, passwordHash: passwordHashes[$0.id], role: roles[$0.id] ?? .player)
+        }
+    }
+
+    /// Replaces the hash and ends the player's sessions.
+    public func setPasswordHash(_ hash: String, player: PlayerID) throws {
+        guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
+        passwordHashes[player] = hash
+        sessions = sessions.filter { $0.value.player != player }
+    }
+
+    /// Sets the player's role.
+    public func setRole(_ role: Role, player: PlayerID) throws {
+        guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
+        roles[player] = role
+    }
+
+    /// Keeps a session under its token's hash.
+    public func createSession(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) throws {
+        guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
+        sessions[tokenHash] = (player, expiresAt)
+    }
+
+    /// The unexpired session with this token hash.
+    public func session(tokenHash: String, at now: Date) -> Session? {
+        guard let found = sessions[tokenHash], found.expiresAt > now, let record = playersByID[found.player]
+        else {
+            return nil
+        }
+        return Session(player: record, role: roles[found.player] ?? .player, expiresAt: found.expiresAt)
+    }
+
+    /// Forgets a session.
+    public func deleteSession(tokenHash: String) {
+        sessions[tokenHash] = nil
     }
 
     // MARK: check-ins

@@ -228,6 +228,24 @@ public final class SpatiaLiteStore: LeagueStore {
                     CREATE INDEX player_scores_rank ON player_scores(points DESC, reached ASC);
                     """)
         }
+        migrator.registerMigration("v6-accounts") { db in
+            // Accounts for the service: a bcrypt hash (never the password) and a role per player;
+            // sessions kept as the SHA-256 of their tokens, so the file lets no one sign in.
+            try db.execute(
+                sql: """
+                    ALTER TABLE players ADD COLUMN password_hash TEXT;
+                    ALTER TABLE players ADD COLUMN role TEXT NOT NULL DEFAULT 'player'
+                        CHECK (role IN ('player', 'moderator'));
+                    CREATE TABLE sessions (
+                        token_hash TEXT PRIMARY KEY,
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        created_at TEXT NOT NULL,
+                        expires_at REAL NOT NULL,
+                        last_used_at TEXT NOT NULL
+                    );
+                    CREATE INDEX sessions_by_player ON sessions(player_id);
+                    """)
+        }
         return migrator
     }
 }

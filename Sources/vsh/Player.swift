@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VSHAccounts
 import VSHCommandSupport
 import VSHCore
 import VSHEngine
@@ -8,7 +9,8 @@ import VSHSpatiaLite
 extension VSH {
     struct Player: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Register players.", subcommands: [Add.self])
+            abstract: "Register players and manage their accounts.",
+            subcommands: [Add.self, Password.self, RoleCommand.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -67,6 +69,58 @@ extension VSH {
                     table.append([p.name, "\(p.points)", "\(p.checkIns)", "\(p.acceptedCheckIns)"])
                 }
                 table.render().forEach(Output.line)
+                return .success
+            }
+        }
+    }
+}
+
+extension VSH.Player {
+    struct Password: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Give a player a password for signing in to the service (read from standard input).",
+            discussion: """
+                The password is read from standard input (without echo on a terminal), never from the \
+                command line, where other users could see it: printf '%s\\n' "$PW" | vsh player password Ann. \
+                8 characters at least, 72 bytes at most. It is stored only as a bcrypt hash, and the \
+                player's sessions end.
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The player's name.") var name: String
+
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let db = try await store.openStore()
+                let player = try await db.requirePlayer(named: name)
+                guard let password = SecretInput.readLine(prompt: "Password for \(player.name): ") else {
+                    throw InputError("no password on standard input", status: .usage)
+                }
+                let hash = try Passwords.hash(password)
+                try await db.setPasswordHash(hash, player: player.id)
+                Output.line("password set for \(player.name)")
+                return .success
+            }
+        }
+    }
+
+    struct RoleCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "role", abstract: "Make a player a moderator (the review queue), or a player again.")
+
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The player's name.") var name: String
+        @Argument(help: "player or moderator.") var role: String
+
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                guard let chosen = VSHCore.Role(rawValue: role) else {
+                    throw InputError("a role is player or moderator, not \"\(role)\"", status: .usage)
+                }
+                let db = try await store.openStore()
+                let player = try await db.requirePlayer(named: name)
+                try await db.setRole(chosen, player: player.id)
+                Output.line("\(player.name) is a \(chosen.rawValue)")
                 return .success
             }
         }

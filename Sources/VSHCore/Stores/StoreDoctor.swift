@@ -44,4 +44,6 @@ public protocol StoreDoctor: Sendable {
 }
 
 /// Everything a league keeps: the store protocols one backend implements together.
-public typealias LeagueStore = HuntStore & PlayerStore & CheckInStore & ReviewStore & ScoreStore & StoreDoctor
+public typealias LeagueStore = HuntStore & PlayerStore & AccountStore & CheckInStore & ReviewStore
+    & ScoreStore
+    & StoreDoctor

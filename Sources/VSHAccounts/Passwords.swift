@@ -1,0 +1,64 @@
+import Foundation
+internal import HummingbirdBcrypt
+public import VSHCore
+
+/// Passwords: checked for length, hashed with bcrypt (the only importer of it), verified.
+public enum Passwords {
+    /// bcrypt's work factor: 2^12 rounds, about a quarter of a second on this project's machines
+    /// (the API contract asks for at least 10).
+    public static let cost: UInt8 = 12
+    /// The shortest password accepted, in characters.
+    public static let minimumCharacters = 8
+    /// bcrypt reads at most 72 bytes; a longer password would be cut silently, so it is refused.
+    public static let maximumBytes = 72
+
+    /// The password, if it is acceptable.
+    public static func validate(_ password: String) -> Result<String, PasswordError> {
+        guard password.count >= minimumCharacters else {
+            return .failure(.tooShort(minimum: minimumCharacters))
+        }
+        guard password.utf8.count <= maximumBytes else {
+            return .failure(.tooLong(maximumBytes: maximumBytes))
+        }
+        guard !password.contains(where: { $0.isNewline }) else { return .failure(.lineBreak) }
+        return .success(password)
+    }
+
+    /// The bcrypt hash of a valid password (`$2b$12$…`): slow on purpose.
+    /// - Throws: `PasswordError` for a password `validate` refuses.
+    public static func hash(_ password: String) throws(PasswordError) -> String {
+        Bcrypt.hash(try validate(password).get(), cost: cost)
+    }
+
+    /// Whether `password` is the one `hash` was made from.
+    public static func verify(_ password: String, hash: String) -> Bool {
+        guard password.utf8.count <= maximumBytes else { return false }
+        return Bcrypt.verify(password, hash: hash)
+    }
+
+    /// A hash of nothing anyone knows: verified against when a name is unknown, so that a wrong
+    /// name takes as long as a wrong password.
+    public static let decoyHash = Bcrypt.hash(UUID().uuidString, cost: cost)
+}
+
+/// Why a password is refused.
+public enum PasswordError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+    /// Fewer characters than the minimum.
+    case tooShort(minimum: Int)
+    /// More bytes than bcrypt reads.
+    case tooLong(maximumBytes: Int)
+    /// A line break inside the password.
+    case lineBreak
+
+    /// What is wrong with it (never the password itself).
+    public var description: String {
+        switch self {
+        case .tooShort(let minimum): return "a password needs at least \(minimum) characters"
+        case .tooLong(let maximum): return "a password can be at most \(maximum) bytes long"
+        case .lineBreak: return "a password cannot contain a line break"
+        }
+    }
+
+    /// 65: bad input data.
+    public var exitStatus: ExitStatus { .dataError }
+}

@@ -1,0 +1,67 @@
+public import Foundation
+
+/// What a player may do beyond playing.
+public enum Role: String, Sendable, CaseIterable {
+    /// Plays: checks in, sees boards and profiles.
+    case player
+    /// Also moderates: the review queue, approvals and rejections.
+    case moderator
+}
+
+/// A player's sign-in credentials as a store keeps them: never the password, only its hash.
+public struct Credentials: Sendable {
+    /// Who.
+    public var player: PlayerRecord
+    /// The password's bcrypt hash, or nil for a player who has none (made with `vsh player add`).
+    public var passwordHash: String?
+    /// What the player may do.
+    public var role: Role
+
+    /// Credentials from their parts.
+    public init(player: PlayerRecord, passwordHash: String?, role: Role) {
+        self.player = player
+        self.passwordHash = passwordHash
+        self.role = role
+    }
+}
+
+/// A signed-in session, found by its token's hash.
+public struct Session: Sendable {
+    /// Who signed in.
+    public var player: PlayerRecord
+    /// Their role now (a role granted after sign-in applies at once).
+    public var role: Role
+    /// When the session stops working.
+    public var expiresAt: Date
+
+    /// A session from its parts.
+    public init(player: PlayerRecord, role: Role, expiresAt: Date) {
+        self.player = player
+        self.role = role
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Accounts: passwords (as hashes), roles and sessions (as token hashes). Nothing a store keeps
+/// here lets anyone sign in: a leaked database holds bcrypt hashes and SHA-256 hashes of tokens.
+public protocol AccountStore: Sendable {
+    /// The player's credentials, found by name ignoring case, or nil for no such player.
+    func credentials(named name: String) async throws -> Credentials?
+
+    /// Sets (or replaces) a player's password hash; every session of theirs ends.
+    /// - Throws: `LeagueError.unknownPlayerID`.
+    func setPasswordHash(_ hash: String, player: PlayerID) async throws
+
+    /// Sets a player's role.
+    /// - Throws: `LeagueError.unknownPlayerID`.
+    func setRole(_ role: Role, player: PlayerID) async throws
+
+    /// Records a new session under the hash of its token.
+    func createSession(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) async throws
+
+    /// The session whose token has this hash, if it has not expired at `now` (its last use becomes `now`).
+    func session(tokenHash: String, at now: Date) async throws -> Session?
+
+    /// Ends the session whose token has this hash (a no-op when there is none).
+    func deleteSession(tokenHash: String) async throws
+}
