@@ -13,7 +13,7 @@ BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps test-deps build build-tests lint test replay-test bench bench-compare bench-peers fuzz demo format clean
+.PHONY: all deps test-deps build build-tests lint serve test replay-test bench bench-compare bench-peers fuzz demo format clean
 
 all: build
 
@@ -128,6 +128,11 @@ demo: build
 	$(BIN)/vsh leaderboard --format html --db $(DEMO_DB) > out/leaderboard.html
 	$(BIN)/vsh collage --player "Cy Reyes" --hunt strip-classics -o out/collage-cy.jpg --db $(DEMO_DB)
 	@echo "(out/leaderboard.html, out/collage-cy.jpg, out/downtown-walk.svg)"
+
+# The HTTP service on the demo league (out/demo.sqlite, made by make demo, else a fresh one), port 8080.
+serve: build
+	@mkdir -p out
+	$(BIN)/vsh serve --db $(DEMO_DB) --hunts hunts --port $${PORT:-8080}
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift

@@ -22,6 +22,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C libraries: a module map and a shim each, nothing else (STYLE.md 3).
@@ -59,6 +63,18 @@ let package = Package(
             name: "VSHAccounts",
             dependencies: ["VSHCore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")],
             swiftSettings: strictSettings),
+        // `vsh serve`: the HTTP service (Hummingbird 2; the only importer of it). Translates, decides nothing.
+        .target(
+            name: "VSHServer",
+            dependencies: [
+                "VSHCore", "VSHAccounts", "VSHEngine", "VSHPhoto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings),
         // Engine pieces on the store protocols (no database of their own): the verifier's rules,
         // the check-in pipeline, the fence tracker and replays, batch locate, collages, output shapes.
         .target(
@@ -82,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "vsh",
             dependencies: [
-                "VSHCore", "VSHAccounts", "VSHSpatiaLite", "VSHPhoto", "VSHEngine", "VSHXML",
+                "VSHCore", "VSHAccounts", "VSHServer", "VSHSpatiaLite", "VSHPhoto", "VSHEngine", "VSHXML",
                 "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -128,6 +144,16 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHAccountsTests", dependencies: ["VSHCore", "VSHAccounts", "VSHTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "VSHServerTests",
+            dependencies: [
+                "VSHCore", "VSHServer", "VSHMemoryStore", "VSHSpatiaLite", "VSHTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHAuthoringTests",

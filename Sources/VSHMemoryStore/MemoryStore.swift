@@ -81,6 +81,7 @@ public actor MemoryStore: LeagueStore {
     @discardableResult
     public func addPlayer(name raw: String, email: String?, at now: Date) throws -> PlayerRecord {
         let name = try PlayerName.validate(raw).get()
+        if let email { try PlayerRecord.validateEmail(email) }
         if playersByID.values.contains(where: { PlayerName.key($0.name) == PlayerName.key(name) }) {
             throw LeagueError.nameTaken(name: name)
         }
@@ -110,6 +111,16 @@ public actor MemoryStore: LeagueStore {
     }
 
     // MARK: accounts
+
+    /// Registers a player and their password hash together.
+    @discardableResult
+    public func addPlayer(name: String, email: String?, passwordHash: String, at now: Date) throws
+        -> PlayerRecord
+    {
+        let record = try addPlayer(name: name, email: email, at: now)
+        passwordHashes[record.id] = passwordHash
+        return record
+    }
 
     /// The player's credentials, by name ignoring case.
     public func credentials(named name: String) -> Credentials? {

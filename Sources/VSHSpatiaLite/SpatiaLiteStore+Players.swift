@@ -6,12 +6,22 @@ extension SpatiaLiteStore {
     /// Registers a player in one transaction; names are unique by `PlayerName.key` (`name_key`).
     @discardableResult
     public func addPlayer(name raw: String, email: String?, at now: Date) async throws -> PlayerRecord {
+        try await insertPlayer(name: raw, email: email, passwordHash: nil, at: now)
+    }
+
+    /// Registers a player with a password hash in one transaction: the account exists whole or not at all.
+    public func addPlayer(name raw: String, email: String?, passwordHash: String, at now: Date) async throws
+        -> PlayerRecord
+    {
+        try await insertPlayer(name: raw, email: email, passwordHash: passwordHash, at: now)
+    }
+
+    private func insertPlayer(name raw: String, email: String?, passwordHash: String?, at now: Date)
+        async throws
+        -> PlayerRecord
+    {
         let name = try PlayerName.validate(raw).get()
-        if let email {
-            guard email.count <= 254, email.contains("@"),
-                !email.contains(where: { $0.isWhitespace || $0.isNewline })
-            else { throw LeagueError.invalidEmail(email) }
-        }
+        if let email { try PlayerRecord.validateEmail(email) }
         return try await write { db in
             if try String.fetchOne(
                 db, sql: "SELECT name FROM players WHERE name_key = ?", arguments: [PlayerName.key(name)])
@@ -20,8 +30,9 @@ extension SpatiaLiteStore {
                 throw LeagueError.nameTaken(name: name)
             }
             try db.execute(
-                sql: "INSERT INTO players(name, name_key, email, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [name, PlayerName.key(name), email, RFC3339.format(now)])
+                sql:
+                    "INSERT INTO players(name, name_key, email, created_at, password_hash) VALUES (?, ?, ?, ?, ?)",
+                arguments: [name, PlayerName.key(name), email, RFC3339.format(now), passwordHash])
             return PlayerRecord(id: PlayerID(db.lastInsertedRowID), name: name, email: email, createdAt: now)
         }
     }

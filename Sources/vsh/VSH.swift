@@ -19,6 +19,6 @@ struct VSH: AsyncParsableCommand {
         subcommands: [
             Hunts.self, ShowHunt.self, Locate.self, Player.self, Players.self, CheckIn.self, Review.self,
             Leaderboard.self, Profile.self, CollageCommand.self, Exif.self, GPX.self, Replay.self,
-            Rescore.self, Sync.self, Doctor.self,
+            Rescore.self, Sync.self, Doctor.self, Serve.self,
         ])
 }

@@ -48,6 +48,19 @@ import VSHTestSupport
         try await store.setPasswordHash("$2b$12$hash-two", player: ann.id)
         #expect(try await store.session(tokenHash: "h2", at: t0 + 60) == nil)
 
+        // Registering with a password is one step: a refused name or address leaves nothing behind.
+        let bo = try await store.addPlayer(
+            name: "Bo", email: "bo@example.org", passwordHash: "$2b$12$bo", at: t0)
+        #expect(try await store.credentials(named: "bo")?.passwordHash == "$2b$12$bo")
+        #expect(try await store.credentials(named: "bo")?.player == bo)
+        await #expect(throws: LeagueError.nameTaken(name: "BO")) {
+            try await store.addPlayer(name: "BO", email: nil, passwordHash: "x", at: t0)
+        }
+        await #expect(throws: LeagueError.invalidEmail("no address")) {
+            try await store.addPlayer(name: "Cy", email: "no address", passwordHash: "x", at: t0)
+        }
+        #expect(try await store.credentials(named: "Cy") == nil)
+
         await #expect(throws: LeagueError.unknownPlayerID(PlayerID(99))) {
             try await store.setRole(.moderator, player: PlayerID(99))
         }

@@ -45,6 +45,12 @@ public struct Session: Sendable {
 /// Accounts: passwords (as hashes), roles and sessions (as token hashes). Nothing a store keeps
 /// here lets anyone sign in: a leaked database holds bcrypt hashes and SHA-256 hashes of tokens.
 public protocol AccountStore: Sendable {
+    /// Registers a player with a password hash in one transaction (as `PlayerStore.addPlayer` checks
+    /// the name and address): the account exists whole or not at all.
+    @discardableResult
+    func addPlayer(name: String, email: String?, passwordHash: String, at now: Date) async throws
+        -> PlayerRecord
+
     /// The player's credentials, found by name ignoring case, or nil for no such player.
     func credentials(named name: String) async throws -> Credentials?
 

@@ -20,6 +20,16 @@ public struct PlayerRecord: Hashable, Sendable {
     }
 }
 
+extension PlayerRecord {
+    /// An e-mail address as players are registered with: 254 characters at most, an `@`, no spaces.
+    /// - Throws: `LeagueError.invalidEmail`.
+    public static func validateEmail(_ email: String) throws(LeagueError) {
+        guard email.count <= 254, email.contains("@"),
+            !email.contains(where: { $0.isWhitespace || $0.isNewline })
+        else { throw .invalidEmail(email) }
+    }
+}
+
 /// A registered player with derived totals.
 public struct PlayerSummary: Sendable {
     /// The player's stable id.

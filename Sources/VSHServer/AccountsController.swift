@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import VSHAccounts
+import VSHCore
+import VSHEngine
+
+/// Accounts and sessions: register, sign in, sign out, one's own profile.
+struct AccountsController: Sendable {
+    let store: any LeagueStore
+    let authentication: Authentication
+    let clock: @Sendable () -> Date
+    let sessionSeconds: TimeInterval
+
+    func add(to router: Router<VSHRequestContext>) {
+        router.post("/v1/accounts", use: register)
+        router.post("/v1/sessions", use: signIn)
+        router.delete("/v1/sessions/current", use: signOut)
+        router.get("/v1/me", use: me)
+    }
+
+    /// `{id, username}`.
+    static func playerJSON(_ player: PlayerRecord) -> JSONValue {
+        .object(["id": .int(Int(player.id.rawValue)), "username": .string(player.name)])
+    }
+
+    /// POST /v1/accounts `{username, email, password}` → 201 `{player, token, expires_at}`.
+    @Sendable func register(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let body = try await JSONBodies.object(
+            request, context: context, required: ["username", "email", "password"])
+        guard let name = try JSONBodies.string(body, "username"),
+            let email = try JSONBodies.string(body, "email"),
+            let password = try JSONBodies.string(body, "password")
+        else {
+            throw Problem(.unprocessableContent, "Missing field", "username, email and password are required")
+        }
+        // Everything that can be refused is checked before the slow hash.
+        _ = try PlayerName.validate(name).get()
+        try PlayerRecord.validateEmail(email)
+        _ = try Passwords.validate(password).get()
+        let hash = try await Authentication.slow { try Passwords.hash(password) }
+        let now = clock()
+        let player = try await store.addPlayer(name: name, email: email, passwordHash: hash, at: now)
+        return try await startSession(for: player, at: now)
+    }
+
+    /// POST /v1/sessions `{username, password}` → 201 `{player, token, expires_at}`; 401 for a wrong
+    /// name or a wrong password alike (and as slowly: an unknown name is checked against a decoy hash).
+    @Sendable func signIn(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let body = try await JSONBodies.object(request, context: context, required: ["username", "password"])
+        let name = try JSONBodies.string(body, "username") ?? ""
+        let password = try JSONBodies.string(body, "password") ?? ""
+        let credentials = try await store.credentials(named: name)
+        let hash = credentials?.passwordHash ?? Passwords.decoyHash
+        let matches = try await Authentication.slow { Passwords.verify(password, hash: hash) }
+        guard matches, let credentials, credentials.passwordHash != nil else {
+            throw Problem(.unauthorized, "Unauthorized", "wrong username or password")
+        }
+        return try await startSession(for: credentials.player, at: clock())
+    }
+
+    private func startSession(for player: PlayerRecord, at now: Date) async throws -> Response {
+        let (token, hash) = SessionTokens.make()
+        let expires = now.addingTimeInterval(sessionSeconds)
+        try await store.createSession(tokenHash: hash, player: player.id, expiresAt: expires, at: now)
+        return JSONBodies.response(
+            .object([
+                "player": Self.playerJSON(player), "token": .string(token),
+                "expires_at": .string(RFC3339.format(expires)),
+            ]), status: .created)
+    }
+
+    /// DELETE /v1/sessions/current → 204; the token stops working.
+    @Sendable func signOut(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        _ = try await authentication.require(request)
+        if let token = Authentication.bearerToken(request) {
+            try await store.deleteSession(tokenHash: SessionTokens.hash(token))
+        }
+        return Response(status: .noContent)
+    }
+
+    /// GET /v1/me → the profile with `email` and `role`.
+    @Sendable func me(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let session = try await authentication.require(request)
+        guard
+            case .object(var profile) = ProfileJSON.profile(
+                try await store.profile(player: session.player.id, recent: 10))
+        else { throw Problem(.internalServerError, "Internal error", "profile") }
+        profile["email"] = .optional(session.player.email)
+        profile["role"] = .string(session.role.rawValue)
+        return JSONBodies.response(.object(profile))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOPosix
+import VSHAccounts
+import VSHCore
+
+/// Bearer tokens: the `Authorization` header's token, looked up by its hash.
+struct Authentication: Sendable {
+    let store: any LeagueStore
+    let clock: @Sendable () -> Date
+
+    /// The token of an `Authorization: Bearer TOKEN` header, or nil.
+    static func bearerToken(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// The signed-in session of a request.
+    /// - Throws: `Problem` 401 (with `WWW-Authenticate`'s scheme in the detail) without a valid token.
+    func require(_ request: Request) async throws -> Session {
+        guard let token = Self.bearerToken(request) else {
+            throw Problem(
+                .unauthorized, "Unauthorized", "send Authorization: Bearer TOKEN (from POST /v1/sessions)")
+        }
+        guard let session = try await store.session(tokenHash: SessionTokens.hash(token), at: clock()) else {
+            throw Problem(.unauthorized, "Unauthorized", "the token is unknown or has expired; sign in again")
+        }
+        return session
+    }
+
+    /// bcrypt off the cooperative pool (it takes a quarter of a second on purpose).
+    static func slow<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive { try work() }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import VSHCore
+import VSHEngine
+
+/// What anyone may read: the hunt feed, one hunt as GeoJSON, leaderboards, public profiles, health.
+struct LeagueController: Sendable {
+    let store: any LeagueStore
+
+    func add(to router: Router<VSHRequestContext>) {
+        router.get("/healthz", use: health)
+        router.get("/v1/hunts", use: hunts)
+        router.get("/v1/hunts/:id", use: hunt)
+        router.get("/v1/leaderboard", use: leaderboard)
+        router.get("/v1/players/:username", use: player)
+    }
+
+    /// GET /healthz → 200 `{status: "ok"}` when the database answers.
+    @Sendable func health(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        _ = try await store.player(id: PlayerID(0))
+        return JSONBodies.response(.object(["status": .string("ok")]))
+    }
+
+    /// GET /v1/hunts → the feed: each hunt's metadata with `total_points` and a count of `stops`.
+    @Sendable func hunts(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        JSONBodies.response(.array(try await store.hunts().map { HuntJSON.hunt($0, withStops: false) }))
+    }
+
+    /// GET /v1/hunts/{id} → the hunt as its hunt file: an RFC 7946 FeatureCollection.
+    @Sendable func hunt(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let raw = try context.parameters.require("id")
+        let id = raw.removingPercentEncoding ?? raw
+        guard let stored = try await store.hunt(id: id) else {
+            throw LeagueError.unknownHunt(id: id, known: try await store.hunts().map(\.hunt.id))
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/geo+json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: HuntFile.text(of: stored.hunt))))
+    }
+
+    /// GET /v1/leaderboard?hunt=&since=&until=&limit= → rows as `vsh leaderboard --format json`.
+    @Sendable func leaderboard(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        func time(_ key: String) throws -> Date? {
+            guard let text = query.get(key) else { return nil }
+            guard let date = RFC3339.parse(text) else {
+                throw Problem(.badRequest, "Invalid query", "\(key) must be an RFC 3339 time")
+            }
+            return date
+        }
+        var limit: Int?
+        if let text = query.get("limit") {
+            guard let value = Int(text), (1...10_000).contains(value) else {
+                throw Problem(.badRequest, "Invalid query", "limit must be a number from 1 to 10000")
+            }
+            limit = value
+        }
+        let entries = try await store.leaderboard(
+            LeaderboardQuery(
+                huntID: query.get("hunt"), since: try time("since"), until: try time("until"), limit: limit))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: LeaderboardFormat.json(entries))))
+    }
+
+    /// GET /v1/players/{username} → the public profile (never the e-mail address).
+    @Sendable func player(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        // Path parameters arrive percent-encoded ("Ann%20Lee").
+        let raw = try context.parameters.require("username")
+        let name = raw.removingPercentEncoding ?? raw
+        guard let player = try await store.player(named: name) else {
+            throw LeagueError.unknownPlayer(name: name)
+        }
+        return JSONBodies.response(
+            ProfileJSON.profile(try await store.profile(player: player.id, recent: 10)))
+    }
+}

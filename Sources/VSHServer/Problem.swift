@@ -1,0 +1,86 @@
+import Foundation
+public import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import VSHAccounts
+import VSHCore
+
+/// An error the service answers with: an RFC 9457 problem (`application/problem+json`).
+public struct Problem: Error, Sendable {
+    /// The HTTP status.
+    public var status: HTTPResponse.Status
+    /// A short, fixed summary of the kind of problem.
+    public var title: String
+    /// What is wrong with this request, in words a client can show.
+    public var detail: String
+    /// Seconds to wait before trying again (429, 503).
+    public var retryAfterSeconds: Int?
+
+    /// A problem from its parts.
+    public init(
+        _ status: HTTPResponse.Status, _ title: String, _ detail: String, retryAfterSeconds: Int? = nil
+    ) {
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    /// The problem a library error is for the client; unknown errors are 500 without internals.
+    static func from(_ error: any Error) -> Problem {
+        switch error {
+        case let problem as Problem: return problem
+        case let error as LeagueError:
+            switch error {
+            case .unknownPlayer, .unknownPlayerID, .unknownHunt, .unknownCheckIn:
+                return Problem(.notFound, "Not found", "\(error)")
+            case .nameTaken: return Problem(.conflict, "Name taken", "\(error)")
+            case .checkInState: return Problem(.conflict, "Conflict", "\(error)")
+            case .invalidEmail, .missingReason, .reasonTooLong:
+                return Problem(.unprocessableContent, "Invalid", "\(error)")
+            }
+        case let error as PlayerNameError: return Problem(.unprocessableContent, "Invalid name", "\(error)")
+        case let error as PasswordError: return Problem(.unprocessableContent, "Invalid password", "\(error)")
+        case let error as SubmissionError: return Problem(.unprocessableContent, "Invalid", "\(error)")
+        case let error as HTTPError:
+            let title = error.status.reasonPhrase
+            return Problem(error.status, title, error.body ?? title)
+        case let error as any ExitStatusProviding where error.exitStatus == .busy:
+            return Problem(
+                .serviceUnavailable, "Busy", "the database is busy; try again", retryAfterSeconds: 1)
+        default:
+            return Problem(.internalServerError, "Internal error", "something went wrong on the server")
+        }
+    }
+
+    /// `{type, title, status, detail}`.
+    var json: JSONValue {
+        .object([
+            "type": .string("about:blank"), "title": .string(title), "status": .int(status.code),
+            "detail": .string(detail),
+        ])
+    }
+}
+
+/// Turns every error thrown by a route (and the router's own 404 and 405) into one problem response.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem = Problem.from(error)
+            if problem.status == .internalServerError {
+                // The type only: a message may hold a player's data.
+                context.logger.error("internal error", metadata: ["error": "\(type(of: error))"])
+            }
+            var headers: HTTPFields = [.contentType: "application/problem+json"]
+            if let seconds = problem.retryAfterSeconds { headers[.retryAfter] = String(seconds) }
+            return Response(
+                status: problem.status, headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(string: problem.json.compactText)))
+        }
+    }
+}

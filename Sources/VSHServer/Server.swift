@@ -1,0 +1,38 @@
+import Foundation
+public import Hummingbird
+import Logging
+import VSHCore
+
+/// Builds the service from values (STYLE.md 16): the router, one middleware that turns errors into
+/// `application/problem+json`, and one controller a resource, each given its dependencies.
+/// - Parameters:
+///   - configuration: the store, photos, clock, address.
+///   - onListening: called once the server accepts connections, with the port it listens on.
+public func buildApplication(
+    _ configuration: ServerConfiguration, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let router = Router(context: VSHRequestContext.self)
+    router.middlewares.add(AccessLogMiddleware())
+    router.middlewares.add(ProblemMiddleware())
+    let authentication = Authentication(store: configuration.store, clock: configuration.clock)
+    LeagueController(store: configuration.store).add(to: router)
+    AccountsController(
+        store: configuration.store, authentication: authentication, clock: configuration.clock,
+        sessionSeconds: configuration.sessionSeconds
+    ).add(to: router)
+    var logger = Logger(label: "vsh")
+    logger.logLevel = .info
+    return Application(
+        router: router,
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "vsh"),
+        onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+        logger: logger)
+}
+
+/// Runs the service until SIGTERM or SIGINT, then stops accepting, finishes what is in flight and returns.
+public func serve(
+    _ configuration: ServerConfiguration, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws {
+    try await buildApplication(configuration, onListening: onListening).runService()
+}

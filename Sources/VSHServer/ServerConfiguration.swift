@@ -1,0 +1,30 @@
+public import Foundation
+public import VSHCore
+
+/// What `vsh serve` is built from: values only, no globals (STYLE.md 16).
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on (loopback unless the operator says otherwise).
+    public var host: String
+    /// The port; 0 picks a free one (the `listening on` line says which).
+    public var port: Int
+    /// The league's store.
+    public var store: any LeagueStore
+    /// Where check-in photos are kept.
+    public var photos: any PhotoStore
+    /// The clock: "now" for received times and session expiry (tests replace it).
+    public var clock: @Sendable () -> Date
+    /// How long a session lasts after sign-in, in seconds (30 days).
+    public var sessionSeconds: TimeInterval = 30 * 24 * 3600
+
+    /// A configuration from its parts.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, store: any LeagueStore, photos: any PhotoStore,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.host = host
+        self.port = port
+        self.store = store
+        self.photos = photos
+        self.clock = clock
+    }
+}

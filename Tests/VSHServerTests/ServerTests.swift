@@ -1,0 +1,211 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import VSHCore
+import VSHMemoryStore
+import VSHServer
+import VSHSpatiaLite
+import VSHTestSupport
+
+/// The service in-process (Hummingbird's router test mode) over a real SpatiaLite league.
+@Suite struct ServerTests {
+    let folder: URL
+    let store: SpatiaLiteStore
+    let now = Date(timeIntervalSince1970: 1_795_300_000)
+
+    init() async throws {
+        folder = try TestSupport.temporaryDirectory("vsh-server")
+        let path = folder.appendingPathComponent("vsh.sqlite").path
+        store = try await SpatiaLiteStore.open(
+            path: path,
+            hunts: HuntsFolder(
+                path: TestSupport.packageRoot.appendingPathComponent("hunts").path, required: true))
+    }
+
+    var app: some ApplicationProtocol {
+        let now = self.now
+        return buildApplication(
+            ServerConfiguration(
+                store: store, photos: FilePhotoStore.beside(databasePath: store.path), clock: { now }))
+    }
+
+    static func body(_ value: String) -> ByteBuffer { ByteBuffer(string: value) }
+    static let jsonHeaders: HTTPFields = [.contentType: "application/json"]
+
+    static func object(_ response: TestResponse) throws -> JSONObject {
+        guard case .object(let object) = try JSONValue.parse(Array(response.body.readableBytesView)) else {
+            throw FixtureError("not a JSON object: \(String(buffer: response.body))")
+        }
+        return object
+    }
+
+    /// A problem response: the status, `application/problem+json`, and the four RFC 9457 members.
+    static func expectProblem(
+        _ response: TestResponse, _ status: HTTPResponse.Status,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(response.status == status, sourceLocation: sourceLocation)
+        #expect(response.headers[.contentType] == "application/problem+json", sourceLocation: sourceLocation)
+        let problem = try object(response)
+        #expect(problem.keys == ["type", "title", "status", "detail"], sourceLocation: sourceLocation)
+        #expect(problem["status"] == .int(status.code), sourceLocation: sourceLocation)
+    }
+
+    @Test func healthHuntsBoardsAndProfilesAreOpenToAnyone() async throws {
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/v1/hunts", method: .get) { response in
+                #expect(response.status == .ok)
+                guard case .array(let hunts) = try JSONValue.parse(Array(response.body.readableBytesView))
+                else {
+                    Issue.record("not an array")
+                    return
+                }
+                #expect(hunts.count == 2)
+            }
+            try await client.execute(uri: "/v1/hunts/strip-classics", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/geo+json")
+                // Exactly the hunt file.
+                let file = try String(
+                    contentsOf: TestSupport.packageRoot.appendingPathComponent(
+                        "hunts/strip-classics.geojson"), encoding: .utf8)
+                #expect(String(buffer: response.body) == file)
+            }
+            try await client.execute(uri: "/v1/hunts/atlantis", method: .get) { response in
+                try Self.expectProblem(response, .notFound)
+            }
+            try await client.execute(uri: "/v1/leaderboard?limit=0", method: .get) { response in
+                try Self.expectProblem(response, .badRequest)
+            }
+            try await client.execute(uri: "/v1/leaderboard", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "[]")
+            }
+            try await client.execute(uri: "/v1/nowhere", method: .get) { response in
+                try Self.expectProblem(response, .notFound)
+            }
+        }
+    }
+
+    @Test func registerSignInReadYourselfAndSignOut() async throws {
+        try await app.test(.router) { client in
+            var token = ""
+            try await client.execute(
+                uri: "/v1/accounts", method: .post, headers: Self.jsonHeaders,
+                body: Self.body(
+                    #"{"username":"Ann Lee","email":"ann@example.org","password":"tumbling dice"}"#)
+            ) { response in
+                #expect(response.status == .created)
+                let answer = try Self.object(response)
+                #expect(answer.keys == ["player", "token", "expires_at"])
+                guard case .string(let issued)? = answer["token"] else { return }
+                token = issued
+                #expect(token.count == 64)
+            }
+            // The same name in another case is taken.
+            try await client.execute(
+                uri: "/v1/accounts", method: .post, headers: Self.jsonHeaders,
+                body: Self.body(#"{"username":"ann lee","email":"x@example.org","password":"another one"}"#)
+            ) { response in try Self.expectProblem(response, .conflict) }
+
+            let me: HTTPFields = [.authorization: "Bearer \(token)"]
+            try await client.execute(uri: "/v1/me", method: .get, headers: me) { response in
+                #expect(response.status == .ok)
+                let profile = try Self.object(response)
+                #expect(profile["name"] == .string("Ann Lee"))
+                #expect(profile["email"] == .string("ann@example.org"))
+                #expect(profile["role"] == .string("player"))
+            }
+            // The public profile never shows the e-mail address.
+            try await client.execute(uri: "/v1/players/ann%20lee", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(!String(buffer: response.body).contains("example.org"))
+            }
+            // A wrong password and a wrong name get the same answer.
+            var answers: [String] = []
+            for attempt in [
+                #"{"username":"Ann Lee","password":"wrong password"}"#,
+                #"{"username":"Nobody","password":"tumbling dice"}"#,
+            ] {
+                try await client.execute(
+                    uri: "/v1/sessions", method: .post, headers: Self.jsonHeaders, body: Self.body(attempt)
+                ) {
+                    response in
+                    try Self.expectProblem(response, .unauthorized)
+                    answers.append(String(buffer: response.body))
+                }
+            }
+            #expect(answers.count == 2 && answers[0] == answers[1])
+            var second = ""
+            try await client.execute(
+                uri: "/v1/sessions", method: .post, headers: Self.jsonHeaders,
+                body: Self.body(#"{"username":"ANN LEE","password":"tumbling dice"}"#)
+            ) { response in
+                #expect(response.status == .created)
+                if case .string(let issued)? = try Self.object(response)["token"] { second = issued }
+            }
+            #expect(second != token && second.count == 64)
+            try await client.execute(uri: "/v1/sessions/current", method: .delete, headers: me) { response in
+                #expect(response.status == .noContent)
+            }
+            try await client.execute(uri: "/v1/me", method: .get, headers: me) { response in
+                try Self.expectProblem(response, .unauthorized)
+            }
+            try await client.execute(
+                uri: "/v1/me", method: .get, headers: [.authorization: "Bearer \(second)"]
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/v1/me", method: .get) { response in
+                try Self.expectProblem(response, .unauthorized)
+            }
+        }
+        // Stored: a bcrypt hash, and the tokens only as hashes.
+        let hash = try #require(try await store.credentials(named: "Ann Lee")?.passwordHash)
+        #expect(hash.hasPrefix("$2"))
+    }
+
+    @Test func badBodiesGetOneProblemAndChangeNothing() async throws {
+        try await app.test(.router) { client in
+            let cases: [(HTTPFields, String, HTTPResponse.Status)] = [
+                ([.contentType: "text/plain"], "{}", .unsupportedMediaType),
+                (Self.jsonHeaders, "{not json", .badRequest),
+                (Self.jsonHeaders, "[]", .badRequest),
+                (
+                    Self.jsonHeaders,
+                    #"{"username":"Bo","email":"bo@example.org","password":"long enough","admin":true}"#,
+                    .unprocessableContent
+                ),
+                (Self.jsonHeaders, #"{"username":"Bo","email":"bo@example.org"}"#, .unprocessableContent),
+                (
+                    Self.jsonHeaders, #"{"username":"Bo","email":"bo@example.org","password":"short"}"#,
+                    .unprocessableContent
+                ),
+                (
+                    Self.jsonHeaders,
+                    #"{"username":"B\u202Eo","email":"bo@example.org","password":"long enough"}"#,
+                    .unprocessableContent
+                ),
+                (
+                    Self.jsonHeaders, #"{"username":"Bo","email":"not an address","password":"long enough"}"#,
+                    .unprocessableContent
+                ),
+                (Self.jsonHeaders, String(repeating: " ", count: 70_000) + "{}", .contentTooLarge),
+            ]
+            for (headers, body, status) in cases {
+                try await client.execute(
+                    uri: "/v1/accounts", method: .post, headers: headers, body: Self.body(body)
+                ) { response in
+                    try Self.expectProblem(response, status)
+                }
+            }
+        }
+        #expect(try await store.players().isEmpty)
+    }
+}
