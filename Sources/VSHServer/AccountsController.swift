@@ -11,11 +11,17 @@ struct AccountsController: Sendable {
     let clock: @Sendable () -> Date
     let sessionSeconds: TimeInterval
 
+    static let register = Endpoint(.post, "/v1/accounts")
+    static let signIn = Endpoint(.post, "/v1/sessions")
+    static let signOut = Endpoint(.delete, "/v1/sessions/current")
+    static let me = Endpoint(.get, "/v1/me")
+    static var endpoints: [Endpoint] { [register, signIn, signOut, me] }
+
     func add(to router: Router<VSHRequestContext>) {
-        router.post("/v1/accounts", use: register)
-        router.post("/v1/sessions", use: signIn)
-        router.delete("/v1/sessions/current", use: signOut)
-        router.get("/v1/me", use: me)
+        router.on(Self.register, use: register)
+        router.on(Self.signIn, use: signIn)
+        router.on(Self.signOut, use: signOut)
+        router.on(Self.me, use: me)
     }
 
     /// `{id, username}`.

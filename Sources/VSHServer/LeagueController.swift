@@ -7,12 +7,19 @@ import VSHEngine
 struct LeagueController: Sendable {
     let store: any LeagueStore
 
+    static let health = Endpoint(.get, "/healthz")
+    static let hunts = Endpoint(.get, "/v1/hunts")
+    static let hunt = Endpoint(.get, "/v1/hunts/{id}")
+    static let leaderboard = Endpoint(.get, "/v1/leaderboard")
+    static let player = Endpoint(.get, "/v1/players/{username}")
+    static var endpoints: [Endpoint] { [health, hunts, hunt, leaderboard, player] }
+
     func add(to router: Router<VSHRequestContext>) {
-        router.get("/healthz", use: health)
-        router.get("/v1/hunts", use: hunts)
-        router.get("/v1/hunts/:id", use: hunt)
-        router.get("/v1/leaderboard", use: leaderboard)
-        router.get("/v1/players/:username", use: player)
+        router.on(Self.health, use: health)
+        router.on(Self.hunts, use: hunts)
+        router.on(Self.hunt, use: hunt)
+        router.on(Self.leaderboard, use: leaderboard)
+        router.on(Self.player, use: player)
     }
 
     /// GET /healthz → 200 `{status: "ok"}` when the database answers.

@@ -20,6 +20,7 @@ public func buildApplication(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
         sessionSeconds: configuration.sessionSeconds
     ).add(to: router)
+    OpenAPIDocument.add(to: router)
     var logger = Logger(label: "vsh")
     logger.logLevel = .info
     return Application(

@@ -11,30 +11,12 @@ import VSHTestSupport
 @Suite struct ServeTests {
     @Test func servesOnAFreePortAndStopsCleanlyOnSIGTERM() async throws {
         let workspace = try Workspace()
-        let process = Process()
-        process.executableURL = TestSupport.productsDirectory.appendingPathComponent("vsh")
-        process.arguments = ["serve", "--port", "0", "--db", workspace.db, "--hunts", workspace.hunts]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-
-        // The one line, once it accepts connections.
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = out.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        let pattern = #/^listening on http://127\.0\.0\.1:(\d+)\n$/#
-        let match = try #require(text.firstMatch(of: pattern), "\(text)")
-        let port = try #require(Int(match.1))
-        #expect(port > 0 && port != 8080)
-
-        let base = "http://127.0.0.1:\(port)"
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        #expect(server.port > 0 && server.port != 8080)
+        let process = server.process
+        let err = server.stderr
+        let base = server.base
         let (health, healthResponse) = try await URLSession.shared.data(from: URL(string: base + "/healthz")!)
         #expect((healthResponse as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: health, as: UTF8.self) == #"{"status":"ok"}"#)
@@ -56,5 +38,42 @@ import VSHTestSupport
         // Logs name the route template, never the password or the body.
         #expect(log.contains("/v1/sessions"))
         #expect(!log.contains("secret words"))
+    }
+}
+
+/// `vsh serve --port 0` on a workspace, running until `stop()`: its port, once it listens.
+final class ServedVSH {
+    let process = Process()
+    let stderr = Pipe()
+    let port: Int
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init(workspace: Workspace) throws {
+        process.executableURL = TestSupport.productsDirectory.appendingPathComponent("vsh")
+        process.arguments = ["serve", "--port", "0", "--db", workspace.db, "--hunts", workspace.hunts]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = stderr
+        try process.run()
+        // The one line, once it accepts connections.
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let match = text.firstMatch(of: #/^listening on http://127\.0\.0\.1:(\d+)\n$/#),
+            let port = Int(match.1)
+        else {
+            kill(process.processIdentifier, SIGKILL)
+            throw FixtureError("vsh serve said: \(text)")
+        }
+        self.port = port
+    }
+
+    /// Stops a server still running (SIGKILL: tests that check SIGTERM send it themselves).
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }

@@ -54,6 +54,29 @@ import VSHTestSupport
         #expect(problem["status"] == .int(status.code), sourceLocation: sourceLocation)
     }
 
+    /// The OpenAPI document describes exactly the endpoints the router serves (both come from
+    /// `Endpoint.all`), and `/openapi.json` serves that document.
+    @Test func theDocumentIsTheRouter() async throws {
+        #expect(OpenAPIDocument.documentedEndpoints == Set(Endpoint.all))
+        #expect(Endpoint.all.count == 10)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/openapi.json", method: .get) { response in
+                #expect(response.status == .ok)
+                let served = try JSONValue.parse(Array(response.body.readableBytesView))
+                #expect(served == OpenAPIDocument.document)
+            }
+            // Every endpoint is routed: none answers the router's own 404 for an unknown route.
+            for endpoint in Endpoint.all {
+                let uri = endpoint.path.replacingOccurrences(of: "{id}", with: "strip-classics")
+                    .replacingOccurrences(of: "{username}", with: "nobody")
+                try await client.execute(uri: uri, method: endpoint.method) { response in
+                    #expect(!String(buffer: response.body).contains("no route"), "\(endpoint.path)")
+                    #expect(response.status != .methodNotAllowed, "\(endpoint.path)")
+                }
+            }
+        }
+    }
+
     @Test func healthHuntsBoardsAndProfilesAreOpenToAnyone() async throws {
         try await app.test(.router) { client in
             try await client.execute(uri: "/healthz", method: .get) { response in

@@ -82,7 +82,9 @@ public enum TestSupport {
         hangLimitSeconds: Double? = TestSupport.hangLimitSeconds
     ) throws -> ProcessResult {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(tool)
+        // A built tool by name (vsh, vsh-master), or any program by its absolute path.
+        process.executableURL =
+            tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : productsDirectory.appendingPathComponent(tool)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["VSH_DB"] = nil

@@ -1,0 +1,286 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+public import VSHCore
+
+/// `GET /openapi.json`: the OpenAPI 3.1 document of every endpoint the service answers, with the
+/// shapes of its bodies and answers. A test holds its paths to `Endpoint.all`, and schemathesis
+/// holds the service's answers to it.
+public enum OpenAPIDocument {
+    static let endpoint = Endpoint(.get, "/openapi.json")
+
+    static func add(to router: Router<VSHRequestContext>) {
+        let text = document.compactText
+        router.on(endpoint) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        }
+    }
+
+    // MARK: building blocks
+
+    static func ref(_ name: String) -> JSONValue {
+        .object(["$ref": .string("#/components/schemas/\(name)")])
+    }
+    static let string: JSONValue = .object(["type": .string("string")])
+    static let nullableString: JSONValue = .object(["type": .array([.string("string"), .string("null")])])
+    static let integer: JSONValue = .object(["type": .string("integer")])
+    static let number: JSONValue = .object(["type": .string("number")])
+    static let boolean: JSONValue = .object(["type": .string("boolean")])
+    static let dateTime: JSONValue = .object(["type": .string("string"), "format": .string("date-time")])
+    static let nullableDateTime: JSONValue = .object([
+        "type": .array([.string("string"), .string("null")]), "format": .string("date-time"),
+    ])
+
+    static func object(_ properties: [(String, JSONValue)], required: [String]? = nil) -> JSONValue {
+        .object([
+            "type": .string("object"),
+            "properties": .object(JSONObject(properties.map { (key: $0.0, value: $0.1) })),
+            "required": .array((required ?? properties.map(\.0)).map(JSONValue.string)),
+        ])
+    }
+
+    static func array(_ items: JSONValue) -> JSONValue {
+        .object(["type": .string("array"), "items": items])
+    }
+
+    static func content(_ schema: JSONValue, type: String = "application/json") -> JSONValue {
+        .object([type: .object(["schema": schema])])
+    }
+
+    static func answer(_ description: String, _ schema: JSONValue? = nil, type: String = "application/json")
+        -> JSONValue
+    {
+        var object: JSONObject = ["description": .string(description)]
+        if let schema { object["content"] = content(schema, type: type) }
+        return .object(object)
+    }
+
+    static func problem(_ description: String) -> JSONValue {
+        answer(description, ref("Problem"), type: "application/problem+json")
+    }
+
+    static func operation(
+        _ id: String, _ summary: String, responses: [(String, JSONValue)], body: JSONValue? = nil,
+        parameters: [JSONValue] = [], authenticated: Bool = false
+    ) -> JSONValue {
+        var object: JSONObject = [
+            "operationId": .string(id), "summary": .string(summary),
+            "responses": .object(
+                JSONObject(
+                    (responses + [("default", problem("Any other problem"))]).map { (key: $0.0, value: $0.1) }
+                )),
+        ]
+        if let body {
+            object["requestBody"] = .object(["required": .bool(true), "content": content(body)])
+        }
+        if !parameters.isEmpty { object["parameters"] = .array(parameters) }
+        if authenticated { object["security"] = .array([.object(["bearer": .array([])])]) }
+        return .object(object)
+    }
+
+    static func parameter(_ name: String, in place: String, _ schema: JSONValue, required: Bool = false)
+        -> JSONValue
+    {
+        .object([
+            "name": .string(name), "in": .string(place), "required": .bool(required || place == "path"),
+            "schema": schema,
+        ])
+    }
+
+    static let badBody: [(String, JSONValue)] = [
+        ("400", problem("Malformed JSON")), ("413", problem("Body over 64 KiB")),
+        ("415", problem("Not application/json")), ("422", problem("A field missing, unknown or invalid")),
+    ]
+
+    // MARK: the document
+
+    static let schemas: JSONValue = .object([
+        "Problem": object([("type", string), ("title", string), ("status", integer), ("detail", string)]),
+        "Player": object([("id", integer), ("username", string)]),
+        "Session": object([("player", ref("Player")), ("token", string), ("expires_at", dateTime)]),
+        "Registration": object(
+            [("username", string), ("email", string), ("password", string)]
+        ).merging(["additionalProperties": .bool(false)]),
+        "SignIn": object([("username", string), ("password", string)]).merging([
+            "additionalProperties": .bool(false)
+        ]),
+        "Hunt": object([
+            ("id", string), ("name", string), ("description", string), ("difficulty", string),
+            ("bonus_points", integer), ("ordered", boolean), ("timezone", string),
+            ("starts_at", nullableDateTime),
+            ("ends_at", nullableDateTime), ("max_accuracy_m", number), ("max_photo_age_s", number),
+            ("tolerance_m", number), ("image", nullableString), ("total_points", integer), ("stops", integer),
+        ]),
+        "HuntFile": object([
+            ("type", string), ("hunt", .object(["type": .string("object")])),
+            ("features", array(.object(["type": .string("object")]))),
+        ]),
+        "LeaderboardRow": object([
+            ("rank", integer), ("player", string), ("player_id", integer), ("points", integer),
+            ("hunts_completed", integer), ("stops_visited", integer), ("badges", integer),
+        ]),
+        "Profile": object([
+            ("name", string), ("player_id", integer), ("created_at", dateTime), ("points", integer),
+            ("stops_visited", integer), ("hunts_completed", integer),
+            (
+                "hunts",
+                array(
+                    object([
+                        ("hunt", string), ("name", string), ("visited", integer), ("total", integer),
+                        ("completed_at", nullableDateTime),
+                    ]))
+            ),
+            (
+                "badges",
+                array(
+                    object([
+                        ("badge", string), ("name", string), ("points", integer), ("earned_at", dateTime),
+                        ("checkin", integer),
+                    ]))
+            ),
+            (
+                "recent",
+                array(
+                    object([
+                        ("id", integer), ("received_at", dateTime), ("hunt", nullableString),
+                        ("stop", nullableString),
+                        ("stop_id", nullableString), ("state", string), ("points", integer),
+                    ]))
+            ),
+        ]),
+        "Me": object([
+            ("name", string), ("player_id", integer), ("email", nullableString), ("role", string),
+            ("points", integer),
+        ]),
+        "Health": object([("status", string)]),
+    ])
+
+    static let paths: JSONValue = .object([
+        "/healthz": .object([
+            "get": operation(
+                "health", "200 when the database answers",
+                responses: [
+                    ("200", answer("Healthy", ref("Health"))), ("503", problem("The database is busy")),
+                ])
+        ]),
+        "/openapi.json": .object([
+            "get": operation(
+                "openapi", "This document",
+                responses: [("200", answer("OpenAPI 3.1", .object(["type": .string("object")])))])
+        ]),
+        "/v1/accounts": .object([
+            "post": operation(
+                "register", "Register; answers a session",
+                responses: [
+                    ("201", answer("Registered and signed in", ref("Session"))),
+                    ("409", problem("The name is taken")),
+                ]
+                    + badBody, body: ref("Registration"))
+        ]),
+        "/v1/sessions": .object([
+            "post": operation(
+                "signIn", "Sign in",
+                responses: [
+                    ("201", answer("Signed in", ref("Session"))),
+                    ("401", problem("Wrong name or password (the same answer)")),
+                ] + badBody, body: ref("SignIn"))
+        ]),
+        "/v1/sessions/current": .object([
+            "delete": operation(
+                "signOut", "Sign out: the token stops working",
+                responses: [("204", answer("Signed out")), ("401", problem("No valid token"))],
+                authenticated: true)
+        ]),
+        "/v1/me": .object([
+            "get": operation(
+                "me", "One's own profile, with e-mail and role",
+                responses: [("200", answer("The profile", ref("Me"))), ("401", problem("No valid token"))],
+                authenticated: true)
+        ]),
+        "/v1/hunts": .object([
+            "get": operation(
+                "hunts", "The hunt feed", responses: [("200", answer("Every hunt", array(ref("Hunt"))))])
+        ]),
+        "/v1/hunts/{id}": .object([
+            "get": operation(
+                "hunt", "One hunt as its hunt file (RFC 7946 FeatureCollection)",
+                responses: [
+                    ("200", answer("The hunt", ref("HuntFile"), type: "application/geo+json")),
+                    ("404", problem("No such hunt")),
+                ], parameters: [parameter("id", in: "path", string)])
+        ]),
+        "/v1/leaderboard": .object([
+            "get": operation(
+                "leaderboard", "Rankings, as vsh leaderboard --format json",
+                responses: [
+                    ("200", answer("The rows", array(ref("LeaderboardRow")))),
+                    ("400", problem("A bad query")),
+                    ("404", problem("No such hunt")),
+                ],
+                parameters: [
+                    parameter("hunt", in: "query", string), parameter("since", in: "query", dateTime),
+                    parameter("until", in: "query", dateTime),
+                    parameter(
+                        "limit", in: "query",
+                        .object(["type": .string("integer"), "minimum": .int(1), "maximum": .int(10_000)])),
+                ])
+        ]),
+        "/v1/players/{username}": .object([
+            "get": operation(
+                "player", "A public profile (never the e-mail address)",
+                responses: [
+                    ("200", answer("The profile", ref("Profile"))), ("404", problem("No such player")),
+                ],
+                parameters: [parameter("username", in: "path", string)])
+        ]),
+    ])
+
+    /// The document.
+    public static let document: JSONValue = .object([
+        "openapi": .string("3.1.0"),
+        "info": .object([
+            "title": .string("vsh"), "version": .string("0.6.0"),
+            "description": .string(
+                "The scavenger-hunt engine's service for players' phones (../shared/API.md)."),
+        ]),
+        "paths": paths,
+        "components": .object([
+            "schemas": schemas,
+            "securitySchemes": .object([
+                "bearer": .object(["type": .string("http"), "scheme": .string("bearer")])
+            ]),
+        ]),
+    ])
+
+    /// Every (method, path) the document describes.
+    public static var documentedEndpoints: Set<Endpoint> {
+        guard case .object(let paths)? = document["paths"] else { return [] }
+        var found = Set<Endpoint>()
+        for (path, value) in paths.members {
+            guard case .object(let methods) = value else { continue }
+            for method in methods.keys {
+                if let parsed = HTTPRequest.Method(method.uppercased()) {
+                    found.insert(Endpoint(parsed, path))
+                }
+            }
+        }
+        return found
+    }
+}
+
+extension JSONValue {
+    /// An object with more members (for schemas built from a helper).
+    fileprivate func merging(_ more: JSONObject) -> JSONValue {
+        guard case .object(var object) = self else { return self }
+        for (key, value) in more.members { object[key] = value }
+        return .object(object)
+    }
+
+    /// A member of an object.
+    fileprivate subscript(_ key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+}
