@@ -25,7 +25,8 @@ public struct Endpoint: Hashable, Sendable {
 
     /// Every endpoint the service answers.
     public static var all: [Endpoint] {
-        LeagueController.endpoints + AccountsController.endpoints + [OpenAPIDocument.endpoint]
+        LeagueController.endpoints + AccountsController.endpoints + CheckInsController.endpoints
+            + [OpenAPIDocument.endpoint]
     }
 }
 

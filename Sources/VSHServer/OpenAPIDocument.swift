@@ -155,6 +155,26 @@ public enum OpenAPIDocument {
             ("points", integer),
         ]),
         "Health": object([("status", string)]),
+        "CheckIn": object([
+            ("verdict", string), ("id", integer), ("player", string), ("player_id", integer),
+            ("hunt", nullableString),
+            ("stop", nullableString), ("points", integer),
+            ("rules", array(object([("rule", string), ("result", string), ("detail", string)]))),
+            ("fix", .object(["type": .array([.string("object"), .string("null")])])),
+            ("awards", array(.object(["type": .string("object")]))),
+        ]),
+        "CheckInForm": .object([
+            "type": .string("object"),
+            "properties": .object([
+                "photo": .object(["type": .string("string"), "format": .string("binary")]),
+                "lat": number, "lon": number, "accuracy_m": number, "fix_time": dateTime, "hunt": string,
+            ]),
+            "additionalProperties": .bool(false),
+        ]),
+        "MyCheckIn": object([
+            ("id", integer), ("received_at", dateTime), ("hunt", nullableString), ("stop", nullableString),
+            ("stop_name", nullableString), ("state", string), ("points", integer),
+        ]),
     ])
 
     static let paths: JSONValue = .object([
@@ -197,6 +217,38 @@ public enum OpenAPIDocument {
             "get": operation(
                 "me", "One's own profile, with e-mail and role",
                 responses: [("200", answer("The profile", ref("Me"))), ("401", problem("No valid token"))],
+                authenticated: true)
+        ]),
+        "/v1/checkins": .object([
+            "post":
+                operation(
+                    "checkIn", "Check in with a photo, or with a device fix (lat, lon, fix_time, accuracy_m)",
+                    responses: [
+                        (
+                            "201",
+                            answer(
+                                "Recorded, with its verdict (accepted, rejected or pending)", ref("CheckIn"))
+                        ),
+                        ("400", problem("A malformed or cut-short form")), ("401", problem("No valid token")),
+                        ("404", problem("No such hunt")), ("413", problem("A photo over 64 MiB")),
+                        ("415", problem("Not multipart/form-data")),
+                        ("422", problem("No evidence, an unreadable photo or a bad field")),
+                    ],
+                    authenticated: true
+                ).merging([
+                    "requestBody": .object([
+                        "required": .bool(true),
+                        "content": content(ref("CheckInForm"), type: "multipart/form-data"),
+                    ])
+                ])
+        ]),
+        "/v1/me/checkins": .object([
+            "get": operation(
+                "myCheckIns", "One's own check-ins, newest first",
+                responses: [
+                    ("200", answer("The check-ins", array(ref("MyCheckIn")))),
+                    ("401", problem("No valid token")),
+                ],
                 authenticated: true)
         ]),
         "/v1/hunts": .object([

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import VSHAccounts
 import VSHCore
+import VSHPhoto
 
 /// An error the service answers with: an RFC 9457 problem (`application/problem+json`).
 public struct Problem: Error, Sendable {
@@ -43,6 +44,9 @@ public struct Problem: Error, Sendable {
         case let error as PlayerNameError: return Problem(.unprocessableContent, "Invalid name", "\(error)")
         case let error as PasswordError: return Problem(.unprocessableContent, "Invalid password", "\(error)")
         case let error as SubmissionError: return Problem(.unprocessableContent, "Invalid", "\(error)")
+        case let error as PhotoError:
+            if case .tooLarge = error { return Problem(.contentTooLarge, "Too large", error.reason) }
+            return Problem(.unprocessableContent, "Unreadable photo", error.reason)
         case let error as HTTPError:
             let title = error.status.reasonPhrase
             return Problem(error.status, title, error.body ?? title)

@@ -20,6 +20,10 @@ public func buildApplication(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
         sessionSeconds: configuration.sessionSeconds
     ).add(to: router)
+    CheckInsController(
+        store: configuration.store, photos: configuration.photos, authentication: authentication,
+        clock: configuration.clock, uploads: configuration.uploadFolder
+    ).add(to: router)
     OpenAPIDocument.add(to: router)
     var logger = Logger(label: "vsh")
     logger.logLevel = .info

@@ -13,6 +13,8 @@ public struct ServerConfiguration: Sendable {
     public var photos: any PhotoStore
     /// The clock: "now" for received times and session expiry (tests replace it).
     public var clock: @Sendable () -> Date
+    /// A private folder (0700) for uploads in progress, made when the configuration is.
+    public var uploadFolder: String
     /// How long a session lasts after sign-in, in seconds (30 days).
     public var sessionSeconds: TimeInterval = 30 * 24 * 3600
 
@@ -26,5 +28,10 @@ public struct ServerConfiguration: Sendable {
         self.store = store
         self.photos = photos
         self.clock = clock
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vsh-uploads-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        uploadFolder = folder.path
     }
 }

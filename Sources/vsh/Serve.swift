@@ -21,6 +21,11 @@ extension VSH {
         @OptionGroup var store: StoreOptions
         @Option(help: "The address to listen on.") var host = "127.0.0.1"
         @Option(help: "The port (0: a free one).") var port = 8080
+        @Option(
+            help: ArgumentHelp(
+                "For tests and rehearsals: every request is received at this time (RFC 3339).",
+                valueName: "time"))
+        var now: String?
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535") }
@@ -30,9 +35,13 @@ extension VSH {
             try await CommandRunner.run(tool: "vsh") {
                 let db = try await SpatiaLiteStore.open(path: store.databasePath, hunts: store.huntsFolder)
                 let host = self.host
-                try await serve(
-                    ServerConfiguration(host: host, port: port, store: db, photos: store.photoStore)
-                ) { port in
+                var configuration = ServerConfiguration(
+                    host: host, port: port, store: db, photos: store.photoStore)
+                if let now {
+                    let fixed = try Clock.time(now, option: "--now")
+                    configuration.clock = { fixed }
+                }
+                try await serve(configuration) { port in
                     Output.line("listening on http://\(host):\(port)")
                     Output.flush()
                 }

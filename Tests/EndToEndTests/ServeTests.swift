@@ -48,9 +48,10 @@ final class ServedVSH {
     let port: Int
     var base: String { "http://127.0.0.1:\(port)" }
 
-    init(workspace: Workspace) throws {
+    init(workspace: Workspace, extra: [String] = []) throws {
         process.executableURL = TestSupport.productsDirectory.appendingPathComponent("vsh")
-        process.arguments = ["serve", "--port", "0", "--db", workspace.db, "--hunts", workspace.hunts]
+        process.arguments =
+            ["serve", "--port", "0", "--db", workspace.db, "--hunts", workspace.hunts] + extra
         let out = Pipe()
         process.standardOutput = out
         process.standardError = stderr

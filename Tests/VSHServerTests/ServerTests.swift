@@ -58,7 +58,7 @@ import VSHTestSupport
     /// `Endpoint.all`), and `/openapi.json` serves that document.
     @Test func theDocumentIsTheRouter() async throws {
         #expect(OpenAPIDocument.documentedEndpoints == Set(Endpoint.all))
-        #expect(Endpoint.all.count == 10)
+        #expect(Endpoint.all.count == 12)
         try await app.test(.router) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(response.status == .ok)
@@ -192,6 +192,128 @@ import VSHTestSupport
         // Stored: a bcrypt hash, and the tokens only as hashes.
         let hash = try #require(try await store.credentials(named: "Ann Lee")?.passwordHash)
         #expect(hash.hasPrefix("$2"))
+    }
+
+    /// A `multipart/form-data` body from parts (name, file name or nil, bytes).
+    static func form(_ parts: [(String, String?, [UInt8])], boundary: String = "vsh-test-boundary")
+        -> ByteBuffer
+    {
+        var body: [UInt8] = []
+        for (name, file, bytes) in parts {
+            var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\""
+            if let file { head += "; filename=\"\(file)\"\r\nContent-Type: image/jpeg" }
+            head += "\r\n\r\n"
+            body += Array(head.utf8) + bytes + Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        return ByteBuffer(bytes: body)
+    }
+
+    static func formHeaders(_ token: String) -> HTTPFields {
+        [.contentType: "multipart/form-data; boundary=vsh-test-boundary", .authorization: "Bearer \(token)"]
+    }
+
+    /// Registers a player through the API and returns the token.
+    static func register(_ client: some TestClientProtocol, _ name: String) async throws -> String {
+        var token = ""
+        try await client.execute(
+            uri: "/v1/accounts", method: .post, headers: jsonHeaders,
+            body: body(#"{"username":"\#(name)","email":"p@example.org","password":"tumbling dice"}"#)
+        ) { response in
+            if case .string(let issued)? = try Self.object(response)["token"] { token = issued }
+        }
+        return token
+    }
+
+    @Test func checkInsWithAPhotoOrADeviceFix() async throws {
+        let photo = try [UInt8](
+            Data(
+                contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg"))
+        )
+        try await app.test(.router) { client in
+            let token = try await Self.register(client, "Ann Lee")
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                body: Self.form([("photo", "sign.jpg", photo)])
+            ) { response in
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+                let answer = try Self.object(response)
+                #expect(answer["verdict"] == .string("accepted"))
+                #expect(answer["stop"] == .string("welcome-sign"))
+                #expect(answer["points"] == .int(50))
+            }
+            // A device fix at the Sphere, taken a minute before the (fixed) clock.
+            let fixTime = RFC3339.format(now.addingTimeInterval(-60))
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                body: Self.form([
+                    ("lat", nil, Array("36.12056".utf8)), ("lon", nil, Array("-115.16139".utf8)),
+                    ("accuracy_m", nil, Array("8".utf8)), ("fix_time", nil, Array(fixTime.utf8)),
+                ])
+            ) { response in
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+                let answer = try Self.object(response)
+                #expect(answer["stop"] == .string("sphere"))
+                #expect(answer["player"] == .string("Ann Lee"))
+            }
+            try await client.execute(
+                uri: "/v1/me/checkins", method: .get, headers: [.authorization: "Bearer \(token)"]
+            ) {
+                response in
+                #expect(response.status == .ok)
+                guard case .array(let items) = try JSONValue.parse(Array(response.body.readableBytesView))
+                else { return }
+                #expect(items.count == 2)
+                if case .object(let newest) = items.first { #expect(newest["stop"] == .string("sphere")) }
+            }
+
+            // Refusals: each one problem, nothing recorded.
+            let half = Array(
+                Self.form([("photo", "sign.jpg", photo)]).readableBytesView.prefix(photo.count / 2))
+            let refusals: [(HTTPFields, ByteBuffer, HTTPResponse.Status)] = [
+                (
+                    [.contentType: "multipart/form-data; boundary=vsh-test-boundary"],
+                    Self.form([("photo", "s.jpg", photo)]), .unauthorized
+                ),
+                (
+                    [.contentType: "text/plain", .authorization: "Bearer \(token)"], Self.body("hello"),
+                    .unsupportedMediaType
+                ),
+                (Self.formHeaders(token), ByteBuffer(bytes: half), .badRequest),
+                (
+                    Self.formHeaders(token), Self.form([("hunt", nil, Array("strip-classics".utf8))]),
+                    .unprocessableContent
+                ),
+                (Self.formHeaders(token), Self.form([("selfie", nil, [1, 2, 3])]), .unprocessableContent),
+                (
+                    Self.formHeaders(token), Self.form([("photo", "x.jpg", Array("not a jpeg at all".utf8))]),
+                    .unprocessableContent
+                ),
+                (
+                    Self.formHeaders(token),
+                    Self.form([
+                        ("photo", "s.jpg", photo), ("lat", nil, Array("36.1".utf8)),
+                        ("lon", nil, Array("-115.1".utf8)),
+                    ]),
+                    .unprocessableContent
+                ),
+                (
+                    Self.formHeaders(token),
+                    Self.form([
+                        ("lat", nil, Array("95".utf8)), ("lon", nil, Array("-115.1".utf8)),
+                        ("accuracy_m", nil, Array("5".utf8)),
+                        ("fix_time", nil, Array(fixTime.utf8)),
+                    ]), .unprocessableContent
+                ),
+            ]
+            for (headers, body, status) in refusals {
+                try await client.execute(uri: "/v1/checkins", method: .post, headers: headers, body: body) {
+                    response in
+                    try Self.expectProblem(response, status)
+                }
+            }
+        }
+        #expect(try await store.players().first?.checkIns == 2)
     }
 
     @Test func badBodiesGetOneProblemAndChangeNothing() async throws {

@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import VSHCore
+import VSHEngine
+import VSHPhoto
+
+/// Check-ins over HTTP: the same pipeline (`CheckInService`) and the same verdicts as `vsh checkin`,
+/// with the server's clock as the received time.
+struct CheckInsController: Sendable {
+    let store: any LeagueStore
+    let photos: any PhotoStore
+    let authentication: Authentication
+    let clock: @Sendable () -> Date
+    /// A private folder (0700) for uploads in progress.
+    let uploads: String
+
+    static let checkIn = Endpoint(.post, "/v1/checkins")
+    static let mine = Endpoint(.get, "/v1/me/checkins")
+    static var endpoints: [Endpoint] { [checkIn, mine] }
+    static let fields: Set<String> = ["lat", "lon", "accuracy_m", "fix_time", "hunt"]
+
+    func add(to router: Router<VSHRequestContext>) {
+        router.on(Self.checkIn, use: checkIn)
+        router.on(Self.mine, use: mine)
+    }
+
+    /// POST /v1/checkins (multipart/form-data: `photo`, or `lat`, `lon`, `fix_time` and `accuracy_m`;
+    /// optional `hunt`) → 201 with the verdict object of `vsh checkin --json`.
+    @Sendable func checkIn(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let session = try await authentication.require(request)
+        let form = try await MultipartForm.read(
+            request, fileField: "photo", fields: Self.fields, fileLimit: PhotoReader.maxFileBytes,
+            folder: uploads)
+        defer { form.discard() }
+        let fields = form.fields
+        let hunt = fields["hunt"].flatMap { $0.isEmpty ? nil : $0 }
+        let hasFix = ["lat", "lon", "fix_time", "accuracy_m"].contains { fields[$0] != nil }
+        let service = CheckInService(store: store, photos: photos)
+        let now = clock()
+        let recorded: RecordedCheckIn
+        switch (try form.fileContents(), hasFix) {
+        case (let bytes?, false):
+            recorded = try await service.checkIn(
+                player: session.player.id, photo: bytes, name: "photo", huntID: hunt, now: now)
+        case (nil, true):
+            let fix = try Self.deviceFix(fields)
+            recorded = try await service.checkIn(
+                player: session.player.id, position: fix.position, time: fix.time,
+                accuracyMeters: fix.accuracy,
+                huntID: hunt, now: now)
+        case (.some, true):
+            throw Problem(
+                .unprocessableContent, "Not supported yet",
+                "send a photo or a device fix; both together are not decided yet")
+        case (nil, false):
+            throw Problem(
+                .unprocessableContent, "Missing evidence",
+                "send a photo, or lat, lon, fix_time and accuracy_m")
+        }
+        return JSONBodies.response(CheckInJSON.checkIn(recorded), status: .created)
+    }
+
+    /// The device fix of a form: `lat` and `lon` in decimal degrees, `fix_time` in RFC 3339, `accuracy_m` in metres.
+    static func deviceFix(_ fields: [String: String]) throws -> (
+        position: Coordinate, time: Date, accuracy: Double
+    ) {
+        func number(_ key: String) throws -> Double {
+            guard let text = fields[key] else {
+                throw Problem(.unprocessableContent, "Missing field", "\"\(key)\" is required")
+            }
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+                throw Problem(.unprocessableContent, "Invalid field", "\"\(key)\" must be a number")
+            }
+            return value
+        }
+        let latitude = try number("lat")
+        let longitude = try number("lon")
+        let accuracy = try number("accuracy_m")
+        guard accuracy >= 0 else {
+            throw Problem(.unprocessableContent, "Invalid field", "\"accuracy_m\" must be 0 or more")
+        }
+        guard let position = try? Coordinate(latitude: latitude, longitude: longitude) else {
+            throw Problem(.unprocessableContent, "Invalid field", "lat and lon must be degrees in range")
+        }
+        guard let text = fields["fix_time"], let time = RFC3339.parse(text) else {
+            throw Problem(.unprocessableContent, "Invalid field", "\"fix_time\" must be an RFC 3339 time")
+        }
+        return (position, time, accuracy)
+    }
+
+    /// GET /v1/me/checkins → own check-ins, newest first (the latest 100), with their state and points.
+    @Sendable func mine(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let session = try await authentication.require(request)
+        let profile = try await store.profile(player: session.player.id, recent: 100)
+        return JSONBodies.response(
+            .array(
+                profile.recent.map { c in
+                    .object([
+                        "id": .int(Int(c.id)), "received_at": .string(RFC3339.format(c.receivedAt)),
+                        "hunt": .optional(c.huntID), "stop": .optional(c.stopID),
+                        "stop_name": .optional(c.stopName),
+                        "state": .string(c.state), "points": .int(c.points),
+                    ])
+                }))
+    }
+}
