@@ -26,7 +26,7 @@ public struct Endpoint: Hashable, Sendable {
     /// Every endpoint the service answers.
     public static var all: [Endpoint] {
         LeagueController.endpoints + AccountsController.endpoints + CheckInsController.endpoints
-            + [OpenAPIDocument.endpoint]
+            + ReviewsController.endpoints + [OpenAPIDocument.endpoint]
     }
 }
 

@@ -171,6 +171,17 @@ public enum OpenAPIDocument {
             ]),
             "additionalProperties": .bool(false),
         ]),
+        "Pending": object([
+            ("id", integer), ("player", string), ("player_id", integer), ("received_at", dateTime),
+            ("hunt", nullableString),
+            ("stop", nullableString), ("stop_name", nullableString), ("reasons", array(string)),
+        ]),
+        "Decision": object([("reason", string)], required: []).merging(["additionalProperties": .bool(false)]
+        ),
+        "RejectDecision": object([("reason", string)]).merging(["additionalProperties": .bool(false)]),
+        "ReviewOutcome": object([
+            ("id", integer), ("player", string), ("state", string), ("points_credited", integer),
+        ]),
         "MyCheckIn": object([
             ("id", integer), ("received_at", dateTime), ("hunt", nullableString), ("stop", nullableString),
             ("stop_name", nullableString), ("state", string), ("points", integer),
@@ -249,6 +260,34 @@ public enum OpenAPIDocument {
                     ("200", answer("The check-ins", array(ref("MyCheckIn")))),
                     ("401", problem("No valid token")),
                 ],
+                authenticated: true)
+        ]),
+        "/v1/reviews": .object([
+            "get": operation(
+                "reviews", "Pending check-ins, oldest first (moderators)",
+                responses: [
+                    ("200", answer("The queue", array(ref("Pending")))), ("401", problem("No valid token")),
+                    ("403", problem("Not a moderator")),
+                ], authenticated: true)
+        ]),
+        "/v1/reviews/{id}/approve": .object([
+            "post": operation(
+                "approve", "Accept a pending check-in (moderators)",
+                responses: [
+                    ("200", answer("Decided", ref("ReviewOutcome"))), ("401", problem("No valid token")),
+                    ("403", problem("Not a moderator")), ("404", problem("No such check-in")),
+                    ("409", problem("The check-in is not pending")),
+                ] + badBody, body: ref("Decision"), parameters: [parameter("id", in: "path", integer)],
+                authenticated: true)
+        ]),
+        "/v1/reviews/{id}/reject": .object([
+            "post": operation(
+                "reject", "Reject a pending check-in, with a reason (moderators)",
+                responses: [
+                    ("200", answer("Decided", ref("ReviewOutcome"))), ("401", problem("No valid token")),
+                    ("403", problem("Not a moderator")), ("404", problem("No such check-in")),
+                    ("409", problem("The check-in is not pending")),
+                ] + badBody, body: ref("RejectDecision"), parameters: [parameter("id", in: "path", integer)],
                 authenticated: true)
         ]),
         "/v1/hunts": .object([

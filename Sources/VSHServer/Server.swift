@@ -24,6 +24,8 @@ public func buildApplication(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
         clock: configuration.clock, uploads: configuration.uploadFolder
     ).add(to: router)
+    ReviewsController(store: configuration.store, authentication: authentication, clock: configuration.clock)
+        .add(to: router)
     OpenAPIDocument.add(to: router)
     var logger = Logger(label: "vsh")
     logger.logLevel = .info

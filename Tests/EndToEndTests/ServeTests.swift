@@ -15,7 +15,6 @@ import VSHTestSupport
         defer { server.stop() }
         #expect(server.port > 0 && server.port != 8080)
         let process = server.process
-        let err = server.stderr
         let base = server.base
         let (health, healthResponse) = try await URLSession.shared.data(from: URL(string: base + "/healthz")!)
         #expect((healthResponse as? HTTPURLResponse)?.statusCode == 200)
@@ -34,7 +33,7 @@ import VSHTestSupport
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
-        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = server.log
         // Logs name the route template, never the password or the body.
         #expect(log.contains("/v1/sessions"))
         #expect(!log.contains("secret words"))
@@ -44,7 +43,8 @@ import VSHTestSupport
 /// `vsh serve --port 0` on a workspace, running until `stop()`: its port, once it listens.
 final class ServedVSH {
     let process = Process()
-    let stderr = Pipe()
+    /// Standard error goes to a file: a pipe nobody reads fills up, and the server's log lines then block it.
+    let logPath: String
     let port: Int
     var base: String { "http://127.0.0.1:\(port)" }
 
@@ -54,7 +54,9 @@ final class ServedVSH {
             ["serve", "--port", "0", "--db", workspace.db, "--hunts", workspace.hunts] + extra
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = stderr
+        logPath = workspace.root.appendingPathComponent("serve.log").path
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: logPath)
         try process.run()
         // The one line, once it accepts connections.
         var line = Data()
@@ -72,6 +74,9 @@ final class ServedVSH {
         }
         self.port = port
     }
+
+    /// What the server logged so far.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Stops a server still running (SIGKILL: tests that check SIGTERM send it themselves).
     func stop() {

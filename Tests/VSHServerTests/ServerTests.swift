@@ -58,7 +58,7 @@ import VSHTestSupport
     /// `Endpoint.all`), and `/openapi.json` serves that document.
     @Test func theDocumentIsTheRouter() async throws {
         #expect(OpenAPIDocument.documentedEndpoints == Set(Endpoint.all))
-        #expect(Endpoint.all.count == 12)
+        #expect(Endpoint.all.count == 15)
         try await app.test(.router) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(response.status == .ok)
@@ -67,7 +67,8 @@ import VSHTestSupport
             }
             // Every endpoint is routed: none answers the router's own 404 for an unknown route.
             for endpoint in Endpoint.all {
-                let uri = endpoint.path.replacingOccurrences(of: "{id}", with: "strip-classics")
+                let uri = endpoint.path.replacingOccurrences(of: "/v1/reviews/{id}", with: "/v1/reviews/1")
+                    .replacingOccurrences(of: "{id}", with: "strip-classics")
                     .replacingOccurrences(of: "{username}", with: "nobody")
                 try await client.execute(uri: uri, method: endpoint.method) { response in
                     #expect(!String(buffer: response.body).contains("no route"), "\(endpoint.path)")
@@ -314,6 +315,62 @@ import VSHTestSupport
             }
         }
         #expect(try await store.players().first?.checkIns == 2)
+    }
+
+    @Test func moderatorsWorkTheReviewQueue() async throws {
+        let fixTime = RFC3339.format(now.addingTimeInterval(-60))
+        // Accuracy 120 m is worse than the hunt's 50 m: the check-in waits for a moderator.
+        let poorFix = Self.form([
+            ("lat", nil, Array("36.12056".utf8)), ("lon", nil, Array("-115.16139".utf8)),
+            ("accuracy_m", nil, Array("120".utf8)), ("fix_time", nil, Array(fixTime.utf8)),
+        ])
+        try await app.test(.router) { client in
+            let player = try await Self.register(client, "Pat")
+            let mod = try await Self.register(client, "Mo")
+            try await store.setRole(.moderator, player: try #require(try await store.player(named: "Mo")).id)
+            var pendingID = 0
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(player), body: poorFix
+            ) {
+                response in
+                let answer = try Self.object(response)
+                #expect(answer["verdict"] == .string("pending"))
+                if case .number(let id, _)? = answer["id"] { pendingID = Int(id) }
+            }
+            let asPlayer: HTTPFields = [.authorization: "Bearer \(player)", .contentType: "application/json"]
+            let asModerator: HTTPFields = [.authorization: "Bearer \(mod)", .contentType: "application/json"]
+            try await client.execute(uri: "/v1/reviews", method: .get, headers: asPlayer) { response in
+                try Self.expectProblem(response, .forbidden)
+            }
+            try await client.execute(uri: "/v1/reviews", method: .get, headers: asModerator) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("accuracy"))
+            }
+            try await client.execute(
+                uri: "/v1/reviews/\(pendingID)/reject", method: .post, headers: asModerator,
+                body: Self.body("{}")
+            ) { response in try Self.expectProblem(response, .unprocessableContent) }
+            try await client.execute(
+                uri: "/v1/reviews/\(pendingID)/approve", method: .post, headers: asPlayer,
+                body: Self.body("{}")
+            ) { response in try Self.expectProblem(response, .forbidden) }
+            try await client.execute(
+                uri: "/v1/reviews/\(pendingID)/approve", method: .post, headers: asModerator,
+                body: Self.body(#"{"reason":"the Sphere is in the picture"}"#)
+            ) { response in
+                #expect(response.status == .ok)
+                let outcome = try Self.object(response)
+                #expect(outcome["state"] == .string("accepted"))
+                #expect(outcome["points_credited"] == .int(80))
+            }
+            try await client.execute(
+                uri: "/v1/reviews/\(pendingID)/approve", method: .post, headers: asModerator,
+                body: Self.body("{}")
+            ) { response in try Self.expectProblem(response, .conflict) }
+            try await client.execute(
+                uri: "/v1/reviews/999/approve", method: .post, headers: asModerator, body: Self.body("{}")
+            ) { response in try Self.expectProblem(response, .notFound) }
+        }
     }
 
     @Test func badBodiesGetOneProblemAndChangeNothing() async throws {

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import VSHCore
+import VSHEngine
+
+/// Moderation over HTTP: the review queue, approvals and rejections, for moderators only.
+struct ReviewsController: Sendable {
+    let store: any LeagueStore
+    let authentication: Authentication
+    let clock: @Sendable () -> Date
+
+    static let list = Endpoint(.get, "/v1/reviews")
+    static let approve = Endpoint(.post, "/v1/reviews/{id}/approve")
+    static let reject = Endpoint(.post, "/v1/reviews/{id}/reject")
+    static var endpoints: [Endpoint] { [list, approve, reject] }
+
+    func add(to router: Router<VSHRequestContext>) {
+        router.on(Self.list, use: list)
+        router.on(Self.approve) { request, context in try await decide(.approved, request, context) }
+        router.on(Self.reject) { request, context in try await decide(.rejected, request, context) }
+    }
+
+    /// The session of a moderator.
+    /// - Throws: `Problem` 401 without a valid token, 403 for a player who does not moderate.
+    func moderator(_ request: Request) async throws -> Session {
+        let session = try await authentication.require(request)
+        guard session.role == .moderator else {
+            throw Problem(.forbidden, "Forbidden", "only moderators may review check-ins")
+        }
+        return session
+    }
+
+    /// GET /v1/reviews → pending check-ins, oldest first: `[{id, player, player_id, received_at, hunt, stop, stop_name, reasons}]`.
+    @Sendable func list(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        _ = try await moderator(request)
+        return JSONBodies.response(
+            .array(
+                try await store.pendingCheckIns().map { p in
+                    .object([
+                        "id": .int(Int(p.id)), "player": .string(p.player),
+                        "player_id": .int(Int(p.playerID.rawValue)),
+                        "received_at": .string(RFC3339.format(p.receivedAt)), "hunt": .optional(p.huntID),
+                        "stop": .optional(p.stopID), "stop_name": .optional(p.stopName),
+                        "reasons": .array(p.reasons.map(JSONValue.string)),
+                    ])
+                }))
+    }
+
+    /// POST /v1/reviews/{id}/approve or /reject `{reason}` → `{id, player, state, points_credited}`.
+    func decide(_ decision: ReviewDecision, _ request: Request, _ context: VSHRequestContext) async throws
+        -> Response
+    {
+        let session = try await moderator(request)
+        let raw = try context.parameters.require("id")
+        guard let id = Int64(raw), id > 0 else {
+            throw Problem(.notFound, "Not found", "no check-in \"\(raw.prefix(40))\"")
+        }
+        let body = try await JSONBodies.object(
+            request, context: context, required: decision == .rejected ? ["reason"] : [],
+            optional: decision == .rejected ? [] : ["reason"])
+        let reason = try JSONBodies.string(body, "reason") ?? "approved by a moderator"
+        let outcome = try await store.review(
+            id, decision, reason: reason, moderator: session.player.name, at: clock())
+        return JSONBodies.response(
+            .object([
+                "id": .int(Int(outcome.checkInID)), "player": .string(outcome.player),
+                "state": .string(outcome.state),
+                "points_credited": .int(outcome.pointsCredited),
+            ]))
+    }
+}
