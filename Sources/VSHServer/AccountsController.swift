@@ -10,6 +10,8 @@ struct AccountsController: Sendable {
     let authentication: Authentication
     let clock: @Sendable () -> Date
     let sessionSeconds: TimeInterval
+    let limiter: RateLimiter
+    let limits: RateLimits
 
     static let register = Endpoint(.post, "/v1/accounts")
     static let signIn = Endpoint(.post, "/v1/sessions")
@@ -31,6 +33,7 @@ struct AccountsController: Sendable {
 
     /// POST /v1/accounts `{username, email, password}` → 201 `{player, token, expires_at}`.
     @Sendable func register(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        try await limiter.take("register|\(context.clientAddress)", limits.registerPerAddress)
         let body = try await JSONBodies.object(
             request, context: context, required: ["username", "email", "password"])
         guard let name = try JSONBodies.string(body, "username"),
@@ -52,8 +55,10 @@ struct AccountsController: Sendable {
     /// POST /v1/sessions `{username, password}` → 201 `{player, token, expires_at}`; 401 for a wrong
     /// name or a wrong password alike (and as slowly: an unknown name is checked against a decoy hash).
     @Sendable func signIn(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        try await limiter.take("sign-in|\(context.clientAddress)", limits.signInPerAddress)
         let body = try await JSONBodies.object(request, context: context, required: ["username", "password"])
         let name = try JSONBodies.string(body, "username") ?? ""
+        try await limiter.take("sign-in-name|\(PlayerName.key(name))", limits.signInPerName)
         let password = try JSONBodies.string(body, "password") ?? ""
         let credentials = try await store.credentials(named: name)
         let hash = credentials?.passwordHash ?? Passwords.decoyHash

@@ -13,6 +13,8 @@ struct CheckInsController: Sendable {
     let clock: @Sendable () -> Date
     /// A private folder (0700) for uploads in progress.
     let uploads: String
+    let limiter: RateLimiter
+    let limits: RateLimits
 
     static let checkIn = Endpoint(.post, "/v1/checkins")
     static let mine = Endpoint(.get, "/v1/me/checkins")
@@ -28,6 +30,8 @@ struct CheckInsController: Sendable {
     /// optional `hunt`) → 201 with the verdict object of `vsh checkin --json`.
     @Sendable func checkIn(_ request: Request, context: VSHRequestContext) async throws -> Response {
         let session = try await authentication.require(request)
+        try await limiter.take("check-in|\(context.clientAddress)", limits.checkInsPerAddress)
+        try await limiter.take("check-in-player|\(session.player.id)", limits.checkInsPerPlayer)
         let form = try await MultipartForm.read(
             request, fileField: "photo", fields: Self.fields, fileLimit: PhotoReader.maxFileBytes,
             folder: uploads)

@@ -89,6 +89,12 @@ public enum OpenAPIDocument {
         ])
     }
 
+    static let tooMany: JSONValue = .object([
+        "description": .string("Too many requests: wait the seconds of Retry-After"),
+        "headers": .object(["Retry-After": .object(["schema": integer])]),
+        "content": content(ref("Problem"), type: "application/problem+json"),
+    ])
+
     static let badBody: [(String, JSONValue)] = [
         ("400", problem("Malformed JSON")), ("413", problem("Body over 64 KiB")),
         ("415", problem("Not application/json")), ("422", problem("A field missing, unknown or invalid")),
@@ -206,7 +212,7 @@ public enum OpenAPIDocument {
                 "register", "Register; answers a session",
                 responses: [
                     ("201", answer("Registered and signed in", ref("Session"))),
-                    ("409", problem("The name is taken")),
+                    ("409", problem("The name is taken")), ("429", tooMany),
                 ]
                     + badBody, body: ref("Registration"))
         ]),
@@ -215,7 +221,7 @@ public enum OpenAPIDocument {
                 "signIn", "Sign in",
                 responses: [
                     ("201", answer("Signed in", ref("Session"))),
-                    ("401", problem("Wrong name or password (the same answer)")),
+                    ("401", problem("Wrong name or password (the same answer)")), ("429", tooMany),
                 ] + badBody, body: ref("SignIn"))
         ]),
         "/v1/sessions/current": .object([
@@ -243,7 +249,7 @@ public enum OpenAPIDocument {
                         ("400", problem("A malformed or cut-short form")), ("401", problem("No valid token")),
                         ("404", problem("No such hunt")), ("413", problem("A photo over 64 MiB")),
                         ("415", problem("Not multipart/form-data")),
-                        ("422", problem("No evidence, an unreadable photo or a bad field")),
+                        ("422", problem("No evidence, an unreadable photo or a bad field")), ("429", tooMany),
                     ],
                     authenticated: true
                 ).merging([

@@ -15,14 +15,16 @@ public func buildApplication(
     router.middlewares.add(AccessLogMiddleware())
     router.middlewares.add(ProblemMiddleware())
     let authentication = Authentication(store: configuration.store, clock: configuration.clock)
+    let limiter = RateLimiter()
     LeagueController(store: configuration.store).add(to: router)
     AccountsController(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
-        sessionSeconds: configuration.sessionSeconds
+        sessionSeconds: configuration.sessionSeconds, limiter: limiter, limits: configuration.limits
     ).add(to: router)
     CheckInsController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
-        clock: configuration.clock, uploads: configuration.uploadFolder
+        clock: configuration.clock, uploads: configuration.uploadFolder, limiter: limiter,
+        limits: configuration.limits
     ).add(to: router)
     ReviewsController(store: configuration.store, authentication: authentication, clock: configuration.clock)
         .add(to: router)

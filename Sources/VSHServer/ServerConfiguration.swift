@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable {
     public var clock: @Sendable () -> Date
     /// A private folder (0700) for uploads in progress, made when the configuration is.
     public var uploadFolder: String
+    /// Rate limits (429 past them).
+    public var limits = RateLimits()
     /// How long a session lasts after sign-in, in seconds (30 days).
     public var sessionSeconds: TimeInterval = 30 * 24 * 3600
 

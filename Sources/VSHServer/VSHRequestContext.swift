@@ -5,10 +5,13 @@ import VSHCore
 public struct VSHRequestContext: RequestContext {
     /// Hummingbird's per-request storage (logger, parameters, allocator).
     public var coreContext: CoreRequestContextStorage
+    /// The client's address, for rate limits ("unknown" when the channel has none, as in tests).
+    public let clientAddress: String
 
     /// A context for a request arriving on a channel.
     public init(source: Source) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// Request bodies are read whole only up to this many bytes (JSON); larger ones are refused with 413.

@@ -25,11 +25,14 @@ import VSHTestSupport
                 path: TestSupport.packageRoot.appendingPathComponent("hunts").path, required: true))
     }
 
-    var app: some ApplicationProtocol {
+    var app: some ApplicationProtocol { app() }
+
+    func app(limits: RateLimits = RateLimits()) -> some ApplicationProtocol {
         let now = self.now
-        return buildApplication(
-            ServerConfiguration(
-                store: store, photos: FilePhotoStore.beside(databasePath: store.path), clock: { now }))
+        var configuration = ServerConfiguration(
+            store: store, photos: FilePhotoStore.beside(databasePath: store.path), clock: { now })
+        configuration.limits = limits
+        return buildApplication(configuration)
     }
 
     static func body(_ value: String) -> ByteBuffer { ByteBuffer(string: value) }
@@ -370,6 +373,29 @@ import VSHTestSupport
             try await client.execute(
                 uri: "/v1/reviews/999/approve", method: .post, headers: asModerator, body: Self.body("{}")
             ) { response in try Self.expectProblem(response, .notFound) }
+        }
+    }
+
+    /// Guessing one player's password: past the limit, 429 with Retry-After, before any bcrypt.
+    @Test func signInAttemptsAreRateLimited() async throws {
+        var limits = RateLimits()
+        limits.signInPerName = RateLimit(perMinute: 1, burst: 3)
+        try await app(limits: limits).test(.router) { client in
+            _ = try await Self.register(client, "Ann Lee")
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<4 {
+                try await client.execute(
+                    uri: "/v1/sessions", method: .post, headers: Self.jsonHeaders,
+                    body: Self.body(#"{"username":"ann lee","password":"guess guess"}"#)
+                ) { response in
+                    statuses.append(response.status)
+                    if response.status == .tooManyRequests {
+                        try Self.expectProblem(response, .tooManyRequests)
+                        #expect(Int(response.headers[.retryAfter] ?? "") ?? 0 >= 1)
+                    }
+                }
+            }
+            #expect(statuses == [.unauthorized, .unauthorized, .unauthorized, .tooManyRequests])
         }
     }
 
