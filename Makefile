@@ -25,7 +25,7 @@ deps:
 	fi
 
 test-deps: deps
-	@if ! command -v schemathesis >/dev/null; then \
+	@if ! python3 -c "import schemathesis" 2>/dev/null; then \
 	  echo "make test-deps: installing schemathesis (PyPI)"; python3 -m pip install --quiet schemathesis; \
 	fi
 	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v rsvg-convert >/dev/null; then \
