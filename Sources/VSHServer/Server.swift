@@ -11,6 +11,9 @@ import VSHCore
 public func buildApplication(
     _ configuration: ServerConfiguration, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
+    try? FileManager.default.createDirectory(
+        atPath: configuration.uploadFolder, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
     let router = Router(context: VSHRequestContext.self)
     router.middlewares.add(AccessLogMiddleware())
     router.middlewares.add(ProblemMiddleware())
@@ -43,5 +46,6 @@ public func buildApplication(
 public func serve(
     _ configuration: ServerConfiguration, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws {
+    defer { try? FileManager.default.removeItem(atPath: configuration.uploadFolder) }
     try await buildApplication(configuration, onListening: onListening).runService()
 }

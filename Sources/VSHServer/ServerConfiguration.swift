@@ -13,7 +13,8 @@ public struct ServerConfiguration: Sendable {
     public var photos: any PhotoStore
     /// The clock: "now" for received times and session expiry (tests replace it).
     public var clock: @Sendable () -> Date
-    /// A private folder (0700) for uploads in progress, made when the configuration is.
+    /// A private folder (0700) for uploads in progress: made by `buildApplication`, removed by `serve`
+    /// when the service stops (by default a new folder under the system's temporary folder).
     public var uploadFolder: String
     /// Rate limits (429 past them).
     public var limits = RateLimits()
@@ -30,10 +31,8 @@ public struct ServerConfiguration: Sendable {
         self.store = store
         self.photos = photos
         self.clock = clock
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vsh-uploads-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        uploadFolder = folder.path
+        uploadFolder =
+            FileManager.default.temporaryDirectory.appendingPathComponent("vsh-uploads-\(UUID().uuidString)")
+            .path
     }
 }

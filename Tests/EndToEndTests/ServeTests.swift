@@ -78,8 +78,14 @@ final class ServedVSH {
     /// What the server logged so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// Stops a server still running (SIGKILL: tests that check SIGTERM send it themselves).
+    /// Stops a server still running: SIGTERM (it cleans up after itself), then SIGKILL if it hangs.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let watched = process
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
+            if watched.isRunning { kill(watched.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
     }
 }

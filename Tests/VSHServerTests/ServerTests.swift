@@ -32,6 +32,7 @@ import VSHTestSupport
         var configuration = ServerConfiguration(
             store: store, photos: FilePhotoStore.beside(databasePath: store.path), clock: { now })
         configuration.limits = limits
+        configuration.uploadFolder = folder.appendingPathComponent("uploads").path
         return buildApplication(configuration)
     }
 
