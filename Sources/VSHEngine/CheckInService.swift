@@ -33,13 +33,28 @@ public struct CheckInService: Sendable {
     ///   - huntID: the hunt the player names, or nil to let the position decide.
     ///   - now: the received time.
     /// - Throws: `PhotoError` for an unreadable photo; `LeagueError` for an unknown player or hunt.
-    public func checkIn(player: PlayerID, photo bytes: [UInt8], name: String, huntID: String?, now: Date)
+    ///   - deviceFix: the device fix sent with the photo (position, time, accuracy radius in metres), if any.
+    /// - Throws: `PhotoError` for an unreadable photo; `SubmissionError.invalidAccuracy`;
+    ///   `LeagueError` for an unknown player or hunt.
+    public func checkIn(
+        player: PlayerID, photo bytes: [UInt8], name: String,
+        deviceFix: (position: Coordinate, time: Date, accuracyMeters: Double?)? = nil, huntID: String?,
+        now: Date
+    )
         async throws -> RecordedCheckIn
     {
         let photo = try PhotoReader.photo(bytes: bytes, name: name)
+        if let accuracy = deviceFix?.accuracyMeters, !(accuracy.isFinite && accuracy >= 0) {
+            throw SubmissionError.invalidAccuracy
+        }
         try await requireKnown(player: player, huntID: huntID)
         let key = try photos.put(bytes, sha256: photo.fileSHA256)
-        let submission = Submission(player: player, evidence: .photo(photo), huntID: huntID, receivedAt: now)
+        let evidence: Submission.Evidence =
+            deviceFix.map {
+                .photoWithFix(photo, position: $0.position, time: $0.time, accuracyMeters: $0.accuracyMeters)
+            }
+            ?? .photo(photo)
+        let submission = Submission(player: player, evidence: evidence, huntID: huntID, receivedAt: now)
         let verifier = self.verifier
         return try await store.record(submission, photoFile: key) { verifier.evaluate($0, facts: $1) }
     }

@@ -16,6 +16,9 @@ public struct Verifier: Sendable {
     /// The fastest a player can travel between accepted check-ins, m/s (200 km/h:
     /// faster than any taxi on the Strip, slower than a plane).
     public var maxSpeedMetersPerSecond: Double = 200_000.0 / 3600
+    /// A photo's own GPS and the device fix sent with it may be this far apart beyond their two
+    /// accuracy radii, metres (a player walks a little between the shot and the fix).
+    public var photoFixAgreementMeters: Double = 100
 
     public init() {}
 
@@ -39,12 +42,32 @@ public struct Verifier: Sendable {
             }
         case .device(let found, _, _):
             position = found
+        case .photoWithFix(let photo, let found, _, let deviceAccuracy):
+            // The device fix places the player; the photo's own GPS, when it has any, must agree.
+            if let photoPosition = photo.metadata.position {
+                let gap = Geodesic.distanceMeters(found, photoPosition)
+                let slack = (deviceAccuracy ?? 0) + (photo.metadata.accuracyMeters ?? 0)
+                if gap - slack > photoFixAgreementMeters {
+                    results.append(
+                        RuleResult(
+                            .position, .failed,
+                            "the photo was taken elsewhere than the device fix says (further apart than both accuracies and \(format(photoFixAgreementMeters)) m allow)"
+                        ))
+                    break
+                }
+            }
+            position = found
         }
         if let found = position {
             if found.latitude == 0 && found.longitude == 0 {
                 results.append(
                     RuleResult(.position, .failed, "the position is 0, 0 (a placeholder, not a place)"))
                 position = nil
+            } else if case .photoWithFix(let photo, _, _, _) = submission.evidence {
+                let how =
+                    photo.metadata.position == nil
+                    ? "the photo carries no GPS" : "the photo's GPS agrees with it"
+                results.append(RuleResult(.position, .passed, "device fix; \(how)"))
             } else {
                 results.append(RuleResult(.position, .passed, "GPS position present"))
             }
@@ -75,7 +98,25 @@ public struct Verifier: Sendable {
         case .device(_, let time, _):
             captured = time
             results.append(RuleResult(.captureTime, .passed, "device time \(RFC3339.format(time))"))
+        case .photoWithFix(let photo, _, let time, _):
+            gpsTime = photo.metadata.gpsTime
+            cameraTime = photo.metadata.takenAt(inTimeZone: zone)
+            captured = gpsTime ?? cameraTime ?? time
+            if let gpsTime {
+                results.append(
+                    RuleResult(.captureTime, .passed, "the photo's GPS time \(RFC3339.format(gpsTime))"))
+            } else if let cameraTime {
+                results.append(
+                    RuleResult(.captureTime, .passed, "the photo's camera time \(RFC3339.format(cameraTime))")
+                )
+            } else {
+                results.append(
+                    RuleResult(
+                        .captureTime, .passed,
+                        "device time \(RFC3339.format(time)) (the photo does not say when it was taken)"))
+            }
         }
+        let fixTime = submission.deviceTime ?? captured
 
         // 3. accuracy
         let accuracy = submission.accuracyMeters
@@ -133,16 +174,23 @@ public struct Verifier: Sendable {
             }
         }
 
-        // 7. clocks_agree
-        if let gpsTime, let cameraTime {
-            let gap = abs(gpsTime.timeIntervalSince(cameraTime))
+        // 7. clocks_agree: every clock the submission has (GPS, camera, device) within 5 minutes of the others.
+        let clocks = [("GPS", gpsTime), ("camera", cameraTime), ("device", submission.deviceTime)]
+            .compactMap { name, time in time.map { (name, $0) } }
+        if clocks.count >= 2 {
+            let times = clocks.map(\.1)
+            let gap = times.max()!.timeIntervalSince(times.min()!)
+            let names = clocks.map(\.0)
+            let which =
+                names.count == 2
+                ? "\(names[0]) and \(names[1])"
+                : "\(names.dropLast().joined(separator: ", ")) and \(names.last!)"
             if gap <= clockAgreementSeconds {
                 results.append(
-                    RuleResult(.clocksAgree, .passed, "GPS and camera clocks agree within \(duration(gap))"))
+                    RuleResult(.clocksAgree, .passed, "\(which) clocks agree within \(duration(gap))"))
             } else {
                 results.append(
-                    RuleResult(.clocksAgree, .needsReview, "GPS and camera clocks differ by \(duration(gap))")
-                )
+                    RuleResult(.clocksAgree, .needsReview, "\(which) clocks differ by \(duration(gap))"))
             }
         } else {
             results.append(
@@ -187,12 +235,12 @@ public struct Verifier: Sendable {
         }
 
         // 10. travel_speed: against the player's accepted fixes just before and after in time.
-        if let position, let captured {
+        if let position, let fixTime {
             var fastest: (speed: Double, fix: Fix)?
             for other in facts.neighbourFixes {
                 let distance = Geodesic.distanceMeters(position, other.position)
                 let slack = (accuracy ?? 0) + (other.accuracyMeters ?? 0)
-                let seconds = max(1, abs(captured.timeIntervalSince(other.time)))
+                let seconds = max(1, abs(fixTime.timeIntervalSince(other.time)))
                 let speed = max(0, distance - slack) / seconds
                 if speed > fastest?.speed ?? -1 { fastest = (speed, other) }
             }
@@ -247,7 +295,7 @@ public struct Verifier: Sendable {
 
         let verdict = Verdict(results)
         let fix = position.flatMap { p in
-            captured.map { Fix(position: p, time: $0, accuracyMeters: accuracy, source: submission.source) }
+            fixTime.map { Fix(position: p, time: $0, accuracyMeters: accuracy, source: submission.source) }
         }
         return Decision(
             verdict: verdict, rules: results, hunt: facts.hunt ?? stop.flatMap { _ in facts.hunt },

@@ -360,7 +360,7 @@ extension MemoryStore {
                 photoFile: photoFile,
                 imageSHA256: submission.photo?.imageSHA256, position: submission.reportedPosition,
                 accuracyMeters: submission.accuracyMeters,
-                fixTime: decision.fix?.time ?? submission.captureTime(in: decision.hunt),
+                fixTime: decision.fix?.time ?? submission.fixTime(in: decision.hunt),
                 source: submission.source))
         var awards: [ScoreEvent] = []
         if decision.verdict == .accepted {

@@ -26,8 +26,8 @@ struct CheckInsController: Sendable {
         router.on(Self.mine, use: mine)
     }
 
-    /// POST /v1/checkins (multipart/form-data: `photo`, or `lat`, `lon`, `fix_time` and `accuracy_m`;
-    /// optional `hunt`) → 201 with the verdict object of `vsh checkin --json`.
+    /// POST /v1/checkins (multipart/form-data: `photo`, the device fix `lat`, `lon`, `fix_time` and
+    /// `accuracy_m`, or both; optional `hunt`) → 201 with the verdict object of `vsh checkin --json`.
     @Sendable func checkIn(_ request: Request, context: VSHRequestContext) async throws -> Response {
         let session = try await authentication.require(request)
         try await limiter.take("check-in|\(context.clientAddress)", limits.checkInsPerAddress)
@@ -43,23 +43,21 @@ struct CheckInsController: Sendable {
         let now = clock()
         let recorded: RecordedCheckIn
         switch (try form.fileContents(), hasFix) {
-        case (let bytes?, false):
+        case (let bytes?, let hasFix):
+            let fix = try hasFix ? Self.deviceFix(fields) : nil
             recorded = try await service.checkIn(
-                player: session.player.id, photo: bytes, name: "photo", huntID: hunt, now: now)
+                player: session.player.id, photo: bytes, name: "photo",
+                deviceFix: fix.map { ($0.position, $0.time, $0.accuracy) }, huntID: hunt, now: now)
         case (nil, true):
             let fix = try Self.deviceFix(fields)
             recorded = try await service.checkIn(
                 player: session.player.id, position: fix.position, time: fix.time,
                 accuracyMeters: fix.accuracy,
                 huntID: hunt, now: now)
-        case (.some, true):
-            throw Problem(
-                .unprocessableContent, "Not supported yet",
-                "send a photo or a device fix; both together are not decided yet")
         case (nil, false):
             throw Problem(
                 .unprocessableContent, "Missing evidence",
-                "send a photo, or lat, lon, fix_time and accuracy_m")
+                "send a photo, lat, lon, fix_time and accuracy_m, or both")
         }
         return JSONBodies.response(CheckInJSON.checkIn(recorded), status: .created)
     }

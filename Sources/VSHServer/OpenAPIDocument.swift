@@ -239,7 +239,8 @@ public enum OpenAPIDocument {
         "/v1/checkins": .object([
             "post":
                 operation(
-                    "checkIn", "Check in with a photo, or with a device fix (lat, lon, fix_time, accuracy_m)",
+                    "checkIn",
+                    "Check in with a photo, a device fix (lat, lon, fix_time, accuracy_m), or both: the fix places the player and the photo's own GPS, when present, must agree with it",
                     responses: [
                         (
                             "201",

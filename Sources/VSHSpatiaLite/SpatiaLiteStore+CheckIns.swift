@@ -90,7 +90,7 @@ extension SpatiaLiteStore {
         throws -> Int64
     {
         let position = submission.reportedPosition
-        let fixTime = decision.fix?.time ?? submission.captureTime(in: decision.hunt)
+        let fixTime = decision.fix?.time ?? submission.fixTime(in: decision.hunt)
         let arguments: StatementArguments = [
             submission.player.rawValue, RFC3339.format(submission.receivedAt), submission.source.rawValue,
             photoFile,

@@ -14,6 +14,7 @@ extension VSH {
             discussion: """
                 vsh checkin --player Ann --photo sign.jpg
                 vsh checkin --player Ann --fix 36.08201,-115.17273 --time 2026-11-21T19:30:00Z --accuracy 8
+                vsh checkin --player Ann --photo IMG_0412.jpg --fix 36.08201,-115.17273 --time 2026-11-21T19:30:00Z --accuracy 8
 
                 The rules run in a fixed order (see the README) and every submission is recorded with each \
                 rule's result. Exit 0 accepted, 1 rejected, 2 pending review; 65 for an unreadable photo or an \
@@ -28,8 +29,10 @@ extension VSH {
                 "A JPEG taken at the stop; or many files and folders, checked in as a batch.",
                 valueName: "file"))
         var photo: [String] = []
-        @Option(help: ArgumentHelp("A device position instead of a photo.", valueName: "lat,lon")) var fix:
-            String?
+        @Option(
+            help: ArgumentHelp(
+                "A device position: alone, or with the photo it was taken with.", valueName: "lat,lon"))
+        var fix: String?
         @Option(help: ArgumentHelp("With --fix: when the device took the fix (RFC 3339).", valueName: "time"))
         var time: String?
         @Option(help: ArgumentHelp("With --fix: the fix's accuracy radius in metres.", valueName: "m"))
@@ -40,14 +43,18 @@ extension VSH {
         @Flag(help: "One JSON object (shape in the README).") var json = false
 
         func validate() throws {
-            guard photo.isEmpty != (fix == nil) else {
-                throw ValidationError("give either --photo FILE or --fix LAT,LON")
+            guard !photo.isEmpty || fix != nil else {
+                throw ValidationError(
+                    "give --photo FILE, --fix LAT,LON, or both (a photo with the device's fix)")
             }
             if fix != nil && time == nil {
                 throw ValidationError("--fix needs --time (when the device took the fix)")
             }
-            if !photo.isEmpty && (time != nil || accuracy != nil) {
+            if fix == nil && (time != nil || accuracy != nil) {
                 throw ValidationError("--time and --accuracy go with --fix; a photo carries its own")
+            }
+            if fix != nil && photo.count > 1 {
+                throw ValidationError("--fix goes with one photo, not a batch")
             }
         }
 
@@ -60,27 +67,25 @@ extension VSH {
                     readWidth: ProcessInfo.processInfo.activeProcessorCount)
                 let recorded: RecordedCheckIn
                 let files = try PhotoFiles.expand(photo)
+                let deviceFix = try self.deviceFix()
                 let playerID = try await db.requirePlayer(named: player).id
                 if files.count > 1 || (photo.count == 1 && files.count != 1) {
+                    guard deviceFix == nil else {
+                        throw InputError("--fix goes with one photo, not a folder", status: .usage)
+                    }
                     return try await batch(service, player: playerID, files: files, clock: clock)
                 }
                 if let single = files.first {
                     let bytes = try PhotoReader.fileBytes(path: single)
                     recorded = try await service.checkIn(
-                        player: playerID, photo: bytes, name: single, huntID: hunt, now: clock)
-                } else {
-                    let parts = (fix ?? "").split(separator: ",").map {
-                        Double($0.trimmingCharacters(in: .whitespaces))
-                    }
-                    guard parts.count == 2, let lat = parts[0], let lon = parts[1],
-                        let position = try? Coordinate(latitude: lat, longitude: lon)
-                    else {
-                        throw InputError("--fix takes LAT,LON in decimal degrees, in range", status: .usage)
-                    }
+                        player: playerID, photo: bytes, name: single, deviceFix: deviceFix, huntID: hunt,
+                        now: clock)
+                } else if let deviceFix {
                     recorded = try await service.checkIn(
-                        player: playerID, position: position,
-                        time: try Clock.time(time ?? "", option: "--time"),
-                        accuracyMeters: accuracy, huntID: hunt, now: clock)
+                        player: playerID, position: deviceFix.position, time: deviceFix.time,
+                        accuracyMeters: deviceFix.accuracyMeters, huntID: hunt, now: clock)
+                } else {
+                    throw InputError("give --photo FILE or --fix LAT,LON", status: .usage)
                 }
                 if json {
                     Output.line(CheckInJSON.checkIn(recorded).compactText)
@@ -89,6 +94,18 @@ extension VSH {
                 }
                 return recorded.decision.verdict.exitStatus
             }
+        }
+
+        /// `--fix`, `--time` and `--accuracy` as a device fix, or nil without `--fix`.
+        func deviceFix() throws -> (position: Coordinate, time: Date, accuracyMeters: Double?)? {
+            guard let fix else { return nil }
+            let parts = fix.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let lat = parts[0], let lon = parts[1],
+                let position = try? Coordinate(latitude: lat, longitude: lon)
+            else {
+                throw InputError("--fix takes LAT,LON in decimal degrees, in range", status: .usage)
+            }
+            return (position, try Clock.time(time ?? "", option: "--time"), accuracy)
         }
 
         /// Many photos: one line each (a JSON object with --json), batched transactions.

@@ -93,6 +93,61 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
                 == .accepted)
     }
 
+    /// A photo sent with the device's fix (docs/anti-cheat.md, "A photo with a device fix").
+    @Test func aPhotoWithADeviceFixIsPlacedByTheFixAndCrossChecked() async throws {
+        func withFix(
+            _ m: PhotoMetadata, _ lat: Double, _ lon: Double, at time: String = "2026-11-21T19:31:00Z",
+            accuracy: Double? = 10
+        ) -> Decision {
+            let submission = Submission(
+                player: PlayerID(1),
+                evidence: .photoWithFix(
+                    Photo(metadata: m, fileSHA256: "f", imageSHA256: "i", byteCount: 1),
+                    position: Coordinate(unchecked: lat, lon), time: RFC3339.parse(time)!,
+                    accuracyMeters: accuracy),
+                huntID: nil, receivedAt: now)
+            return verifier.evaluate(submission, facts: CheckInFacts(hunt: hunt, coveringStops: [stopA]))
+        }
+        // A browser upload: no GPS, no time. The fix places the player and its time is the capture time.
+        let stripped = withFix(PhotoMetadata(), 36.0805, -115.1725)
+        #expect(stripped.verdict == .accepted)
+        #expect(stripped.points == 50)
+        #expect(stripped.fix?.time == RFC3339.parse("2026-11-21T19:31:00Z"))
+        #expect(result(stripped, .uniquePhoto) == .passed)
+        #expect(result(stripped, .clocksAgree) == .skipped)
+
+        var m = PhotoMetadata()
+        m.latitude = 36.0806
+        m.longitude = -115.1726
+        m.gpsTime = RFC3339.parse("2026-11-21T19:30:00Z")
+        // The photo's GPS agrees with the fix: accepted, all three clocks compared.
+        let agreeing = withFix(m, 36.0805, -115.1725)
+        #expect(agreeing.verdict == .accepted)
+        #expect(agreeing.rules.first { $0.rule == .clocksAgree }?.detail.contains("GPS and device") == true)
+        // The photo was taken 2 km away: the fix cannot lend it a position.
+        m.latitude = 36.1
+        let elsewhere = withFix(m, 36.0805, -115.1725)
+        #expect(result(elsewhere, .position) == .failed)
+        #expect(elsewhere.verdict == .rejected)
+        #expect(!(elsewhere.rules.first { $0.rule == .position }?.detail.contains("2") ?? true))
+        // A wide accuracy widens the agreement, as it should: 2.2 km apart with a ±2.2 km fix.
+        #expect(result(withFix(m, 36.0805, -115.1725, accuracy: 2200), .position) == .passed)
+        m.latitude = 36.0806
+        // An old photo, fresh fix: the photo's own time is the capture time, so photo_age fails.
+        m.gpsTime = RFC3339.parse("2026-11-20T19:30:00Z")
+        let old = withFix(m, 36.0805, -115.1725)
+        #expect(result(old, .photoAge) == .failed)
+        #expect(old.verdict == .rejected)
+        // Photo and fix ten minutes apart: a moderator looks.
+        m.gpsTime = RFC3339.parse("2026-11-21T19:21:00Z")
+        let late = withFix(m, 36.0805, -115.1725)
+        #expect(result(late, .clocksAgree) == .needsReview)
+        #expect(late.verdict == .pending)
+        // The fix's own accuracy still counts, and a fix at 0, 0 is no position.
+        #expect(result(withFix(PhotoMetadata(), 36.0805, -115.1725, accuracy: 80), .accuracy) == .needsReview)
+        #expect(result(withFix(PhotoMetadata(), 0, 0), .position) == .failed)
+    }
+
     @Test func timeRules() async throws {
         let facts = CheckInFacts(hunt: hunt, coveringStops: [stopA])
         #expect(

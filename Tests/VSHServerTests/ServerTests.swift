@@ -321,6 +321,70 @@ import VSHTestSupport
         #expect(try await store.players().first?.checkIns == 2)
     }
 
+    /// The phone's normal case: a photo and the device's fix together (docs/anti-cheat.md).
+    @Test func aPhotoWithTheDevicesFixIsCrossChecked() async throws {
+        @Sendable func fixture(_ name: String) throws -> [UInt8] {
+            try [UInt8](
+                Data(contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/\(name)")))
+        }
+        @Sendable func fix(_ lat: String, _ lon: String, _ time: String = "2026-11-21T19:31:00Z") -> [(
+            String, String?, [UInt8]
+        )] {
+            [
+                ("lat", nil, Array(lat.utf8)), ("lon", nil, Array(lon.utf8)),
+                ("accuracy_m", nil, Array("6".utf8)),
+                ("fix_time", nil, Array(time.utf8)),
+            ]
+        }
+        try await app.test(.router) { client in
+            var answers: [JSONObject] = []
+            for (player, photo, lat, lon) in [
+                ("Ann", "sign-near.jpg", "36.08205", "-115.17275"),  // the photo's GPS agrees (30 m)
+                ("Bob", "far-away.jpg", "36.08205", "-115.17275"),  // taken 2.5 km away
+                ("Cy", "no-gps.jpg", "36.08205", "-115.17275"),  // stripped by the browser
+                ("Di", "no-gps.jpg", "36.08205", "-115.17275"),  // the same photo again
+            ] {
+                let token = try await Self.register(client, player)
+                try await client.execute(
+                    uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                    body: Self.form([("photo", photo, try fixture(photo))] + fix(lat, lon))
+                ) { response in
+                    #expect(response.status == .created, "\(String(buffer: response.body))")
+                    answers.append(try Self.object(response))
+                }
+            }
+            func rule(_ answer: JSONObject, _ name: String) -> JSONValue? {
+                guard case .array(let rules)? = answer["rules"] else { return nil }
+                for case .object(let r) in rules where r["rule"] == .string(name) { return r["result"] }
+                return nil
+            }
+            try #require(answers.count == 4)
+            #expect(answers[0]["verdict"] == .string("accepted"))
+            #expect(answers[0]["stop"] == .string("welcome-sign"))
+            #expect(rule(answers[0], "clocks_agree") == .string("passed"))
+            #expect(answers[1]["verdict"] == .string("rejected"))
+            #expect(rule(answers[1], "position") == .string("failed"))
+            #expect(answers[2]["verdict"] == .string("accepted"))
+            #expect(answers[2]["points"] == .int(50))
+            #expect(answers[3]["verdict"] == .string("rejected"))
+            #expect(rule(answers[3], "unique_photo") == .string("failed"))
+            // A fix taken 20 minutes after the photo: a moderator decides.
+            let token = try await Self.register(client, "Ed")
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                body: Self.form(
+                    [("photo", "v.jpg", try fixture("sign-vertex.jpg"))]
+                        + fix("36.08093", "-115.17291", "2026-11-21T19:50:00Z"))
+            ) { response in
+                let answer = try Self.object(response)
+                #expect(answer["verdict"] == .string("pending"))
+                #expect(rule(answer, "clocks_agree") == .string("needs_review"))
+            }
+        }
+        // Every photo was kept, refused or not: five check-ins, five photos on record.
+        #expect(try await store.players().reduce(0) { $0 + $1.checkIns } == 5)
+    }
+
     @Test func moderatorsWorkTheReviewQueue() async throws {
         let fixTime = RFC3339.format(now.addingTimeInterval(-60))
         // Accuracy 120 m is worse than the hunt's 50 m: the check-in waits for a moderator.

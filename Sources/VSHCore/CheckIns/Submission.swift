@@ -38,6 +38,11 @@ public struct Submission: Sendable {
         case photo(Photo)
         /// A device fix: position, time and accuracy as the device reported them.
         case device(position: Coordinate, time: Date, accuracyMeters: Double?)
+        /// A photo and the device fix taken with it: the phone's normal case, since browsers and
+        /// iOS strip GPS from uploads. The fix places the player; the photo's own GPS, when it
+        /// has any, must agree with it, and the photo's capture time bounds freshness
+        /// (docs/anti-cheat.md, "A photo with a device fix").
+        case photoWithFix(Photo, position: Coordinate, time: Date, accuracyMeters: Double?)
     }
 
     /// Who submits it.
@@ -67,7 +72,7 @@ public struct Submission: Sendable {
     public var reportedPosition: Coordinate? {
         switch evidence {
         case .photo(let photo): return photo.metadata.position
-        case .device(let position, _, _): return position
+        case .device(let position, _, _), .photoWithFix(_, let position, _, _): return position
         }
     }
 
@@ -75,19 +80,32 @@ public struct Submission: Sendable {
     public var accuracyMeters: Double? {
         switch evidence {
         case .photo(let photo): return photo.metadata.accuracyMeters
-        case .device(_, _, let accuracy): return accuracy
+        case .device(_, _, let accuracy), .photoWithFix(_, _, _, let accuracy): return accuracy
         }
     }
 
-    /// Where the fix comes from: a photo, a device, or a replayed walk.
+    /// Where the fix comes from: a photo, a device, or a replayed walk. A photo with a device
+    /// fix is a photo check-in (`photo`): its photo is kept and counts for `unique_photo`.
     public var source: FixSource {
-        if case .photo = evidence { return .photo }
-        return isReplay ? .replay : .device
+        switch evidence {
+        case .photo, .photoWithFix: return .photo
+        case .device: return isReplay ? .replay : .device
+        }
     }
 
-    /// The photo, for a photo check-in.
+    /// The photo, for a photo check-in (with or without a device fix).
     public var photo: Photo? {
-        if case .photo(let photo) = evidence { return photo }
-        return nil
+        switch evidence {
+        case .photo(let photo), .photoWithFix(let photo, _, _, _): return photo
+        case .device: return nil
+        }
+    }
+
+    /// The device fix's time, when the submission has a device fix.
+    public var deviceTime: Date? {
+        switch evidence {
+        case .device(_, let time, _), .photoWithFix(_, _, let time, _): return time
+        case .photo: return nil
+        }
     }
 }

@@ -57,7 +57,7 @@ extension CheckInFacts {
         if let hunt {
             facts.visitedStops = try history.visitedStops(player: submission.player, hunt: hunt.id)
         }
-        if let time = submission.captureTime(in: hunt) {
+        if let time = submission.fixTime(in: hunt) {
             facts.neighbourFixes = try history.neighbourFixes(player: submission.player, around: time)
         }
         if let photo = submission.photo {
@@ -68,14 +68,28 @@ extension CheckInFacts {
 }
 
 extension Submission {
-    /// The capture time as the verifier will see it: a device fix's time, else the photo's
-    /// GPS time, else its camera clock made absolute in the hunt's time zone (UTC without a hunt).
+    /// The capture time as the verifier will see it for freshness: the photo's GPS time, else
+    /// its camera clock made absolute in the hunt's time zone (UTC without a hunt), else the
+    /// device fix's time.
     public func captureTime(in hunt: Hunt?) -> Date? {
         switch evidence {
         case .device(_, let time, _): return time
-        case .photo(let photo):
-            let zone = TimeZone(identifier: hunt?.timeZone ?? "UTC") ?? TimeZone(identifier: "UTC")!
-            return photo.metadata.gpsTime ?? photo.metadata.takenAt(inTimeZone: zone)
+        case .photo(let photo): return photo.captureTime(in: hunt)
+        case .photoWithFix(let photo, _, let time, _): return photo.captureTime(in: hunt) ?? time
         }
+    }
+
+    /// The time of the position that places the player (the one `travel_speed` compares): the
+    /// device fix's time when there is a device fix, else the photo's capture time.
+    public func fixTime(in hunt: Hunt?) -> Date? {
+        deviceTime ?? captureTime(in: hunt)
+    }
+}
+
+extension Photo {
+    /// GPS time, else the camera clock made absolute in the hunt's time zone (UTC without a hunt).
+    public func captureTime(in hunt: Hunt?) -> Date? {
+        let zone = TimeZone(identifier: hunt?.timeZone ?? "UTC") ?? TimeZone(identifier: "UTC")!
+        return metadata.gpsTime ?? metadata.takenAt(inTimeZone: zone)
     }
 }
