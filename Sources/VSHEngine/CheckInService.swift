@@ -30,10 +30,9 @@ public struct CheckInService: Sendable {
     ///   - player: who checks in.
     ///   - bytes: the whole JPEG file.
     ///   - name: how errors name the photo (a path, `photo` for an upload).
+    ///   - deviceFix: the device fix sent with the photo (position, time, accuracy radius in metres), if any.
     ///   - huntID: the hunt the player names, or nil to let the position decide.
     ///   - now: the received time.
-    /// - Throws: `PhotoError` for an unreadable photo; `LeagueError` for an unknown player or hunt.
-    ///   - deviceFix: the device fix sent with the photo (position, time, accuracy radius in metres), if any.
     /// - Throws: `PhotoError` for an unreadable photo; `SubmissionError.invalidAccuracy`;
     ///   `LeagueError` for an unknown player or hunt.
     public func checkIn(
@@ -43,18 +42,8 @@ public struct CheckInService: Sendable {
     )
         async throws -> RecordedCheckIn
     {
-        let photo = try PhotoReader.photo(bytes: bytes, name: name)
-        if let accuracy = deviceFix?.accuracyMeters, !(accuracy.isFinite && accuracy >= 0) {
-            throw SubmissionError.invalidAccuracy
-        }
-        try await requireKnown(player: player, huntID: huntID)
-        let key = try photos.put(bytes, sha256: photo.fileSHA256)
-        let evidence: Submission.Evidence =
-            deviceFix.map {
-                .photoWithFix(photo, position: $0.position, time: $0.time, accuracyMeters: $0.accuracyMeters)
-            }
-            ?? .photo(photo)
-        let submission = Submission(player: player, evidence: evidence, huntID: huntID, receivedAt: now)
+        let (submission, key) = try await self.submission(
+            player: player, photo: bytes, name: name, deviceFix: deviceFix, huntID: huntID, now: now)
         let verifier = self.verifier
         return try await store.record(submission, photoFile: key) { verifier.evaluate($0, facts: $1) }
     }
@@ -65,15 +54,45 @@ public struct CheckInService: Sendable {
         player: PlayerID, position: Coordinate, time: Date, accuracyMeters: Double?, huntID: String?,
         now: Date
     ) async throws -> RecordedCheckIn {
+        let submission = try await self.submission(
+            player: player, position: position, time: time, accuracyMeters: accuracyMeters, huntID: huntID,
+            now: now)
+        let verifier = self.verifier
+        return try await store.record(submission, photoFile: nil) { verifier.evaluate($0, facts: $1) }
+    }
+
+    /// Reads a photo check-in and keeps its photo, without recording it: for a `GroupCommit`.
+    /// The same checks as `checkIn(player:photo:…)`, in the same order.
+    /// - Returns: the submission and the stored photo's key.
+    public func submission(
+        player: PlayerID, photo bytes: [UInt8], name: String,
+        deviceFix: (position: Coordinate, time: Date, accuracyMeters: Double?)?, huntID: String?, now: Date
+    ) async throws -> (submission: Submission, photoFile: String) {
+        let photo = try PhotoReader.photo(bytes: bytes, name: name)
+        if let accuracy = deviceFix?.accuracyMeters, !(accuracy.isFinite && accuracy >= 0) {
+            throw SubmissionError.invalidAccuracy
+        }
+        try await requireKnown(player: player, huntID: huntID)
+        let key = try photos.put(bytes, sha256: photo.fileSHA256)
+        let evidence: Submission.Evidence =
+            deviceFix.map {
+                .photoWithFix(photo, position: $0.position, time: $0.time, accuracyMeters: $0.accuracyMeters)
+            } ?? .photo(photo)
+        return (Submission(player: player, evidence: evidence, huntID: huntID, receivedAt: now), key)
+    }
+
+    /// A device-fix submission, checked as `checkIn(player:position:…)` checks it, not recorded.
+    public func submission(
+        player: PlayerID, position: Coordinate, time: Date, accuracyMeters: Double?, huntID: String?,
+        now: Date
+    ) async throws -> Submission {
         if let accuracyMeters, !(accuracyMeters.isFinite && accuracyMeters >= 0) {
             throw SubmissionError.invalidAccuracy
         }
         try await requireKnown(player: player, huntID: huntID)
-        let submission = Submission(
+        return Submission(
             player: player, evidence: .device(position: position, time: time, accuracyMeters: accuracyMeters),
             huntID: huntID, receivedAt: now)
-        let verifier = self.verifier
-        return try await store.record(submission, photoFile: nil) { verifier.evaluate($0, facts: $1) }
     }
 
     /// One photo of a batch: recorded, or why it could not be read.

@@ -22,6 +22,9 @@ public actor MemoryStore: LeagueStore {
     private var roles: [PlayerID: Role] = [:]
     /// Sessions by token hash: whose, and until when.
     private var sessions: [String: (player: PlayerID, expiresAt: Date)] = [:]
+    private var idempotency: [IdempotencySlot: IdempotentAnswer] = [:]
+    private var avatars: [PlayerID: String] = [:]
+    private var resets: [String: (player: PlayerID, expiresAt: Date, used: Bool)] = [:]
 
     /// An empty store: no hunts, no players.
     public init() {}
@@ -162,6 +165,41 @@ public actor MemoryStore: LeagueStore {
         sessions[tokenHash] = nil
     }
 
+    /// Changes the address.
+    public func setEmail(_ email: String, player: PlayerID) throws {
+        try PlayerRecord.validateEmail(email)
+        guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
+        playersByID[player]?.email = email
+    }
+
+    /// Sets the avatar's key.
+    public func setAvatar(_ key: String, player: PlayerID) throws {
+        guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
+        avatars[player] = key
+    }
+
+    /// The avatar's key.
+    public func avatar(player: PlayerID) -> String? { avatars[player] }
+
+    /// Players by address, ignoring case.
+    public func players(withEmail email: String) -> [PlayerRecord] {
+        playersByID.values.filter { $0.email?.lowercased() == email.lowercased() }.sorted { $0.id < $1.id }
+    }
+
+    /// Keeps a reset token's hash.
+    public func createPasswordReset(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) {
+        resets[tokenHash] = (player, expiresAt, false)
+    }
+
+    /// Uses a reset token.
+    public func resetPassword(tokenHash: String, passwordHash: String, at now: Date) -> PlayerID? {
+        guard let reset = resets[tokenHash], !reset.used, reset.expiresAt > now else { return nil }
+        for (hash, other) in resets where other.player == reset.player { resets[hash]?.used = true }
+        passwordHashes[reset.player] = passwordHash
+        sessions = sessions.filter { $0.value.player != reset.player }
+        return reset.player
+    }
+
     // MARK: check-ins
 
     /// Decides and records one submission, serialised by the actor like a transaction.
@@ -182,6 +220,34 @@ public actor MemoryStore: LeagueStore {
             throw LeagueError.unknownPlayerID(entry.submission.player)
         }
         return try submissions.map { try recordOne($0.submission, photoFile: $0.photoFile, decide: decide) }
+    }
+
+    /// Decides and records a group in order, as one transaction; retry keys as in SpatiaLite.
+    public func recordGroup(_ requests: [CheckInRequest], decide: @escaping CheckInDecider) throws
+        -> [CheckInOutcome]
+    {
+        for request in requests where playersByID[request.submission.player] == nil {
+            throw LeagueError.unknownPlayerID(request.submission.player)
+        }
+        return try requests.map { request in
+            guard let claim = request.idempotency else {
+                return .recorded(
+                    try recordOne(request.submission, photoFile: request.photoFile, decide: decide),
+                    answer: nil)
+            }
+            let slot = IdempotencySlot(player: request.submission.player, key: claim.key)
+            if let earlier = idempotency[slot] { return .repeated(earlier) }
+            let recorded = try recordOne(request.submission, photoFile: request.photoFile, decide: decide)
+            let answer = claim.answer(recorded)
+            idempotency[slot] = IdempotentAnswer(
+                checkInID: recorded.id, fingerprint: claim.fingerprint, answer: answer)
+            return .recorded(recorded, answer: answer)
+        }
+    }
+
+    /// The answer kept under a player's retry key.
+    public func idempotentAnswer(player: PlayerID, key: String) -> IdempotentAnswer? {
+        idempotency[IdempotencySlot(player: player, key: key)]
     }
 
     /// The stops of a hunt the player holds an accepted check-in at.
@@ -496,4 +562,10 @@ struct TrustingInspector: GeofenceInspector {
     func inspect(_ geofence: Geofence) throws -> GeofenceInspection {
         GeofenceInspection(invalidReason: nil, areaSquareMeters: Geodesic.areaSquareMeters(of: geofence))
     }
+}
+
+/// A player's retry key.
+struct IdempotencySlot: Hashable {
+    var player: PlayerID
+    var key: String
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import VSHCore
 import VSHEngine
@@ -15,6 +16,8 @@ struct CheckInsController: Sendable {
     let uploads: String
     let limiter: RateLimiter
     let limits: RateLimits
+    /// Where check-ins are recorded, grouped into shared transactions.
+    let group: GroupCommit
 
     static let checkIn = Endpoint(.post, "/v1/checkins")
     static let mine = Endpoint(.get, "/v1/me/checkins")
@@ -28,8 +31,12 @@ struct CheckInsController: Sendable {
 
     /// POST /v1/checkins (multipart/form-data: `photo`, the device fix `lat`, `lon`, `fix_time` and
     /// `accuracy_m`, or both; optional `hunt`) → 201 with the verdict object of `vsh checkin --json`.
+    /// With `Idempotency-Key`, a retry of the same request gets the first answer and records nothing;
+    /// the key reused for a different request is a 422. Check-ins that arrive together are recorded
+    /// in one transaction (`GroupCommit`).
     @Sendable func checkIn(_ request: Request, context: VSHRequestContext) async throws -> Response {
         let session = try await authentication.require(request)
+        let key = try Self.idempotencyKey(request)
         try await limiter.take("check-in|\(context.clientAddress)", limits.checkInsPerAddress)
         try await limiter.take("check-in-player|\(session.player.id)", limits.checkInsPerPlayer)
         let form = try await MultipartForm.read(
@@ -37,29 +44,89 @@ struct CheckInsController: Sendable {
             folder: uploads)
         defer { form.discard() }
         let fields = form.fields
+        let photo = try form.fileContents()
+        let fingerprint = Self.fingerprint(photo: photo, fields: fields)
+        if let key, let earlier = try await store.idempotentAnswer(player: session.player.id, key: key) {
+            return try Self.replay(earlier, fingerprint: fingerprint)
+        }
         let hunt = fields["hunt"].flatMap { $0.isEmpty ? nil : $0 }
         let hasFix = ["lat", "lon", "fix_time", "accuracy_m"].contains { fields[$0] != nil }
         let service = CheckInService(store: store, photos: photos)
         let now = clock()
-        let recorded: RecordedCheckIn
-        switch (try form.fileContents(), hasFix) {
+        let checkIn: CheckInRequest
+        switch (photo, hasFix) {
         case (let bytes?, let hasFix):
             let fix = try hasFix ? Self.deviceFix(fields) : nil
-            recorded = try await service.checkIn(
+            let (submission, photoFile) = try await service.submission(
                 player: session.player.id, photo: bytes, name: "photo",
                 deviceFix: fix.map { ($0.position, $0.time, $0.accuracy) }, huntID: hunt, now: now)
+            checkIn = CheckInRequest(submission: submission, photoFile: photoFile)
         case (nil, true):
             let fix = try Self.deviceFix(fields)
-            recorded = try await service.checkIn(
+            let submission = try await service.submission(
                 player: session.player.id, position: fix.position, time: fix.time,
                 accuracyMeters: fix.accuracy,
                 huntID: hunt, now: now)
+            checkIn = CheckInRequest(submission: submission, photoFile: nil)
         case (nil, false):
             throw Problem(
                 .unprocessableContent, "Missing evidence",
                 "send a photo, lat, lon, fix_time and accuracy_m, or both")
         }
-        return JSONBodies.response(CheckInJSON.checkIn(recorded), status: .created)
+        var claimed = checkIn
+        claimed.idempotency = key.map {
+            IdempotencyClaim(key: $0, fingerprint: fingerprint) { CheckInJSON.checkIn($0).compactText }
+        }
+        switch try await group.submit(claimed) {
+        case .recorded(let recorded, let answer):
+            guard let answer else {
+                return JSONBodies.response(CheckInJSON.checkIn(recorded), status: .created)
+            }
+            return Self.answer(answer, replayed: false)
+        case .repeated(let earlier):
+            return try Self.replay(earlier, fingerprint: fingerprint)
+        }
+    }
+
+    /// The `Idempotency-Key` header: 1 to 255 visible ASCII characters, or nil when absent.
+    static func idempotencyKey(_ request: Request) throws -> String? {
+        let values = request.headers[values: HTTPField.Name("Idempotency-Key")!]
+        guard let key = values.first else { return nil }
+        guard values.count == 1, (1...255).contains(key.utf8.count),
+            key.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else {
+            throw Problem(
+                .badRequest, "Invalid Idempotency-Key",
+                "Idempotency-Key must be one value of 1 to 255 visible ASCII characters")
+        }
+        return key
+    }
+
+    /// A digest of what the request carried: the photo's SHA-256 and the fields, sorted.
+    static func fingerprint(photo: [UInt8]?, fields: [String: String]) -> String {
+        var hash = SHA256()
+        hash.update(Array((photo.map { SHA256.hex($0) } ?? "-").utf8))
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            hash.update(Array("\n\(key)=\(value)".utf8))
+        }
+        return hash.finalizeHex()
+    }
+
+    /// The first answer again, or 422 when the key was used for a different request.
+    static func replay(_ earlier: IdempotentAnswer, fingerprint: String) throws -> Response {
+        guard earlier.fingerprint == fingerprint else {
+            throw Problem(
+                .unprocessableContent, "Idempotency-Key reused",
+                "this Idempotency-Key was used for a different check-in (#\(earlier.checkInID))")
+        }
+        return answer(earlier.answer, replayed: true)
+    }
+
+    static func answer(_ text: String, replayed: Bool) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if replayed { headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
+        return Response(
+            status: .created, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// The device fix of a form: `lat` and `lon` in decimal degrees, `fix_time` in RFC 3339, `accuracy_m` in metres.

@@ -247,10 +247,32 @@ public enum OpenAPIDocument {
                             answer(
                                 "Recorded, with its verdict (accepted, rejected or pending)", ref("CheckIn"))
                         ),
-                        ("400", problem("A malformed or cut-short form")), ("401", problem("No valid token")),
+                        (
+                            "400",
+                            problem(
+                                "A malformed or cut-short form, or an Idempotency-Key that is not 1 to 255 visible ASCII characters"
+                            )
+                        ),
+                        ("401", problem("No valid token")),
                         ("404", problem("No such hunt")), ("413", problem("A photo over 64 MiB")),
                         ("415", problem("Not multipart/form-data")),
-                        ("422", problem("No evidence, an unreadable photo or a bad field")), ("429", tooMany),
+                        (
+                            "422",
+                            problem(
+                                "No evidence, an unreadable photo, a bad field, or an Idempotency-Key already used for a different check-in"
+                            )
+                        ), ("429", tooMany),
+                    ],
+                    parameters: [
+                        parameter(
+                            "Idempotency-Key", in: "header",
+                            .object([
+                                "type": .string("string"), "minLength": .int(1), "maxLength": .int(255),
+                                "pattern": .string("^[!-~]+$"),
+                                "description": .string(
+                                    "A retry of the same check-in with the same key gets the first answer (and the header Idempotent-Replayed: true) and records nothing"
+                                ),
+                            ]))
                     ],
                     authenticated: true
                 ).merging([

@@ -2,6 +2,7 @@ import Foundation
 public import Hummingbird
 import Logging
 import VSHCore
+import VSHEngine
 
 /// Builds the service from values (STYLE.md 16): the router, one middleware that turns errors into
 /// `application/problem+json`, and one controller a resource, each given its dependencies.
@@ -27,7 +28,7 @@ public func buildApplication(
     CheckInsController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
         clock: configuration.clock, uploads: configuration.uploadFolder, limiter: limiter,
-        limits: configuration.limits
+        limits: configuration.limits, group: GroupCommit(store: configuration.store)
     ).add(to: router)
     ReviewsController(store: configuration.store, authentication: authentication, clock: configuration.clock)
         .add(to: router)

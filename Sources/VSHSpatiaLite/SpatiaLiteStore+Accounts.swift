@@ -80,6 +80,84 @@ extension SpatiaLiteStore {
     }
 }
 
+extension SpatiaLiteStore {
+    /// Updates `players.email`.
+    public func setEmail(_ email: String, player: PlayerID) async throws {
+        try PlayerRecord.validateEmail(email)
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE players SET email = ? WHERE id = ?", arguments: [email, player.rawValue])
+            guard db.changesCount == 1 else { throw LeagueError.unknownPlayerID(player) }
+        }
+    }
+
+    /// Updates `players.avatar_file`.
+    public func setAvatar(_ key: String, player: PlayerID) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE players SET avatar_file = ? WHERE id = ?", arguments: [key, player.rawValue])
+            guard db.changesCount == 1 else { throw LeagueError.unknownPlayerID(player) }
+        }
+    }
+
+    /// `players.avatar_file`.
+    public func avatar(player: PlayerID) async throws -> String? {
+        try await read { db in
+            try String.fetchOne(
+                db, sql: "SELECT avatar_file FROM players WHERE id = ?", arguments: [player.rawValue])
+        }
+    }
+
+    /// Players by e-mail address, ignoring case.
+    public func players(withEmail email: String) async throws -> [PlayerRecord] {
+        try await read { db in
+            try CredentialsRow.fetchAll(
+                db,
+                sql: """
+                    SELECT id, name, email, created_at, password_hash, role FROM players
+                    WHERE email = ? COLLATE NOCASE ORDER BY id
+                    """,
+                arguments: [email]
+            ).map(\.credentials.player)
+        }
+    }
+
+    /// Inserts a `password_resets` row.
+    public func createPasswordReset(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date)
+        async throws
+    {
+        try await write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO password_resets(token_hash, player_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [tokenHash, player.rawValue, RFC3339.format(now), expiresAt.timeIntervalSince1970])
+        }
+    }
+
+    /// Uses the token, sets the hash and ends the sessions, in one transaction.
+    public func resetPassword(tokenHash: String, passwordHash: String, at now: Date) async throws -> PlayerID?
+    {
+        try await write { db in
+            guard
+                let id = try Int64.fetchOne(
+                    db,
+                    sql: """
+                        SELECT player_id FROM password_resets
+                        WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
+                        """,
+                    arguments: [tokenHash, now.timeIntervalSince1970])
+            else { return nil }
+            try db.execute(
+                sql: "UPDATE password_resets SET used_at = ? WHERE player_id = ? AND used_at IS NULL",
+                arguments: [RFC3339.format(now), id])
+            try db.execute(
+                sql: "UPDATE players SET password_hash = ? WHERE id = ?", arguments: [passwordHash, id])
+            try db.execute(sql: "DELETE FROM sessions WHERE player_id = ?", arguments: [id])
+            return PlayerID(id)
+        }
+    }
+}
+
 /// A player with their credentials.
 struct CredentialsRow: Decodable, FetchableRecord {
     var id: Int64

@@ -34,42 +34,121 @@ extension SpatiaLiteStore {
     )
         async throws -> [RecordedCheckIn]
     {
-        let submissions = submissions.map { BatchEntry(submission: $0.submission, photoFile: $0.photoFile) }
-        return try await write { db in
+        try await recordGroup(
+            submissions.map { CheckInRequest(submission: $0.submission, photoFile: $0.photoFile) },
+            decide: decide
+        ).compactMap {
+            if case .recorded(let recorded, _) = $0 { return recorded }
+            return nil
+        }
+    }
+
+    /// Decides and records a group in one IMMEDIATE transaction: one durable commit. Retry keys are
+    /// looked up and kept inside it, so two requests with one key record one check-in.
+    public func recordGroup(_ requests: [CheckInRequest], decide: @escaping CheckInDecider) async throws
+        -> [CheckInOutcome]
+    {
+        try await write { db in
             var names: [PlayerID: String] = [:]
             var rescore = Set<PlayerID>()
             let history = TransactionHistory(db)
-            var recorded: [RecordedCheckIn] = []
-            for entry in submissions {
-                let submission = entry.submission
+            var outcomes: [CheckInOutcome] = []
+            var recordedAt: [Int] = []
+            var claimed: [String: Int] = [:]
+            var repeats: [(at: Int, of: Int)] = []
+            for request in requests {
+                let submission = request.submission
+                if let claim = request.idempotency {
+                    if let earlier = try Self.idempotentAnswer(db, player: submission.player, key: claim.key)
+                    {
+                        outcomes.append(.repeated(earlier))
+                        continue
+                    }
+                    let slot = "\(submission.player.rawValue)|\(claim.key)"
+                    if let first = claimed[slot] {
+                        repeats.append((outcomes.count, first))
+                        outcomes.append(
+                            .repeated(IdempotentAnswer(checkInID: 0, fingerprint: "", answer: "")))
+                        continue
+                    }
+                    claimed[slot] = outcomes.count
+                }
                 if names[submission.player] == nil {
                     names[submission.player] = try Self.playerName(db, submission.player)
                 }
                 let facts = try CheckInFacts.gather(for: submission, from: history)
                 let decision = decide(submission, facts)
-                let id = try Self.insert(db, submission, decision: decision, photoFile: entry.photoFile)
+                let id = try Self.insert(db, submission, decision: decision, photoFile: request.photoFile)
                 if decision.verdict == .accepted, let stop = decision.stop, let fix = decision.fix {
                     rescore.insert(submission.player)
                     history.accepted(
                         player: submission.player, huntID: stop.huntID, stopID: stop.id, at: fix.time)
                 }
-                recorded.append(
-                    RecordedCheckIn(
-                        id: id, playerID: submission.player, player: names[submission.player]!,
-                        receivedAt: submission.receivedAt, source: submission.source, decision: decision,
-                        state: decision.verdict.rawValue, photoFile: entry.photoFile))
+                recordedAt.append(outcomes.count)
+                outcomes.append(
+                    .recorded(
+                        RecordedCheckIn(
+                            id: id, playerID: submission.player, player: names[submission.player]!,
+                            receivedAt: submission.receivedAt, source: submission.source, decision: decision,
+                            state: decision.verdict.rawValue, photoFile: request.photoFile),
+                        answer: nil))
             }
             var awards: [Int64: [ScoreEvent]] = [:]
-            let catalog = try Self.scoringCatalog(db)
-            for player in rescore {
-                for event in try Self.rescore(db, playerID: player, catalog: catalog)
-                where event.kind != .stop {
-                    awards[event.checkInID, default: []].append(event)
+            if !rescore.isEmpty {
+                let catalog = try Self.scoringCatalog(db)
+                for player in rescore {
+                    for event in try Self.rescore(db, playerID: player, catalog: catalog)
+                    where event.kind != .stop {
+                        awards[event.checkInID, default: []].append(event)
+                    }
                 }
             }
-            for i in recorded.indices { recorded[i].awards = awards[recorded[i].id] ?? [] }
-            return recorded
+            // Answers are made once the awards are known, and kept under their keys.
+            for (i, request) in zip(recordedAt, recordedAt.map { requests[$0] }) {
+                guard case .recorded(var recorded, _) = outcomes[i] else { continue }
+                recorded.awards = awards[recorded.id] ?? []
+                var answer: String?
+                if let claim = request.idempotency {
+                    let text = claim.answer(recorded)
+                    answer = text
+                    try db.execute(
+                        sql: """
+                            INSERT INTO idempotency_keys(player_id, key, fingerprint, checkin_id, answer)
+                            VALUES (?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            request.submission.player.rawValue, claim.key, claim.fingerprint, recorded.id,
+                            text,
+                        ])
+                }
+                outcomes[i] = .recorded(recorded, answer: answer)
+            }
+            // The same key twice in one group: the later one gets the first one's answer.
+            for (at, first) in repeats {
+                if case .recorded(let recorded, let answer?) = outcomes[first],
+                    let claim = requests[first].idempotency
+                {
+                    outcomes[at] = .repeated(
+                        IdempotentAnswer(
+                            checkInID: recorded.id, fingerprint: claim.fingerprint, answer: answer))
+                }
+            }
+            return outcomes
         }
+    }
+
+    /// The answer kept under a player's retry key.
+    public func idempotentAnswer(player: PlayerID, key: String) async throws -> IdempotentAnswer? {
+        try await read { db in try Self.idempotentAnswer(db, player: player, key: key) }
+    }
+
+    static func idempotentAnswer(_ db: Database, player: PlayerID, key: String) throws -> IdempotentAnswer? {
+        try Row.fetchOne(
+            db,
+            sql:
+                "SELECT checkin_id, fingerprint, answer FROM idempotency_keys WHERE player_id = ? AND key = ?",
+            arguments: [player.rawValue, key]
+        ).map { IdempotentAnswer(checkInID: $0[0], fingerprint: $0[1], answer: $0[2]) }
     }
 
     /// The stops of a hunt the player holds an accepted check-in at (`checkin_state`).

@@ -246,6 +246,30 @@ public final class SpatiaLiteStore: LeagueStore {
                     CREATE INDEX sessions_by_player ON sessions(player_id);
                     """)
         }
+        migrator.registerMigration("v7-service") { db in
+            // Retry keys (`Idempotency-Key`): the first answer, kept with the check-in it recorded.
+            // Password resets: single-use tokens kept as SHA-256 hashes. Avatars: a photo-store key.
+            try db.execute(
+                sql: """
+                    CREATE TABLE idempotency_keys (
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        key TEXT NOT NULL,
+                        fingerprint TEXT NOT NULL,
+                        checkin_id INTEGER NOT NULL REFERENCES checkins(id),
+                        answer TEXT NOT NULL,
+                        PRIMARY KEY (player_id, key)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE password_resets (
+                        token_hash TEXT PRIMARY KEY,
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        created_at TEXT NOT NULL,
+                        expires_at REAL NOT NULL,
+                        used_at TEXT
+                    );
+                    CREATE INDEX password_resets_by_player ON password_resets(player_id);
+                    ALTER TABLE players ADD COLUMN avatar_file TEXT;
+                    """)
+        }
         return migrator
     }
 }

@@ -68,4 +68,91 @@ import VSHTestSupport
             try await store.setPasswordHash("x", player: PlayerID(99))
         }
     }
+
+    @Test(arguments: Backend.allCases) func emailAvatarAndPasswordResets(_ backend: Backend) async throws {
+        let store = try store(backend)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let ann = try await store.addPlayer(
+            name: "Ann", email: "ann@example.org", passwordHash: "old", at: t0)
+        let bo = try await store.addPlayer(name: "Bo", email: "ANN@example.org", passwordHash: "bo", at: t0)
+        #expect(try await store.players(withEmail: "Ann@Example.org").map(\.id) == [ann.id, bo.id])
+        try await store.setEmail("bo@example.org", player: bo.id)
+        #expect(try await store.players(withEmail: "ann@example.org").map(\.id) == [ann.id])
+        await #expect(throws: LeagueError.invalidEmail("nope")) {
+            try await store.setEmail("nope", player: bo.id)
+        }
+        #expect(try await store.player(id: bo.id)?.email == "bo@example.org")
+
+        #expect(try await store.avatar(player: ann.id) == nil)
+        try await store.setAvatar("ab/abcd.jpg", player: ann.id)
+        #expect(try await store.avatar(player: ann.id) == "ab/abcd.jpg")
+        await #expect(throws: LeagueError.unknownPlayerID(PlayerID(99))) {
+            try await store.setAvatar("x", player: PlayerID(99))
+        }
+
+        // A reset token works once, before it expires, and ends every session.
+        try await store.createSession(tokenHash: "s1", player: ann.id, expiresAt: t0 + 86_400, at: t0)
+        try await store.createPasswordReset(tokenHash: "r1", player: ann.id, expiresAt: t0 + 3600, at: t0)
+        try await store.createPasswordReset(tokenHash: "r2", player: ann.id, expiresAt: t0 + 3600, at: t0)
+        try await store.createPasswordReset(tokenHash: "r3", player: bo.id, expiresAt: t0 + 60, at: t0)
+        #expect(try await store.resetPassword(tokenHash: "r3", passwordHash: "late", at: t0 + 61) == nil)
+        #expect(try await store.credentials(named: "Bo")?.passwordHash == "bo")
+        #expect(try await store.resetPassword(tokenHash: "nope", passwordHash: "x", at: t0) == nil)
+        #expect(try await store.resetPassword(tokenHash: "r1", passwordHash: "new", at: t0 + 10) == ann.id)
+        #expect(try await store.credentials(named: "Ann")?.passwordHash == "new")
+        #expect(try await store.session(tokenHash: "s1", at: t0 + 20) == nil)
+        #expect(try await store.resetPassword(tokenHash: "r1", passwordHash: "again", at: t0 + 20) == nil)
+        // The other open token of the same player is used up too.
+        #expect(try await store.resetPassword(tokenHash: "r2", passwordHash: "again", at: t0 + 20) == nil)
+        #expect(try await store.credentials(named: "Ann")?.passwordHash == "new")
+    }
+
+    /// Retry keys: one check-in per player and key, within a group and across groups.
+    @Test(arguments: Backend.allCases) func retryKeysRecordOnce(_ backend: Backend) async throws {
+        let store = try store(backend)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let ann = try await store.addPlayer(name: "Ann", email: nil, at: t0)
+        let bo = try await store.addPlayer(name: "Bo", email: nil, at: t0)
+        func request(_ player: PlayerID, _ key: String?) -> CheckInRequest {
+            CheckInRequest(
+                submission: Submission(
+                    player: player,
+                    evidence: .device(
+                        position: Coordinate(unchecked: 36.1, -115.1), time: t0, accuracyMeters: 5),
+                    huntID: nil, receivedAt: t0),
+                photoFile: nil,
+                idempotency: key.map {
+                    IdempotencyClaim(key: $0, fingerprint: "fp-\($0)") { "answer #\($0.id)" }
+                })
+        }
+        let decide: CheckInDecider = { _, _ in
+            Decision(verdict: .rejected, rules: [], hunt: nil, stop: nil, points: 0, fix: nil)
+        }
+        let first = try await store.recordGroup(
+            [request(ann.id, "k1"), request(ann.id, "k1"), request(bo.id, "k1"), request(ann.id, nil)],
+            decide: decide)
+        var recordedIDs: [Int64] = []
+        for outcome in first {
+            if case .recorded(let r, _) = outcome { recordedIDs.append(r.id) }
+        }
+        #expect(recordedIDs.count == 3)
+        guard case .recorded(let annFirst, let answer?) = first[0], case .repeated(let again) = first[1]
+        else {
+            Issue.record("expected a recorded check-in, then its repeat")
+            return
+        }
+        #expect(answer == "answer #\(annFirst.id)")
+        #expect(again == IdempotentAnswer(checkInID: annFirst.id, fingerprint: "fp-k1", answer: answer))
+        #expect(try await store.idempotentAnswer(player: ann.id, key: "k1") == again)
+        #expect(try await store.idempotentAnswer(player: ann.id, key: "k2") == nil)
+        // A later group: the key is remembered.
+        let later = try await store.recordGroup(
+            [request(ann.id, "k1"), request(ann.id, "k2")], decide: decide)
+        guard case .repeated(let remembered) = later[0], case .recorded = later[1] else {
+            Issue.record("expected the key to be remembered")
+            return
+        }
+        #expect(remembered.checkInID == annFirst.id)
+        #expect(try await store.players().reduce(0) { $0 + $1.checkIns } == 4)
+    }
 }

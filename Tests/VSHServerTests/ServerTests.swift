@@ -385,6 +385,68 @@ import VSHTestSupport
         #expect(try await store.players().reduce(0) { $0 + $1.checkIns } == 5)
     }
 
+    /// `Idempotency-Key`: a phone that lost its connection mid-upload retries and gets the first answer.
+    @Test func aRetryWithTheSameKeyGetsTheFirstAnswerAndRecordsNothing() async throws {
+        let photo = try [UInt8](
+            Data(
+                contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg"))
+        )
+        try await app.test(.router) { client in
+            let token = try await Self.register(client, "Ann")
+            var headers = Self.formHeaders(token)
+            headers[HTTPField.Name("Idempotency-Key")!] = "2f1c6a0e-upload-1"
+            var bodies: [String] = []
+            for _ in 0..<2 {
+                try await client.execute(
+                    uri: "/v1/checkins", method: .post, headers: headers,
+                    body: Self.form([("photo", "s.jpg", photo)])
+                ) { response in
+                    #expect(response.status == .created)
+                    bodies.append(String(buffer: response.body))
+                    #expect(
+                        response.headers[HTTPField.Name("Idempotent-Replayed")!]
+                            == (bodies.count == 2 ? "true" : nil))
+                }
+            }
+            #expect(bodies.count == 2 && bodies[0] == bodies[1])
+            #expect(bodies.first?.contains(#""verdict":"accepted""#) == true)
+            // Ten retries at once with a new key: one check-in.
+            headers[HTTPField.Name("Idempotency-Key")!] = "2f1c6a0e-fix-2"
+            let fixTime = RFC3339.format(now.addingTimeInterval(-60))
+            let fix = Self.form([
+                ("lat", nil, Array("36.12056".utf8)), ("lon", nil, Array("-115.16139".utf8)),
+                ("accuracy_m", nil, Array("8".utf8)), ("fix_time", nil, Array(fixTime.utf8)),
+            ])
+            let retryHeaders = headers
+            let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        try await client.execute(
+                            uri: "/v1/checkins", method: .post, headers: retryHeaders, body: fix
+                        ) {
+                            String(buffer: $0.body)
+                        }
+                    }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(answers.count == 1)
+            // The same key for a different check-in is refused; a malformed key is a 400.
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: headers,
+                body: Self.form([("photo", "s.jpg", photo)])
+            ) { response in
+                try Self.expectProblem(response, .unprocessableContent)
+            }
+            headers[HTTPField.Name("Idempotency-Key")!] = "has spaces in it"
+            try await client.execute(uri: "/v1/checkins", method: .post, headers: headers, body: fix) {
+                response in
+                try Self.expectProblem(response, .badRequest)
+            }
+        }
+        #expect(try await store.players().first?.checkIns == 2)
+    }
+
     @Test func moderatorsWorkTheReviewQueue() async throws {
         let fixTime = RFC3339.format(now.addingTimeInterval(-60))
         // Accuracy 120 m is worse than the hunt's 50 m: the check-in waits for a moderator.

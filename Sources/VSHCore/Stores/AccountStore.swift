@@ -70,4 +70,27 @@ public protocol AccountStore: Sendable {
 
     /// Ends the session whose token has this hash (a no-op when there is none).
     func deleteSession(tokenHash: String) async throws
+
+    /// Changes a player's e-mail address (checked as `addPlayer` checks it).
+    /// - Throws: `LeagueError.invalidEmail`, `LeagueError.unknownPlayerID`.
+    func setEmail(_ email: String, player: PlayerID) async throws
+
+    /// Sets the photo-store key of a player's avatar.
+    /// - Throws: `LeagueError.unknownPlayerID`.
+    func setAvatar(_ key: String, player: PlayerID) async throws
+
+    /// The photo-store key of a player's avatar, or nil for none.
+    func avatar(player: PlayerID) async throws -> String?
+
+    /// The players who gave this e-mail address, compared ignoring case.
+    func players(withEmail email: String) async throws -> [PlayerRecord]
+
+    /// Records a password-reset token under its hash.
+    func createPasswordReset(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) async throws
+
+    /// Uses a password-reset token, in one transaction: when it exists, is unused and has not
+    /// expired at `now`, the player's password hash becomes `passwordHash`, every session of theirs
+    /// ends and the token (and any other open token of theirs) is used up.
+    /// - Returns: the player, or nil when the token is unknown, used or expired (nothing changes then).
+    func resetPassword(tokenHash: String, passwordHash: String, at now: Date) async throws -> PlayerID?
 }

@@ -60,4 +60,75 @@ public protocol CheckInStore: Sendable {
 
     /// The stops of a hunt the player has an accepted check-in at.
     func visitedStops(player: PlayerID, hunt huntID: String) async throws -> Set<String>
+
+    /// Decides and records requests in one transaction (one durable commit: the service's group
+    /// commit), in order, each with the facts as they stand after the ones before it. A request
+    /// whose retry key its player already used records nothing and gets the first answer.
+    /// - Throws: `LeagueError` for an unknown player (nothing of the group is written).
+    func recordGroup(_ requests: [CheckInRequest], decide: @escaping CheckInDecider) async throws
+        -> [CheckInOutcome]
+
+    /// The answer kept under a player's retry key, if any.
+    func idempotentAnswer(player: PlayerID, key: String) async throws -> IdempotentAnswer?
+}
+
+/// A client's retry key for one check-in (`Idempotency-Key`): the first answer is kept with the
+/// check-in it recorded, in the same transaction, so a retry gets that answer and records nothing.
+public struct IdempotencyClaim: Sendable {
+    /// The client's key (unique per player).
+    public var key: String
+    /// A digest of what the request carried: a key reused for a different check-in is refused.
+    public var fingerprint: String
+    /// The answer to keep, made from the recorded check-in.
+    public var answer: @Sendable (RecordedCheckIn) -> String
+
+    /// A claim from its parts.
+    public init(key: String, fingerprint: String, answer: @escaping @Sendable (RecordedCheckIn) -> String) {
+        self.key = key
+        self.fingerprint = fingerprint
+        self.answer = answer
+    }
+}
+
+/// A first answer kept under an idempotency key.
+public struct IdempotentAnswer: Sendable, Equatable {
+    /// The check-in it recorded.
+    public var checkInID: Int64
+    /// The digest of the request that made it.
+    public var fingerprint: String
+    /// The answer, as first given.
+    public var answer: String
+
+    /// An answer from its parts.
+    public init(checkInID: Int64, fingerprint: String, answer: String) {
+        self.checkInID = checkInID
+        self.fingerprint = fingerprint
+        self.answer = answer
+    }
+}
+
+/// One check-in of a group commit: a submission, its stored photo, and an optional retry key.
+public struct CheckInRequest: Sendable {
+    /// What arrived.
+    public var submission: Submission
+    /// The archived photo's key, if any.
+    public var photoFile: String?
+    /// The retry key, if the client sent one.
+    public var idempotency: IdempotencyClaim?
+
+    /// A request from its parts.
+    public init(submission: Submission, photoFile: String?, idempotency: IdempotencyClaim? = nil) {
+        self.submission = submission
+        self.photoFile = photoFile
+        self.idempotency = idempotency
+    }
+}
+
+/// What became of one request of a group commit.
+public enum CheckInOutcome: Sendable {
+    /// Decided and recorded now; `answer` is what was kept under its retry key, if it had one.
+    case recorded(RecordedCheckIn, answer: String?)
+    /// Its retry key was already used (by an earlier request or one earlier in the same group):
+    /// nothing recorded, the first answer.
+    case repeated(IdempotentAnswer)
 }
