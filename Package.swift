@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "VSHServerTests",
             dependencies: [
-                "VSHCore", "VSHServer", "VSHMemoryStore", "VSHSpatiaLite", "VSHTestSupport",
+                "VSHCore", "VSHServer", "VSHMemoryStore", "VSHSpatiaLite", "VSHPhoto", "VSHTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -17,13 +17,15 @@ struct AccountsController: Sendable {
     static let signIn = Endpoint(.post, "/v1/sessions")
     static let signOut = Endpoint(.delete, "/v1/sessions/current")
     static let me = Endpoint(.get, "/v1/me")
-    static var endpoints: [Endpoint] { [register, signIn, signOut, me] }
+    static let updateMe = Endpoint(.patch, "/v1/me")
+    static var endpoints: [Endpoint] { [register, signIn, signOut, me, updateMe] }
 
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.register, use: register)
         router.on(Self.signIn, use: signIn)
         router.on(Self.signOut, use: signOut)
         router.on(Self.me, use: me)
+        router.on(Self.updateMe, use: updateMe)
     }
 
     /// `{id, username}`.
@@ -99,5 +101,47 @@ struct AccountsController: Sendable {
         profile["email"] = .optional(session.player.email)
         profile["role"] = .string(session.role.rawValue)
         return JSONBodies.response(.object(profile))
+    }
+
+    /// PATCH /v1/me `{current_password, email?, password?}` → 200 `{player, email, token, expires_at}`.
+    /// The current password is required for either change (a stolen token alone changes nothing);
+    /// a new password ends every session, this one included, and the answer carries a fresh token.
+    @Sendable func updateMe(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let session = try await authentication.require(request)
+        let body = try await JSONBodies.object(
+            request, context: context, required: ["current_password"], optional: ["email", "password"])
+        let current = try JSONBodies.string(body, "current_password") ?? ""
+        let email = try JSONBodies.string(body, "email")
+        let password = try JSONBodies.string(body, "password")
+        guard email != nil || password != nil else {
+            throw Problem(
+                .unprocessableContent, "Nothing to change", "send a new email, a new password or both")
+        }
+        // Everything that can be refused is checked before the slow hash.
+        if let email { try PlayerRecord.validateEmail(email) }
+        if let password { _ = try Passwords.validate(password).get() }
+        try await limiter.take("sign-in-name|\(PlayerName.key(session.player.name))", limits.signInPerName)
+        let hash =
+            try await store.credentials(named: session.player.name)?.passwordHash ?? Passwords.decoyHash
+        guard try await Authentication.slow({ Passwords.verify(current, hash: hash) }) else {
+            throw Problem(.forbidden, "Wrong password", "the current password is not right")
+        }
+        if let email { try await store.setEmail(email, player: session.player.id) }
+        var answer: JSONObject = [
+            "player": Self.playerJSON(session.player), "email": .optional(email ?? session.player.email),
+            "token": .null, "expires_at": .null,
+        ]
+        if let password {
+            let newHash = try await Authentication.slow { try Passwords.hash(password) }
+            try await store.setPasswordHash(newHash, player: session.player.id)
+            let now = clock()
+            let (token, tokenHash) = SessionTokens.make()
+            let expires = now.addingTimeInterval(sessionSeconds)
+            try await store.createSession(
+                tokenHash: tokenHash, player: session.player.id, expiresAt: expires, at: now)
+            answer["token"] = .string(token)
+            answer["expires_at"] = .string(RFC3339.format(expires))
+        }
+        return JSONBodies.response(.object(answer))
     }
 }

@@ -25,7 +25,8 @@ public struct Endpoint: Hashable, Sendable {
 
     /// Every endpoint the service answers.
     public static var all: [Endpoint] {
-        LeagueController.endpoints + AccountsController.endpoints + CheckInsController.endpoints
+        LeagueController.endpoints + AccountsController.endpoints + AvatarController.endpoints
+            + CheckInsController.endpoints
             + ReviewsController.endpoints + [OpenAPIDocument.endpoint]
     }
 }

@@ -112,6 +112,14 @@ public enum OpenAPIDocument {
         "SignIn": object([("username", string), ("password", string)]).merging([
             "additionalProperties": .bool(false)
         ]),
+        "AccountChange": object(
+            [("current_password", string), ("email", string), ("password", string)],
+            required: ["current_password"]
+        ).merging(["additionalProperties": .bool(false)]),
+        "AccountChanged": object([
+            ("player", ref("Player")), ("email", nullableString), ("token", nullableString),
+            ("expires_at", nullableDateTime),
+        ]),
         "Hunt": object([
             ("id", string), ("name", string), ("description", string), ("difficulty", string),
             ("bonus_points", integer), ("ordered", boolean), ("timezone", string),
@@ -234,7 +242,55 @@ public enum OpenAPIDocument {
             "get": operation(
                 "me", "One's own profile, with e-mail and role",
                 responses: [("200", answer("The profile", ref("Me"))), ("401", problem("No valid token"))],
-                authenticated: true)
+                authenticated: true),
+            "patch": operation(
+                "updateMe",
+                "Change one's e-mail address or password; the current password is required. A new password ends every session and the answer carries a fresh token",
+                responses: [
+                    ("200", answer("Changed", ref("AccountChanged"))), ("401", problem("No valid token")),
+                    ("403", problem("The current password is wrong")), ("429", tooMany),
+                ] + badBody, body: ref("AccountChange"), authenticated: true),
+        ]),
+        "/v1/me/avatar": .object([
+            "put": operation(
+                "putAvatar",
+                "Set one's profile picture: kept re-encoded (256 x 256, upright) without any metadata",
+                responses: [
+                    ("204", .object(["description": .string("Stored")])), ("401", problem("No valid token")),
+                    ("413", problem("A picture over 64 MiB")), ("415", problem("Not image/jpeg")),
+                    ("422", problem("An empty or unreadable picture")),
+                ], authenticated: true
+            ).merging([
+                "requestBody": .object([
+                    "required": .bool(true),
+                    "content": .object([
+                        "image/jpeg": .object([
+                            "schema": .object(["type": .string("string"), "format": .string("binary")])
+                        ])
+                    ]),
+                ])
+            ])
+        ]),
+        "/v1/players/{username}/avatar": .object([
+            "get": operation(
+                "avatar", "A player's profile picture",
+                responses: [
+                    (
+                        "200",
+                        .object([
+                            "description": .string("The picture"),
+                            "content": .object([
+                                "image/jpeg": .object([
+                                    "schema": .object([
+                                        "type": .string("string"), "format": .string("binary"),
+                                    ])
+                                ])
+                            ]),
+                        ])
+                    ),
+                    ("404", problem("No such player, or no picture")),
+                ],
+                parameters: [parameter("username", in: "path", string)])
         ]),
         "/v1/checkins": .object([
             "post":

@@ -30,6 +30,10 @@ public func buildApplication(
         clock: configuration.clock, uploads: configuration.uploadFolder, limiter: limiter,
         limits: configuration.limits, group: GroupCommit(store: configuration.store)
     ).add(to: router)
+    AvatarController(
+        store: configuration.store, photos: configuration.photos, authentication: authentication,
+        uploads: configuration.uploadFolder
+    ).add(to: router)
     ReviewsController(store: configuration.store, authentication: authentication, clock: configuration.clock)
         .add(to: router)
     OpenAPIDocument.add(to: router)

@@ -42,5 +42,10 @@ import VSHTestSupport
             ])
         #expect(run.status == 0, "\(run.stdout.suffix(4000))\n\(run.stderr.suffix(2000))")
         #expect(run.stdout.contains("passed"))
+        // Every operation schemathesis found in the document was tested ("Selected: n/n", "Tested: n").
+        let selected = run.stdout.split(separator: "\n").first { $0.contains("Selected:") }
+        let numbers = selected?.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } ?? []
+        #expect(numbers.count == 2 && numbers[0] == numbers[1] && numbers[0] >= 17, "\(selected ?? "")")
+        #expect(run.stdout.contains("Tested: \(numbers.first ?? -1)\n"), "not every operation was tested")
     }
 }

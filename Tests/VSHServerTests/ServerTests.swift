@@ -6,6 +6,7 @@ import NIOCore
 import Testing
 import VSHCore
 import VSHMemoryStore
+import VSHPhoto
 import VSHServer
 import VSHSpatiaLite
 import VSHTestSupport
@@ -62,7 +63,7 @@ import VSHTestSupport
     /// `Endpoint.all`), and `/openapi.json` serves that document.
     @Test func theDocumentIsTheRouter() async throws {
         #expect(OpenAPIDocument.documentedEndpoints == Set(Endpoint.all))
-        #expect(Endpoint.all.count == 15)
+        #expect(Endpoint.all.count == 18)
         try await app.test(.router) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(response.status == .ok)
@@ -445,6 +446,104 @@ import VSHTestSupport
             }
         }
         #expect(try await store.players().first?.checkIns == 2)
+    }
+
+    /// PATCH /v1/me: the current password is required; a new password ends every session.
+    @Test func changingYourAddressAndPassword() async throws {
+        try await app.test(.router) { client in
+            let token = try await Self.register(client, "Ann")
+            let me: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
+            let refusals: [(String, HTTPResponse.Status)] = [
+                (#"{"current_password":"not my password","email":"new@example.org"}"#, .forbidden),
+                (#"{"email":"new@example.org"}"#, .unprocessableContent),
+                (#"{"current_password":"tumbling dice"}"#, .unprocessableContent),
+                (#"{"current_password":"tumbling dice","email":"no address"}"#, .unprocessableContent),
+                (#"{"current_password":"tumbling dice","password":"short"}"#, .unprocessableContent),
+                (#"{"current_password":"tumbling dice","role":"moderator"}"#, .unprocessableContent),
+            ]
+            for (body, status) in refusals {
+                try await client.execute(uri: "/v1/me", method: .patch, headers: me, body: Self.body(body)) {
+                    try Self.expectProblem($0, status)
+                }
+            }
+            #expect(try await store.player(named: "Ann")?.email == "p@example.org")
+            try await client.execute(
+                uri: "/v1/me", method: .patch, headers: me,
+                body: Self.body(#"{"current_password":"tumbling dice","email":"ann@example.net"}"#)
+            ) { response in
+                #expect(response.status == .ok)
+                let answer = try Self.object(response)
+                #expect(answer["email"] == .string("ann@example.net"))
+                #expect(answer["token"] == .null)
+            }
+            #expect(try await store.player(named: "Ann")?.email == "ann@example.net")
+            var fresh = ""
+            try await client.execute(
+                uri: "/v1/me", method: .patch, headers: me,
+                body: Self.body(#"{"current_password":"tumbling dice","password":"loaded dice 7"}"#)
+            ) { response in
+                #expect(response.status == .ok)
+                if case .string(let issued)? = try Self.object(response)["token"] { fresh = issued }
+            }
+            #expect(fresh.count == 64)
+            // The old token ended with the old password; the fresh one works; so does the new password.
+            try await client.execute(uri: "/v1/me", method: .get, headers: me) {
+                try Self.expectProblem($0, .unauthorized)
+            }
+            try await client.execute(
+                uri: "/v1/me", method: .get, headers: [.authorization: "Bearer \(fresh)"]
+            ) {
+                #expect($0.status == .ok)
+            }
+            try await client.execute(
+                uri: "/v1/sessions", method: .post, headers: Self.jsonHeaders,
+                body: Self.body(#"{"username":"ann","password":"loaded dice 7"}"#)
+            ) { #expect($0.status == .created) }
+        }
+    }
+
+    /// Avatars are re-encoded: the GPS of the upload never leaves the server.
+    @Test func avatarsAreStoredWithoutMetadata() async throws {
+        let photo = try [UInt8](
+            Data(
+                contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg"))
+        )
+        #expect(PhotoReader.metadata(bytes: photo)?.position != nil)
+        try await app.test(.router) { client in
+            let token = try await Self.register(client, "Ann")
+            try await client.execute(uri: "/v1/players/Ann/avatar", method: .get) {
+                try Self.expectProblem($0, .notFound)
+            }
+            let jpeg: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "image/jpeg"]
+            try await client.execute(
+                uri: "/v1/me/avatar", method: .put, headers: jpeg, body: ByteBuffer(bytes: photo)
+            ) { #expect($0.status == .noContent) }
+            try await client.execute(uri: "/v1/players/ann/avatar", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                let bytes = Array(response.body.readableBytesView)
+                #expect(bytes.starts(with: [0xFF, 0xD8]))
+                #expect(PhotoReader.metadata(bytes: bytes)?.position == nil)
+                #expect(PhotoReader.metadata(bytes: bytes)?.make == nil)
+                // No APP1 (EXIF or XMP) segment at all, and the picture is the promised square.
+                #expect(!bytes.indices.dropLast().contains { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xE1 })
+                let image = try JPEGCodec.decode(bytes, covering: 1, 1)
+                #expect(image.width == image.height)
+            }
+            for (headers, body, status) in [
+                (jpeg, ByteBuffer(string: "not a jpeg"), HTTPResponse.Status.unprocessableContent),
+                (jpeg, ByteBuffer(), .unprocessableContent),
+                (
+                    [.authorization: "Bearer \(token)", .contentType: "image/png"], ByteBuffer(bytes: photo),
+                    .unsupportedMediaType
+                ),
+                ([.contentType: "image/jpeg"], ByteBuffer(bytes: photo), .unauthorized),
+            ] as [(HTTPFields, ByteBuffer, HTTPResponse.Status)] {
+                try await client.execute(uri: "/v1/me/avatar", method: .put, headers: headers, body: body) {
+                    try Self.expectProblem($0, status)
+                }
+            }
+        }
     }
 
     @Test func moderatorsWorkTheReviewQueue() async throws {

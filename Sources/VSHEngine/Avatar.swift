@@ -1,0 +1,30 @@
+import Foundation
+public import VSHCore
+public import VSHPhoto
+
+/// Profile pictures: a player's upload turned upright, cropped to a square, scaled to
+/// `side` pixels and encoded anew by libjpeg. Nothing of the upload's metadata survives (no
+/// EXIF, no GPS, no camera, no thumbnail): the new file holds pixels and a JFIF header only.
+public enum Avatar {
+    /// The side of the square picture, in pixels.
+    public static let side = 256
+
+    /// The re-encoded picture of a JPEG upload.
+    /// - Parameters:
+    ///   - bytes: the uploaded JPEG.
+    ///   - folder: a private folder for the encoder's temporary file.
+    /// - Throws: `JPEGCodecError.decode` for what libjpeg cannot read.
+    public static func make(from bytes: [UInt8], folder: String) throws -> [UInt8] {
+        let image = try JPEGCodec.decode(bytes, covering: side, side)
+        let orientation = PhotoReader.metadata(bytes: bytes)?.orientation ?? 1
+        var square = RGBImage(width: side, height: side)
+        square.draw(image, orientation: orientation, x: 0, y: 0, width: side, height: side)
+        let path = folder + "/avatar-\(UUID().uuidString).jpg"
+        defer { unlink(path) }
+        try JPEGCodec.write(square, to: path, quality: 85)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw JPEGCodecError.write(path: path, message: "cannot read the encoded picture back")
+        }
+        return [UInt8](data)
+    }
+}
