@@ -6,8 +6,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build and link: SQLite, SpatiaLite (brings GEOS, PROJ, RTTOPO), libexif, libjpeg.
 APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libproj-dev libxml2-dev pkg-config
 # Tests talk to the real tools: ogrinfo (GDAL) reads our database and exported KML/GeoJSON,
-# gpsbabel our GPX, rsvg-convert our SVG maps.
-APT_TEST := gdal-bin gpsbabel librsvg2-bin
+# gpsbabel our GPX, rsvg-convert our SVG maps, exiftool our avatars (no metadata may survive).
+# From PyPI: schemathesis (the API against its OpenAPI document), aiosmtpd (an SMTP sink for e-mail).
+APT_TEST := gdal-bin gpsbabel librsvg2-bin libimage-exiftool-perl
 VSH_CORPUS ?= $(abspath ../shared/corpus)
 BIN := .build/debug
 DEMO_DB := out/demo.sqlite
@@ -25,10 +26,10 @@ deps:
 	fi
 
 test-deps: deps
-	@if ! python3 -c "import schemathesis" 2>/dev/null; then \
-	  echo "make test-deps: installing schemathesis (PyPI)"; python3 -m pip install --quiet schemathesis; \
+	@if ! python3 -c "import schemathesis, aiosmtpd" 2>/dev/null; then \
+	  echo "make test-deps: installing schemathesis and aiosmtpd (PyPI)"; python3 -m pip install --quiet schemathesis aiosmtpd; \
 	fi
-	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v rsvg-convert >/dev/null; then \
+	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v rsvg-convert >/dev/null || ! command -v exiftool >/dev/null; then \
 	  echo "make test-deps: installing $(APT_TEST)"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_TEST) >/dev/null; \

@@ -18,6 +18,8 @@ struct CheckInsController: Sendable {
     let limits: RateLimits
     /// Where check-ins are recorded, grouped into shared transactions.
     let group: GroupCommit
+    /// Sends a player their collage when they complete a hunt (nil: no e-mail).
+    let mailer: Mailer?
 
     static let checkIn = Endpoint(.post, "/v1/checkins")
     static let mine = Endpoint(.get, "/v1/me/checkins")
@@ -79,12 +81,43 @@ struct CheckInsController: Sendable {
         }
         switch try await group.submit(claimed) {
         case .recorded(let recorded, let answer):
+            mailCollage(for: recorded, player: session.player)
             guard let answer else {
                 return JSONBodies.response(CheckInJSON.checkIn(recorded), status: .created)
             }
             return Self.answer(answer, replayed: false)
         case .repeated(let earlier):
             return try Self.replay(earlier, fingerprint: fingerprint)
+        }
+    }
+
+    /// On a hunt's completion, the player's collage of it by e-mail (the original app's "collage by
+    /// email"), made and sent after the answer; nothing without `--smtp` or an address.
+    func mailCollage(for recorded: RecordedCheckIn, player: PlayerRecord) {
+        guard let mailer, let email = player.email,
+            let completed = recorded.awards.first(where: { $0.kind == .bonus })
+        else { return }
+        let (store, photos, folder) = (self.store, self.photos, uploads)
+        Task {
+            guard
+                let collage = try? await Collage.make(
+                    player: player, hunt: completed.huntID, scores: store, photos: photos)
+            else { return }
+            let path = folder + "/collage-\(UUID().uuidString).jpg"
+            defer { unlink(path) }
+            guard (try? JPEGCodec.write(collage.image, to: path)) != nil,
+                let data = FileManager.default.contents(atPath: path)
+            else { return }
+            let hunt = (try? await store.hunt(id: completed.huntID))?.hunt.name ?? completed.huntID
+            await mailer.enqueue(
+                Mail(
+                    to: email, subject: "You completed \(hunt)!",
+                    text: """
+                        Well done, \(player.name): you completed \(hunt) and earned its \(completed.points) bonus points.
+                        Your collage of the hunt is attached.
+                        """,
+                    attachment: ("collage-\(completed.huntID).jpg", "image/jpeg", [UInt8](data))),
+                note: "collage for player #\(player.id)")
         }
     }
 

@@ -27,7 +27,7 @@ public struct Endpoint: Hashable, Sendable {
     public static var all: [Endpoint] {
         LeagueController.endpoints + AccountsController.endpoints + AvatarController.endpoints
             + CheckInsController.endpoints
-            + ReviewsController.endpoints + [OpenAPIDocument.endpoint]
+            + PasswordResetsController.endpoints + ReviewsController.endpoints + [OpenAPIDocument.endpoint]
     }
 }
 

@@ -112,6 +112,9 @@ public enum OpenAPIDocument {
         "SignIn": object([("username", string), ("password", string)]).merging([
             "additionalProperties": .bool(false)
         ]),
+        "ResetRequest": object([("email", string)]).merging(["additionalProperties": .bool(false)]),
+        "ResetAccepted": object([("status", string)]),
+        "NewPassword": object([("password", string)]).merging(["additionalProperties": .bool(false)]),
         "AccountChange": object(
             [("current_password", string), ("email", string), ("password", string)],
             required: ["current_password"]
@@ -250,6 +253,25 @@ public enum OpenAPIDocument {
                     ("200", answer("Changed", ref("AccountChanged"))), ("401", problem("No valid token")),
                     ("403", problem("The current password is wrong")), ("429", tooMany),
                 ] + badBody, body: ref("AccountChange"), authenticated: true),
+        ]),
+        "/v1/password-resets": .object([
+            "post": operation(
+                "requestPasswordReset",
+                "E-mail a single-use reset link to the players with this address; the same answer whether or not any has it",
+                responses: [
+                    ("202", answer("Accepted (whatever the address)", ref("ResetAccepted"))),
+                    ("429", tooMany),
+                    ("503", problem("The server has no e-mail (--smtp)")),
+                ] + badBody, body: ref("ResetRequest"))
+        ]),
+        "/v1/password-resets/{token}": .object([
+            "post": operation(
+                "resetPassword",
+                "Set a new password with the token of a reset message: works once, before it expires; every session ends",
+                responses: [
+                    ("204", .object(["description": .string("The password is changed")])),
+                    ("404", problem("An unknown, used or expired token")), ("429", tooMany),
+                ] + badBody, body: ref("NewPassword"), parameters: [parameter("token", in: "path", string)])
         ]),
         "/v1/me/avatar": .object([
             "put": operation(

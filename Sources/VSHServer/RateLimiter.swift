@@ -24,6 +24,8 @@ public struct RateLimits: Sendable {
     public var signInPerName = RateLimit(perMinute: 10, burst: 10)
     /// Registrations from one address.
     public var registerPerAddress = RateLimit(perMinute: 20, burst: 20)
+    /// Password-reset requests from one address, and for one e-mail address from anywhere.
+    public var resetsPerAddress = RateLimit(perMinute: 5, burst: 10)
     /// Check-ins by one player.
     public var checkInsPerPlayer = RateLimit(perMinute: 60, burst: 60)
     /// Check-ins from one address (a venue's shared network carries many players).

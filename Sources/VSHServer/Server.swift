@@ -1,6 +1,7 @@
 import Foundation
 public import Hummingbird
 import Logging
+import Synchronization
 import VSHCore
 import VSHEngine
 
@@ -17,9 +18,15 @@ public func buildApplication(
         attributes: [.posixPermissions: 0o700])
     let router = Router(context: VSHRequestContext.self)
     router.middlewares.add(AccessLogMiddleware())
+    if !configuration.allowedOrigins.isEmpty {
+        router.middlewares.add(CORSMiddleware(origins: Set(configuration.allowedOrigins)))
+    }
     router.middlewares.add(ProblemMiddleware())
     let authentication = Authentication(store: configuration.store, clock: configuration.clock)
     let limiter = RateLimiter()
+    let mailer = configuration.smtp.map { Mailer(relay: $0) }
+    let listening = ListeningAddress(
+        configuration.publicURL ?? "http://\(configuration.host):\(configuration.port)")
     LeagueController(store: configuration.store).add(to: router)
     AccountsController(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
@@ -28,7 +35,12 @@ public func buildApplication(
     CheckInsController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
         clock: configuration.clock, uploads: configuration.uploadFolder, limiter: limiter,
-        limits: configuration.limits, group: GroupCommit(store: configuration.store)
+        limits: configuration.limits, group: GroupCommit(store: configuration.store), mailer: mailer
+    ).add(to: router)
+    PasswordResetsController(
+        store: configuration.store, mailer: mailer, clock: configuration.clock,
+        resetSeconds: configuration.resetSeconds, publicURL: { listening.value }, limiter: limiter,
+        limits: configuration.limits
     ).add(to: router)
     AvatarController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
@@ -43,7 +55,11 @@ public func buildApplication(
         router: router,
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "vsh"),
-        onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            if configuration.publicURL == nil { listening.value = "http://\(configuration.host):\(port)" }
+            await onListening(port)
+        },
         logger: logger)
 }
 
@@ -53,4 +69,16 @@ public func serve(
 ) async throws {
     defer { try? FileManager.default.removeItem(atPath: configuration.uploadFolder) }
     try await buildApplication(configuration, onListening: onListening).runService()
+}
+
+/// The address players reach the service at, once it is known (`--port 0` learns it on listening).
+final class ListeningAddress: Sendable {
+    private let storage: Mutex<String>
+
+    init(_ initial: String) { storage = Mutex(initial) }
+
+    var value: String {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
 }

@@ -20,6 +20,14 @@ public struct ServerConfiguration: Sendable {
     public var limits = RateLimits()
     /// How long a session lasts after sign-in, in seconds (30 days).
     public var sessionSeconds: TimeInterval = 30 * 24 * 3600
+    /// The SMTP relay for password resets and collages (`--smtp`); nil: no e-mail.
+    public var smtp: SMTPRelay?
+    /// The address players reach the service at, for links in e-mail (default: the listening address).
+    public var publicURL: String?
+    /// Origins whose pages may call the API from a browser (`--allow-origin`); empty: none.
+    public var allowedOrigins: [String] = []
+    /// How long a password-reset token works, in seconds (1 hour).
+    public var resetSeconds: TimeInterval = 3600
 
     /// A configuration from its parts.
     public init(

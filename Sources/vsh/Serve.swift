@@ -26,9 +26,40 @@ extension VSH {
                 "For tests and rehearsals: every request is received at this time (RFC 3339).",
                 valueName: "time"))
         var now: String?
+        @Option(
+            help: ArgumentHelp(
+                "An SMTP relay for password resets and hunt collages (off without it).",
+                valueName: "smtp://host:port"))
+        var smtp: String?
+        @Option(help: ArgumentHelp("The sender of vsh's e-mail.", valueName: "address"))
+        var mailFrom = "vsh@localhost"
+        @Option(
+            help: ArgumentHelp(
+                "Where players reach this service, for links in e-mail (default: the listening address).",
+                valueName: "url"))
+        var publicURL: String?
+        @Option(
+            help: ArgumentHelp(
+                "A web origin allowed to call the API from a browser (repeat for more; none by default).",
+                valueName: "origin"))
+        var allowOrigin: [String] = []
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535") }
+            if let smtp, SMTPRelay(url: smtp, from: mailFrom) == nil {
+                throw ValidationError("--smtp takes smtp://host or smtp://host:port")
+            }
+            for origin in allowOrigin {
+                guard let url = URLComponents(string: origin), let scheme = url.scheme,
+                    ["http", "https"].contains(scheme),
+                    url.host != nil, url.path.isEmpty, url.query == nil
+                else {
+                    throw ValidationError("--allow-origin takes an origin such as https://hunt.example.org")
+                }
+            }
+            if let publicURL, URLComponents(string: publicURL)?.host == nil {
+                throw ValidationError("--public-url takes a URL such as https://hunt.example.org")
+            }
         }
 
         func run() async throws {
@@ -37,6 +68,9 @@ extension VSH {
                 let host = self.host
                 var configuration = ServerConfiguration(
                     host: host, port: port, store: db, photos: store.photoStore)
+                configuration.smtp = smtp.flatMap { SMTPRelay(url: $0, from: mailFrom) }
+                configuration.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+                configuration.allowedOrigins = allowOrigin
                 if let now {
                     let fixed = try Clock.time(now, option: "--now")
                     configuration.clock = { fixed }

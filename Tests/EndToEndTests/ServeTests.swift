@@ -75,6 +75,41 @@ final class ServedVSH {
         self.port = port
     }
 
+    /// One request: status, body and headers.
+    @discardableResult
+    func call(
+        _ method: String, _ path: String, json body: String? = nil, token: String? = nil,
+        headers: [String: String] = [:], data: Data? = nil
+    ) async throws -> (status: Int, body: String, headers: [String: String]) {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body.utf8)
+        }
+        if let data { request.httpBody = data }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (answer, response) = try await URLSession.shared.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw FixtureError("not HTTP") }
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        return (http.statusCode, String(decoding: answer, as: UTF8.self), fields)
+    }
+
+    /// Registers a player and returns their token.
+    func register(_ name: String, email: String, password: String = "tumbling dice") async throws -> String {
+        let answer = try await call(
+            "POST", "/v1/accounts",
+            json: #"{"username":"\#(name)","email":"\#(email)","password":"\#(password)"}"#)
+        guard answer.status == 201, case .string(let token)? = try json(answer.body)["token"] else {
+            throw FixtureError("registration failed: \(answer.status) \(answer.body)")
+        }
+        return token
+    }
+
     /// What the server logged so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 

@@ -28,11 +28,12 @@ import VSHTestSupport
 
     var app: some ApplicationProtocol { app() }
 
-    func app(limits: RateLimits = RateLimits()) -> some ApplicationProtocol {
+    func app(limits: RateLimits = RateLimits(), origins: [String] = []) -> some ApplicationProtocol {
         let now = self.now
         var configuration = ServerConfiguration(
             store: store, photos: FilePhotoStore.beside(databasePath: store.path), clock: { now })
         configuration.limits = limits
+        configuration.allowedOrigins = origins
         configuration.uploadFolder = folder.appendingPathComponent("uploads").path
         return buildApplication(configuration)
     }
@@ -63,7 +64,7 @@ import VSHTestSupport
     /// `Endpoint.all`), and `/openapi.json` serves that document.
     @Test func theDocumentIsTheRouter() async throws {
         #expect(OpenAPIDocument.documentedEndpoints == Set(Endpoint.all))
-        #expect(Endpoint.all.count == 18)
+        #expect(Endpoint.all.count == 20)
         try await app.test(.router) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(response.status == .ok)
@@ -542,6 +543,43 @@ import VSHTestSupport
                 try await client.execute(uri: "/v1/me/avatar", method: .put, headers: headers, body: body) {
                     try Self.expectProblem($0, status)
                 }
+            }
+        }
+    }
+
+    /// CORS only for the origins named by `--allow-origin`; none without it.
+    @Test func onlyNamedOriginsGetCORSHeaders() async throws {
+        let allowed = "https://hunt.example.org"
+        try await app(origins: [allowed]).test(.router) { client in
+            try await client.execute(
+                uri: "/v1/checkins", method: .options,
+                headers: [.origin: allowed, .accessControlRequestMethod: "POST"]
+            ) { response in
+                #expect(response.status == .noContent)
+                #expect(response.headers[.accessControlAllowOrigin] == allowed)
+                #expect(response.headers[.accessControlAllowHeaders]?.contains("Idempotency-Key") == true)
+            }
+            try await client.execute(uri: "/v1/hunts", method: .get, headers: [.origin: allowed]) {
+                response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.accessControlAllowOrigin] == allowed)
+            }
+            // Problems carry the header too, so the page can read them.
+            try await client.execute(uri: "/v1/me", method: .get, headers: [.origin: allowed]) { response in
+                try Self.expectProblem(response, .unauthorized)
+                #expect(response.headers[.accessControlAllowOrigin] == allowed)
+            }
+            try await client.execute(
+                uri: "/v1/hunts", method: .get, headers: [.origin: "https://evil.example.com"]
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.accessControlAllowOrigin] == nil)
+            }
+        }
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/hunts", method: .get, headers: [.origin: allowed]) {
+                response in
+                #expect(response.headers[.accessControlAllowOrigin] == nil)
             }
         }
     }
