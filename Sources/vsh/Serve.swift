@@ -43,9 +43,16 @@ extension VSH {
                 "A web origin allowed to call the API from a browser (repeat for more; none by default).",
                 valueName: "origin"))
         var allowOrigin: [String] = []
+        @Option(
+            help: ArgumentHelp(
+                "Check-ins a player may send a minute (from one address: ten times as many).", valueName: "n"))
+        var checkinsPerMinute = 60
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535") }
+            guard (1...1_000_000).contains(checkinsPerMinute) else {
+                throw ValidationError("--checkins-per-minute takes 1 to 1000000")
+            }
             if let smtp, SMTPRelay(url: smtp, from: mailFrom) == nil {
                 throw ValidationError("--smtp takes smtp://host or smtp://host:port")
             }
@@ -71,6 +78,9 @@ extension VSH {
                 configuration.smtp = smtp.flatMap { SMTPRelay(url: $0, from: mailFrom) }
                 configuration.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
                 configuration.allowedOrigins = allowOrigin
+                let rate = Double(checkinsPerMinute)
+                configuration.limits.checkInsPerPlayer = RateLimit(perMinute: rate, burst: rate)
+                configuration.limits.checkInsPerAddress = RateLimit(perMinute: rate * 10, burst: rate * 10)
                 if let now {
                     let fixed = try Clock.time(now, option: "--now")
                     configuration.clock = { fixed }

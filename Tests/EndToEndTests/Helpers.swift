@@ -55,6 +55,11 @@ extension JSONValue {
         if case .string(let value) = self { return value }
         return nil
     }
+
+    var int: Int? {
+        if case .number(let value, isInteger: true) = self { return Int(value) }
+        return nil
+    }
 }
 
 /// The landmark table the hunts were drawn from (Fixtures/landmarks.csv).
