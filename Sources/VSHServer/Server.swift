@@ -1,6 +1,8 @@
 import Foundation
 public import Hummingbird
 import Logging
+import ServiceLifecycle
+import UnixSignals
 import Synchronization
 import VSHCore
 import VSHEngine
@@ -63,12 +65,27 @@ public func buildApplication(
         logger: logger)
 }
 
-/// Runs the service until SIGTERM or SIGINT, then stops accepting, finishes what is in flight and returns.
+/// Runs the service until SIGTERM or SIGINT, then stops accepting and finishes what is in flight.
+/// A request still running after `configuration.shutdownSeconds` (a phone that stopped sending its
+/// upload halfway) is cancelled: it records nothing, and the service returns within the bound.
 public func serve(
     _ configuration: ServerConfiguration, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws {
     defer { try? FileManager.default.removeItem(atPath: configuration.uploadFolder) }
-    try await buildApplication(configuration, onListening: onListening).runService()
+    var logger = Logger(label: "vsh")
+    logger.logLevel = .info
+    var group = ServiceGroupConfiguration(
+        services: [buildApplication(configuration, onListening: onListening)],
+        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownSeconds)
+    group.maximumCancellationDuration = .seconds(1)
+    do {
+        try await ServiceGroup(configuration: group).run()
+    } catch is CancellationError {
+        // The bound passed: the requests still running were cancelled (they recorded nothing).
+        logger.notice(
+            "stopped: requests still running after \(configuration.shutdownSeconds) s were cancelled")
+    }
 }
 
 /// The address players reach the service at, once it is known (`--port 0` learns it on listening).

@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     public var publicURL: String?
     /// Origins whose pages may call the API from a browser (`--allow-origin`); empty: none.
     public var allowedOrigins: [String] = []
+    /// How long a stopping service lets requests in flight finish before cancelling them, in seconds.
+    public var shutdownSeconds: Int = 7
     /// How long a password-reset token works, in seconds (1 hour).
     public var resetSeconds: TimeInterval = 3600
 

@@ -45,7 +45,8 @@ extension VSH {
         var allowOrigin: [String] = []
         @Option(
             help: ArgumentHelp(
-                "Check-ins a player may send a minute (from one address: ten times as many).", valueName: "n"))
+                "Check-ins a player may send a minute (from one address: ten times as many).", valueName: "n")
+        )
         var checkinsPerMinute = 60
 
         func validate() throws {

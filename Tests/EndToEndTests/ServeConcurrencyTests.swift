@@ -30,7 +30,8 @@ import VSHTestSupport
         let session = URLSession(configuration: configuration)
         let base = server.base
         // Each client: 100 device fixes along the landmarks, one after another, all clients at once.
-        let answers = try await withThrowingTaskGroup(of: [(client: Int, status: Int, id: Int?)].self) { group in
+        let answers = try await withThrowingTaskGroup(of: [(client: Int, status: Int, id: Int?)].self) {
+            group in
             for (client, token) in tokens.enumerated() {
                 group.addTask {
                     var mine: [(client: Int, status: Int, id: Int?)] = []
@@ -43,7 +44,8 @@ import VSHTestSupport
                             ("lat", String(place[0])), ("lon", String(place[1])), ("accuracy_m", "8"),
                             ("fix_time", time),
                         ] {
-                            body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+                            body +=
+                                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
                         }
                         body += "--\(boundary)--\r\n"
                         var request = URLRequest(url: URL(string: base + "/v1/checkins")!)

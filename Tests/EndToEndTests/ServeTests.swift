@@ -48,10 +48,14 @@ final class ServedVSH {
     let port: Int
     var base: String { "http://127.0.0.1:\(port)" }
 
-    init(workspace: Workspace, extra: [String] = []) throws {
+    init(workspace: Workspace, extra: [String] = [], environment: [String: String] = [:]) throws {
         process.executableURL = TestSupport.productsDirectory.appendingPathComponent("vsh")
         process.arguments =
             ["serve", "--port", "0", "--db", workspace.db, "--hunts", workspace.hunts] + extra
+        var env = ProcessInfo.processInfo.environment
+        env["TMPDIR"] = workspace.root.path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
         let out = Pipe()
         process.standardOutput = out
         logPath = workspace.root.appendingPathComponent("serve.log").path

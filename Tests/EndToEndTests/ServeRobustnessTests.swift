@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHSpatiaLite
+import VSHTestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `vsh serve` when things go wrong around it: a database locked by another process, and SIGTERM
+/// while a photo is still arriving.
+@Suite struct ServeRobustnessTests {
+    /// Another process holds the write lock: a check-in waits out the busy timeout and gets 503 with
+    /// Retry-After, never a hung request; once the lock is gone the same request succeeds.
+    @Test func aLockedDatabaseGives503WithRetryAfter() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(
+            workspace: workspace, extra: ["--now", fixtureNow], environment: ["VSH_BUSY_TIMEOUT": "1"])
+        defer { server.stop() }
+        let token = try await server.register("Ann", email: "ann@example.org")
+        let photo = try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg")))
+        let (body, type) = multipart(photo: photo)
+
+        // A writer in another process (Python's sqlite3), holding its transaction open.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            """
+            import sqlite3, sys, time
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute('BEGIN IMMEDIATE')
+            print('locked', flush=True)
+            sys.stdin.read()
+            db.execute('ROLLBACK')
+            """,
+            workspace.db,
+        ]
+        let toHolder = Pipe()
+        let fromHolder = Pipe()
+        holder.standardInput = toHolder
+        holder.standardOutput = fromHolder
+        try holder.run()
+        #expect(String(decoding: fromHolder.fileHandleForReading.availableData, as: UTF8.self) == "locked\n")
+        let busy = try await server.call(
+            "POST", "/v1/checkins", token: token, headers: ["Content-Type": type], data: body)
+        #expect(busy.status == 503, "\(busy.body)")
+        #expect(busy.headers["retry-after"] == "1")
+        #expect(busy.headers["content-type"] == "application/problem+json")
+        try toHolder.fileHandleForWriting.close()
+        holder.waitUntilExit()
+
+        let done = try await server.call(
+            "POST", "/v1/checkins", token: token, headers: ["Content-Type": type], data: body)
+        #expect(done.status == 201, "\(done.body)")
+        #expect(try json(done.body)["verdict"]?.string == "accepted")
+        server.stop()
+        #expect(try workspace.vsh(["doctor"]).status == 0)
+    }
+
+    /// SIGTERM while an upload is half sent: the server stops within 10 s, exits 0, records nothing
+    /// of it and leaves no temporary file behind.
+    @Test func sigtermMidUploadRecordsNothingHalf() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
+        let token = try await server.register("Ann", email: "ann@example.org")
+        let photo = try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg")))
+        let (body, type) = multipart(photo: photo)
+
+        // A raw connection: the headers and half the body, then nothing.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(server.port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(connected == 0)
+        let head =
+            "POST /v1/checkins HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: \(type)\r\nContent-Length: \(body.count)\r\n\r\n"
+        let half = Data(head.utf8) + body.prefix(body.count / 2)
+        let sent = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        #expect(sent == half.count)
+        // The upload has started: its temporary file exists.
+        var uploading = false
+        for _ in 0..<100 where !uploading {
+            uploading = Self.uploads(in: workspace.root).contains { !$0.isEmpty }
+            if !uploading { usleep(50_000) }
+        }
+        #expect(uploading, "no upload in progress")
+
+        let began = ContinuousClock.now
+        kill(server.process.processIdentifier, SIGTERM)
+        server.process.waitUntilExit()
+        let took = ContinuousClock.now - began
+        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+        // The contract's bound (API.md), not a speed measurement: a hung shutdown would take forever.
+        #expect(took < .seconds(10), "stopping took \(took)")
+        #expect(Self.uploads(in: workspace.root).isEmpty, "an upload folder was left behind")
+        let store = try await SpatiaLiteStore.open(path: workspace.db, hunts: nil)
+        #expect(try await store.players().first?.checkIns == 0)
+        #expect(try workspace.vsh(["doctor"]).status == 0)
+    }
+
+    /// The upload folders under a workspace (vsh serve makes one in its TMPDIR) and what they hold.
+    static func uploads(in root: URL) -> [[String]] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+            .filter { $0.hasPrefix("vsh-uploads-") }
+            .map {
+                (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent($0).path))
+                    ?? []
+            }
+    }
+
+    /// A check-in form with one photo part: its bytes and content type.
+    func multipart(photo: Data) -> (Data, String) {
+        let boundary = "vsh-robustness"
+        var body = Data(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+                .utf8)
+        body += photo
+        body += Data("\r\n--\(boundary)--\r\n".utf8)
+        return (body, "multipart/form-data; boundary=\(boundary)")
+    }
+}
