@@ -6,6 +6,8 @@ import VSHEngine
 /// What anyone may read: the hunt feed, one hunt as GeoJSON, leaderboards, public profiles, health.
 struct LeagueController: Sendable {
     let store: any LeagueStore
+    /// Answers kept until the next write.
+    let cache: ReadCache
 
     static let health = Endpoint(.get, "/healthz")
     static let hunts = Endpoint(.get, "/v1/hunts")
@@ -30,19 +32,22 @@ struct LeagueController: Sendable {
 
     /// GET /v1/hunts → the feed: each hunt's metadata with `total_points` and a count of `stops`.
     @Sendable func hunts(_ request: Request, context: VSHRequestContext) async throws -> Response {
-        JSONBodies.response(.array(try await store.hunts().map { HuntJSON.hunt($0, withStops: false) }))
+        try await cache.answer(request) {
+            let feed = JSONValue.array(try await store.hunts().map { HuntJSON.hunt($0, withStops: false) })
+            return (ByteBuffer(string: feed.compactText), "application/json")
+        }
     }
 
     /// GET /v1/hunts/{id} → the hunt as its hunt file: an RFC 7946 FeatureCollection.
     @Sendable func hunt(_ request: Request, context: VSHRequestContext) async throws -> Response {
         let raw = try context.parameters.require("id")
         let id = raw.removingPercentEncoding ?? raw
-        guard let stored = try await store.hunt(id: id) else {
-            throw LeagueError.unknownHunt(id: id, known: try await store.hunts().map(\.hunt.id))
+        return try await cache.answer(request) {
+            guard let stored = try await store.hunt(id: id) else {
+                throw LeagueError.unknownHunt(id: id, known: try await store.hunts().map(\.hunt.id))
+            }
+            return (ByteBuffer(string: HuntFile.text(of: stored.hunt)), "application/geo+json")
         }
-        return Response(
-            status: .ok, headers: [.contentType: "application/geo+json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: HuntFile.text(of: stored.hunt))))
     }
 
     /// GET /v1/leaderboard?hunt=&since=&until=&limit= → rows as `vsh leaderboard --format json`.
@@ -62,12 +67,14 @@ struct LeagueController: Sendable {
             }
             limit = value
         }
-        let entries = try await store.leaderboard(
-            LeaderboardQuery(
-                huntID: query.get("hunt"), since: try time("since"), until: try time("until"), limit: limit))
-        return Response(
-            status: .ok, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: LeaderboardFormat.json(entries))))
+        let board = LeaderboardQuery(
+            huntID: query.get("hunt"), since: try time("since"), until: try time("until"), limit: limit)
+        return try await cache.answer(request) {
+            (
+                ByteBuffer(string: LeaderboardFormat.json(try await store.leaderboard(board))),
+                "application/json"
+            )
+        }
     }
 
     /// GET /v1/players/{username} → the public profile (never the e-mail address).
@@ -75,10 +82,12 @@ struct LeagueController: Sendable {
         // Path parameters arrive percent-encoded ("Ann%20Lee").
         let raw = try context.parameters.require("username")
         let name = raw.removingPercentEncoding ?? raw
-        guard let player = try await store.player(named: name) else {
-            throw LeagueError.unknownPlayer(name: name)
+        return try await cache.answer(request) {
+            guard let player = try await store.player(named: name) else {
+                throw LeagueError.unknownPlayer(name: name)
+            }
+            let profile = ProfileJSON.profile(try await store.profile(player: player.id, recent: 10))
+            return (ByteBuffer(string: profile.compactText), "application/json")
         }
-        return JSONBodies.response(
-            ProfileJSON.profile(try await store.profile(player: player.id, recent: 10)))
     }
 }

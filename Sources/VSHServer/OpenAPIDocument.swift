@@ -399,15 +399,17 @@ public enum OpenAPIDocument {
         ]),
         "/v1/hunts": .object([
             "get": operation(
-                "hunts", "The hunt feed", responses: [("200", answer("Every hunt", array(ref("Hunt"))))])
+                "hunts", "The hunt feed",
+                responses: [("200", answer("Every hunt", array(ref("Hunt")))), notModified],
+                parameters: [ifNoneMatch])
         ]),
         "/v1/hunts/{id}": .object([
             "get": operation(
                 "hunt", "One hunt as its hunt file (RFC 7946 FeatureCollection)",
                 responses: [
                     ("200", answer("The hunt", ref("HuntFile"), type: "application/geo+json")),
-                    ("404", problem("No such hunt")),
-                ], parameters: [parameter("id", in: "path", string)])
+                    ("404", problem("No such hunt")), notModified,
+                ], parameters: [parameter("id", in: "path", string), ifNoneMatch])
         ]),
         "/v1/leaderboard": .object([
             "get": operation(
@@ -415,9 +417,10 @@ public enum OpenAPIDocument {
                 responses: [
                     ("200", answer("The rows", array(ref("LeaderboardRow")))),
                     ("400", problem("A bad query")),
-                    ("404", problem("No such hunt")),
+                    ("404", problem("No such hunt")), notModified,
                 ],
                 parameters: [
+                    ifNoneMatch,
                     parameter("hunt", in: "query", string), parameter("since", in: "query", dateTime),
                     parameter("until", in: "query", dateTime),
                     parameter(
@@ -430,10 +433,17 @@ public enum OpenAPIDocument {
                 "player", "A public profile (never the e-mail address)",
                 responses: [
                     ("200", answer("The profile", ref("Profile"))), ("404", problem("No such player")),
+                    notModified,
                 ],
-                parameters: [parameter("username", in: "path", string)])
+                parameters: [parameter("username", in: "path", string), ifNoneMatch])
         ]),
     ])
+
+    /// Public reads carry an ETag; sent back in If-None-Match while nothing changed, the answer is 304.
+    static let ifNoneMatch = parameter("If-None-Match", in: "header", string)
+    static let notModified: (String, JSONValue) = (
+        "304", .object(["description": .string("Not modified since the ETag sent in If-None-Match")])
+    )
 
     /// The document.
     public static let document: JSONValue = .object([

@@ -24,12 +24,14 @@ public func buildApplication(
         router.middlewares.add(CORSMiddleware(origins: Set(configuration.allowedOrigins)))
     }
     router.middlewares.add(ProblemMiddleware())
+    let cache = ReadCache()
+    router.middlewares.add(InvalidatingMiddleware(cache: cache))
     let authentication = Authentication(store: configuration.store, clock: configuration.clock)
     let limiter = RateLimiter()
     let mailer = configuration.smtp.map { Mailer(relay: $0) }
     let listening = ListeningAddress(
         configuration.publicURL ?? "http://\(configuration.host):\(configuration.port)")
-    LeagueController(store: configuration.store).add(to: router)
+    LeagueController(store: configuration.store, cache: cache).add(to: router)
     AccountsController(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
         sessionSeconds: configuration.sessionSeconds, limiter: limiter, limits: configuration.limits

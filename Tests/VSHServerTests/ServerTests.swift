@@ -584,6 +584,41 @@ import VSHTestSupport
         }
     }
 
+    /// Public reads are cached until the next write, with ETags for conditional requests.
+    @Test func leaderboardsAreCachedUntilTheNextWrite() async throws {
+        try await app.test(.router) { client in
+            let token = try await Self.register(client, "Ann")
+            var etag = ""
+            try await client.execute(uri: "/v1/leaderboard", method: .get) { response in
+                #expect(response.status == .ok)
+                etag = response.headers[.eTag] ?? ""
+                #expect(String(buffer: response.body) == "[]")  // nobody has points yet
+            }
+            #expect(etag.hasPrefix("\"") && etag.count > 10)
+            try await client.execute(uri: "/v1/leaderboard", method: .get, headers: [.ifNoneMatch: etag]) {
+                #expect($0.status == .notModified)
+            }
+            // A check-in (a write) empties the cache: the next read shows the points at once.
+            let fixTime = RFC3339.format(now.addingTimeInterval(-60))
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                body: Self.form([
+                    ("lat", nil, Array("36.12056".utf8)), ("lon", nil, Array("-115.16139".utf8)),
+                    ("accuracy_m", nil, Array("8".utf8)), ("fix_time", nil, Array(fixTime.utf8)),
+                ])
+            ) { #expect($0.status == .created) }
+            try await client.execute(uri: "/v1/leaderboard", method: .get, headers: [.ifNoneMatch: etag]) {
+                response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.eTag] != etag)
+                #expect(String(buffer: response.body).contains(#""player":"Ann""#))
+            }
+            try await client.execute(uri: "/v1/players/Ann", method: .get) { response in
+                #expect(String(buffer: response.body).contains(#""stops_visited":1"#))
+            }
+        }
+    }
+
     @Test func moderatorsWorkTheReviewQueue() async throws {
         let fixTime = RFC3339.format(now.addingTimeInterval(-60))
         // Accuracy 120 m is worse than the hunt's 50 m: the check-in waits for a moderator.
