@@ -62,7 +62,10 @@ replay-test: test-deps build
 # Speed and memory of the main tasks on generated data (README, "Speed"). Not part of `make test`.
 bench: deps
 	@command -v cjpeg >/dev/null || (DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libjpeg-turbo-progs >/dev/null)
+	@if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk nginx-light >/dev/null; fi
 	bash Benchmarks/run.sh
+	bash Benchmarks/serve.sh
 
 # This tree against another commit on the same data, alternating runs (after make bench): REV=<commit> RUNS=5.
 REV ?= HEAD~1

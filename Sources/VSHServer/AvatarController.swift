@@ -44,7 +44,9 @@ struct AvatarController: Sendable {
 
     /// GET /v1/players/{username}/avatar → the picture (`image/jpeg`), or 404.
     @Sendable func get(_ request: Request, context: VSHRequestContext) async throws -> Response {
-        let name = context.parameters.get("username") ?? ""
+        // Path parameters arrive percent-encoded ("Ann%20Lee").
+        let raw = context.parameters.get("username") ?? ""
+        let name = raw.removingPercentEncoding ?? raw
         guard let player = try await store.player(named: name),
             let key = try await store.avatar(player: player.id),
             let bytes = try photos.get(key)

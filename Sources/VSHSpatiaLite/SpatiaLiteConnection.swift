@@ -57,6 +57,9 @@ final class SpatiaLiteDatabase: Sendable {
             let cache = SpatiaLiteCache()
             caches.list.withLock { $0.append(cache) }
             try cache.attach(to: db, busyTimeout: busyTimeout)
+            // Pages are read through a memory map, not copied by pread: a server's readers reread
+            // pages after every commit of the writer.
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
         do {
             if let path, pooled {

@@ -50,27 +50,37 @@ extension SpatiaLiteStore {
         }
     }
 
-    /// The unexpired session with this token hash and its player, its last use stamped.
+    /// The unexpired session with this token hash and its player. Its last use is stamped only when
+    /// the stamp is older than `lastUseResolution` (a read, not a durable write, on most requests).
     public func session(tokenHash: String, at now: Date) async throws -> Session? {
-        try await write { db in
-            guard
-                let row = try SessionRow.fetchOne(
+        guard
+            let row = try await read({ db in
+                try SessionRow.fetchOne(
                     db,
                     sql: """
-                        SELECT p.id, p.name, p.email, p.created_at, p.password_hash, p.role, s.expires_at
+                        SELECT p.id, p.name, p.email, p.created_at, p.password_hash, p.role, s.expires_at,
+                            s.last_used_at
                         FROM sessions s JOIN players p ON p.id = s.player_id
                         WHERE s.token_hash = ? AND s.expires_at > ?
                         """,
                     arguments: [tokenHash, now.timeIntervalSince1970])
-            else { return nil }
-            try db.execute(
-                sql: "UPDATE sessions SET last_used_at = ? WHERE token_hash = ?",
-                arguments: [RFC3339.format(now), tokenHash])
-            return Session(
-                player: row.player.credentials.player, role: row.player.credentials.role,
-                expiresAt: Date(timeIntervalSince1970: row.expiresAt))
+            })
+        else { return nil }
+        let lastUse = RFC3339.parse(row.lastUsedAt) ?? .distantPast
+        if abs(now.timeIntervalSince(lastUse)) > Self.lastUseResolution {
+            try await write { db in
+                try db.execute(
+                    sql: "UPDATE sessions SET last_used_at = ? WHERE token_hash = ?",
+                    arguments: [RFC3339.format(now), tokenHash])
+            }
         }
+        return Session(
+            player: row.player.credentials.player, role: row.player.credentials.role,
+            expiresAt: Date(timeIntervalSince1970: row.expiresAt))
     }
+
+    /// How stale a session's `last_used_at` may be before a request stamps it anew, in seconds.
+    static let lastUseResolution: TimeInterval = 600
 
     /// Deletes the `sessions` row.
     public func deleteSession(tokenHash: String) async throws {
@@ -186,13 +196,17 @@ struct CredentialsRow: Decodable, FetchableRecord {
 struct SessionRow: Decodable, FetchableRecord {
     var player: CredentialsRow
     var expiresAt: Double
+    var lastUsedAt: String
 
     enum CodingKeys: String, CodingKey {
         case expiresAt = "expires_at"
+        case lastUsedAt = "last_used_at"
     }
 
     init(from decoder: any Decoder) throws {
         player = try CredentialsRow(from: decoder)
-        expiresAt = try decoder.container(keyedBy: CodingKeys.self).decode(Double.self, forKey: .expiresAt)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        expiresAt = try container.decode(Double.self, forKey: .expiresAt)
+        lastUsedAt = try container.decode(String.self, forKey: .lastUsedAt)
     }
 }

@@ -40,6 +40,41 @@ import VSHTestSupport
     }
 }
 
+/// The README's curl session (docs/curl-session.sh), run as written against the real binary: what a
+/// player with only curl can do, every step a 2xx.
+@Suite struct CurlSessionTests {
+    @Test func theReadmesCurlSessionWorksAsWritten() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
+        defer { server.stop() }
+        let run = try TestSupport.run(
+            "/bin/sh", [TestSupport.packageRoot.appendingPathComponent("docs/curl-session.sh").path],
+            environment: ["BASE": server.base], currentDirectory: TestSupport.packageRoot)
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let checkIns = lines.filter { $0.hasPrefix(#"{"verdict""#) }
+        #expect(checkIns.count == 2)
+        #expect(checkIns.first?.hasPrefix(#"{"verdict":"accepted","id":1,"#) == true)
+        #expect(Set(checkIns).count == 1, "the retry got another answer")
+        #expect(lines.contains { $0.hasPrefix("image/jpeg, ") && $0.hasSuffix(" bytes") })
+        #expect(lines.last == "the token afterwards: 401")
+
+        // The picture kept for the profile: exiftool finds no GPS and no EXIF in it.
+        let (avatar, _) = try await URLSession.shared.data(
+            from: URL(string: server.base + "/v1/players/Eve%20Park/avatar")!)
+        let file = workspace.root.appendingPathComponent("avatar.jpg")
+        try avatar.write(to: file)
+        let tags = try TestSupport.run("/usr/bin/env", ["exiftool", "-json", "-a", "-G1", file.path])
+        #expect(tags.status == 0)
+        #expect(!tags.stdout.contains("GPS"), "\(tags.stdout)")
+        #expect(!tags.stdout.contains("[EXIF"), "\(tags.stdout)")
+        #expect(!tags.stdout.contains("Apple"), "\(tags.stdout)")
+        #expect(tags.stdout.contains("\"File:ImageWidth\": 256"))
+        // One check-in in the database: the retry recorded nothing.
+        #expect(try workspace.vsh(["profile", "Eve Park", "--json"]).stdout.contains(#""stops_visited":1"#))
+    }
+}
+
 /// `vsh serve --port 0` on a workspace, running until `stop()`: its port, once it listens.
 final class ServedVSH {
     let process = Process()

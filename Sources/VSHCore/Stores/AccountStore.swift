@@ -65,7 +65,8 @@ public protocol AccountStore: Sendable {
     /// Records a new session under the hash of its token.
     func createSession(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) async throws
 
-    /// The session whose token has this hash, if it has not expired at `now` (its last use becomes `now`).
+    /// The session whose token has this hash, if it has not expired at `now`. Its last use becomes
+    /// `now` (a store may skip the write while the last stamp is recent: it is for housekeeping).
     func session(tokenHash: String, at now: Date) async throws -> Session?
 
     /// Ends the session whose token has this hash (a no-op when there is none).

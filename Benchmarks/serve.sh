@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# make bench, the service part: a release `vsh serve` on a fresh durable SpatiaLite league (the
+# shipped hunts), driven by wrk on loopback, with nginx serving the same leaderboard bytes as a
+# static file in the same run. Prints a Markdown table. Players' sessions are minted straight into
+# the database (200 tokens, stored hashed as the service stores them), so the run measures check-ins,
+# not 200 bcrypt sign-ins.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=.build/release/vsh
+D=bench-data/serve
+CONNECTIONS=${VSH_BENCH_CONNECTIONS:-64}
+SECONDS_EACH=${VSH_BENCH_SECONDS:-15}
+NOW=2026-11-21T20:00:00Z
+export VSH_BENCH_FIX_TIME=2026-11-21T19:59:00Z
+rm -rf "$D" && mkdir -p "$D/photos" "$D/nginx/html"
+
+# The league: 200 players, each with a session token.
+$BIN sync --db "$D/vsh.sqlite" --hunts hunts >/dev/null || exit 1
+python3 - "$D" <<'PY' || exit 1
+import hashlib, secrets, sqlite3, sys, subprocess
+d = sys.argv[1]
+db = sqlite3.connect(f"{d}/vsh.sqlite")
+with open(f"{d}/tokens.txt", "w") as out:
+    for i in range(200):
+        name = f"Bench Player {i}"
+        db.execute("INSERT INTO players(name, name_key, email, created_at) VALUES (?, ?, ?, ?)",
+                   (name, name.lower(), f"p{i}@example.org", "2026-11-21T00:00:00Z"))
+        pid = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+        token = secrets.token_hex(32)
+        db.execute("INSERT INTO sessions(token_hash, player_id, created_at, expires_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
+                   (hashlib.sha256(token.encode()).hexdigest(), pid, "2026-11-21T00:00:00Z", 4e9, "2026-11-21T00:00:00Z"))
+        out.write(token + "\n")
+db.commit()
+PY
+# 64 distinct ~100 KB photos with GPS at the sign (noise pixels, so the JPEG does not shrink).
+python3 - "$D/photos" <<'PY' || exit 1
+import os, random, subprocess, sys, tempfile
+sys.path.insert(0, "Fixtures/scripts")
+from jpegexif import camera, exif_block, exif_times, gps_ifd, with_exif
+out = sys.argv[1]
+rng = random.Random(7)
+with tempfile.TemporaryDirectory() as tmp, open(os.path.join(out, "list.txt"), "w") as listing:
+    for i in range(64):
+        ppm = os.path.join(tmp, "p.ppm")
+        with open(ppm, "wb") as fh:
+            fh.write(b"P6 460 345 255\n" + bytes(rng.randrange(256) for _ in range(460 * 345 * 3)))
+        jpeg = subprocess.run(["cjpeg", "-quality", "80", ppm], check=True, capture_output=True).stdout
+        app1 = exif_block(camera(), exif_times("2026:11:21 11:58:00"), gps_ifd(36.082014, -115.172734, when="2026-11-21T19:58:00Z", accuracy=5))
+        path = os.path.join(out, f"p{i:02d}.jpg")
+        open(path, "wb").write(with_exif(jpeg, app1))
+        listing.write(os.path.abspath(path) + "\n")
+PY
+export VSH_BENCH_TOKENS=$PWD/$D/tokens.txt VSH_BENCH_PHOTOS=$PWD/$D/photos/list.txt
+PHOTO_KB=$(( $(stat -c %s "$D/photos/p00.jpg") / 1024 ))
+
+# Start-up: from exec to the "listening on" line.
+START=$(date +%s.%N)
+$BIN serve --port 0 --db "$D/vsh.sqlite" --hunts hunts --now $NOW --checkins-per-minute 1000000 \
+  > "$D/serve.out" 2> "$D/serve.log" &
+PID=$!
+for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve.out" 2>/dev/null && break; sleep 0.025; done
+READY=$(date +%s.%N)
+BASE=$(sed -n 's/^listening on //p' "$D/serve.out")
+[ -n "$BASE" ] || { echo "vsh serve did not start" >&2; kill $PID; exit 1; }
+STARTUP_MS=$(python3 -c "print(round(($READY - $START) * 1000))")
+RSS_IDLE=$(awk '/VmRSS/ {print int($2 / 1024)}' /proc/$PID/status)
+
+run() { # run NAME wrk-args...: one wrk run, its RESULT line parsed into R_* variables
+  local out; out=$(wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency "$@" 2>&1)
+  local line; line=$(echo "$out" | grep '^RESULT') || { echo "$out" >&2; return 1; }
+  eval "$(echo "$line" | sed 's/^RESULT //; s/\([a-z0-9_]*\)=/R_\1=/g')"
+}
+
+run -s Benchmarks/wrk/checkin.lua "$BASE" || exit 1
+FIX=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests")
+run -s Benchmarks/wrk/upload.lua "$BASE" || exit 1
+PHOTO=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests")
+RSS_PEAK=$(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$PID/status)
+curl -s "$BASE/v1/leaderboard" > "$D/nginx/html/leaderboard.json"
+BOARD_BYTES=$(stat -c %s "$D/nginx/html/leaderboard.json")
+run -s Benchmarks/wrk/get.lua "$BASE/v1/leaderboard" || exit 1
+BOARD=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors")
+RECORDED=$(python3 -c "import sqlite3; print(sqlite3.connect('$D/vsh.sqlite').execute('SELECT COUNT(*) FROM checkins').fetchone()[0])")
+kill -TERM $PID; wait $PID; STOP_STATUS=$?
+
+# nginx: the same bytes as a static file, same connections, same duration.
+NGINX_PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+cat > "$D/nginx/nginx.conf" <<CONF
+worker_processes 2;
+pid $PWD/$D/nginx/nginx.pid;
+error_log $PWD/$D/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  default_type application/json;
+  client_body_temp_path $PWD/$D/nginx;
+  proxy_temp_path $PWD/$D/nginx;
+  fastcgi_temp_path $PWD/$D/nginx;
+  uwsgi_temp_path $PWD/$D/nginx;
+  scgi_temp_path $PWD/$D/nginx;
+  server { listen 127.0.0.1:$NGINX_PORT; root $PWD/$D/nginx/html; }
+}
+CONF
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+$NGINX -c "$PWD/$D/nginx/nginx.conf" -p "$PWD/$D/nginx" || exit 1
+sleep 0.3
+run -s Benchmarks/wrk/get.lua "http://127.0.0.1:$NGINX_PORT/leaderboard.json"
+PEER=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors")
+kill "$(cat "$D/nginx/nginx.pid")"
+
+fmt() { printf "%'d" "${1%.*}"; }
+echo "vsh serve, $(date -u +%Y-%m-%d), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), wrk -t2 -c$CONNECTIONS -d${SECONDS_EACH}s on loopback, durable SQLite (synchronous=FULL)"
+echo
+echo "| what | rate | p50 | p99 | non-2xx | notes |"
+echo "| --- | --- | --- | --- | --- | --- |"
+echo "| device-fix check-ins, 200 players | $(fmt "${FIX[0]}")/s | ${FIX[1]} ms | ${FIX[2]} ms | ${FIX[3]} | ${FIX[5]} requests, each decided by the 12 rules and recorded |"
+echo "| photo check-ins (${PHOTO_KB} KB JPEG + device fix) | $(fmt "${PHOTO[0]}")/s | ${PHOTO[1]} ms | ${PHOTO[2]} ms | ${PHOTO[3]} | ${PHOTO[5]} uploads streamed, read, hashed, stored, decided |"
+echo "| GET /v1/leaderboard ($BOARD_BYTES bytes) | $(fmt "${BOARD[0]}")/s | ${BOARD[1]} ms | ${BOARD[2]} ms | ${BOARD[3]} | cached until the next write |"
+echo "| nginx, the same bytes as a static file | $(fmt "${PEER[0]}")/s | ${PEER[1]} ms | ${PEER[2]} ms | ${PEER[3]} | vsh at $(python3 -c "print(round(${BOARD[0]} / max(${PEER[0]}, 1), 2))")x nginx |"
+echo
+echo "start-up to listening: ${STARTUP_MS} ms; memory: ${RSS_IDLE} MB idle, ${RSS_PEAK} MB peak under load; check-ins in the database afterwards: $RECORDED; exit after SIGTERM: $STOP_STATUS"
