@@ -50,7 +50,7 @@ with tempfile.TemporaryDirectory() as tmp, open(os.path.join(out, "list.txt"), "
         open(path, "wb").write(with_exif(jpeg, app1))
         listing.write(os.path.abspath(path) + "\n")
 PY
-export VSH_BENCH_TOKENS=$PWD/$D/tokens.txt VSH_BENCH_PHOTOS=$PWD/$D/photos/list.txt
+export VSH_BENCH_TOKENS=$PWD/$D/tokens.txt VSH_BENCH_PHOTOS=$PWD/$D/photos/list.txt VSH_BENCH_LUA=$PWD/Benchmarks/wrk
 PHOTO_KB=$(( $(stat -c %s "$D/photos/p00.jpg") / 1024 ))
 
 # Start-up: from exec to the "listening on" line.
