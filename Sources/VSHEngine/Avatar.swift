@@ -1,6 +1,6 @@
 import Foundation
-public import VSHCore
-public import VSHPhoto
+import VSHCore
+import VSHPhoto
 
 /// Profile pictures: a player's upload turned upright, cropped to a square, scaled to
 /// `side` pixels and encoded anew by libjpeg. Nothing of the upload's metadata survives (no

@@ -159,7 +159,7 @@ extension SpatiaLiteStore {
                     db,
                     sql: """
                         SELECT DISTINCT stop_id FROM checkin_state
-                        WHERE player_id = ? AND hunt_id = ? AND state = 'accepted' AND stop_id IS NOT NULL
+                        WHERE player_id = ? AND hunt_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL
                         """,
                     arguments: [player.rawValue, huntID]))
         }
@@ -234,7 +234,7 @@ final class TransactionHistory: CheckInHistory {
             try db.cachedStatement(
                 sql: """
                     SELECT stop_id, MIN(fix_epoch) AS first FROM checkin_state
-                    WHERE player_id = ? AND hunt_id = ? AND state = 'accepted' AND stop_id IS NOT NULL GROUP BY stop_id
+                    WHERE player_id = ? AND hunt_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL GROUP BY stop_id
                     """),
             arguments: [player.rawValue, huntID])
         {
@@ -273,12 +273,12 @@ final class TransactionHistory: CheckInHistory {
 
     static let lastBefore = """
         SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
-        WHERE player_id = ?1 AND state = 'accepted' AND fix_epoch IS NOT NULL AND fix_epoch <= ?2
+        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND fix_epoch IS NOT NULL AND fix_epoch <= ?2
         ORDER BY fix_epoch DESC LIMIT 1
         """
     static let firstAfter = """
         SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
-        WHERE player_id = ?1 AND state = 'accepted' AND fix_epoch IS NOT NULL AND fix_epoch > ?2
+        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND fix_epoch IS NOT NULL AND fix_epoch > ?2
         ORDER BY fix_epoch ASC LIMIT 1
         """
 }

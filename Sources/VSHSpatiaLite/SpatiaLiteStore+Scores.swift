@@ -38,7 +38,8 @@ extension SpatiaLiteStore {
             db,
             sql: """
                 SELECT id, hunt_id, stop_id, fix_epoch FROM checkin_state
-                WHERE player_id = ? AND state = 'accepted' AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
+                WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL
+                    AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                 """,
             arguments: [playerID]
         ).map {

@@ -270,6 +270,16 @@ public final class SpatiaLiteStore: LeagueStore {
                     ALTER TABLE players ADD COLUMN avatar_file TEXT;
                     """)
         }
+        migrator.registerMigration("v8-live-checkins") { db in
+            // Only a check-in whose verdict was accepted or pending can be accepted now (a moderator
+            // approves pending ones and revokes accepted ones): the rules' history questions read
+            // this index and skip a player's rejected submissions, however many they sent.
+            try db.execute(
+                sql: """
+                    CREATE INDEX checkins_live_by_player ON checkins(player_id, fix_epoch)
+                        WHERE verdict IN ('accepted', 'pending');
+                    """)
+        }
         return migrator
     }
 }
