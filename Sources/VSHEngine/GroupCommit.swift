@@ -47,8 +47,9 @@ public actor GroupCommit {
             do {
                 let outcomes = try await store.recordGroup(group.map(\.request), decide: decide)
                 for (entry, outcome) in zip(group, outcomes) { entry.reply.resume(returning: outcome) }
-            } catch  where group.count > 1 {
-                // One bad request must not fail the others: record them one by one.
+            } catch  where group.count > 1 && (error as? any ExitStatusProviding)?.exitStatus != .busy {
+                // One bad request must not fail the others: record them one by one. (Not when the
+                // database is busy: each alone would wait out the busy timeout again, in turn.)
                 for entry in group {
                     do {
                         let outcome = try await store.recordGroup([entry.request], decide: decide)
@@ -58,7 +59,7 @@ public actor GroupCommit {
                     }
                 }
             } catch {
-                group[0].reply.resume(throwing: error)
+                for entry in group { entry.reply.resume(throwing: error) }
             }
             groups += 1
             requests += group.count

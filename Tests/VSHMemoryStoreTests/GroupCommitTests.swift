@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHEngine
+import VSHMemoryStore
+import VSHSpatiaLite
+import VSHTestSupport
+
+/// The service's group commit on each backend: many submissions at once, each answered with its own
+/// outcome, and one bad submission failing alone whatever group it lands in.
+@Suite struct GroupCommitTests {
+    @Test(arguments: AccountStoreTests.Backend.allCases)
+    func concurrentSubmissionsAreEachAnsweredAndABadOneFailsAlone(_ backend: AccountStoreTests.Backend)
+        async throws
+    {
+        let store = try AccountStoreTests().store(backend)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        var players: [PlayerID] = []
+        for i in 0..<8 {
+            players.append(try await store.addPlayer(name: "Player \(i)", email: nil, at: t0).id)
+        }
+        let known = players
+        let group = GroupCommit(store: store)
+        let outcomes = await withTaskGroup(of: (Int, Result<Int64, LeagueError>?).self) { tasks in
+            for n in 0..<41 {
+                tasks.addTask {
+                    // The 41st names a player nobody registered.
+                    let player = n == 40 ? PlayerID(999) : known[n % known.count]
+                    let request = CheckInRequest(
+                        submission: Submission(
+                            player: player,
+                            evidence: .device(
+                                position: Coordinate(unchecked: 36.1, -115.1), time: t0 + Double(n),
+                                accuracyMeters: 5),
+                            huntID: nil, receivedAt: t0 + 60),
+                        photoFile: nil)
+                    do {
+                        guard case .recorded(let recorded, _) = try await group.submit(request) else {
+                            return (n, nil)
+                        }
+                        return (n, .success(recorded.id))
+                    } catch let error as LeagueError {
+                        return (n, .failure(error))
+                    } catch {
+                        return (n, nil)
+                    }
+                }
+            }
+            return await tasks.reduce(into: [Int: Result<Int64, LeagueError>?]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(outcomes.count == 41)
+        var ids: [Int64] = []
+        for n in 0..<40 {
+            if case .success(let id)?? = outcomes[n] { ids.append(id) }
+        }
+        #expect(ids.count == 40)
+        #expect(Set(ids).count == 40)
+        if case .failure(let error)?? = outcomes[40] {
+            #expect(error == .unknownPlayerID(PlayerID(999)))
+        } else {
+            Issue.record("the unknown player's check-in was not refused")
+        }
+        #expect(try await store.players().reduce(0) { $0 + $1.checkIns } == 40)
+        #expect(await group.requests == 41)
+    }
+}
