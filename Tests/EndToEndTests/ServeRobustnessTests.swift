@@ -42,7 +42,14 @@ import VSHTestSupport
         holder.standardInput = toHolder
         holder.standardOutput = fromHolder
         try holder.run()
-        #expect(String(decoding: fromHolder.fileHandleForReading.availableData, as: UTF8.self) == "locked\n")
+        // Its line, once it holds the lock (read to the line's end: a pipe may deliver it in pieces).
+        var said = Data()
+        while !said.contains(0x0A) {
+            let chunk = fromHolder.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said.append(chunk)
+        }
+        #expect(String(decoding: said, as: UTF8.self) == "locked\n")
         let busy = try await server.call(
             "POST", "/v1/checkins", token: token, headers: ["Content-Type": type], data: body)
         #expect(busy.status == 503, "\(busy.body)")
