@@ -182,7 +182,8 @@ enum SMTPConnection {
                 line = try reader.line()
             } while line.count >= 4 && line[line.index(line.startIndex, offsetBy: 3)] == "-"
             guard line.hasPrefix(String(code)) else {
-                throw MailError(description: "the relay answered \"\(line.prefix(200))\"")
+                // The code only: a relay's text may repeat the address, which stays out of logs.
+                throw MailError(description: "the relay answered \(line.prefix(3)) instead of \(code)")
             }
         }
         func command(_ text: String, _ code: Int) throws {
