@@ -10,9 +10,11 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        let milliseconds = (ContinuousClock.now - start) / .milliseconds(1)
+        // Tenths of a millisecond, by integer arithmetic (Foundation's String(format:) was a
+        // twentieth of a cached read's cost).
+        let tenths = Int(((ContinuousClock.now - start) / .microseconds(100)).rounded())
         context.logger.info(
-            "\(request.method) \(context.endpointPath ?? "(no route)") \(response.status.code) \(String(format: "%.1f", milliseconds)) ms"
+            "\(request.method) \(context.endpointPath ?? "(no route)") \(response.status.code) \(tenths / 10).\(tenths % 10) ms"
         )
         return response
     }
