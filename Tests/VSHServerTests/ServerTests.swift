@@ -216,6 +216,14 @@ import VSHTestSupport
         return ByteBuffer(bytes: body)
     }
 
+    /// A device-fix check-in form at the Sphere.
+    static func sphereFix(_ time: String, accuracy: String = "8") -> ByteBuffer {
+        form([
+            ("lat", nil, Array("36.12056".utf8)), ("lon", nil, Array("-115.16139".utf8)),
+            ("accuracy_m", nil, Array(accuracy.utf8)), ("fix_time", nil, Array(time.utf8)),
+        ])
+    }
+
     static func formHeaders(_ token: String) -> HTTPFields {
         [.contentType: "multipart/form-data; boundary=vsh-test-boundary", .authorization: "Bearer \(token)"]
     }
@@ -253,10 +261,7 @@ import VSHTestSupport
             let fixTime = RFC3339.format(now.addingTimeInterval(-60))
             try await client.execute(
                 uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
-                body: Self.form([
-                    ("lat", nil, Array("36.12056".utf8)), ("lon", nil, Array("-115.16139".utf8)),
-                    ("accuracy_m", nil, Array("8".utf8)), ("fix_time", nil, Array(fixTime.utf8)),
-                ])
+                body: Self.sphereFix(fixTime)
             ) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
                 let answer = try Self.object(response)
@@ -415,10 +420,7 @@ import VSHTestSupport
             // Ten retries at once with a new key: one check-in.
             headers[HTTPField.Name("Idempotency-Key")!] = "2f1c6a0e-fix-2"
             let fixTime = RFC3339.format(now.addingTimeInterval(-60))
-            let fix = Self.form([
-                ("lat", nil, Array("36.12056".utf8)), ("lon", nil, Array("-115.16139".utf8)),
-                ("accuracy_m", nil, Array("8".utf8)), ("fix_time", nil, Array(fixTime.utf8)),
-            ])
+            let fix = Self.sphereFix(fixTime)
             let retryHeaders = headers
             let answers = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<10 {
@@ -602,10 +604,7 @@ import VSHTestSupport
             let fixTime = RFC3339.format(now.addingTimeInterval(-60))
             try await client.execute(
                 uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
-                body: Self.form([
-                    ("lat", nil, Array("36.12056".utf8)), ("lon", nil, Array("-115.16139".utf8)),
-                    ("accuracy_m", nil, Array("8".utf8)), ("fix_time", nil, Array(fixTime.utf8)),
-                ])
+                body: Self.sphereFix(fixTime)
             ) { #expect($0.status == .created) }
             try await client.execute(uri: "/v1/leaderboard", method: .get, headers: [.ifNoneMatch: etag]) {
                 response in
@@ -622,10 +621,7 @@ import VSHTestSupport
     @Test func moderatorsWorkTheReviewQueue() async throws {
         let fixTime = RFC3339.format(now.addingTimeInterval(-60))
         // Accuracy 120 m is worse than the hunt's 50 m: the check-in waits for a moderator.
-        let poorFix = Self.form([
-            ("lat", nil, Array("36.12056".utf8)), ("lon", nil, Array("-115.16139".utf8)),
-            ("accuracy_m", nil, Array("120".utf8)), ("fix_time", nil, Array(fixTime.utf8)),
-        ])
+        let poorFix = Self.sphereFix(fixTime, accuracy: "120")
         try await app.test(.router) { client in
             let player = try await Self.register(client, "Pat")
             let mod = try await Self.register(client, "Mo")
