@@ -7,8 +7,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libproj-dev libxml2-dev pkg-config
 # Tests talk to the real tools: ogrinfo (GDAL) reads our database and exported KML/GeoJSON,
 # gpsbabel our GPX, rsvg-convert our SVG maps, exiftool our avatars (no metadata may survive).
-# From PyPI: schemathesis (the API against its OpenAPI document), aiosmtpd (an SMTP sink for e-mail).
-APT_TEST := gdal-bin gpsbabel librsvg2-bin libimage-exiftool-perl
+# The web app runs in real headless Chromium (chromium, chromium-driver); Leaflet (libjs-leaflet)
+# draws its maps over street tiles when the operator gives `vsh serve --tiles`.
+# From PyPI: schemathesis (the API against its OpenAPI document), aiosmtpd (an SMTP sink for e-mail),
+# selenium (drives Chromium), axe-selenium-python (carries axe-core, the accessibility checker).
+APT_TEST := gdal-bin gpsbabel librsvg2-bin libimage-exiftool-perl chromium chromium-driver libjs-leaflet
 VSH_CORPUS ?= $(abspath ../shared/corpus)
 BIN := .build/debug
 DEMO_DB := out/demo.sqlite
@@ -26,10 +29,12 @@ deps:
 	fi
 
 test-deps: deps
-	@if ! python3 -c "import schemathesis, aiosmtpd" 2>/dev/null; then \
-	  echo "make test-deps: installing schemathesis and aiosmtpd (PyPI)"; python3 -m pip install --quiet schemathesis aiosmtpd; \
+	@if ! python3 -c "import schemathesis, aiosmtpd, selenium, axe_selenium_python" 2>/dev/null; then \
+	  echo "make test-deps: installing schemathesis, aiosmtpd, selenium and axe-selenium-python (PyPI)"; \
+	  python3 -m pip install --quiet schemathesis aiosmtpd selenium axe-selenium-python; \
 	fi
-	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v rsvg-convert >/dev/null || ! command -v exiftool >/dev/null; then \
+	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v rsvg-convert >/dev/null || ! command -v exiftool >/dev/null \
+	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ]; then \
 	  echo "make test-deps: installing $(APT_TEST)"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_TEST) >/dev/null; \
@@ -136,10 +141,12 @@ demo: build
 	$(BIN)/vsh collage --player "Cy Reyes" --hunt strip-classics -o out/collage-cy.jpg --db $(DEMO_DB)
 	@echo "(out/leaderboard.html, out/collage-cy.jpg, out/downtown-walk.svg)"
 
-# The HTTP service on the demo league (out/demo.sqlite, made by make demo, else a fresh one), port 8080.
+# The HTTP service and its web app on the demo league (out/demo.sqlite; `make demo` makes it first
+# when it is missing), port 8080 (PORT=... for another). TILES=URL-template adds street tiles.
 serve: build
-	@mkdir -p out
-	$(BIN)/vsh serve --db $(DEMO_DB) --hunts hunts --port $${PORT:-8080}
+	@if [ ! -f $(DEMO_DB) ]; then $(MAKE) --no-print-directory demo >/dev/null && echo "(the demo league: $(DEMO_DB))"; fi
+	@echo "open the printed URL in a browser (Ctrl-C stops the server)"
+	$(BIN)/vsh serve --db $(DEMO_DB) --hunts hunts --port $${PORT:-8080} $${TILES:+--tiles "$$TILES" --tiles-attribution "$${TILES_ATTRIBUTION:-© OpenStreetMap contributors}"}
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift

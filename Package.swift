@@ -79,6 +79,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
+            resources: [.copy("Web")],
             swiftSettings: strictSettings),
         // Engine pieces on the store protocols (no database of their own): the verifier's rules,
         // the check-in pipeline, the fence tracker and replays, batch locate, collages, output shapes.

@@ -1,6 +1,6 @@
 import Foundation
 import VSHCore
-import VSHPhoto
+public import VSHPhoto
 
 /// Profile pictures: a player's upload turned upright, cropped to a square, scaled to
 /// `side` pixels and encoded anew by libjpeg. Nothing of the upload's metadata survives (no
@@ -13,15 +13,22 @@ public enum Avatar {
     /// - Parameters:
     ///   - bytes: the uploaded JPEG.
     ///   - folder: a private folder for the encoder's temporary file.
+    ///   - side: the square's side in pixels (`Avatar.side` for profile pictures; larger for the
+    ///     thumbnails of check-in photos a moderator looks at).
     /// - Throws: `JPEGCodecError.decode` for what libjpeg cannot read.
-    public static func make(from bytes: [UInt8], folder: String) throws -> [UInt8] {
+    public static func make(from bytes: [UInt8], folder: String, side: Int = side) throws -> [UInt8] {
         let image = try JPEGCodec.decode(bytes, covering: side, side)
         let orientation = PhotoReader.metadata(bytes: bytes)?.orientation ?? 1
         var square = RGBImage(width: side, height: side)
         square.draw(image, orientation: orientation, x: 0, y: 0, width: side, height: side)
-        let path = folder + "/avatar-\(UUID().uuidString).jpg"
+        return try encode(square, folder: folder)
+    }
+
+    /// `image` encoded by libjpeg (quality 85) through a private temporary file in `folder`.
+    public static func encode(_ image: RGBImage, folder: String) throws -> [UInt8] {
+        let path = folder + "/picture-\(UUID().uuidString).jpg"
         defer { unlink(path) }
-        try JPEGCodec.write(square, to: path, quality: 85)
+        try JPEGCodec.write(image, to: path, quality: 85)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw JPEGCodecError.write(path: path, message: "cannot read the encoded picture back")
         }

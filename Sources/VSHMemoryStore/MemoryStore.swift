@@ -267,8 +267,13 @@ public actor MemoryStore: LeagueStore {
                 reasons: c.rules.filter { $0.outcome == .needsReview }.map {
                     "\($0.rule.rawValue): \($0.detail)"
                 },
-                photoFile: c.photoFile)
+                photoFile: c.photoFile, position: c.position, accuracyMeters: c.accuracyMeters)
         }
+    }
+
+    /// The player and photo of check-in `id`.
+    public func photo(ofCheckIn id: Int64) -> CheckInPhoto? {
+        checkIns.first { $0.id == id }.map { CheckInPhoto(playerID: $0.player, photoFile: $0.photoFile) }
     }
 
     /// Records a moderator's decision and rescores the player.
@@ -357,7 +362,8 @@ public actor MemoryStore: LeagueStore {
             PlayerProfile.RecentCheckIn(
                 id: c.id, receivedAt: c.receivedAt, huntID: c.huntID, stopID: c.stopID,
                 stopName: c.stopID.flatMap { stop(id: $0)?.name }, state: state(c),
-                points: events.filter { $0.checkInID == c.id }.reduce(0) { $0 + $1.points })
+                points: events.filter { $0.checkInID == c.id }.reduce(0) { $0 + $1.points },
+                hasPhoto: c.photoFile != nil)
         }
         return PlayerProfile(
             id: player, name: record.name, createdAt: record.createdAt,

@@ -27,7 +27,8 @@ public struct Endpoint: Hashable, Sendable {
     public static var all: [Endpoint] {
         LeagueController.endpoints + AccountsController.endpoints + AvatarController.endpoints
             + CheckInsController.endpoints
-            + PasswordResetsController.endpoints + ReviewsController.endpoints + [OpenAPIDocument.endpoint]
+            + PasswordResetsController.endpoints + ReviewsController.endpoints + PicturesController.endpoints
+            + [LeagueEvents.endpoint, OpenAPIDocument.endpoint]
     }
 }
 

@@ -24,6 +24,9 @@ struct LeagueController: Sendable {
         router.on(Self.player, use: player)
     }
 
+    /// What a path segment may hold unencoded.
+    static let pathCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#;"))
+
     /// GET /healthz → 200 `{status: "ok"}` when the database answers.
     @Sendable func health(_ request: Request, context: VSHRequestContext) async throws -> Response {
         _ = try await store.player(id: PlayerID(0))
@@ -86,7 +89,16 @@ struct LeagueController: Sendable {
             guard let player = try await store.player(named: name) else {
                 throw LeagueError.unknownPlayer(name: name)
             }
-            let profile = ProfileJSON.profile(try await store.profile(player: player.id, recent: 10))
+            var profile = ProfileJSON.profile(try await store.profile(player: player.id, recent: 10))
+            // The picture's URL changes with the picture, so a page never shows a stale one.
+            if case .object(var fields) = profile {
+                let path = name.addingPercentEncoding(withAllowedCharacters: Self.pathCharacters) ?? ""
+                fields["avatar_url"] = .optional(
+                    try await store.avatar(player: player.id).map {
+                        "/v1/players/\(path)/avatar?v=\($0.split(separator: "/").last?.prefix(16) ?? "")"
+                    })
+                profile = .object(fields)
+            }
             return (ByteBuffer(string: profile.compactText), "application/json")
         }
     }

@@ -27,6 +27,7 @@ public enum OpenAPIDocument {
     static let nullableString: JSONValue = .object(["type": .array([.string("string"), .string("null")])])
     static let integer: JSONValue = .object(["type": .string("integer")])
     static let number: JSONValue = .object(["type": .string("number")])
+    static let nullableNumber: JSONValue = .object(["type": .array([.string("number"), .string("null")])])
     static let boolean: JSONValue = .object(["type": .string("boolean")])
     static let dateTime: JSONValue = .object(["type": .string("string"), "format": .string("date-time")])
     static let nullableDateTime: JSONValue = .object([
@@ -55,6 +56,17 @@ public enum OpenAPIDocument {
         var object: JSONObject = ["description": .string(description)]
         if let schema { object["content"] = content(schema, type: type) }
         return .object(object)
+    }
+
+    static func jpeg(_ description: String) -> JSONValue {
+        .object([
+            "description": .string(description),
+            "content": .object([
+                "image/jpeg": .object([
+                    "schema": .object(["type": .string("string"), "format": .string("binary")])
+                ])
+            ]),
+        ])
     }
 
     static func problem(_ description: String) -> JSONValue {
@@ -166,6 +178,7 @@ public enum OpenAPIDocument {
                         ("stop_id", nullableString), ("state", string), ("points", integer),
                     ]))
             ),
+            ("avatar_url", nullableString),
         ]),
         "Me": object([
             ("name", string), ("player_id", integer), ("email", nullableString), ("role", string),
@@ -192,6 +205,8 @@ public enum OpenAPIDocument {
             ("id", integer), ("player", string), ("player_id", integer), ("received_at", dateTime),
             ("hunt", nullableString),
             ("stop", nullableString), ("stop_name", nullableString), ("reasons", array(string)),
+            ("lat", nullableNumber), ("lon", nullableNumber), ("accuracy_m", nullableNumber),
+            ("has_photo", boolean),
         ]),
         "Decision": object([("reason", string)], required: []).merging(["additionalProperties": .bool(false)]
         ),
@@ -201,7 +216,7 @@ public enum OpenAPIDocument {
         ]),
         "MyCheckIn": object([
             ("id", integer), ("received_at", dateTime), ("hunt", nullableString), ("stop", nullableString),
-            ("stop_name", nullableString), ("state", string), ("points", integer),
+            ("stop_name", nullableString), ("state", string), ("points", integer), ("has_photo", boolean),
         ]),
     ])
 
@@ -292,6 +307,37 @@ public enum OpenAPIDocument {
                     ]),
                 ])
             ])
+        ]),
+        "/v1/checkins/{id}/photo": .object([
+            "get": operation(
+                "checkInPhoto",
+                "A check-in's photo, upright and square (480 px), drawn anew without metadata: for its player and moderators",
+                responses: [
+                    ("200", jpeg("The photo")), ("401", problem("No valid token")),
+                    ("404", problem("No such check-in, no photo, or not yours")),
+                    ("422", problem("The stored photo cannot be decoded")),
+                ], parameters: [parameter("id", in: "path", integer)], authenticated: true)
+        ]),
+        "/v1/players/{username}/hunts/{hunt}/collage": .object([
+            "get": operation(
+                "collage", "The collage of a hunt the player completed (the share page's picture)",
+                responses: [
+                    ("200", jpeg("The collage")),
+                    ("404", problem("No such player, or the hunt is not complete")),
+                ],
+                parameters: [
+                    parameter("username", in: "path", string), parameter("hunt", in: "path", string),
+                ])
+        ]),
+        "/v1/events": .object([
+            "get": operation(
+                "events",
+                "Server-sent events (send Accept: text/event-stream): `event: change` after every write to the league (a check-in, a review, a new player); pages read what they show again. A `: ping` comment every 20 s",
+                responses: [
+                    ("200", answer("An endless text/event-stream", string, type: "text/event-stream")),
+                    ("406", problem("The request did not accept text/event-stream")),
+                    ("503", problem("Too many pages listening")),
+                ])
         ]),
         "/v1/players/{username}/avatar": .object([
             "get": operation(

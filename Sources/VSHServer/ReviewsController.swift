@@ -30,7 +30,7 @@ struct ReviewsController: Sendable {
         return session
     }
 
-    /// GET /v1/reviews → pending check-ins, oldest first: `[{id, player, player_id, received_at, hunt, stop, stop_name, reasons}]`.
+    /// GET /v1/reviews → pending check-ins, oldest first: `[{id, player, player_id, received_at, hunt, stop, stop_name, reasons, lat, lon, accuracy_m, has_photo}]`.
     @Sendable func list(_ request: Request, context: VSHRequestContext) async throws -> Response {
         _ = try await moderator(request)
         return JSONBodies.response(
@@ -42,9 +42,13 @@ struct ReviewsController: Sendable {
                         "received_at": .string(RFC3339.format(p.receivedAt)), "hunt": .optional(p.huntID),
                         "stop": .optional(p.stopID), "stop_name": .optional(p.stopName),
                         "reasons": .array(p.reasons.map(JSONValue.string)),
+                        "lat": Self.number(p.position?.latitude), "lon": Self.number(p.position?.longitude),
+                        "accuracy_m": Self.number(p.accuracyMeters), "has_photo": .bool(p.photoFile != nil),
                     ])
                 }))
     }
+
+    static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.double) ?? .null }
 
     /// POST /v1/reviews/{id}/approve or /reject `{reason}` → `{id, player, state, points_credited}`.
     func decide(_ decision: ReviewDecision, _ request: Request, _ context: VSHRequestContext) async throws

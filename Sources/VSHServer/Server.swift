@@ -18,19 +18,24 @@ public func buildApplication(
     try? FileManager.default.createDirectory(
         atPath: configuration.uploadFolder, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
+    let listening = ListeningAddress(
+        configuration.publicURL ?? "http://\(configuration.host):\(configuration.port)")
     let router = Router(context: VSHRequestContext.self)
     router.middlewares.add(AccessLogMiddleware())
     if !configuration.allowedOrigins.isEmpty {
         router.middlewares.add(CORSMiddleware(origins: Set(configuration.allowedOrigins)))
     }
     router.middlewares.add(ProblemMiddleware())
+    let web = WebApp(
+        configuration: configuration.web, store: configuration.store, publicURL: { listening.value })
+    router.middlewares.add(PageNotFoundMiddleware(app: web))
     let cache = ReadCache()
     router.middlewares.add(InvalidatingMiddleware(cache: cache))
+    let events = LeagueEvents()
+    router.middlewares.add(PublishingMiddleware(events: events))
     let authentication = Authentication(store: configuration.store, clock: configuration.clock)
     let limiter = RateLimiter()
     let mailer = configuration.smtp.map { Mailer(relay: $0) }
-    let listening = ListeningAddress(
-        configuration.publicURL ?? "http://\(configuration.host):\(configuration.port)")
     LeagueController(store: configuration.store, cache: cache).add(to: router)
     AccountsController(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
@@ -52,7 +57,13 @@ public func buildApplication(
     ).add(to: router)
     ReviewsController(store: configuration.store, authentication: authentication, clock: configuration.clock)
         .add(to: router)
+    PicturesController(
+        store: configuration.store, photos: configuration.photos, authentication: authentication,
+        folder: configuration.uploadFolder
+    ).add(to: router)
+    events.add(to: router)
     OpenAPIDocument.add(to: router)
+    web.add(to: router)
     var logger = Logger(label: "vsh")
     logger.logLevel = .info
     return Application(

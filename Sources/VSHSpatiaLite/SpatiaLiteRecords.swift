@@ -103,9 +103,11 @@ struct RecentCheckInRow: Decodable, FetchableRecord {
     var stopName: String?
     var state: String
     var points: Int
+    var hasPhoto: Bool
 
     enum CodingKeys: String, CodingKey {
         case id, state, points
+        case hasPhoto = "has_photo"
         case receivedAt = "received_at"
         case huntID = "hunt_id"
         case stopID = "stop_id"
@@ -132,9 +134,13 @@ struct PendingRow: Decodable, FetchableRecord {
     var stopName: String?
     var rules: String
     var photoFile: String?
+    var lat: Double?
+    var lon: Double?
+    var accuracyM: Double?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, rules
+        case id, name, rules, lat, lon
+        case accuracyM = "accuracy_m"
         case playerID = "player_id"
         case receivedAt = "received_at"
         case huntID = "hunt_id"

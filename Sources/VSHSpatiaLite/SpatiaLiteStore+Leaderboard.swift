@@ -91,6 +91,7 @@ extension SpatiaLiteStore {
                 db,
                 sql: """
                     SELECT c.id, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.state,
+                        c.photo_file IS NOT NULL AS has_photo,
                         (SELECT COALESCE(SUM(points), 0) FROM score_events e WHERE e.checkin_id = c.id) AS points
                     FROM checkin_state c LEFT JOIN stops s ON s.id = c.stop_id
                     WHERE c.player_id = ? ORDER BY c.id DESC LIMIT ?
@@ -100,7 +101,7 @@ extension SpatiaLiteStore {
                 PlayerProfile.RecentCheckIn(
                     id: $0.id, receivedAt: RFC3339.parse($0.receivedAt) ?? Date(timeIntervalSince1970: 0),
                     huntID: $0.huntID, stopID: $0.stopID, stopName: $0.stopName, state: $0.state,
-                    points: $0.points)
+                    points: $0.points, hasPhoto: $0.hasPhoto)
             }
             return PlayerProfile(
                 id: player, name: record.name, createdAt: record.createdAt, points: totals?.points ?? 0,

@@ -9,7 +9,8 @@ extension SpatiaLiteStore {
             try PendingRow.fetchAll(
                 db,
                 sql: """
-                    SELECT c.id, c.player_id, p.name, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.rules, c.photo_file
+                    SELECT c.id, c.player_id, p.name, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.rules, c.photo_file,
+                        c.lat, c.lon, c.accuracy_m
                     FROM checkin_state c JOIN players p ON p.id = c.player_id LEFT JOIN stops s ON s.id = c.stop_id
                     WHERE c.state = 'pending' ORDER BY c.id
                     """
@@ -27,8 +28,22 @@ extension SpatiaLiteStore {
                     id: row.id, playerID: PlayerID(row.playerID), player: row.name,
                     receivedAt: RFC3339.parse(row.receivedAt) ?? Date(timeIntervalSince1970: 0),
                     huntID: row.huntID, stopID: row.stopID, stopName: row.stopName, reasons: reasons,
-                    photoFile: row.photoFile)
+                    photoFile: row.photoFile,
+                    position: row.lat.flatMap { lat in
+                        row.lon.flatMap { lon in try? Coordinate(latitude: lat, longitude: lon) }
+                    },
+                    accuracyMeters: row.accuracyM)
             }
+        }
+    }
+
+    /// The player and photo of check-in `id`.
+    public func photo(ofCheckIn id: Int64) async throws -> CheckInPhoto? {
+        try await read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT player_id, photo_file FROM checkins WHERE id = ?", arguments: [id]
+            )
+            .map { row in CheckInPhoto(playerID: PlayerID(row[0] as Int64), photoFile: row[1]) }
         }
     }
 

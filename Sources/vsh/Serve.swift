@@ -48,6 +48,16 @@ extension VSH {
                 "Check-ins a player may send a minute (from one address: ten times as many).", valueName: "n")
         )
         var checkinsPerMinute = 60
+        @Option(
+            help: ArgumentHelp(
+                "Street tiles for the web app's maps, drawn by Leaflet (default: vsh's own SVG map, no tiles).",
+                valueName: "https://tile.example.org/{z}/{x}/{y}.png"))
+        var tiles: String?
+        @Option(
+            help: ArgumentHelp(
+                "The tiles' attribution, as their server requires (for OpenStreetMap: \"© OpenStreetMap contributors\").",
+                valueName: "text"))
+        var tilesAttribution: String?
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535") }
@@ -65,6 +75,12 @@ extension VSH {
                     throw ValidationError("--allow-origin takes an origin such as https://hunt.example.org")
                 }
             }
+            if let tiles, !WebConfiguration.isValidTemplate(tiles) {
+                throw ValidationError("--tiles takes an http(s) URL template with {z}, {x} and {y}")
+            }
+            if tilesAttribution != nil, tiles == nil {
+                throw ValidationError("--tiles-attribution goes with --tiles")
+            }
             if let publicURL, URLComponents(string: publicURL)?.host == nil {
                 throw ValidationError("--public-url takes a URL such as https://hunt.example.org")
             }
@@ -79,6 +95,8 @@ extension VSH {
                 configuration.smtp = smtp.flatMap { SMTPRelay(url: $0, from: mailFrom) }
                 configuration.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
                 configuration.allowedOrigins = allowOrigin
+                configuration.web.tiles = tiles
+                configuration.web.attribution = tilesAttribution
                 let rate = Double(checkinsPerMinute)
                 configuration.limits.checkInsPerPlayer = RateLimit(perMinute: rate, burst: rate)
                 configuration.limits.checkInsPerAddress = RateLimit(perMinute: rate * 10, burst: rate * 10)

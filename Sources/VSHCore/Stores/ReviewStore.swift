@@ -20,11 +20,16 @@ public struct PendingCheckIn: Sendable {
     public var reasons: [String]
     /// The archived photo's key in the `PhotoStore`, if any.
     public var photoFile: String?
+    /// Where the check-in placed the player (the device fix, or the photo's GPS), if anywhere.
+    public var position: Coordinate?
+    /// The fix's accuracy in metres, if it had one.
+    public var accuracyMeters: Double?
 
     /// A pending check-in from its parts.
     public init(
         id: Int64, playerID: PlayerID, player: String, receivedAt: Date, huntID: String?, stopID: String?,
-        stopName: String?, reasons: [String], photoFile: String?
+        stopName: String?, reasons: [String], photoFile: String?, position: Coordinate? = nil,
+        accuracyMeters: Double? = nil
     ) {
         self.id = id
         self.playerID = playerID
@@ -34,6 +39,22 @@ public struct PendingCheckIn: Sendable {
         self.stopID = stopID
         self.stopName = stopName
         self.reasons = reasons
+        self.photoFile = photoFile
+        self.position = position
+        self.accuracyMeters = accuracyMeters
+    }
+}
+
+/// Whose a check-in is and which photo it holds: enough to decide who may see the photo.
+public struct CheckInPhoto: Sendable, Equatable {
+    /// The player who sent it.
+    public var playerID: PlayerID
+    /// The archived photo's key in the `PhotoStore`, or nil for a check-in without a photo.
+    public var photoFile: String?
+
+    /// A check-in's photo record from its parts.
+    public init(playerID: PlayerID, photoFile: String?) {
+        self.playerID = playerID
         self.photoFile = photoFile
     }
 }
@@ -81,6 +102,9 @@ public let maxReviewReasonLength = 500
 public protocol ReviewStore: Sendable {
     /// Check-ins whose state is still pending, oldest first.
     func pendingCheckIns() async throws -> [PendingCheckIn]
+
+    /// The player and photo of check-in `id`, or nil when there is no such check-in.
+    func photo(ofCheckIn id: Int64) async throws -> CheckInPhoto?
 
     /// Records a moderator's decision (append-only: a review row decides the check-in's
     /// state) and rescores the player. Approve and reject take a pending check-in;

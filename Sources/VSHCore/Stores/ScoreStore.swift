@@ -128,12 +128,15 @@ public struct PlayerProfile: Sendable {
         public var state: String
         /// Points it earned (stop, bonus and badges).
         public var points: Int
+        /// Whether it came with a photo.
+        public var hasPhoto: Bool
 
         /// A recent check-in from its parts.
         public init(
             id: Int64, receivedAt: Date, huntID: String?, stopID: String?, stopName: String?, state: String,
-            points: Int
+            points: Int, hasPhoto: Bool = false
         ) {
+            self.hasPhoto = hasPhoto
             self.id = id
             self.receivedAt = receivedAt
             self.huntID = huntID

@@ -1,0 +1,119 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// Tells open pages that the league changed: every successful write (a check-in, a review, a new
+/// player) publishes one event, and `GET /v1/events` streams them as server-sent events. A page
+/// that receives one reads what it shows again (the leaderboard moves within a second of a
+/// check-in elsewhere). Events carry no data about anyone: only a counter.
+final class LeagueEvents: Sendable {
+    private struct State {
+        var next = 0
+        var generation = 0
+        var listeners: [Int: AsyncStream<Int>.Continuation] = [:]
+    }
+    private let state = Mutex(State())
+    /// The most pages listening at once; more are answered 503 (each holds a connection).
+    let maxListeners: Int
+    /// Seconds between keep-alive comments, so proxies and phones keep the connection open.
+    let heartbeatSeconds: Int
+
+    init(maxListeners: Int = 10_000, heartbeatSeconds: Int = 20) {
+        self.maxListeners = maxListeners
+        self.heartbeatSeconds = heartbeatSeconds
+    }
+
+    /// One event to every listener.
+    func publish() {
+        let (generation, listeners) = state.withLock { state in
+            state.generation += 1
+            return (state.generation, Array(state.listeners.values))
+        }
+        for listener in listeners { listener.yield(generation) }
+    }
+
+    /// The events from now on (`-1` is a heartbeat) and a way to end them, or nil when too many
+    /// pages listen.
+    func subscribe() -> (events: AsyncStream<Int>, end: @Sendable () -> Void)? {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Int.self, bufferingPolicy: .bufferingNewest(4))
+        let id: Int? = state.withLock { state in
+            guard state.listeners.count < maxListeners else { return nil }
+            state.next += 1
+            state.listeners[state.next] = continuation
+            return state.next
+        }
+        guard let id else { return nil }
+        let seconds = heartbeatSeconds
+        let beat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(seconds))
+                continuation.yield(-1)
+            }
+        }
+        continuation.onTermination = { [weak self] _ in
+            beat.cancel()
+            self?.state.withLock { _ = $0.listeners.removeValue(forKey: id) }
+        }
+        return (stream, { continuation.finish() })
+    }
+
+    static let endpoint = Endpoint(.get, "/v1/events")
+
+    func add(to router: Router<VSHRequestContext>) {
+        router.on(Self.endpoint) { [self] request, _ in
+            // An endless answer only for those who asked for one (EventSource always does): a
+            // script or crawler that did not is told so at once rather than left waiting.
+            guard (request.headers[.accept] ?? "").lowercased().contains("text/event-stream") else {
+                throw Problem(
+                    .notAcceptable, "Not acceptable",
+                    "this is an event stream: send Accept: text/event-stream")
+            }
+            guard let (stream, end) = subscribe() else {
+                throw Problem(
+                    .serviceUnavailable, "Busy", "too many pages are listening; try again soon",
+                    retryAfterSeconds: 5)
+
+            }
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/event-stream", .cacheControl: "no-store",
+                    HTTPField.Name("X-Accel-Buffering")!: "no",
+                ],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "retry: 2000\n: listening\n\n"))
+                    // A stopping server ends the stream (the page reconnects elsewhere or later)
+                    // rather than waiting out the shutdown bound.
+                    try await withGracefulShutdownHandler {
+                        for await generation in stream {
+                            let text =
+                                generation < 0 ? ": ping\n\n" : "event: change\ndata: \(generation)\n\n"
+                            try await writer.write(ByteBuffer(string: text))
+                        }
+                    } onGracefulShutdown: {
+                        end()
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+    }
+}
+
+/// Publishes a league event after every successful request that is not a GET or HEAD.
+struct PublishingMiddleware<Context: RequestContext>: RouterMiddleware {
+    let events: LeagueEvents
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        let response = try await next(request, context)
+        if request.method != .get && request.method != .head && (200..<300).contains(response.status.code) {
+            events.publish()
+        }
+        return response
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import VSHCore
+import VSHEngine
+import VSHPhoto
+
+/// Pictures made from check-in photos for the web app: a check-in's photo for its player and for
+/// moderators, and a finished hunt's collage for anyone (the share page shows it). Both are drawn
+/// anew from decoded pixels: no EXIF, GPS or camera data of the original ever leaves the server.
+struct PicturesController: Sendable {
+    let store: any LeagueStore
+    let photos: any PhotoStore
+    let authentication: Authentication
+    /// A private folder for the encoder's temporary files.
+    let folder: String
+
+    /// The side of a check-in photo's square picture, in pixels.
+    static let side = 480
+
+    static let checkInPhoto = Endpoint(.get, "/v1/checkins/{id}/photo")
+    static let collage = Endpoint(.get, "/v1/players/{username}/hunts/{hunt}/collage")
+    static var endpoints: [Endpoint] { [checkInPhoto, collage] }
+
+    func add(to router: Router<VSHRequestContext>) {
+        router.on(Self.checkInPhoto, use: checkInPhoto)
+        router.on(Self.collage, use: collage)
+    }
+
+    /// GET /v1/checkins/{id}/photo → the photo, upright and square (480 px), for its player or a
+    /// moderator; 404 for anyone else, as for a check-in that does not exist.
+    @Sendable func checkInPhoto(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let session = try await authentication.require(request)
+        let raw = try context.parameters.require("id")
+        let missing = Problem(.notFound, "Not found", "no photo for check-in \"\(raw.prefix(20))\"")
+        guard let id = Int64(raw), id > 0, let record = try await store.photo(ofCheckIn: id),
+            record.playerID == session.player.id || session.role == .moderator,
+            let key = record.photoFile, let bytes = try photos.get(key)
+        else { throw missing }
+        let picture: [UInt8]
+        do {
+            picture = try Avatar.make(from: bytes, folder: folder, side: Self.side)
+        } catch {
+            throw Problem(.unprocessableContent, "Unreadable photo", "the stored photo cannot be decoded")
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=86400"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: picture)))
+    }
+
+    /// GET /v1/players/{username}/hunts/{hunt}/collage → the collage of a hunt the player completed
+    /// (the share page's picture); 404 until the hunt is complete.
+    @Sendable func collage(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let rawName = try context.parameters.require("username")
+        let name = rawName.removingPercentEncoding ?? rawName
+        let hunt = try context.parameters.require("hunt")
+        let missing = Problem(
+            .notFound, "Not found", "no finished hunt \"\(hunt.prefix(64))\" for this player")
+        guard Slug.isValid(hunt), let player = try await store.player(named: name) else { throw missing }
+        let profile = try await store.profile(player: player.id, recent: 0)
+        guard profile.hunts.contains(where: { $0.huntID == hunt && $0.completedAt != nil }) else {
+            throw missing
+        }
+        let made = try await Collage.make(player: player, hunt: hunt, scores: store, photos: photos)
+        let picture = try Avatar.encode(made.image, folder: folder)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "image/jpeg", .cacheControl: "public, max-age=300"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: picture)))
+    }
+}

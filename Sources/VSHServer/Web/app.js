@@ -1,0 +1,703 @@
+// The vsh web app: one module, the pages of API.md's "The web app", drawn from the /v1 API.
+import { api, session, setSession, clearSession, ApiError, OfflineError, privatePicture, sendCheckIn, newKey } from './api.js';
+import { h, fill, plural, formatDistance, formatTime, initials, distanceTo } from './dom.js';
+import { drawMap } from './map.js';
+import * as outbox from './outbox.js';
+
+const main = document.getElementById('main');
+const notice = document.getElementById('notice');
+const connection = document.getElementById('connection');
+let cleanups = [];
+const hunts = { feed: null, files: new Map() };
+
+// ---------------------------------------------------------------- routing
+
+const routes = [
+  [/^\/$/, feedPage, 'hunts'],
+  [/^\/signup$/, signUpPage, 'me'],
+  [/^\/signin$/, signInPage, 'me'],
+  [/^\/hunts\/([^/]+)$/, huntPage, 'hunts'],
+  [/^\/stops\/([^/]+)$/, stopPage, 'hunts'],
+  [/^\/leaderboard$/, leaderboardPage, 'leaderboard'],
+  [/^\/players\/([^/]+)$/, playerPage, 'leaderboard'],
+  [/^\/me$/, mePage, 'me'],
+  [/^\/review$/, reviewPage, 'me'],
+];
+
+export function go(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  render();
+}
+
+async function render() {
+  for (const cleanup of cleanups) cleanup();
+  cleanups = [];
+  const path = location.pathname;
+  const match = routes.map(([re, page, tab]) => [path.match(re), page, tab]).find(([m]) => m);
+  for (const link of document.querySelectorAll('.tabs a')) {
+    if (match && link.dataset.tab === match[2]) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  showWho();
+  fill(main, h('p', { class: 'loading' }, 'Loading…'));
+  try {
+    if (!match) throw new ApiError(404, 'Not found', 'There is no page here.');
+    const params = match[0].slice(1).map(decodeURIComponent);
+    await match[1](...params);
+  } catch (error) {
+    if (error instanceof Silent) return;
+    showError(error);
+  }
+  const heading = main.querySelector('h1');
+  if (heading) document.title = `${heading.textContent} · vsh`;
+  if (rendered) main.focus({ preventScroll: false });
+  rendered = true;
+}
+let rendered = false;
+
+function showError(error) {
+  if (error instanceof ApiError && error.status === 401) {
+    go(`/signin?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+    return;
+  }
+  const words = error instanceof OfflineError ? 'You are offline, and this page has not been loaded yet.'
+    : error instanceof ApiError ? error.message : 'Something went wrong drawing this page.';
+  fill(main, h('h1', {}, error instanceof ApiError && error.status === 404 ? 'Not found' : 'Cannot show this page'),
+    h('p', { class: 'error' }, words), h('p', {}, h('a', { href: '/' }, 'Back to the hunts')));
+}
+
+document.addEventListener('click', (event) => {
+  const a = event.target.closest && event.target.closest('a[href]');
+  if (!a || a.target || a.hasAttribute('download') || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith('/v1/') || url.pathname.startsWith('/share/') || url.pathname.startsWith('/app/')) return;
+  event.preventDefault();
+  go(url.pathname + url.search);
+});
+window.addEventListener('popstate', render);
+
+function showWho() {
+  const s = session();
+  const who = document.getElementById('who');
+  if (s) fill(who, h('a', { href: '/me' }, s.player.username));
+  else fill(who, h('a', { href: '/signin' }, 'Sign in'));
+}
+
+function say(text, kind = 'info') {
+  fill(notice, text ? h('p', { class: `note ${kind}` }, text) : null);
+}
+
+function needSession() {
+  const s = session();
+  if (!s) {
+    go(`/signin?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+    throw new Silent();
+  }
+  return s;
+}
+class Silent extends Error {}
+
+// ---------------------------------------------------------------- shared data
+
+async function feed() {
+  if (!hunts.feed) hunts.feed = await api('/v1/hunts');
+  return hunts.feed;
+}
+
+async function huntFile(id) {
+  if (!hunts.files.has(id)) hunts.files.set(id, await api(`/v1/hunts/${encodeURIComponent(id)}`));
+  return hunts.files.get(id);
+}
+
+async function findStop(id) {
+  for (const hunt of await feed()) {
+    const file = await huntFile(hunt.id);
+    const index = file.features.findIndex((f) => f.id === id);
+    if (index >= 0) return { hunt: file.hunt, file, feature: file.features[index], number: index + 1 };
+  }
+  throw new ApiError(404, 'Not found', `There is no stop "${id}".`);
+}
+
+async function visitedStops() {
+  if (!session()) return new Set();
+  try {
+    const mine = await api('/v1/me/checkins', { auth: true });
+    return new Set(mine.filter((c) => c.state === 'accepted' && c.stop).map((c) => c.stop));
+  } catch (error) {
+    if (error instanceof OfflineError) return new Set();
+    throw error;
+  }
+}
+
+/** The player's position while the page is open (after they share it). */
+function watchPosition(onPosition) {
+  if (!('geolocation' in navigator)) return;
+  const id = navigator.geolocation.watchPosition(
+    (p) => onPosition({ lat: p.coords.latitude, lon: p.coords.longitude, accuracy: p.coords.accuracy, time: p.timestamp }),
+    () => onPosition(null),
+    { enableHighAccuracy: true, maximumAge: 15000, timeout: 30000 });
+  cleanups.push(() => navigator.geolocation.clearWatch(id));
+}
+
+async function positionShared() {
+  try {
+    return (await navigator.permissions.query({ name: 'geolocation' })).state === 'granted';
+  } catch (_) {
+    return false;
+  }
+}
+
+function difficulty(text) {
+  return h('span', { class: `pill ${text}` }, text);
+}
+
+function progress(visited, total, label) {
+  return h('div', { class: 'progress' },
+    h('progress', { max: total, value: visited, 'aria-label': label || `${visited} of ${total} stops visited` }),
+    h('span', {}, `${visited} of ${total} stops`));
+}
+
+// ---------------------------------------------------------------- hunt feed
+
+async function feedPage() {
+  const s = session();
+  const list = await feed();
+  const files = await Promise.all(list.map((hunt) => huntFile(hunt.id)));
+  let mine = null;
+  if (s) {
+    try { mine = await api(`/v1/players/${encodeURIComponent(s.player.username)}`); } catch (_) { mine = null; }
+  }
+  const progressOf = new Map((mine ? mine.hunts : []).map((p) => [p.hunt, p]));
+  const featured = files.flatMap((file) => file.features.filter((f) => f.properties.featured).map((f) => ({ f, hunt: file.hunt })));
+  const cards = files.map((file, i) => {
+    const hunt = list[i];
+    const mineHere = progressOf.get(hunt.id);
+    const art = h('div', { class: 'card-art' });
+    drawMap(art, file.features, { label: `Map of the ${plural(file.features.length, 'stop')} of ${hunt.name}` });
+    return h('li', { class: 'card' },
+      h('a', { class: 'card-link', href: `/hunts/${hunt.id}` }, art,
+        h('div', { class: 'card-body' },
+          h('h2', {}, hunt.name),
+          h('p', { class: 'facts' }, difficulty(hunt.difficulty), ` ${plural(hunt.stops, 'stop')} · ${hunt.total_points.toLocaleString('en')} points`),
+          h('p', { class: 'description' }, hunt.description),
+          mineHere ? (mineHere.completed_at ? h('p', { class: 'done' }, '✓ Completed') : progress(mineHere.visited, mineHere.total)) : null)));
+  });
+  const onboarding = s && !localStorage.getItem(`vsh.welcomed.${s.player.id}`);
+  fill(main,
+    h('h1', {}, 'Hunts'),
+    onboarding ? h('section', { class: 'welcome', 'aria-labelledby': 'welcome-title' },
+      h('h2', { id: 'welcome-title' }, `Welcome, ${s.player.username}!`),
+      h('ol', {},
+        h('li', {}, 'Pick a hunt below and open its map.'),
+        h('li', {}, 'Walk to a stop: the map shows where you are once you share your position.'),
+        h('li', {}, 'Take a picture there and check in. Points, badges and the leaderboard follow.')),
+      h('p', {}, 'No signal inside? Check in anyway: the app keeps it and sends it when you are back online.'),
+      h('button', { type: 'button', onclick: (e) => { localStorage.setItem(`vsh.welcomed.${s.player.id}`, '1'); e.target.closest('section').remove(); } }, 'Got it')) : null,
+    !s ? h('p', { class: 'intro' }, 'Walk the city, find each stop, take a picture there. ', h('a', { href: '/signup' }, 'Create an account'), ' or ', h('a', { href: '/signin' }, 'sign in'), ' to play.') : null,
+    featured.length ? h('section', { class: 'featured', 'aria-labelledby': 'featured-title' },
+      h('h2', { id: 'featured-title' }, 'Featured stops'),
+      h('ul', {}, featured.map(({ f, hunt }) => h('li', {},
+        h('a', { href: `/stops/${f.id}` }, f.properties.name), ` · ${hunt.name}`,
+        f.properties.sponsor ? h('span', { class: 'sponsor' }, ` Sponsored by ${f.properties.sponsor}`) : null)))) : null,
+    h('ul', { class: 'cards' }, cards));
+}
+
+// ---------------------------------------------------------------- a hunt
+
+async function huntPage(id) {
+  const file = await huntFile(id);
+  const hunt = file.hunt;
+  const visited = await visitedStops();
+  const mapBox = h('div', { class: 'map-box' });
+  const rows = new Map();
+  const list = h('ol', { class: 'stops' }, file.features.map((f) => {
+    const distance = h('span', { class: 'distance' });
+    rows.set(f.id, distance);
+    const done = visited.has(f.id);
+    return h('li', { class: done ? 'visited' : '' },
+      h('a', { href: `/stops/${f.id}` }, h('span', { class: 'stop-name' }, f.properties.name)),
+      h('span', { class: 'stop-facts' }, `${f.properties.points} points`, done ? h('span', { class: 'tick' }, ' ✓ visited') : null, ' ', distance));
+  }));
+  const share = h('button', { type: 'button', class: 'secondary', onclick: () => start() }, 'Show where I am');
+  const status = h('p', { class: 'position-status', role: 'status' });
+  fill(main,
+    h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'Hunts')),
+    h('h1', {}, hunt.name),
+    h('p', { class: 'facts' }, difficulty(hunt.difficulty), ` ${plural(file.features.length, 'stop')} · ${visited.size ? `${[...visited].filter((s) => rows.has(s)).length} visited · ` : ''}completion bonus ${hunt.bonus_points} points`),
+    h('p', {}, hunt.description),
+    hunt.ordered ? h('p', { class: 'note' }, 'Visit the stops in the order listed.') : null,
+    hunt.ends_at ? h('p', { class: 'note' }, `Open until ${formatTime(hunt.ends_at)}.`) : null,
+    mapBox, h('div', { class: 'row' }, share, status),
+    h('h2', {}, 'Stops'), list);
+  const map = await drawMap(mapBox, file.features, { visited, link: true, label: `Map of the stops of ${hunt.name}` });
+  function start() {
+    share.remove();
+    status.textContent = 'Finding you…';
+    watchPosition((position) => {
+      map.setPosition(position);
+      status.textContent = position ? `Your position, within ${Math.round(position.accuracy)} m.` : 'Your position is not available.';
+      for (const f of file.features) rows.get(f.id).textContent = position ? formatDistance(distanceTo(position, f.geometry)) : '';
+    });
+  }
+  if (await positionShared()) start();
+}
+
+// ---------------------------------------------------------------- a stop and its check-in
+
+async function stopPage(id) {
+  const { hunt, feature, number } = await findStop(id);
+  const s = session();
+  const visited = await visitedStops();
+  const p = feature.properties;
+  const distance = h('p', { class: 'distance', role: 'status' });
+  const mapBox = h('div', { class: 'map-box small' });
+  fill(main,
+    h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'Hunts'), ' › ', h('a', { href: `/hunts/${hunt.id}` }, hunt.name)),
+    h('h1', {}, p.name),
+    h('p', { class: 'facts' }, `Stop ${number} · ${p.points} points`, visited.has(id) ? h('span', { class: 'tick' }, ' · ✓ visited') : null),
+    p.sponsor ? h('p', { class: 'sponsor' }, `Sponsored by ${p.sponsor}`) : null,
+    h('p', {}, p.description),
+    mapBox, distance,
+    s ? checkInForm(hunt, feature) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, 'Sign in'), ' to check in here.'));
+  const map = await drawMap(mapBox, [feature], { visited, label: `Map of ${p.name}`, numbers: new Map([[id, number]]) });
+  const update = (position) => {
+    map.setPosition(position);
+    distance.textContent = position ? formatDistance(distanceTo(position, feature.geometry)) : '';
+  };
+  if (await positionShared()) watchPosition(update);
+  else distance.append(h('button', { type: 'button', class: 'secondary', onclick: (e) => { e.target.remove(); watchPosition(update); } }, 'How far is it?'));
+}
+
+const ruleWords = {
+  position: 'Where you were',
+  capture_time: 'When the photo was taken',
+  accuracy: 'How precise your position was',
+  not_in_future: 'Not dated in the future',
+  photo_age: 'Fresh enough',
+  hunt_window: 'While the hunt is open',
+  clocks_agree: 'The clocks agree',
+  at_stop: 'At the stop',
+  unique_photo: 'A photo of your own',
+  travel_speed: 'A believable pace',
+  stop_order: 'In the hunt\'s order',
+  first_visit: 'First visit here',
+};
+const resultWords = { passed: '✓ passed', failed: '✗ failed', skipped: '– not checked', needs_review: '? needs a moderator' };
+
+export function verdictView(answer, stopName) {
+  const headline = {
+    accepted: answer.points ? `Accepted: +${answer.points} points` : 'Accepted',
+    pending: 'Waiting for a moderator',
+    rejected: 'Not accepted',
+  }[answer.verdict] || answer.verdict;
+  return h('section', { class: `verdict ${answer.verdict}`, 'aria-labelledby': 'verdict-title' },
+    h('h2', { id: 'verdict-title' }, headline),
+    stopName ? h('p', {}, stopName) : null,
+    h('ul', { class: 'rules' }, (answer.rules || []).map((r) => h('li', { class: r.result },
+      h('span', { class: 'rule-name' }, ruleWords[r.rule] || r.rule), ' ',
+      h('span', { class: 'rule-result' }, resultWords[r.result] || r.result),
+      r.detail ? h('span', { class: 'rule-detail' }, r.detail) : null))),
+    (answer.awards || []).length ? h('ul', { class: 'awards' }, answer.awards.map((a) => h('li', {}, `+${a.points} ${a.name || a.kind || 'award'}`))) : null);
+}
+
+function currentFix() {
+  return new Promise((resolve) => {
+    if (!('geolocation' in navigator)) { resolve(null); return; }
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ lat: p.coords.latitude, lon: p.coords.longitude, accuracy: p.coords.accuracy, time: new Date(p.timestamp).toISOString() }),
+      () => resolve(null), { enableHighAccuracy: true, maximumAge: 10000, timeout: 20000 });
+  });
+}
+
+function checkInForm(hunt, feature) {
+  const s = session();
+  const photo = h('input', { type: 'file', id: 'photo', name: 'photo', accept: 'image/*', capture: 'environment', required: true, 'aria-describedby': 'photo-help photo-error' });
+  const preview = h('img', { class: 'preview', alt: 'The photo you picked', hidden: true });
+  const bar = h('progress', { max: 1, value: 0, hidden: true, 'aria-label': 'Upload' });
+  const error = h('p', { id: 'photo-error', class: 'field-error' });
+  const result = h('div', { class: 'result', 'aria-live': 'polite' });
+  const button = h('button', { type: 'submit' }, 'Check in here');
+  photo.addEventListener('change', () => {
+    error.textContent = '';
+    const file = photo.files[0];
+    if (file) { preview.src = URL.createObjectURL(file); preview.hidden = false; }
+  });
+  const form = h('form', { class: 'checkin', novalidate: true, onsubmit: async (event) => {
+    event.preventDefault();
+    const file = photo.files[0];
+    if (!file) { error.textContent = 'Take or pick a photo of the stop first.'; photo.setAttribute('aria-invalid', 'true'); photo.focus(); return; }
+    photo.removeAttribute('aria-invalid');
+    button.disabled = true;
+    fill(result, h('p', {}, 'Finding your position…'));
+    const fix = await currentFix();
+    const item = {
+      key: newKey(), player: s.player.id, hunt: hunt.id, stop: feature.id, stopName: feature.properties.name,
+      photo: file, photoName: file.name || 'photo.jpg', lat: fix ? fix.lat : null, lon: fix ? fix.lon : null,
+      accuracy: fix ? fix.accuracy : null, fixTime: fix ? fix.time : null, created: Date.now(),
+    };
+    try {
+      if (!navigator.onLine) throw new OfflineError('offline');
+      fill(result, h('p', {}, fix ? 'Sending…' : 'Sending without your position (the browser did not give it)…'));
+      bar.hidden = false;
+      const answer = await sendCheckIn(item, (fraction) => { bar.value = fraction; });
+      bar.hidden = true;
+      if (answer.status === 201 || answer.status === 200) {
+        fill(result, verdictView(answer.body, null));
+        hunts.feed = null;
+      } else {
+        fill(result, h('p', { class: 'error' }, (answer.body && answer.body.detail) || `The server answered ${answer.status}.`));
+      }
+    } catch (err) {
+      bar.hidden = true;
+      if (!(err instanceof OfflineError)) throw err;
+      await outbox.keep(item);
+      fill(result, h('p', { class: 'note waiting' }, 'No connection: your check-in is kept on this phone and will be sent when you are back online.'));
+      showConnection();
+    } finally {
+      button.disabled = false;
+    }
+  } },
+  h('h2', {}, 'Check in'),
+  h('label', { for: 'photo' }, 'Photo of the stop'),
+  photo,
+  h('p', { id: 'photo-help', class: 'help' }, 'Your position and its accuracy are sent with the photo.'),
+  error, preview, button, bar, result);
+  return form;
+}
+
+// ---------------------------------------------------------------- leaderboard
+
+async function leaderboardPage() {
+  const params = new URLSearchParams(location.search);
+  const list = await feed();
+  const hunt = params.get('hunt') || '';
+  const window_ = params.get('window') || 'all';
+  const huntSelect = h('select', { id: 'board-hunt', name: 'hunt' },
+    h('option', { value: '' }, 'All hunts'), list.map((x) => h('option', { value: x.id, selected: x.id === hunt }, x.name)));
+  const windowSelect = h('select', { id: 'board-window', name: 'window' },
+    [['all', 'All time'], ['today', 'Today'], ['week', 'Last 7 days']].map(([v, t]) => h('option', { value: v, selected: v === window_ }, t)));
+  const change = () => {
+    const q = new URLSearchParams();
+    if (huntSelect.value) q.set('hunt', huntSelect.value);
+    if (windowSelect.value !== 'all') q.set('window', windowSelect.value);
+    go(`/leaderboard${q.toString() ? '?' + q : ''}`, { replace: true });
+  };
+  huntSelect.addEventListener('change', change);
+  windowSelect.addEventListener('change', change);
+  const live = h('span', { class: 'live', role: 'status' });
+  const table = h('div', { class: 'board' });
+  fill(main, h('h1', {}, 'Leaderboard'),
+    h('form', { class: 'filters', onsubmit: (e) => e.preventDefault() },
+      h('label', { for: 'board-hunt' }, 'Hunt'), huntSelect, h('label', { for: 'board-window' }, 'When'), windowSelect),
+    live, table);
+  const q = new URLSearchParams({ limit: '100' });
+  if (hunt) q.set('hunt', hunt);
+  if (window_ === 'today') { const d = new Date(); d.setHours(0, 0, 0, 0); q.set('since', d.toISOString().replace(/\.\d+Z$/, 'Z')); }
+  if (window_ === 'week') q.set('since', new Date(Date.now() - 7 * 86400000).toISOString().replace(/\.\d+Z$/, 'Z'));
+  const me = session();
+  async function load() {
+    const rows = await api(`/v1/leaderboard?${q}`);
+    fill(table, rows.length ? h('table', {},
+      h('caption', { class: 'visually-hidden' }, 'Players by points'),
+      h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Points', 'Hunts', 'Stops', 'Badges'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, rows.map((r) => h('tr', { class: me && r.player_id === me.player.id ? 'me' : '', 'data-player': r.player },
+        h('td', {}, String(r.rank)),
+        h('th', { scope: 'row' }, h('a', { href: `/players/${encodeURIComponent(r.player)}` }, r.player)),
+        h('td', { class: 'points' }, r.points.toLocaleString('en')),
+        h('td', {}, String(r.hunts_completed)), h('td', {}, String(r.stops_visited)), h('td', {}, String(r.badges))))))
+      : h('p', {}, 'No scores yet: be the first to check in.'));
+  }
+  await load();
+  // Live: the server says when the league changed; the board is read again.
+  let source = null;
+  let timer = null;
+  const connect = () => {
+    if (source || !navigator.onLine) return;
+    source = new EventSource('/v1/events');
+    source.addEventListener('open', () => { live.textContent = '● Live'; });
+    source.addEventListener('change', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => load().catch(() => {}), 150);
+    });
+    source.addEventListener('error', () => { live.textContent = 'Reconnecting…'; });
+  };
+  const disconnect = () => { if (source) { source.close(); source = null; } live.textContent = 'Offline'; };
+  connect();
+  window.addEventListener('online', connect);
+  window.addEventListener('offline', disconnect);
+  cleanups.push(() => { clearTimeout(timer); disconnect(); window.removeEventListener('online', connect); window.removeEventListener('offline', disconnect); });
+}
+
+// ---------------------------------------------------------------- profiles
+
+function avatar(profile, size = 96) {
+  if (profile.avatar_url) return h('img', { class: 'avatar', src: profile.avatar_url, alt: `${profile.name}'s picture`, width: size, height: size });
+  return h('span', { class: 'avatar initials', 'aria-hidden': 'true' }, initials(profile.name));
+}
+
+function profileBody(profile) {
+  return [
+    h('div', { class: 'stats' },
+      h('p', {}, h('strong', {}, profile.points.toLocaleString('en')), ' points'),
+      h('p', {}, h('strong', {}, String(profile.stops_visited)), ' stops'),
+      h('p', {}, h('strong', {}, String(profile.hunts_completed)), ' hunts')),
+    h('h2', {}, 'Hunts'),
+    profile.hunts.length ? h('ul', { class: 'progress-list' }, profile.hunts.map((x) => h('li', {},
+      h('a', { href: `/hunts/${x.hunt}` }, x.name),
+      x.completed_at ? h('span', {}, ' ✓ completed · ', h('a', { href: `/share/${encodeURIComponent(profile.name)}/${x.hunt}` }, 'share the collage'))
+        : progress(x.visited, x.total, `${x.name}: ${x.visited} of ${x.total} stops`))))
+      : h('p', {}, 'No hunt started yet.'),
+    h('h2', {}, 'Badges'),
+    profile.badges.length ? h('ul', { class: 'badges' }, profile.badges.map((b) => h('li', {}, h('span', { class: 'badge-icon', 'aria-hidden': 'true' }, '★'), ` ${b.name}`, h('span', { class: 'muted' }, ` +${b.points}`))))
+      : h('p', {}, 'No badges yet.'),
+  ];
+}
+
+async function playerPage(name) {
+  const profile = await api(`/v1/players/${encodeURIComponent(name)}`);
+  fill(main,
+    h('div', { class: 'profile-head' }, avatar(profile), h('h1', {}, profile.name)),
+    profileBody(profile),
+    h('h2', {}, 'Recent check-ins'),
+    profile.recent.length ? h('ul', { class: 'recent' }, profile.recent.map((c) => h('li', { class: c.state },
+      h('span', {}, c.stop || 'Not at a stop'), h('span', { class: 'muted' }, ` ${c.state} · ${formatTime(c.received_at)}${c.points ? ` · +${c.points}` : ''}`))))
+      : h('p', {}, 'None yet.'));
+}
+
+async function mePage() {
+  const s = needSession();
+  const me = await api('/v1/me', { auth: true });
+  const profile = await api(`/v1/players/${encodeURIComponent(me.name)}`);
+  const mine = await api('/v1/me/checkins', { auth: true });
+  const waiting = (await outbox.waiting()).filter((x) => x.player === s.player.id);
+  const pictureInput = h('input', { type: 'file', id: 'avatar', accept: 'image/*', 'aria-describedby': 'avatar-error' });
+  const pictureError = h('p', { id: 'avatar-error', class: 'field-error' });
+  const head = h('div', { class: 'profile-head' }, avatar(profile), h('h1', {}, me.name));
+  pictureInput.addEventListener('change', async () => {
+    const file = pictureInput.files[0];
+    if (!file) return;
+    pictureError.textContent = '';
+    try {
+      await api('/v1/me/avatar', { method: 'PUT', auth: true, body: await asJPEG(file), headers: { 'Content-Type': 'image/jpeg' } });
+      say('Your picture is updated.');
+      render();
+    } catch (error) {
+      pictureError.textContent = error instanceof OfflineError ? 'No connection: try again when you are online.' : error.message;
+    }
+  });
+  const list = h('ul', { class: 'recent' });
+  for (const c of mine.slice(0, 20)) {
+    const img = c.has_photo ? h('img', { class: 'thumb', alt: `Photo of the check-in at ${c.stop_name || 'no stop'}`, width: 64, height: 64 }) : h('span', { class: 'thumb none', 'aria-hidden': 'true' }, '⌖');
+    if (c.has_photo) privatePicture(`/v1/checkins/${c.id}/photo`).then((url) => { img.src = url; }).catch(() => {});
+    list.append(h('li', { class: c.state }, img, h('span', {}, h('span', {}, c.stop_name || 'Not at a stop'),
+      h('span', { class: 'muted' }, ` ${c.state}${c.points ? ` · +${c.points}` : ''} · ${formatTime(c.received_at)}`))));
+  }
+  fill(main, head,
+    h('p', { class: 'muted' }, me.email ? `Signed in · ${me.email}` : 'Signed in', me.role === 'moderator' ? ' · moderator' : ''),
+    h('div', { class: 'row' },
+      h('label', { for: 'avatar', class: 'button secondary' }, 'Change picture'), pictureInput,
+      me.role === 'moderator' ? h('a', { class: 'button secondary', href: '/review' }, 'Review check-ins') : null,
+      h('button', { type: 'button', class: 'secondary', onclick: signOut }, 'Sign out')),
+    pictureError,
+    waiting.length ? h('section', { class: 'waiting' }, h('h2', {}, 'Waiting to be sent'),
+      h('ul', {}, waiting.map((x) => h('li', {}, `${x.stopName} · taken ${formatTime(new Date(x.created).toISOString())}`)))) : null,
+    profileBody(profile),
+    h('h2', {}, 'My check-ins'), mine.length ? list : h('p', {}, 'None yet: open a hunt and walk to a stop.'));
+}
+
+/** Any picture the browser can show, as a JPEG of at most 1024 px (the server keeps JPEG only). */
+async function asJPEG(file) {
+  if (file.type === 'image/jpeg') return file;
+  const bitmap = await createImageBitmap(file);
+  const scale = Math.min(1, 1024 / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(bitmap.width * scale);
+  canvas.height = Math.round(bitmap.height * scale);
+  canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
+}
+
+async function signOut() {
+  try { await api('/v1/sessions/current', { method: 'DELETE', auth: true }); } catch (_) { /* signed out here anyway */ }
+  clearSession();
+  say('You are signed out.');
+  go('/');
+}
+
+// ---------------------------------------------------------------- accounts
+
+function field(id, label, attrs) {
+  const input = h('input', { id, name: id, ...attrs, 'aria-describedby': `${id}-error` });
+  return { input, error: h('p', { id: `${id}-error`, class: 'field-error' }), row: null };
+}
+
+function accountForm({ title, fields, submit, action, footer }) {
+  const formError = h('p', { class: 'field-error form-error', role: 'alert' });
+  const made = fields.map(([id, label, attrs]) => ({ id, label, ...field(id, label, attrs) }));
+  const button = h('button', { type: 'submit' }, submit);
+  const form = h('form', { class: 'account', novalidate: true, onsubmit: async (event) => {
+    event.preventDefault();
+    formError.textContent = '';
+    for (const f of made) { f.error.textContent = ''; f.input.removeAttribute('aria-invalid'); }
+    const missing = made.find((f) => f.input.required && !f.input.value.trim());
+    if (missing) return mark(missing, `Enter your ${missing.label.toLowerCase()}.`);
+    const values = Object.fromEntries(made.map((f) => [f.id, f.input.value]));
+    button.disabled = true;
+    try {
+      await action(values);
+    } catch (error) {
+      if (error instanceof OfflineError) formError.textContent = 'No connection: try again when you are online.';
+      else if (error instanceof ApiError) {
+        const target = error.status === 409 ? made.find((f) => f.id === 'username')
+          : made.find((f) => (error.detail || '').toLowerCase().includes(f.id === 'username' ? 'name' : f.id));
+        if (target && error.status !== 401) mark(target, error.message);
+        else formError.textContent = error.status === 401 ? 'That name and password do not match.' : error.message;
+      } else throw error;
+    } finally {
+      button.disabled = false;
+    }
+  } },
+  made.map((f) => h('div', { class: 'field' }, h('label', { for: f.id }, f.label), f.input, f.error)),
+  formError, button);
+  function mark(f, text) {
+    f.error.textContent = text;
+    f.input.setAttribute('aria-invalid', 'true');
+    f.input.focus();
+  }
+  fill(main, h('h1', {}, title), form, footer);
+}
+
+function afterSignIn(answer) {
+  setSession({ token: answer.token, player: answer.player, expires_at: answer.expires_at || null });
+  hunts.feed = null;
+  const next = new URLSearchParams(location.search).get('next');
+  go(next && next.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
+  flushOutbox();
+}
+
+async function signUpPage() {
+  accountForm({
+    title: 'Create an account', submit: 'Create account',
+    fields: [
+      ['username', 'Name', { autocomplete: 'username', required: true, maxlength: 64, autocapitalize: 'words', spellcheck: 'false' }],
+      ['email', 'Email', { type: 'email', autocomplete: 'email', required: true, inputmode: 'email' }],
+      ['password', 'Password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }],
+    ],
+    action: async (v) => afterSignIn(await api('/v1/accounts', { method: 'POST', json: { username: v.username.trim(), email: v.email.trim(), password: v.password } })),
+    footer: h('p', {}, 'Already playing? ', h('a', { href: `/signin${location.search}` }, 'Sign in')),
+  });
+}
+
+async function signInPage() {
+  const resetEmail = h('input', { type: 'email', id: 'reset-email', autocomplete: 'email', 'aria-describedby': 'reset-status' });
+  const resetStatus = h('p', { id: 'reset-status', role: 'status' });
+  const reset = h('details', { class: 'reset' }, h('summary', {}, 'Forgot your password?'),
+    h('form', { novalidate: true, onsubmit: async (e) => {
+      e.preventDefault();
+      try {
+        await api('/v1/password-resets', { method: 'POST', json: { email: resetEmail.value.trim() } });
+        resetStatus.textContent = 'If a player has this address, a link to choose a new password is on its way.';
+      } catch (error) {
+        resetStatus.textContent = error instanceof ApiError && error.status === 503 ? 'This server sends no e-mail: ask the organiser.' : error.message;
+      }
+    } }, h('label', { for: 'reset-email' }, 'Email'), resetEmail, h('button', { type: 'submit', class: 'secondary' }, 'Send a link'), resetStatus));
+  accountForm({
+    title: 'Sign in', submit: 'Sign in',
+    fields: [
+      ['username', 'Name', { autocomplete: 'username', required: true, autocapitalize: 'words', spellcheck: 'false' }],
+      ['password', 'Password', { type: 'password', autocomplete: 'current-password', required: true }],
+    ],
+    action: async (v) => afterSignIn(await api('/v1/sessions', { method: 'POST', json: { username: v.username.trim(), password: v.password } })),
+    footer: [h('p', {}, 'New here? ', h('a', { href: `/signup${location.search}` }, 'Create an account')), reset],
+  });
+}
+
+// ---------------------------------------------------------------- moderation
+
+async function reviewPage() {
+  needSession();
+  const me = await api('/v1/me', { auth: true });
+  if (me.role !== 'moderator') throw new ApiError(403, 'Forbidden', 'Only moderators review check-ins.');
+  const pending = await api('/v1/reviews', { auth: true });
+  const list = h('ul', { class: 'reviews' });
+  fill(main, h('h1', {}, 'Review check-ins'),
+    h('p', { class: 'muted', role: 'status' }, pending.length ? `${plural(pending.length, 'check-in')} waiting, oldest first.` : 'Nothing to review.'),
+    list);
+  for (const item of pending) list.append(await reviewCard(item));
+}
+
+async function reviewCard(item) {
+  const photo = h('div', { class: 'review-photo' });
+  const mapBox = h('div', { class: 'map-box small' });
+  const reason = h('input', { id: `reason-${item.id}`, name: 'reason', maxlength: 500, 'aria-describedby': `reason-${item.id}-error` });
+  const reasonError = h('p', { id: `reason-${item.id}-error`, class: 'field-error' });
+  const card = h('li', { class: 'review', 'data-checkin': item.id },
+    h('h2', {}, `${item.player} at ${item.stop_name || 'no stop'}`),
+    h('p', { class: 'muted' }, `Check-in ${item.id} · received ${formatTime(item.received_at)}${item.accuracy_m ? ` · accurate to ${Math.round(item.accuracy_m)} m` : ''}`),
+    h('ul', { class: 'reasons' }, item.reasons.map((r) => h('li', {}, r))),
+    h('div', { class: 'review-media' }, photo, mapBox),
+    h('form', { class: 'decide', novalidate: true, onsubmit: (e) => e.preventDefault() },
+      h('label', { for: `reason-${item.id}` }, 'Reason (required to reject)'), reason, reasonError,
+      h('div', { class: 'row' },
+        h('button', { type: 'button', onclick: () => decide('approve') }, 'Approve'),
+        h('button', { type: 'button', class: 'danger', onclick: () => decide('reject') }, 'Reject'))));
+  async function decide(action) {
+    reasonError.textContent = '';
+    const text = reason.value.trim();
+    if (action === 'reject' && !text) { reasonError.textContent = 'Say why it is rejected: the player sees it.'; reason.setAttribute('aria-invalid', 'true'); reason.focus(); return; }
+    try {
+      const outcome = await api(`/v1/reviews/${item.id}/${action}`, { method: 'POST', auth: true, json: text ? { reason: text } : {} });
+      say(`Check-in ${item.id} by ${item.player}: ${outcome.state}${outcome.points_credited ? `, +${outcome.points_credited} points` : ''}.`);
+      card.remove();
+    } catch (error) {
+      reasonError.textContent = error.message;
+    }
+  }
+  if (item.has_photo) {
+    privatePicture(`/v1/checkins/${item.id}/photo`).then((url) => fill(photo, h('img', { src: url, alt: `The photo of check-in ${item.id}` }))).catch(() => fill(photo, h('p', { class: 'muted' }, 'The photo cannot be shown.')));
+  } else {
+    fill(photo, h('p', { class: 'muted' }, 'No photo: a device fix only.'));
+  }
+  if (item.stop) {
+    try {
+      const { feature } = await findStop(item.stop);
+      const map = await drawMap(mapBox, [feature], { label: `The fix and ${feature.properties.name}` });
+      if (item.lat !== null) map.setPosition({ lat: item.lat, lon: item.lon, accuracy: item.accuracy_m || 0 });
+    } catch (_) { /* the stop left the hunts: no map */ }
+  }
+  return card;
+}
+
+// ---------------------------------------------------------------- connection and outbox
+
+async function showConnection() {
+  const s = session();
+  const count = s ? (await outbox.waiting().catch(() => [])).filter((x) => x.player === s.player.id).length : 0;
+  const words = [];
+  if (!navigator.onLine) words.push('You are offline.');
+  if (count) words.push(`${plural(count, 'check-in')} waiting to be sent.`);
+  fill(connection, words.length ? h('p', {}, words.join(' ')) : null);
+}
+
+async function flushOutbox() {
+  const s = session();
+  if (!s || !navigator.onLine) return;
+  await outbox.flush(s.player.id, (item, answer) => {
+    const verdict = answer.body && answer.body.verdict;
+    say(verdict ? `Your check-in at ${item.stopName} was sent: ${verdict}.` : `Your check-in at ${item.stopName} was refused: ${(answer.body && answer.body.detail) || answer.status}.`,
+      verdict === 'accepted' ? 'good' : 'info');
+    hunts.feed = null;
+  }).catch(() => {});
+  showConnection();
+}
+
+window.addEventListener('online', () => { showConnection(); flushOutbox(); });
+window.addEventListener('offline', showConnection);
+
+window.addEventListener('unhandledrejection', (event) => {
+  if (event.reason instanceof Silent) event.preventDefault();
+});
+
+render().then(() => { showConnection(); flushOutbox(); });

@@ -1,0 +1,110 @@
+// Building the page: elements from values, never from HTML text, so player-supplied text is
+// always shown as text.
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** An element: h('p', {class: 'x', onclick: f}, 'text', child). Strings become text nodes. */
+export function h(tag, attrs = {}, ...children) {
+  const el = tag.startsWith('svg:') ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces an element's children. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+export const plural = (n, one, many = one + 's') => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+export function formatDistance(metres) {
+  if (metres === null || metres === undefined) return '';
+  if (metres < 1) return 'you are here';
+  if (metres < 1000) return `${Math.round(metres / 10) * 10 || Math.round(metres)} m away`;
+  return `${(metres / 1000).toFixed(metres < 10000 ? 1 : 0)} km away`;
+}
+
+export function formatTime(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function initials(name) {
+  return Array.from(name.trim().split(/\s+/).slice(0, 2).map((w) => Array.from(w)[0] || '').join('')).join('').toUpperCase() || '?';
+}
+
+// Geometry on the scale of a city: a local flat projection in metres is accurate to well under
+// a metre over a few kilometres, which is all a distance shown to a walker needs.
+
+export function rings(geometry) {
+  if (!geometry) return [];
+  if (geometry.type === 'Polygon') return geometry.coordinates;
+  if (geometry.type === 'MultiPolygon') return geometry.coordinates.flat();
+  return [];
+}
+
+function polygons(geometry) {
+  if (!geometry) return [];
+  if (geometry.type === 'Polygon') return [geometry.coordinates];
+  if (geometry.type === 'MultiPolygon') return geometry.coordinates;
+  return [];
+}
+
+function inside(point, ring) {
+  let hit = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i];
+    const [xj, yj] = ring[j];
+    if ((yi > point[1]) !== (yj > point[1]) && point[0] < ((xj - xi) * (point[1] - yi)) / (yj - yi) + xi) hit = !hit;
+  }
+  return hit;
+}
+
+/** Metres from a position {lat, lon} to a stop's geometry: 0 inside it. */
+export function distanceTo(position, geometry) {
+  const metresPerDegree = 111320;
+  const cos = Math.cos((position.lat * Math.PI) / 180);
+  const project = ([lon, lat]) => [(lon - position.lon) * metresPerDegree * cos, (lat - position.lat) * metresPerDegree];
+  let best = Infinity;
+  for (const polygon of polygons(geometry)) {
+    const projected = polygon.map((ring) => ring.map(project));
+    if (projected.length && inside([0, 0], projected[0]) && !projected.slice(1).some((hole) => inside([0, 0], hole))) return 0;
+    for (const ring of projected) {
+      for (let i = 1; i < ring.length; i++) best = Math.min(best, segmentDistance(ring[i - 1], ring[i]));
+    }
+  }
+  return best === Infinity ? null : best;
+}
+
+function segmentDistance([ax, ay], [bx, by]) {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const length = dx * dx + dy * dy;
+  const t = length === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / length));
+  return Math.hypot(ax + t * dx, ay + t * dy);
+}
+
+/** The centre of a geometry's outer rings' vertices ({lat, lon}). */
+export function centre(geometry) {
+  const points = polygons(geometry).flatMap((p) => p[0] || []);
+  if (!points.length) return null;
+  const lon = points.reduce((s, p) => s + p[0], 0) / points.length;
+  const lat = points.reduce((s, p) => s + p[1], 0) / points.length;
+  return { lat, lon };
+}

@@ -1,0 +1,157 @@
+// Stops on a map. With the operator's street tiles (`vsh serve --tiles`), Leaflet (Debian's
+// libjs-leaflet, served by vsh) draws them over the streets; without, vsh draws its own SVG map:
+// the same polygons, numbered markers, the player's position and a scale bar.
+import { h, rings, centre } from './dom.js';
+
+let configuration = null;
+
+export async function config() {
+  if (!configuration) {
+    try {
+      configuration = await (await fetch('/app/config.json')).json();
+    } catch (_) {
+      configuration = { tiles: null, attribution: null };
+    }
+  }
+  return configuration;
+}
+
+/**
+ * Draws `features` (GeoJSON stops) into `container`.
+ * options: visited (Set of ids), position ({lat, lon, accuracy}), label (accessible name),
+ * link (true: each stop links to its page), numbers (Map id → number shown on its marker).
+ * Returns {setPosition(position)}.
+ */
+export async function drawMap(container, features, options = {}) {
+  const { tiles, attribution } = await config();
+  if (tiles) {
+    try {
+      return await leafletMap(container, features, options, tiles, attribution);
+    } catch (_) {
+      container.replaceChildren();
+    }
+  }
+  return svgMap(container, features, options);
+}
+
+function svgMap(container, features, options) {
+  const visited = options.visited || new Set();
+  const points = features.flatMap((f) => rings(f.geometry).flat());
+  if (!points.length) return { setPosition() {} };
+  let minLon = Math.min(...points.map((p) => p[0]));
+  let maxLon = Math.max(...points.map((p) => p[0]));
+  let minLat = Math.min(...points.map((p) => p[1]));
+  let maxLat = Math.max(...points.map((p) => p[1]));
+  // Room around the stops: a fifth of the extent, at least about 60 m.
+  const padLat = Math.max((maxLat - minLat) * 0.2, 0.0006);
+  const padLon = Math.max((maxLon - minLon) * 0.2, 0.0006 / Math.cos((minLat * Math.PI) / 180));
+  minLat -= padLat; maxLat += padLat; minLon -= padLon; maxLon += padLon;
+  const cos = Math.cos((((minLat + maxLat) / 2) * Math.PI) / 180);
+  const widthM = (maxLon - minLon) * 111320 * cos;
+  const heightM = (maxLat - minLat) * 111320;
+  const W = 1000;
+  const H = Math.max(500, Math.min(1600, Math.round((W * heightM) / widthM)));
+  const scale = Math.min(W / widthM, H / heightM);
+  const offsetX = (W - widthM * scale) / 2;
+  const offsetY = (H - heightM * scale) / 2;
+  const x = (lon) => offsetX + (lon - minLon) * 111320 * cos * scale;
+  const y = (lat) => H - offsetY - (lat - minLat) * 111320 * scale;
+  const path = (geometry) => rings(geometry).map((ring) => 'M' + ring.map(([lon, lat]) => `${x(lon).toFixed(1)},${y(lat).toFixed(1)}`).join('L') + 'Z').join('');
+
+  // One CSS pixel of a phone-wide map (about 360 px) in viewBox units: markers and labels keep
+  // their size on the screen whatever the map's extent.
+  const u = W / 360;
+  const svg = h('svg:svg', {
+    viewBox: `0 0 ${W} ${H}`, class: 'map', role: 'img',
+    'aria-label': options.label || `Map of ${features.length} stops`,
+  });
+  svg.append(h('svg:rect', { x: 0, y: 0, width: W, height: H, class: 'ground' }));
+  // A faint grid (50 m to 1 km, a dozen lines at most), so distances can be judged by eye.
+  const gridM = [50, 100, 200, 500, 1000, 2000, 5000].find((m) => Math.max(widthM, heightM) / m <= 12) || 10000;
+  const step = gridM * scale;
+  for (let gx = offsetX % step; gx < W; gx += step) svg.append(h('svg:line', { x1: gx, y1: 0, x2: gx, y2: H, class: 'grid' }));
+  for (let gy = H % step; gy < H; gy += step) svg.append(h('svg:line', { x1: 0, y1: gy, x2: W, y2: gy, class: 'grid' }));
+
+  features.forEach((feature, index) => {
+    const name = feature.properties.name;
+    const done = visited.has(feature.id);
+    const shape = h('svg:path', { d: path(feature.geometry), class: `stop${done ? ' visited' : ''}`, 'data-stop': feature.id },
+      h('svg:title', {}, `${name}${done ? ' (visited)' : ''}`));
+    const c = centre(feature.geometry);
+    const number = options.numbers ? options.numbers.get(feature.id) : index + 1;
+    const marker = h('svg:g', { class: `marker${done ? ' visited' : ''}`, transform: `translate(${x(c.lon).toFixed(1)},${y(c.lat).toFixed(1)})` },
+      h('svg:circle', { r: 13 * u }),
+      h('svg:text', { 'text-anchor': 'middle', dy: '0.35em', 'font-size': 14 * u }, done ? '✓' : String(number)));
+    if (options.link) {
+      svg.append(h('svg:a', { href: `/stops/${feature.id}`, 'aria-label': `${number}. ${name}${done ? ', visited' : ''}` }, shape, marker));
+    } else {
+      svg.append(shape, marker);
+    }
+  });
+
+  // Scale bar and north.
+  const barM = [20, 50, 100, 200, 500, 1000, 2000, 5000].filter((m) => m * scale <= W * 0.4).pop() || 10;
+  const barPx = barM * scale;
+  svg.append(h('svg:g', { class: 'scale', transform: `translate(${10 * u},${H - 12 * u})` },
+    h('svg:rect', { x: -4 * u, y: -16 * u, width: barPx + 56 * u, height: 24 * u, rx: 4 * u, class: 'scale-back' }),
+    h('svg:line', { x1: 0, y1: 0, x2: barPx, y2: 0 }),
+    h('svg:text', { x: barPx + 6 * u, y: 4 * u, 'font-size': 12 * u }, barM >= 1000 ? `${barM / 1000} km` : `${barM} m`)));
+  svg.append(h('svg:g', { class: 'north', transform: `translate(${W - 20 * u},${24 * u})` },
+    h('svg:path', { d: `M0,${-14 * u}L${6 * u},${4 * u}L0,0L${-6 * u},${4 * u}Z` }),
+    h('svg:text', { 'text-anchor': 'middle', y: 16 * u, 'font-size': 12 * u }, 'N')));
+
+  const me = h('svg:g', { class: 'me', visibility: 'hidden' },
+    h('svg:circle', { class: 'accuracy', r: 0 }), h('svg:circle', { class: 'dot', r: 7 * u }),
+    h('svg:title', {}, 'You are here'));
+  svg.append(me);
+  container.replaceChildren(svg);
+
+  const api = {
+    setPosition(position) {
+      if (!position) { me.setAttribute('visibility', 'hidden'); return; }
+      const px = x(position.lon);
+      const py = y(position.lat);
+      const shown = px >= 0 && px <= W && py >= 0 && py <= H;
+      me.setAttribute('visibility', shown ? 'visible' : 'hidden');
+      me.setAttribute('transform', `translate(${px.toFixed(1)},${py.toFixed(1)})`);
+      me.firstChild.setAttribute('r', String(Math.min(400, (position.accuracy || 0) * scale)));
+    },
+  };
+  api.setPosition(options.position);
+  return api;
+}
+
+async function leafletMap(container, features, options, tiles, attribution) {
+  if (!document.querySelector('link[data-leaflet]')) {
+    document.head.append(h('link', { rel: 'stylesheet', href: '/vendor/leaflet/leaflet.css', 'data-leaflet': true }));
+  }
+  const L = await import('/vendor/leaflet/leaflet.esm.min.js');
+  const visited = options.visited || new Set();
+  const box = h('div', { class: 'leaflet-box', role: 'region', 'aria-label': options.label || 'Map of the stops' });
+  container.replaceChildren(box);
+  const map = L.map(box, { scrollWheelZoom: false });
+  L.tileLayer(tiles, { attribution: attribution || '', maxZoom: 19 }).addTo(map);
+  const group = L.featureGroup().addTo(map);
+  features.forEach((feature, index) => {
+    const done = visited.has(feature.id);
+    const layer = L.geoJSON(feature, { style: { color: done ? '#1f7a3d' : '#6b2fd6', weight: 3, fillOpacity: 0.25 } });
+    const label = document.createElement('a');
+    label.href = `/stops/${feature.id}`;
+    label.textContent = `${index + 1}. ${feature.properties.name}${done ? ' ✓' : ''}`;
+    layer.bindTooltip(`${index + 1}`, { permanent: true, direction: 'center', className: 'stop-number' });
+    layer.bindPopup(label);
+    group.addLayer(layer);
+  });
+  map.fitBounds(group.getBounds(), { padding: [24, 24] });
+  let me = null;
+  return {
+    setPosition(position) {
+      if (me) { me.remove(); me = null; }
+      if (!position) return;
+      me = L.layerGroup([
+        L.circle([position.lat, position.lon], { radius: position.accuracy || 0, weight: 1, color: '#0b63ce' }),
+        L.circleMarker([position.lat, position.lon], { radius: 8, color: '#fff', fillColor: '#0b63ce', fillOpacity: 1, weight: 3 }),
+      ]).addTo(map);
+    },
+  };
+}

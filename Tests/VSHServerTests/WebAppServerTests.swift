@@ -1,0 +1,232 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import VSHCore
+import VSHPhoto
+import VSHServer
+import VSHSpatiaLite
+import VSHTestSupport
+
+/// The web app's side of the service: its pages and files, the pictures it shows, the share page
+/// and the event stream's contract. The app itself runs in Chromium in WebAppBrowserTests.
+extension ServerTests {
+    func webApp(tiles: String? = nil) -> some ApplicationProtocol {
+        let now = self.now
+        var configuration = ServerConfiguration(
+            store: store, photos: FilePhotoStore.beside(databasePath: store.path), clock: { now })
+        configuration.uploadFolder = folder.appendingPathComponent("uploads").path
+        configuration.web.tiles = tiles
+        configuration.web.attribution = tiles == nil ? nil : "© OpenStreetMap contributors"
+        return buildApplication(configuration)
+    }
+
+    static let pageAccept: HTTPFields = [.accept: "text/html,application/xhtml+xml"]
+
+    @Test func everyPageURLAnswersTheAppWithAStrictPolicy() async throws {
+        try await webApp().test(.router) { client in
+            for path in [
+                "/", "/signup", "/signin", "/hunts/strip-classics", "/stops/welcome-sign", "/leaderboard",
+                "/players/Ann%20Lee", "/me", "/review",
+            ] {
+                try await client.execute(uri: path, method: .get, headers: Self.pageAccept) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                    let policy = response.headers[HTTPField.Name("Content-Security-Policy")!] ?? ""
+                    #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'"))
+                    #expect(
+                        policy.contains("img-src 'self' blob: data:;"), "no other image origin: \(policy)")
+                    #expect(
+                        String(buffer: response.body).contains(#"<script type="module" src="/app/app.js">"#))
+                }
+            }
+            var etag = ""
+            try await client.execute(uri: "/app/app.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+                etag = response.headers[.eTag] ?? ""
+            }
+            try await client.execute(uri: "/app/app.js", method: .get, headers: [.ifNoneMatch: etag]) {
+                #expect($0.status == .notModified)
+            }
+            try await client.execute(uri: "/app/config.json", method: .get) { response in
+                let config = try Self.object(response)
+                #expect(config["tiles"] == .null)
+            }
+            // Leaflet only with tiles; an unknown page is the app's 404 for a browser, a problem otherwise.
+            try await client.execute(uri: "/vendor/leaflet/leaflet.css", method: .get) {
+                try Self.expectProblem($0, .notFound)
+            }
+            try await client.execute(uri: "/no/such/page", method: .get, headers: Self.pageAccept) {
+                response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            }
+            try await client.execute(uri: "/no/such/page", method: .get) {
+                try Self.expectProblem($0, .notFound)
+            }
+            try await client.execute(uri: "/v1/nothing", method: .get, headers: Self.pageAccept) {
+                try Self.expectProblem($0, .notFound)
+            }
+            try await client.execute(uri: "/app/../Package.swift", method: .get) {
+                #expect($0.status == .notFound)
+            }
+        }
+    }
+
+    @Test func streetTilesBringLeafletAndTheirOriginOnly() async throws {
+        let template = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+        try await webApp(tiles: template).test(.router) { client in
+            try await client.execute(uri: "/hunts/strip-classics", method: .get, headers: Self.pageAccept) {
+                let policy = $0.headers[HTTPField.Name("Content-Security-Policy")!] ?? ""
+                #expect(
+                    policy.contains("img-src 'self' blob: data: https://tile.openstreetmap.org;"), "\(policy)"
+                )
+                #expect(policy.contains("connect-src 'self';"))
+            }
+            try await client.execute(uri: "/app/config.json", method: .get) { response in
+                let config = try Self.object(response)
+                #expect(config["tiles"] == .string(template))
+                #expect(config["attribution"] == .string("© OpenStreetMap contributors"))
+            }
+            // Debian's libjs-leaflet (make test-deps installs it), served with its licence.
+            for path in [
+                "/vendor/leaflet/leaflet.esm.min.js", "/vendor/leaflet/leaflet.css",
+                "/vendor/leaflet/LICENSE.txt",
+            ] {
+                try await client.execute(uri: path, method: .get) { #expect($0.status == .ok, "\(path)") }
+            }
+        }
+        #expect(WebConfiguration.isValidTemplate(template))
+        #expect(!WebConfiguration.isValidTemplate("javascript:alert(1)/{z}/{x}/{y}"))
+        #expect(!WebConfiguration.isValidTemplate("https://tile.example.org/tiles.png"))
+    }
+
+    @Test func aCheckInsPhotoIsForItsPlayerAndModeratorsOnly() async throws {
+        let photo = try [UInt8](
+            Data(
+                contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg"))
+        )
+        try await webApp().test(.router) { client in
+            let ann = try await Self.register(client, "Ann Lee")
+            let bo = try await Self.register(client, "Bo Chen")
+            let mo = try await Self.register(client, "Mo")
+            try await store.setRole(.moderator, player: try #require(try await store.player(named: "Mo")).id)
+            var id = 0
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(ann),
+                body: Self.form([("photo", "sign.jpg", photo)])
+            ) { response in
+                if case .number(let value, _)? = try Self.object(response)["id"] { id = Int(value) }
+            }
+            try #require(id > 0)
+            try await client.execute(
+                uri: "/v1/me/checkins", method: .get, headers: [.authorization: "Bearer \(ann)"]
+            ) {
+                #expect(String(buffer: $0.body).contains(#""has_photo":true"#))
+            }
+            for (token, allowed) in [(ann, true), (mo, true), (bo, false)] {
+                try await client.execute(
+                    uri: "/v1/checkins/\(id)/photo", method: .get,
+                    headers: [.authorization: "Bearer \(token)"]
+                ) { response in
+                    if allowed {
+                        #expect(response.status == .ok)
+                        #expect(response.headers[.contentType] == "image/jpeg")
+                        let bytes = Array(response.body.readableBytesView)
+                        let image = try JPEGCodec.decode(bytes, covering: 10_000, 10_000)
+                        #expect(image.width == 480 && image.height == 480)
+                        // Drawn anew: no EXIF block (and so no GPS) in the answer.
+                        #expect(PhotoReader.metadata(bytes: bytes)?.position == nil)
+                        #expect(
+                            !bytes.indices.dropLast(4).contains {
+                                Array(bytes[$0..<$0 + 4]) == Array("Exif".utf8)
+                            })
+                    } else {
+                        try Self.expectProblem(response, .notFound)
+                    }
+                }
+            }
+            try await client.execute(uri: "/v1/checkins/\(id)/photo", method: .get) {
+                try Self.expectProblem($0, .unauthorized)
+            }
+            try await client.execute(
+                uri: "/v1/checkins/x/photo", method: .get, headers: [.authorization: "Bearer \(ann)"]
+            ) {
+                try Self.expectProblem($0, .notFound)
+            }
+        }
+    }
+
+    @Test func aFinishedHuntHasAPublicPageWithItsCollage() async throws {
+        let stops: [(Double, Double)] = [
+            (36.17058, -115.144265), (36.172823, -115.141252), (36.176513, -115.135277), (36.1803, -115.1336),
+            (36.16759, -115.138432), (36.1675, -115.1525), (36.1588, -115.1525),
+        ]
+        try await webApp().test(.router) { client in
+            let ann = try await Self.register(client, "Ann O'Neil")
+            try await client.execute(uri: "/share/Ann%20O'Neil/downtown-fremont", method: .get) {
+                try Self.expectProblem($0, .notFound)
+            }
+            for (index, stop) in stops.enumerated() {
+                // Ten minutes apart, the last a minute before the (fixed) clock: a brisk walk.
+                let time = RFC3339.format(
+                    now.addingTimeInterval(Double(-60 - 600 * (stops.count - 1 - index))))
+                try await client.execute(
+                    uri: "/v1/checkins", method: .post, headers: Self.formHeaders(ann),
+                    body: Self.form([
+                        ("lat", nil, Array(String(stop.0).utf8)), ("lon", nil, Array(String(stop.1).utf8)),
+                        ("accuracy_m", nil, Array("6".utf8)), ("fix_time", nil, Array(time.utf8)),
+                        ("hunt", nil, Array("downtown-fremont".utf8)),
+                    ])
+                ) { response in
+                    let answer = try Self.object(response)
+                    #expect(answer["verdict"] == .string("accepted"), "\(String(buffer: response.body))")
+                }
+            }
+            try await client.execute(uri: "/share/Ann%20O'Neil/downtown-fremont", method: .get) { response in
+                #expect(response.status == .ok)
+                let page = String(buffer: response.body)
+                #expect(
+                    page.contains(
+                        #"<meta property="og:title" content="Ann O&#39;Neil completed Downtown &amp; Fremont">"#
+                    ))
+                #expect(
+                    page.contains(
+                        #"<meta property="og:image" content="http://127.0.0.1:8080/v1/players/Ann%20O%27Neil/hunts/downtown-fremont/collage">"#
+                    ), "\(page)")
+                #expect(page.contains("og:url"))
+            }
+            try await client.execute(
+                uri: "/v1/players/Ann%20O'Neil/hunts/downtown-fremont/collage", method: .get
+            ) {
+                response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                let image = try JPEGCodec.decode(
+                    Array(response.body.readableBytesView), covering: 10_000, 10_000)
+                #expect(image.width > 900)
+            }
+            // Another hunt, not finished: nothing to share.
+            try await client.execute(
+                uri: "/v1/players/Ann%20O'Neil/hunts/strip-classics/collage", method: .get
+            ) {
+                try Self.expectProblem($0, .notFound)
+            }
+            try await client.execute(uri: "/v1/players/Ann%20O'Neil", method: .get) { response in
+                let profile = try Self.object(response)
+                #expect(profile["avatar_url"] == .null)
+            }
+        }
+    }
+
+    @Test func theEventStreamIsOnlyForThoseWhoAskForIt() async throws {
+        try await webApp().test(.router) { client in
+            try await client.execute(uri: "/v1/events", method: .get) {
+                try Self.expectProblem($0, .notAcceptable)
+            }
+        }
+    }
+}
