@@ -23,7 +23,7 @@ extension SpatiaLiteStore {
             let stopRows = try Row.fetchCursor(
                 db,
                 sql:
-                    "SELECT id, geometry_json, name, description, points, image, area_m2 FROM stops WHERE hunt_id = ? ORDER BY position",
+                    "SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor FROM stops WHERE hunt_id = ? ORDER BY position",
                 arguments: [hunt.id])
             while let stopRow = try stopRows.next() {
                 let stopID: String = stopRow[0]
@@ -40,7 +40,8 @@ extension SpatiaLiteStore {
                 hunt.stops.append(
                     Stop(
                         id: stopID, huntID: hunt.id, name: stopRow[2], description: stopRow[3],
-                        points: stopRow[4], image: stopRow[5], geofence: geofence))
+                        points: stopRow[4], image: stopRow[5], geofence: geofence, featured: stopRow[7],
+                        sponsor: stopRow[8]))
                 areas[stopID] = stopRow[6]
             }
             return StoredHunt(hunt: hunt, file: row.file, stopAreas: areas)

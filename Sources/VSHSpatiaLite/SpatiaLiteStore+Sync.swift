@@ -113,8 +113,9 @@ extension SpatiaLiteStore {
                 """)
         let insertStop = try db.makeStatement(
             sql: """
-                INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom, area_m2)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?)
+                INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom, area_m2,
+                    featured, sponsor)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?, ?, ?)
                 """)
         for (position, hunt) in catalog.hunts.enumerated() {
             try insertHunt.execute(arguments: [
@@ -128,7 +129,7 @@ extension SpatiaLiteStore {
                 try insertStop.execute(arguments: [
                     stop.id, hunt.id, stopPosition, stop.name, stop.description, stop.points, stop.image,
                     stop.geofence.geoJSON().compactText, stop.geofence.wkt,
-                    Geodesic.areaSquareMeters(of: stop.geofence),
+                    Geodesic.areaSquareMeters(of: stop.geofence), stop.featured, stop.sponsor,
                 ])
             }
         }

@@ -280,6 +280,13 @@ public final class SpatiaLiteStore: LeagueStore {
                         WHERE verdict IN ('accepted', 'pending');
                     """)
         }
+        migrator.registerMigration("v9-featured-stops") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE stops ADD COLUMN featured INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE stops ADD COLUMN sponsor TEXT;
+                    """)
+        }
         return migrator
     }
 }

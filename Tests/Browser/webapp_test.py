@@ -195,6 +195,10 @@ try:
     check(len(cards) == 3, f"three hunts in the feed, saw {len(cards)}")
     check("Strip Classics" in driver.page_source and "10 stops" in text_of(".cards"), "the feed names Strip Classics and its 10 stops")
     check(len(driver.find_elements(By.CSS_SELECTOR, ".card-art svg path.stop")) == 18, "each card draws its hunt's stops")
+    featured = driver.find_element(By.CSS_SELECTOR, ".featured")
+    check(featured.location["y"] < cards[0].location["y"], "featured stops come first in the feed")
+    check(HOSTILE in featured.text and "Sponsored by <b>Sponsor</b> & Co" in featured.text,
+          f"a featured stop with its sponsor line, as text: {featured.text!r}")
 
     step("sign up: a taken name is refused next to the field")
     status, _ = http("POST", "/v1/accounts", {"username": "Bo Chen", "email": "bo@example.org", "password": "long enough pw"})

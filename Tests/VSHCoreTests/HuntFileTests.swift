@@ -101,6 +101,31 @@ func messages(_ text: String, inspector: FixedInspector = FixedInspector()) -> [
                 "is outside the 1...25000000 m²") == true)
     }
 
+    @Test func featuredStopsAndSponsorLinesAreReadCheckedAndWritten() throws {
+        let hunt = try read(
+            huntText(
+                properties: #""name": "The Stop", "points": 10, "featured": true, "sponsor": "Gold & Co""#)
+        ).get()
+        #expect(hunt.stops[0].featured && hunt.stops[0].sponsor == "Gold & Co")
+        let written = HuntFile.text(of: hunt)
+        #expect(written.contains(#""featured": true"#) && written.contains(#""sponsor": "Gold & Co""#))
+        #expect(try read(written).get() == hunt)
+        // A stop without them is written as before: no new keys.
+        let plain = try read(huntText()).get()
+        #expect(!plain.stops[0].featured && plain.stops[0].sponsor == nil)
+        #expect(
+            !HuntFile.text(of: plain).contains("featured") && !HuntFile.text(of: plain).contains("sponsor"))
+        #expect(
+            messages(huntText(properties: #""name": "X", "points": 1, "featured": "yes""#)) == [
+                #"hunts/test-hunt.geojson: stop "the-stop": "featured" must be true or false, not a string"#
+            ])
+        let long = String(repeating: "a", count: Stop.maxSponsorLength + 1)
+        #expect(
+            messages(huntText(properties: #""name": "X", "points": 1, "sponsor": "\#(long)""#)).first?
+                .contains(
+                    "sponsor") == true)
+    }
+
     @Test func reportsWrongTypesAndMissingFields() {
         #expect(
             messages(huntText(properties: #""name": "X", "points": "ten""#)) == [

@@ -82,12 +82,22 @@ public struct Stop: Hashable, Sendable {
     public var image: String?
     /// The area that counts as being there.
     public var geofence: Geofence
+    /// Shown first in the app's hunt feed (the organiser's choice: a sight not to miss, or a
+    /// sponsor's place, then labelled with `sponsor`).
+    public var featured: Bool
+    /// Who sponsors the stop, shown as an advertisement wherever the stop is shown; nil: nobody.
+    public var sponsor: String?
+
+    /// The longest sponsor line, in characters.
+    public static let maxSponsorLength = 120
 
     /// A stop from its fields.
     public init(
         id: String, huntID: String, name: String, description: String = "", points: Int,
-        image: String? = nil, geofence: Geofence
+        image: String? = nil, geofence: Geofence, featured: Bool = false, sponsor: String? = nil
     ) {
+        self.featured = featured
+        self.sponsor = sponsor
         self.id = id
         self.huntID = huntID
         self.name = name

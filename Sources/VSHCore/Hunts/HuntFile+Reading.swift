@@ -330,6 +330,23 @@ private struct Reader<Inspector: GeofenceInspector> {
         let points = number(properties, "points", integer: true, range: 0...1_000_000, stop: id)
         let description = string(properties, "description", required: false, stop: id) ?? ""
         let image = string(properties, "image", required: false, stop: id)
+        var featured = false
+        switch properties["featured"] {
+        case nil, .null?: break
+        case .bool(let value)?: featured = value
+        case let other?:
+            fail(
+                .wrongType(field: "featured", expected: "true or false", found: other.typeDescription),
+                stop: id)
+        }
+        let sponsor = string(properties, "sponsor", required: false, stop: id)
+        if let sponsor,
+            sponsor.count > Stop.maxSponsorLength || sponsor.trimmingCharacters(in: .whitespaces).isEmpty
+        {
+            fail(
+                .invalidValue(field: "sponsor", reason: "must be 1 to \(Stop.maxSponsorLength) characters"),
+                stop: id)
+        }
         guard let geometry = feature["geometry"], geometry != .null else {
             fail(.missingField("geometry"), stop: id)
             return nil
@@ -363,6 +380,6 @@ private struct Reader<Inspector: GeofenceInspector> {
         guard errors.count == before, let name, let points else { return nil }
         return Stop(
             id: id, huntID: huntID, name: name, description: description, points: Int(points), image: image,
-            geofence: geofence)
+            geofence: geofence, featured: featured, sponsor: sponsor)
     }
 }

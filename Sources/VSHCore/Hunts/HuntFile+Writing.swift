@@ -29,14 +29,18 @@ extension HuntFile {
     public static func text(of hunt: Hunt) -> String {
         let meta = metadata(of: hunt)
         let features = hunt.stops.map { stop -> JSONValue in
-            .object([
+            var properties: JSONObject = [
+                "name": .string(stop.name), "description": .string(stop.description),
+                "points": .int(stop.points),
+                "image": .optional(stop.image),
+            ]
+            // Written only when set, so hunts without them keep their bytes.
+            if stop.featured { properties["featured"] = .bool(true) }
+            if let sponsor = stop.sponsor { properties["sponsor"] = .string(sponsor) }
+            return .object([
                 "type": .string("Feature"),
                 "id": .string(stop.id),
-                "properties": .object([
-                    "name": .string(stop.name), "description": .string(stop.description),
-                    "points": .int(stop.points),
-                    "image": .optional(stop.image),
-                ]),
+                "properties": .object(properties),
                 "geometry": stop.geofence.geoJSON(decimals: coordinateDecimals),
             ])
         }
