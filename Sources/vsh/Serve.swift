@@ -9,13 +9,17 @@ import VSHSpatiaLite
 extension VSH {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run the HTTP service for players' phones (accounts, hunts, leaderboards).",
+            abstract:
+                "Run the web app and HTTP service for players' phones (accounts, hunts, check-ins, boards).",
             discussion: """
-                vsh serve --port 8080        then: curl http://127.0.0.1:8080/v1/hunts
-                Prints one line, "listening on http://HOST:PORT", once it accepts connections (--port 0 \\
-                picks a free port). SIGTERM or SIGINT: stop accepting, finish what is in flight, exit 0. \\
-                The routes are in ../shared/API.md; this release serves /healthz, accounts and sessions, \\
-                /v1/me, the hunt feed, hunts, the leaderboard and public profiles.
+                vsh serve --port 8080        then open http://127.0.0.1:8080 in a browser
+                Serves the web app at / (hunt feed, maps, check-ins with the camera and the phone's \
+                position, live leaderboard, profiles, moderation at /review) and the API under /v1, \
+                described by /openapi.json (the routes are in ../shared/API.md). Prints one line, \
+                "listening on http://HOST:PORT", once it accepts connections (--port 0 picks a free \
+                port). SIGTERM or SIGINT: stop accepting, finish what is in flight, exit 0. With \
+                --tiles, the app's maps draw street tiles from that server (the only request a page \
+                makes beyond vsh); without, vsh draws its own maps.
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -269,6 +269,7 @@ try:
     step("the leaderboard in a second window moves without a reload")
     first = driver.current_window_handle
     driver.switch_to.new_window("window")
+    driver.set_window_size(390, 844)
     open_page("/leaderboard", ".board table")
     wait.until(lambda d: "Live" in text_of(".live"))
     driver.execute_script("window.__sameDocument = true")
