@@ -24,6 +24,21 @@ public enum Avatar {
         return try encode(square, folder: folder)
     }
 
+    /// A JPEG drawn anew, upright, its longer side at most `longest` pixels, without any metadata
+    /// (an organiser's hunt and stop images keep no camera, owner or GPS tag when served).
+    public static func fitted(from bytes: [UInt8], folder: String, longest: Int) throws -> [UInt8] {
+        let image = try JPEGCodec.decode(bytes, covering: longest, longest)
+        let orientation = PhotoReader.metadata(bytes: bytes)?.orientation ?? 1
+        let turned = orientation >= 5
+        let (w, h) = turned ? (image.height, image.width) : (image.width, image.height)
+        let scale = min(1, Double(longest) / Double(max(w, h, 1)))
+        let width = max(1, Int((Double(w) * scale).rounded()))
+        let height = max(1, Int((Double(h) * scale).rounded()))
+        var canvas = RGBImage(width: width, height: height)
+        canvas.draw(image, orientation: orientation, x: 0, y: 0, width: width, height: height)
+        return try encode(canvas, folder: folder)
+    }
+
     /// `image` encoded by libjpeg (quality 85) through a private temporary file in `folder`.
     public static func encode(_ image: RGBImage, folder: String) throws -> [UInt8] {
         let path = folder + "/picture-\(UUID().uuidString).jpg"

@@ -267,7 +267,8 @@ public actor MemoryStore: LeagueStore {
                 reasons: c.rules.filter { $0.outcome == .needsReview }.map {
                     "\($0.rule.rawValue): \($0.detail)"
                 },
-                photoFile: c.photoFile, position: c.position, accuracyMeters: c.accuracyMeters)
+                photoFile: c.photoFile, position: c.position, accuracyMeters: c.accuracyMeters,
+                fixTime: c.fixTime)
         }
     }
 

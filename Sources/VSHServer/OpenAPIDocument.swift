@@ -69,6 +69,18 @@ public enum OpenAPIDocument {
         ])
     }
 
+    static func picture(_ description: String) -> JSONValue {
+        let binary: JSONValue = .object([
+            "schema": .object(["type": .string("string"), "format": .string("binary")])
+        ])
+        return .object([
+            "description": .string(description),
+            "content": .object([
+                "image/jpeg": binary, "image/png": binary, "image/webp": binary, "image/gif": binary,
+            ]),
+        ])
+    }
+
     static func problem(_ description: String) -> JSONValue {
         answer(description, ref("Problem"), type: "application/problem+json")
     }
@@ -206,7 +218,7 @@ public enum OpenAPIDocument {
             ("hunt", nullableString),
             ("stop", nullableString), ("stop_name", nullableString), ("reasons", array(string)),
             ("lat", nullableNumber), ("lon", nullableNumber), ("accuracy_m", nullableNumber),
-            ("has_photo", boolean),
+            ("has_photo", boolean), ("fix_time", nullableDateTime),
         ]),
         "Decision": object([("reason", string)], required: []).merging(["additionalProperties": .bool(false)]
         ),
@@ -328,6 +340,23 @@ public enum OpenAPIDocument {
                 parameters: [
                     parameter("username", in: "path", string), parameter("hunt", in: "path", string),
                 ])
+        ]),
+        "/v1/hunts/{id}/image": .object([
+            "get": operation(
+                "huntImage",
+                "The image the hunt file names: a JPEG drawn anew without metadata (at most 1024 px), a PNG, WebP or GIF as it is",
+                responses: [
+                    ("200", picture("The image")), ("404", problem("No such hunt, or it has no image")),
+                    ("422", problem("The image cannot be decoded")),
+                ], parameters: [parameter("id", in: "path", string)])
+        ]),
+        "/v1/stops/{id}/image": .object([
+            "get": operation(
+                "stopImage", "The image the hunt file names for a stop (as for a hunt's image)",
+                responses: [
+                    ("200", picture("The image")), ("404", problem("No such stop, or it has no image")),
+                    ("422", problem("The image cannot be decoded")),
+                ], parameters: [parameter("id", in: "path", string)])
         ]),
         "/v1/events": .object([
             "get": operation(

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import VSHCore
@@ -20,11 +21,72 @@ struct PicturesController: Sendable {
 
     static let checkInPhoto = Endpoint(.get, "/v1/checkins/{id}/photo")
     static let collage = Endpoint(.get, "/v1/players/{username}/hunts/{hunt}/collage")
-    static var endpoints: [Endpoint] { [checkInPhoto, collage] }
+    static let huntImage = Endpoint(.get, "/v1/hunts/{id}/image")
+    static let stopImage = Endpoint(.get, "/v1/stops/{id}/image")
+    static var endpoints: [Endpoint] { [checkInPhoto, collage, huntImage, stopImage] }
+
+    /// The hunts folder the images of hunt files are relative to; nil: no images.
+    var huntsFolder: String?
 
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.checkInPhoto, use: checkInPhoto)
         router.on(Self.collage, use: collage)
+        router.on(Self.huntImage) { _, context in
+            let id = try context.parameters.require("id")
+            let hunt = Slug.isValid(id) ? try await store.hunt(id: id)?.hunt : nil
+            return try image(hunt?.image, of: "hunt \"\(id.prefix(64))\"")
+        }
+        router.on(Self.stopImage) { _, context in
+            let id = try context.parameters.require("id")
+            var found: String?
+            if Slug.isValid(id) {
+                for stored in try await store.hunts() {
+                    if let stop = stored.hunt.stops.first(where: { $0.id == id }) { found = stop.image }
+                }
+            }
+            return try image(found, of: "stop \"\(id.prefix(64))\"")
+        }
+    }
+
+    /// The longest side of a served hunt or stop image, in pixels.
+    static let imageSide = 1024
+    /// The largest image file served.
+    static let maxImageBytes = 16 * 1_048_576
+
+    /// An image a hunt file names, from the hunts folder: a JPEG drawn anew without metadata (at
+    /// most 1024 px), a PNG, WebP or GIF as it is. Never a file outside the folder.
+    func image(_ relative: String?, of owner: String) throws -> Response {
+        let missing = Problem(.notFound, "Not found", "no image for \(owner)")
+        guard let relative, let huntsFolder else { throw missing }
+        let root = URL(fileURLWithPath: huntsFolder).resolvingSymlinksInPath().standardizedFileURL.path
+        let file = URL(fileURLWithPath: relative, relativeTo: URL(fileURLWithPath: root + "/"))
+            .resolvingSymlinksInPath().standardizedFileURL.path
+        let types = [
+            "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp",
+            "gif": "image/gif",
+        ]
+        guard file.hasPrefix(root + "/"), let type = types[(file as NSString).pathExtension.lowercased()],
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? Int, size <= Self.maxImageBytes,
+            let data = FileManager.default.contents(atPath: file)
+        else { throw missing }
+        var bytes = [UInt8](data)
+        if type == "image/jpeg" {
+            do {
+                bytes = try Avatar.fitted(from: bytes, folder: folder, longest: Self.imageSide)
+            } catch {
+                throw Problem(
+                    .unprocessableContent, "Unreadable image", "the image of \(owner) cannot be decoded")
+            }
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: type, .cacheControl: "public, max-age=3600",
+                HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; sandbox",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// GET /v1/checkins/{id}/photo → the photo, upright and square (480 px), for its player or a

@@ -44,6 +44,7 @@ struct ReviewsController: Sendable {
                         "reasons": .array(p.reasons.map(JSONValue.string)),
                         "lat": Self.number(p.position?.latitude), "lon": Self.number(p.position?.longitude),
                         "accuracy_m": Self.number(p.accuracyMeters), "has_photo": .bool(p.photoFile != nil),
+                        "fix_time": .optional(p.fixTime.map(RFC3339.format)),
                     ])
                 }))
     }

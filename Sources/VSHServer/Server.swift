@@ -59,7 +59,7 @@ public func buildApplication(
         .add(to: router)
     PicturesController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
-        folder: configuration.uploadFolder
+        folder: configuration.uploadFolder, huntsFolder: configuration.huntsFolder
     ).add(to: router)
     events.add(to: router)
     OpenAPIDocument.add(to: router)

@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     public var shutdownSeconds: Int = 7
     /// How long a password-reset token works, in seconds (1 hour).
     public var resetSeconds: TimeInterval = 3600
+    /// The hunts folder, where the images hunt files name are (`--hunts`); nil: no images served.
+    public var huntsFolder: String?
     /// The web app: its files and the operator's street tiles.
     public var web = WebConfiguration()
 

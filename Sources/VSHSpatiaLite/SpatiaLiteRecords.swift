@@ -137,9 +137,11 @@ struct PendingRow: Decodable, FetchableRecord {
     var lat: Double?
     var lon: Double?
     var accuracyM: Double?
+    var fixTime: String?
 
     enum CodingKeys: String, CodingKey {
         case id, name, rules, lat, lon
+        case fixTime = "fix_time"
         case accuracyM = "accuracy_m"
         case playerID = "player_id"
         case receivedAt = "received_at"

@@ -10,7 +10,7 @@ extension SpatiaLiteStore {
                 db,
                 sql: """
                     SELECT c.id, c.player_id, p.name, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.rules, c.photo_file,
-                        c.lat, c.lon, c.accuracy_m
+                        c.lat, c.lon, c.accuracy_m, c.fix_time
                     FROM checkin_state c JOIN players p ON p.id = c.player_id LEFT JOIN stops s ON s.id = c.stop_id
                     WHERE c.state = 'pending' ORDER BY c.id
                     """
@@ -32,7 +32,7 @@ extension SpatiaLiteStore {
                     position: row.lat.flatMap { lat in
                         row.lon.flatMap { lon in try? Coordinate(latitude: lat, longitude: lon) }
                     },
-                    accuracyMeters: row.accuracyM)
+                    accuracyMeters: row.accuracyM, fixTime: row.fixTime.flatMap(RFC3339.parse))
             }
         }
     }

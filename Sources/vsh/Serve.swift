@@ -99,6 +99,7 @@ extension VSH {
                 configuration.smtp = smtp.flatMap { SMTPRelay(url: $0, from: mailFrom) }
                 configuration.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
                 configuration.allowedOrigins = allowOrigin
+                configuration.huntsFolder = store.huntsDirectory
                 configuration.web.tiles = tiles
                 configuration.web.attribution = tilesAttribution
                 let rate = Double(checkinsPerMinute)

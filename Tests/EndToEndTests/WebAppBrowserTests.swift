@@ -15,6 +15,12 @@ import VSHTestSupport
         try FileManager.default.copyItem(
             at: TestSupport.packageRoot.appendingPathComponent("Tests/Browser/markup.geojson"),
             to: URL(fileURLWithPath: workspace.hunts).appendingPathComponent("markup.geojson"))
+        // Its image: a camera photo with GPS, which the service serves drawn anew without it.
+        let images = URL(fileURLWithPath: workspace.hunts).appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg"),
+            to: images.appendingPathComponent("markup.jpg"))
         let server = try ServedVSH(workspace: workspace)
         defer { server.stop() }
         let screenshots = TestSupport.packageRoot.appendingPathComponent(".build/screenshots")

@@ -222,6 +222,56 @@ extension ServerTests {
         }
     }
 
+    @Test func huntAndStopImagesAreServedWithoutTheirMetadataAndOnlyFromTheFolder() async throws {
+        // A hunts folder whose Strip Classics names images: a camera photo with GPS for the hunt and
+        // the Welcome sign, and for the Sphinx a path that leaves the folder.
+        let hunts = folder.appendingPathComponent("hunts-with-images")
+        try FileManager.default.createDirectory(
+            at: hunts.appendingPathComponent("images"), withIntermediateDirectories: true)
+        for name in ["strip-classics.geojson", "downtown-fremont.geojson", "badges.json"] {
+            try FileManager.default.copyItem(
+                at: TestSupport.packageRoot.appendingPathComponent("hunts/\(name)"),
+                to: hunts.appendingPathComponent(name))
+        }
+        let photo = TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg")
+        try FileManager.default.copyItem(at: photo, to: hunts.appendingPathComponent("images/sign.jpg"))
+        try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("outside.jpg"))
+        let file = hunts.appendingPathComponent("strip-classics.geojson")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        var slots = ["images/sign.jpg", "images/sign.jpg", "../outside.jpg"]
+        while let range = text.range(of: #""image": null"#), !slots.isEmpty {
+            text.replaceSubrange(range, with: #""image": "\#(slots.removeFirst())""#)
+        }
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let league = try await SpatiaLiteStore.open(
+            path: folder.appendingPathComponent("images.sqlite").path,
+            hunts: HuntsFolder(path: hunts.path, required: true))
+        var configuration = ServerConfiguration(
+            store: league, photos: FilePhotoStore.beside(databasePath: league.path), clock: { [now] in now })
+        configuration.uploadFolder = folder.appendingPathComponent("uploads").path
+        configuration.huntsFolder = hunts.path
+        try await buildApplication(configuration).test(.router) { client in
+            for path in ["/v1/hunts/strip-classics/image", "/v1/stops/welcome-sign/image"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.headers[.contentType] == "image/jpeg")
+                    let bytes = Array(response.body.readableBytesView)
+                    #expect(PhotoReader.metadata(bytes: bytes)?.position == nil, "GPS left the server")
+                    let image = try JPEGCodec.decode(bytes, covering: 10_000, 10_000)
+                    #expect(max(image.width, image.height) <= 1024 && image.width > 0)
+                }
+            }
+            // The original has GPS (so the test above can fail).
+            #expect(PhotoReader.metadata(bytes: [UInt8](try Data(contentsOf: photo)))?.position != nil)
+            for path in [
+                "/v1/stops/luxor-sphinx/image", "/v1/hunts/downtown-fremont/image", "/v1/stops/nowhere/image",
+                "/v1/hunts/..%2F..%2Fetc/image",
+            ] {
+                try await client.execute(uri: path, method: .get) { try Self.expectProblem($0, .notFound) }
+            }
+        }
+    }
+
     @Test func theEventStreamIsOnlyForThoseWhoAskForIt() async throws {
         try await webApp().test(.router) { client in
             try await client.execute(uri: "/v1/events", method: .get) {

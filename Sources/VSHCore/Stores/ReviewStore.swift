@@ -24,13 +24,17 @@ public struct PendingCheckIn: Sendable {
     public var position: Coordinate?
     /// The fix's accuracy in metres, if it had one.
     public var accuracyMeters: Double?
+    /// When the fix was taken (the photo's or the device's time), if known: with `receivedAt`, how
+    /// late the check-in arrived (a phone that was offline sends it later).
+    public var fixTime: Date?
 
     /// A pending check-in from its parts.
     public init(
         id: Int64, playerID: PlayerID, player: String, receivedAt: Date, huntID: String?, stopID: String?,
         stopName: String?, reasons: [String], photoFile: String?, position: Coordinate? = nil,
-        accuracyMeters: Double? = nil
+        accuracyMeters: Double? = nil, fixTime: Date? = nil
     ) {
+        self.fixTime = fixTime
         self.id = id
         self.playerID = playerID
         self.player = player

@@ -175,7 +175,8 @@ async function feedPage() {
     const hunt = list[i];
     const mineHere = progressOf.get(hunt.id);
     const art = h('div', { class: 'card-art' });
-    drawMap(art, file.features, { label: `Map of the ${plural(file.features.length, 'stop')} of ${hunt.name}` });
+    if (hunt.image) art.append(h('img', { src: `/v1/hunts/${hunt.id}/image`, alt: '', loading: 'lazy' }));
+    else drawMap(art, file.features, { label: `Map of the ${plural(file.features.length, 'stop')} of ${hunt.name}` });
     return h('li', { class: 'card' },
       h('a', { class: 'card-link', href: `/hunts/${hunt.id}` }, art,
         h('div', { class: 'card-body' },
@@ -258,6 +259,7 @@ async function stopPage(id) {
     h('h1', {}, p.name),
     h('p', { class: 'facts' }, `Stop ${number} · ${p.points} points`, visited.has(id) ? h('span', { class: 'tick' }, ' · ✓ visited') : null),
     p.sponsor ? h('p', { class: 'sponsor' }, `Sponsored by ${p.sponsor}`) : null,
+    p.image ? h('img', { class: 'stop-image', src: `/v1/stops/${feature.id}/image`, alt: `${p.name}` }) : null,
     h('p', {}, p.description),
     mapBox, distance,
     s ? checkInForm(hunt, feature) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, 'Sign in'), ' to check in here.'));
@@ -628,6 +630,15 @@ async function reviewPage() {
   for (const item of pending) list.append(await reviewCard(item));
 }
 
+/** How long after its fix a check-in arrived, when that is more than two minutes (a phone offline). */
+function lateness(item) {
+  if (!item.fix_time) return null;
+  const minutes = Math.round((Date.parse(item.received_at) - Date.parse(item.fix_time)) / 60000);
+  if (!(minutes >= 2)) return null;
+  const words = minutes < 120 ? plural(minutes, 'minute') : plural(Math.round(minutes / 60), 'hour');
+  return h('p', { class: 'late' }, `Taken ${words} before it arrived (sent late, perhaps from offline).`);
+}
+
 async function reviewCard(item) {
   const photo = h('div', { class: 'review-photo' });
   const mapBox = h('div', { class: 'map-box small' });
@@ -636,6 +647,7 @@ async function reviewCard(item) {
   const card = h('li', { class: 'review', 'data-checkin': item.id },
     h('h2', {}, `${item.player} at ${item.stop_name || 'no stop'}`),
     h('p', { class: 'muted' }, `Check-in ${item.id} · received ${formatTime(item.received_at)}${item.accuracy_m ? ` · accurate to ${Math.round(item.accuracy_m)} m` : ''}`),
+    lateness(item),
     h('ul', { class: 'reasons' }, item.reasons.map((r) => h('li', {}, r))),
     h('div', { class: 'review-media' }, photo, mapBox),
     h('form', { class: 'decide', novalidate: true, onsubmit: (e) => e.preventDefault() },
