@@ -123,6 +123,19 @@ struct WebApp: Sendable {
         router.get("/app/**") { request, _ in try self.file(request) }
         router.get("/vendor/leaflet/**") { request, _ in try self.file(request) }
         router.get("/share/:username/:hunt") { request, context in try await self.share(request, context) }
+        // The service worker, at the root so that it may serve every page of the app.
+        router.get("/sw.js") { request, _ in
+            guard let worker = self.assets["/app/sw.js"] else {
+                throw Problem(.notFound, "Not found", "no worker")
+            }
+            if request.headers[.ifNoneMatch] == worker.etag {
+                return Response(status: .notModified, headers: [.eTag: worker.etag])
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: worker.contentType, .cacheControl: "no-cache", .eTag: worker.etag],
+                body: ResponseBody(byteBuffer: worker.bytes))
+        }
         router.get("/favicon.ico") { request, _ in
             guard var icon = self.assets["/app/icon.svg"] else {
                 throw Problem(.notFound, "Not found", "no icon")

@@ -55,6 +55,12 @@ extension ServerTests {
                 let config = try Self.object(response)
                 #expect(config["tiles"] == .null)
             }
+            // The service worker sits at the root (its scope is the whole app).
+            try await client.execute(uri: "/sw.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+                #expect(String(buffer: response.body).contains("addEventListener('fetch'"))
+            }
             // Leaflet only with tiles; an unknown page is the app's 404 for a browser, a problem otherwise.
             try await client.execute(uri: "/vendor/leaflet/leaflet.css", method: .get) {
                 try Self.expectProblem($0, .notFound)

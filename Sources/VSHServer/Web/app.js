@@ -713,3 +713,6 @@ window.addEventListener('unhandledrejection', (event) => {
 });
 
 render().then(() => { showConnection(); flushOutbox(); });
+
+// The app's files and the hunts kept for opening without a connection (sw.js).
+if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
