@@ -119,7 +119,7 @@ demo: build
 	$(BIN)/vsh checkin --player "Bo Chen" --photo Fixtures/photos/sign-retagged.jpg $(DEMO_NOW) --db $(DEMO_DB) || echo "(exit $$?: rejected)"
 	$(BIN)/vsh checkin --player "Cy Reyes" --photo Fixtures/photos/sphere-camera-clock.jpg $(DEMO_NOW) --db $(DEMO_DB)
 	$(BIN)/vsh checkin --player "Cy Reyes" --photo Fixtures/photos/poor-accuracy.jpg $(DEMO_NOW) --db $(DEMO_DB) || echo "(exit $$?: pending review)"
-	$(BIN)/vsh checkin --player "Ann Lee" --fix 36.1706,-115.1445 --time 2026-11-21T19:55:00Z --accuracy 6 $(DEMO_NOW) --db $(DEMO_DB)
+	$(BIN)/vsh checkin --player "Ann Lee" --fix 36.1706,-115.1445 --time 2026-11-21T19:59:00Z --accuracy 6 $(DEMO_NOW) --db $(DEMO_DB)
 	@echo
 	@echo "== a recorded walk through Downtown, replayed through the engine (Fixtures/walks)"
 	$(BIN)/vsh player add "Dee Walker" --db $(DEMO_DB)

@@ -117,6 +117,8 @@ public struct Verifier: Sendable {
             }
         }
         let fixTime = submission.deviceTime ?? captured
+        // How old the device's fix was when it arrived (a replay is received at its own time).
+        let deviceFixAge = submission.deviceTime.map { now.timeIntervalSince($0) }
 
         // 3. accuracy
         let accuracy = submission.accuracyMeters
@@ -151,6 +153,14 @@ public struct Verifier: Sendable {
                     RuleResult(
                         .photoAge, .failed,
                         "taken \(duration(age)) before submission; the hunt accepts \(duration(hunt.maxPhotoAgeSeconds))"
+                    ))
+            } else if let fixAge = deviceFixAge, fixAge > hunt.maxFixAgeSeconds {
+                // Late, not stale: a phone that was offline sends its check-in when it can. A
+                // moderator sees the delay and decides; the rules never accept it unseen.
+                results.append(
+                    RuleResult(
+                        .photoAge, .needsReview,
+                        "the position was taken \(duration(fixAge)) before it was received; the hunt takes fixes up to \(duration(hunt.maxFixAgeSeconds)) old without review"
                     ))
             } else {
                 results.append(

@@ -19,6 +19,7 @@ struct HuntRow: Decodable, FetchableRecord {
     var endsAt: String?
     var maxAccuracyMeters: Double
     var maxPhotoAgeSeconds: Double
+    var maxFixAgeSeconds: Double
     var toleranceMeters: Double
     var image: String?
     var file: String
@@ -30,6 +31,7 @@ struct HuntRow: Decodable, FetchableRecord {
         case endsAt = "ends_at"
         case maxAccuracyMeters = "max_accuracy_m"
         case maxPhotoAgeSeconds = "max_photo_age_s"
+        case maxFixAgeSeconds = "max_fix_age_s"
         case toleranceMeters = "tolerance_m"
     }
 
@@ -45,6 +47,7 @@ struct HuntRow: Decodable, FetchableRecord {
         hunt.endsAt = endsAt.flatMap(RFC3339.parse)
         hunt.maxAccuracyMeters = maxAccuracyMeters
         hunt.maxPhotoAgeSeconds = maxPhotoAgeSeconds
+        hunt.maxFixAgeSeconds = maxFixAgeSeconds
         hunt.toleranceMeters = toleranceMeters
         hunt.image = image
         return hunt

@@ -108,8 +108,8 @@ extension SpatiaLiteStore {
         let insertHunt = try db.makeStatement(
             sql: """
                 INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
-                    starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let insertStop = try db.makeStatement(
             sql: """
@@ -123,7 +123,7 @@ extension SpatiaLiteStore {
                 hunt.ordered, hunt.timeZone, hunt.startsAt.map(RFC3339.format),
                 hunt.endsAt.map(RFC3339.format),
                 hunt.maxAccuracyMeters, hunt.maxPhotoAgeSeconds, hunt.toleranceMeters, hunt.image,
-                files[hunt.id] ?? "\(hunt.id).geojson",
+                files[hunt.id] ?? "\(hunt.id).geojson", hunt.maxFixAgeSeconds,
             ])
             for (stopPosition, stop) in hunt.stops.enumerated() {
                 try insertStop.execute(arguments: [

@@ -287,6 +287,11 @@ public final class SpatiaLiteStore: LeagueStore {
                     ALTER TABLE stops ADD COLUMN sponsor TEXT;
                     """)
         }
+        migrator.registerMigration("v10-fix-age") { db in
+            // How old a device fix may be when it arrives before a moderator must look (the web
+            // app's offline check-ins arrive late); existing hunts get the default until re-synced.
+            try db.execute(sql: "ALTER TABLE hunts ADD COLUMN max_fix_age_s REAL NOT NULL DEFAULT 120")
+        }
         return migrator
     }
 }

@@ -167,7 +167,7 @@ extension Workspace {
         try workspace.addPlayers("Ann")
         #expect(try workspace.checkin("Ann", "sign-inside.jpg").status == 0)
         let later = try workspace.vsh([
-            "checkin", "--player", "Ann", "--fix", "36.0815,-115.1727", "--time", "2026-11-21T19:45:00Z",
+            "checkin", "--player", "Ann", "--fix", "36.0815,-115.1727", "--time", "2026-11-21T19:59:30Z",
             "--now", fixtureNow, "--json",
         ])
         let again = try json(later.stdout)
@@ -300,7 +300,7 @@ extension Workspace {
         let workspace = try Workspace()
         try workspace.addPlayers("Ann")
         let result = try workspace.vsh([
-            "checkin", "--player", "Ann", "--fix", "36.12056,-115.16139", "--time", "2026-11-21T19:30:00Z",
+            "checkin", "--player", "Ann", "--fix", "36.12056,-115.16139", "--time", "2026-11-21T19:59:00Z",
             "--accuracy", "8",
             "--now", fixtureNow, "--json",
         ])

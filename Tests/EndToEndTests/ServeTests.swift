@@ -45,7 +45,8 @@ import VSHTestSupport
 @Suite struct CurlSessionTests {
     @Test func theReadmesCurlSessionWorksAsWritten() async throws {
         let workspace = try Workspace()
-        let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
+        // A minute after the session's fix (19:31): fresh, as a phone's upload is.
+        let server = try ServedVSH(workspace: workspace, extra: ["--now", "2026-11-21T19:32:00Z"])
         defer { server.stop() }
         let run = try TestSupport.run(
             "/bin/sh", [TestSupport.packageRoot.appendingPathComponent("docs/curl-session.sh").path],

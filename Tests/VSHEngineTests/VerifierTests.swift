@@ -18,7 +18,7 @@ let stopA = Stop(id: "a", huntID: "h", name: "Plaza A", points: 50, geofence: pl
 let stopB = Stop(id: "b", huntID: "h", name: "Plaza B", points: 30, geofence: plaza)
 let hunt = Hunt(id: "h", name: "Hunt", timeZone: "America/Los_Angeles", stops: [stopA, stopB])
 
-func device(_ lat: Double, _ lon: Double, at time: String = "2026-11-21T19:30:00Z", accuracy: Double? = 5)
+func device(_ lat: Double, _ lon: Double, at time: String = "2026-11-21T19:59:00Z", accuracy: Double? = 5)
     -> Submission
 {
     Submission(
@@ -105,7 +105,9 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
                     Photo(metadata: m, fileSHA256: "f", imageSHA256: "i", byteCount: 1),
                     position: Coordinate(unchecked: lat, lon), time: RFC3339.parse(time)!,
                     accuracyMeters: accuracy),
-                huntID: nil, receivedAt: now)
+                // Received a minute after the fix: fresh (a fix older than the hunt's
+                // max_fix_age_s goes to review; shown in lateDeviceFixesGoToReview).
+                huntID: nil, receivedAt: RFC3339.parse("2026-11-21T19:32:00Z")!)
             return verifier.evaluate(submission, facts: CheckInFacts(hunt: hunt, coveringStops: [stopA]))
         }
         // A browser upload: no GPS, no time. The fix places the player and its time is the capture time.
@@ -166,7 +168,8 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         windowed.startsAt = RFC3339.parse("2026-11-21T19:45:00Z")
         windowed.endsAt = RFC3339.parse("2026-11-21T23:00:00Z")
         let early = verifier.evaluate(
-            device(36.0805, -115.1725), facts: CheckInFacts(hunt: windowed, coveringStops: [stopA]))
+            device(36.0805, -115.1725, at: "2026-11-21T19:30:00Z"),
+            facts: CheckInFacts(hunt: windowed, coveringStops: [stopA]))
         #expect(result(early, .huntWindow) == .failed)
         let inWindow = verifier.evaluate(
             device(36.0805, -115.1725, at: "2026-11-21T19:50:00Z"),
@@ -193,6 +196,33 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
             device(target.latitude, target.longitude, at: "2026-11-21T19:30:00Z"), facts: facts)
         #expect(result(teleport, .travelSpeed) == .failed)
         #expect(teleport.verdict == .rejected)
+    }
+
+    /// A device fix that arrives late (a phone that was offline) goes to a moderator with its
+    /// delay; a fresh one is decided by the rules; past the photo age it is still refused.
+    @Test func lateDeviceFixesGoToReview() async throws {
+        let fresh = verifier.evaluate(
+            device(36.0805, -115.1725, at: "2026-11-21T19:58:30Z"),
+            facts: CheckInFacts(hunt: hunt, coveringStops: [stopA]))
+        #expect(fresh.verdict == .accepted && result(fresh, .photoAge) == .passed)
+        let late = verifier.evaluate(
+            device(36.0805, -115.1725, at: "2026-11-21T19:35:00Z"),
+            facts: CheckInFacts(hunt: hunt, coveringStops: [stopA]))
+        #expect(late.verdict == .pending)
+        #expect(result(late, .photoAge) == .needsReview)
+        #expect(
+            late.rules.first { $0.rule == .photoAge }?.detail.contains("25 min before it was received")
+                == true)
+        var patient = hunt
+        patient.maxFixAgeSeconds = 3600
+        let allowed = verifier.evaluate(
+            device(36.0805, -115.1725, at: "2026-11-21T19:35:00Z"),
+            facts: CheckInFacts(hunt: patient, coveringStops: [stopA]))
+        #expect(allowed.verdict == .accepted)
+        let stale = verifier.evaluate(
+            device(36.0805, -115.1725, at: "2026-11-19T19:35:00Z"),
+            facts: CheckInFacts(hunt: hunt, coveringStops: [stopA]))
+        #expect(stale.verdict == .rejected && result(stale, .photoAge) == .failed)
     }
 
     @Test func orderedHuntsAndRepeatVisits() async throws {

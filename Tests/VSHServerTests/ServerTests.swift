@@ -28,10 +28,12 @@ import VSHTestSupport
 
     var app: some ApplicationProtocol { app() }
 
-    func app(limits: RateLimits = RateLimits(), origins: [String] = []) -> some ApplicationProtocol {
+    func app(
+        limits: RateLimits = RateLimits(), origins: [String] = [], clock: (@Sendable () -> Date)? = nil
+    ) -> some ApplicationProtocol {
         let now = self.now
         var configuration = ServerConfiguration(
-            store: store, photos: FilePhotoStore.beside(databasePath: store.path), clock: { now })
+            store: store, photos: FilePhotoStore.beside(databasePath: store.path), clock: clock ?? { now })
         configuration.limits = limits
         configuration.allowedOrigins = origins
         configuration.uploadFolder = folder.appendingPathComponent("uploads").path
@@ -343,7 +345,9 @@ import VSHTestSupport
                 ("fix_time", nil, Array(time.utf8)),
             ]
         }
-        try await app.test(.router) { client in
+        // Received a minute after the fixes: fresh (a later one would go to review).
+        let received = RFC3339.parse("2026-11-21T19:32:00Z")!
+        try await app(clock: { received }).test(.router) { client in
             var answers: [JSONObject] = []
             for (player, photo, lat, lon) in [
                 ("Ann", "sign-near.jpg", "36.08205", "-115.17275"),  // the photo's GPS agrees (30 m)

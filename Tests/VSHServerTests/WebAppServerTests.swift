@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 import VSHCore
 import VSHPhoto
@@ -13,10 +14,10 @@ import VSHTestSupport
 /// The web app's side of the service: its pages and files, the pictures it shows, the share page
 /// and the event stream's contract. The app itself runs in Chromium in WebAppBrowserTests.
 extension ServerTests {
-    func webApp(tiles: String? = nil) -> some ApplicationProtocol {
+    func webApp(tiles: String? = nil, clock: (@Sendable () -> Date)? = nil) -> some ApplicationProtocol {
         let now = self.now
         var configuration = ServerConfiguration(
-            store: store, photos: FilePhotoStore.beside(databasePath: store.path), clock: { now })
+            store: store, photos: FilePhotoStore.beside(databasePath: store.path), clock: clock ?? { now })
         configuration.uploadFolder = folder.appendingPathComponent("uploads").path
         configuration.web.tiles = tiles
         configuration.web.attribution = tiles == nil ? nil : "© OpenStreetMap contributors"
@@ -171,15 +172,18 @@ extension ServerTests {
             (36.17058, -115.144265), (36.172823, -115.141252), (36.176513, -115.135277), (36.1803, -115.1336),
             (36.16759, -115.138432), (36.1675, -115.1525), (36.1588, -115.1525),
         ]
-        try await webApp().test(.router) { client in
+        // The server's clock moves with the walk: each fix arrives 30 s after it was taken.
+        let clock = Mutex(now)
+        try await webApp(clock: { clock.withLock { $0 } }).test(.router) { client in
             let ann = try await Self.register(client, "Ann O'Neil")
             try await client.execute(uri: "/share/Ann%20O'Neil/downtown-fremont", method: .get) {
                 try Self.expectProblem($0, .notFound)
             }
             for (index, stop) in stops.enumerated() {
-                // Ten minutes apart, the last a minute before the (fixed) clock: a brisk walk.
-                let time = RFC3339.format(
-                    now.addingTimeInterval(Double(-60 - 600 * (stops.count - 1 - index))))
+                // Ten minutes apart, the last a minute before `now`: a brisk walk.
+                let taken = now.addingTimeInterval(Double(-60 - 600 * (stops.count - 1 - index)))
+                clock.withLock { $0 = taken.addingTimeInterval(30) }
+                let time = RFC3339.format(taken)
                 try await client.execute(
                     uri: "/v1/checkins", method: .post, headers: Self.formHeaders(ann),
                     body: Self.form([

@@ -27,6 +27,11 @@ public struct Hunt: Hashable, Sendable {
     public var maxAccuracyMeters: Double
     /// A photo older than this at submission time is refused (seconds).
     public var maxPhotoAgeSeconds: Double
+    /// A device fix older than this when it is received (seconds) goes to review: a phone that was
+    /// offline sends it late, and a moderator, not the rules, decides whether that is a visit.
+    public var maxFixAgeSeconds: Double = Hunt.defaultMaxFixAgeSeconds
+    /// The default of `maxFixAgeSeconds`: two minutes.
+    public static let defaultMaxFixAgeSeconds: Double = 120
     /// How far outside a stop (metres) a fix may lie when its accuracy circle
     /// reaches the stop; the cap on "close enough".
     public var toleranceMeters: Double

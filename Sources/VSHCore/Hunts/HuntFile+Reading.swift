@@ -15,7 +15,7 @@ public enum HuntFile {
     /// Keys the `hunt` member may have; anything else is reported as a likely typo.
     public static let huntKeys: Set<String> = [
         "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
-        "ends_at", "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image",
+        "ends_at", "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "max_fix_age_s",
     ]
 
     /// Reads and validates one hunt file.
@@ -276,6 +276,9 @@ private struct Reader<Inspector: GeofenceInspector> {
         }
         if let value = number(meta, "max_accuracy_m", integer: false, range: 1...10_000) {
             hunt.maxAccuracyMeters = value
+        }
+        if let value = number(meta, "max_fix_age_s", integer: false, range: 10...31_622_400) {
+            hunt.maxFixAgeSeconds = value
         }
         if let value = number(meta, "max_photo_age_s", integer: false, range: 60...31_622_400) {
             hunt.maxPhotoAgeSeconds = value

@@ -8,7 +8,7 @@ extension HuntFile {
     /// gives the same bytes, and a change to one stop is a small diff.
     /// The hunt's metadata with the file's field names (the `hunt` member; also `vsh hunt --json`).
     public static func metadata(of hunt: Hunt) -> JSONObject {
-        [
+        var fields: JSONObject = [
             "id": .string(hunt.id),
             "name": .string(hunt.name),
             "description": .string(hunt.description),
@@ -23,6 +23,11 @@ extension HuntFile {
             "tolerance_m": .double(hunt.toleranceMeters),
             "image": .optional(hunt.image),
         ]
+        // Written only when the organiser changed it, so hunts that do not name it keep their bytes.
+        if hunt.maxFixAgeSeconds != Hunt.defaultMaxFixAgeSeconds {
+            fields["max_fix_age_s"] = .double(hunt.maxFixAgeSeconds)
+        }
+        return fields
     }
 
     /// Writes a hunt as its hunt file: fixed key order, 7 decimals, stable for diffs.
