@@ -314,7 +314,9 @@ public struct Verifier: Sendable {
     }
 
     private func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String((value * 10).rounded() / 10)
+        // Int(_:) traps beyond its range: a hostile accuracy (1e19 m) is shown, never a crash.
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        return value == value.rounded() ? String(Int(value)) : String((value * 10).rounded() / 10)
     }
 
     private func duration(_ seconds: Double) -> String {

@@ -98,7 +98,9 @@ final class OpenFile {
     let size: Int
 
     init(path: String) throws(PhotoError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO given as a photo would block the open until a writer came; it is
+        // refused below as not a regular file. (Reads of a regular file never block on it.)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .unreadable(file: path) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

@@ -178,8 +178,9 @@ struct CheckInsController: Sendable {
         let latitude = try number("lat")
         let longitude = try number("lon")
         let accuracy = try number("accuracy_m")
-        guard accuracy >= 0 else {
-            throw Problem(.unprocessableContent, "Invalid field", "\"accuracy_m\" must be 0 or more")
+        guard accuracy.isFinite, (0...1_000_000).contains(accuracy) else {
+            throw Problem(
+                .unprocessableContent, "Invalid field", "\"accuracy_m\" must be 0 to 1000000 metres")
         }
         guard let position = try? Coordinate(latitude: latitude, longitude: longitude) else {
             throw Problem(.unprocessableContent, "Invalid field", "lat and lon must be degrees in range")

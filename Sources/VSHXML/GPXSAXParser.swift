@@ -51,7 +51,7 @@ enum GPXSAXParser {
     static func read(path: String, _ handle: (GPXEvent) throws -> Void) throws -> String? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            let file = FileHandle(forReadingAtPath: path)
+            RegularFile.check(path), let file = FileHandle(forReadingAtPath: path)
         else { throw XMLFileError.unreadable(file: path) }
         defer { try? file.close() }
         return try withoutActuallyEscaping(handle) { escapable in

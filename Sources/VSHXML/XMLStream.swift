@@ -54,7 +54,7 @@ final class XMLStream {
         savedHandler = vsh_xml_silence()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            FileManager.default.isReadableFile(atPath: path),
+            RegularFile.check(path), FileManager.default.isReadableFile(atPath: path),
             let reader = xmlReaderForFile(
                 path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
         else {
@@ -134,5 +134,14 @@ final class XMLStream {
         guard root != nil else {
             throw XMLFileError.malformed(file: path, line: 1, message: "the file has no XML element")
         }
+    }
+}
+
+/// Whether a path names a regular file (after symbolic links): a FIFO, device or socket would
+/// make a blocking open wait forever for a writer, so readers refuse them before opening.
+enum RegularFile {
+    static func check(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 }

@@ -53,6 +53,9 @@ extension VSH {
             if fix == nil && (time != nil || accuracy != nil) {
                 throw ValidationError("--time and --accuracy go with --fix; a photo carries its own")
             }
+            if let accuracy, !accuracy.isFinite || !(0...1_000_000).contains(accuracy) {
+                throw ValidationError("--accuracy takes 0 to 1000000 metres")
+            }
             if fix != nil && photo.count > 1 {
                 throw ValidationError("--fix goes with one photo, not a batch")
             }

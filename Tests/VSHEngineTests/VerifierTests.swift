@@ -225,6 +225,16 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(stale.verdict == .rejected && result(stale, .photoAge) == .failed)
     }
 
+    /// An accuracy no integer can hold (a hostile EXIF or client) is shown as a number: formatting
+    /// it once trapped (`Int(1e19)`), taking the process down.
+    @Test func anAccuracyBeyondAnyIntegerIsShownNotACrash() async throws {
+        let decision = verifier.evaluate(
+            device(36.0805, -115.1725, accuracy: 1e19),
+            facts: CheckInFacts(hunt: hunt, coveringStops: [stopA]))
+        #expect(result(decision, .accuracy) == .needsReview)
+        #expect(decision.rules.first { $0.rule == .accuracy }?.detail.contains("1e+19") == true)
+    }
+
     @Test func orderedHuntsAndRepeatVisits() async throws {
         var ordered = hunt
         ordered.ordered = true

@@ -282,6 +282,24 @@ extension ServerTests {
         }
     }
 
+    /// An accuracy no integer can hold is refused (it once crashed the process that formatted it).
+    @Test func anAccuracyBeyondAnyIntegerIsRefused() async throws {
+        try await webApp().test(.router) { client in
+            let token = try await Self.register(client, "Ann Lee")
+            for value in ["1e19", "-1", "1e400"] {
+                try await client.execute(
+                    uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                    body: Self.sphereFix(RFC3339.format(now.addingTimeInterval(-30)), accuracy: value)
+                ) { response in try Self.expectProblem(response, .unprocessableContent) }
+            }
+            try await client.execute(
+                uri: "/v1/me/checkins", method: .get, headers: [.authorization: "Bearer \(token)"]
+            ) {
+                #expect(String(buffer: $0.body) == "[]")
+            }
+        }
+    }
+
     @Test func theEventStreamIsOnlyForThoseWhoAskForIt() async throws {
         try await webApp().test(.router) { client in
             try await client.execute(uri: "/v1/events", method: .get) {
