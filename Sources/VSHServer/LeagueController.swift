@@ -24,9 +24,6 @@ struct LeagueController: Sendable {
         router.on(Self.player, use: player)
     }
 
-    /// What a path segment may hold unencoded.
-    static let pathCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#;"))
-
     /// GET /healthz → 200 `{status: "ok"}` when the database answers.
     @Sendable func health(_ request: Request, context: VSHRequestContext) async throws -> Response {
         _ = try await store.player(id: PlayerID(0))
@@ -92,7 +89,7 @@ struct LeagueController: Sendable {
             var profile = ProfileJSON.profile(try await store.profile(player: player.id, recent: 10))
             // The picture's URL changes with the picture, so a page never shows a stale one.
             if case .object(var fields) = profile {
-                let path = name.addingPercentEncoding(withAllowedCharacters: Self.pathCharacters) ?? ""
+                let path = PathSegment.encode(name)
                 fields["avatar_url"] = .optional(
                     try await store.avatar(player: player.id).map {
                         "/v1/players/\(path)/avatar?v=\($0.split(separator: "/").last?.prefix(16) ?? "")"

@@ -103,17 +103,12 @@ final class LeagueEvents: Sendable {
     }
 }
 
-/// Publishes a league event after every successful request that is not a GET or HEAD.
-struct PublishingMiddleware<Context: RequestContext>: RouterMiddleware {
-    let events: LeagueEvents
+/// A path segment made of a player's name (`Ann%20O%27Neil`): everything but the unreserved path
+/// characters percent-encoded, quotes and angle brackets included, so it is safe in an attribute too.
+enum PathSegment {
+    static let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#;'\"<>"))
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
-        async throws -> Response
-    {
-        let response = try await next(request, context)
-        if request.method != .get && request.method != .head && (200..<300).contains(response.status.code) {
-            events.publish()
-        }
-        return response
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }

@@ -41,7 +41,10 @@ struct PicturesController: Sendable {
             var found: String?
             if Slug.isValid(id) {
                 for stored in try await store.hunts() {
-                    if let stop = stored.hunt.stops.first(where: { $0.id == id }) { found = stop.image }
+                    if let stop = stored.hunt.stops.first(where: { $0.id == id }) {
+                        found = stop.image
+                        break
+                    }
                 }
             }
             return try image(found, of: "stop \"\(id.prefix(64))\"")

@@ -7,7 +7,7 @@ import VSHCore
 
 /// Answers to public reads (the hunt feed, hunts, leaderboards, public profiles), kept until the
 /// next write. Any successful request that is not a read (a check-in, a review, a registration)
-/// empties the cache (`InvalidatingMiddleware`); so does age, after `maxAge`, which bounds how
+/// empties the cache (`AfterWriteMiddleware`); so does age, after `maxAge`, which bounds how
 /// long a write made by another process (`vsh review`, a second server) goes unseen. Every
 /// cached answer carries an ETag, and a client that sends it back in If-None-Match gets 304.
 final class ReadCache: Sendable {
@@ -80,9 +80,11 @@ final class ReadCache: Sendable {
     }
 }
 
-/// Empties the read cache after every successful request that is not a GET or HEAD.
-struct InvalidatingMiddleware<Context: RequestContext>: RouterMiddleware {
+/// After every successful request that is not a GET or HEAD: empties the read cache, then tells
+/// the open pages (`LeagueEvents`) that the league changed.
+struct AfterWriteMiddleware<Context: RequestContext>: RouterMiddleware {
     let cache: ReadCache
+    let events: LeagueEvents
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -90,6 +92,7 @@ struct InvalidatingMiddleware<Context: RequestContext>: RouterMiddleware {
         let response = try await next(request, context)
         if request.method != .get && request.method != .head && (200..<300).contains(response.status.code) {
             cache.invalidate()
+            events.publish()
         }
         return response
     }

@@ -30,9 +30,8 @@ public func buildApplication(
         configuration: configuration.web, store: configuration.store, publicURL: { listening.value })
     router.middlewares.add(PageNotFoundMiddleware(app: web))
     let cache = ReadCache()
-    router.middlewares.add(InvalidatingMiddleware(cache: cache))
     let events = LeagueEvents()
-    router.middlewares.add(PublishingMiddleware(events: events))
+    router.middlewares.add(AfterWriteMiddleware(cache: cache, events: events))
     let authentication = Authentication(store: configuration.store, clock: configuration.clock)
     let limiter = RateLimiter()
     let mailer = configuration.smtp.map { Mailer(relay: $0) }

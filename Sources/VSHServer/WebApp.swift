@@ -198,10 +198,7 @@ struct WebApp: Sendable {
         guard let done = profile.hunts.first(where: { $0.huntID == huntID }), let completed = done.completedAt
         else { throw notFound }
         let base = publicURL()
-        let encodedName =
-            player.name.addingPercentEncoding(
-                withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#'\"<>")))
-            ?? ""
+        let encodedName = PathSegment.encode(player.name)
         let image = "\(base)/v1/players/\(encodedName)/hunts/\(huntID)/collage"
         let url = "\(base)/share/\(encodedName)/\(huntID)"
         let title = "\(player.name) completed \(hunt.name)"
