@@ -11,7 +11,10 @@ APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libproj-de
 # draws its maps over street tiles when the operator gives `vsh serve --tiles`.
 # From PyPI: schemathesis (the API against its OpenAPI document), aiosmtpd (an SMTP sink for e-mail),
 # selenium (drives Chromium), axe-selenium-python (carries axe-core, the accessibility checker).
-APT_TEST := gdal-bin gpsbabel librsvg2-bin libimage-exiftool-perl chromium chromium-driver libjs-leaflet
+# PostgreSQL 15 + PostGIS 3: the tests start a throwaway cluster themselves (initdb, pg_ctl on loopback).
+APT_TEST := gdal-bin gpsbabel librsvg2-bin libimage-exiftool-perl chromium chromium-driver libjs-leaflet \
+  postgresql-15 postgresql-15-postgis-3
+PG_BIN := /usr/lib/postgresql/15/bin
 VSH_CORPUS ?= $(abspath ../shared/corpus)
 BIN := .build/debug
 DEMO_DB := out/demo.sqlite
@@ -34,7 +37,8 @@ test-deps: deps
 	  python3 -m pip install --quiet schemathesis aiosmtpd selenium axe-selenium-python; \
 	fi
 	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v rsvg-convert >/dev/null || ! command -v exiftool >/dev/null \
-	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ]; then \
+	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ] \
+	  || [ ! -x $(PG_BIN)/initdb ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then \
 	  echo "make test-deps: installing $(APT_TEST)"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_TEST) >/dev/null; \

@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries: a module map and a shim each, nothing else (STYLE.md 3).
@@ -55,6 +56,16 @@ let package = Package(
             name: "VSHSpatiaLite",
             dependencies: [
                 "VSHCore", "VSHGeodesy", "CSpatiaLite", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings),
+        // The PostGIS adapter: every store protocol of the core on PostgreSQL 15 + PostGIS 3
+        // (PostgresNIO; the only importer of it), photos in the database, for several `vsh serve`.
+        .target(
+            name: "VSHPostGIS",
+            dependencies: [
+                "VSHCore", "VSHGeodesy",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         // Every store protocol in memory: the test double for rule and scoring tests and parity checks.
@@ -96,8 +107,8 @@ let package = Package(
         .target(
             name: "VSHCommandSupport",
             dependencies: [
-                "VSHCore", "VSHAccounts", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto",
-                "VSHEngine", "VSHXML",
+                "VSHCore", "VSHAccounts", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite", "VSHPostGIS",
+                "VSHPhoto", "VSHEngine", "VSHXML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
@@ -122,7 +133,9 @@ let package = Package(
             dependencies: ["VSHCore", "VSHPhoto", "VSHSpatiaLite", "VSHXML", "VSHTestSupport"],
             swiftSettings: strictSettings),
 
-        .target(name: "VSHTestSupport", path: "Tests/VSHTestSupport", swiftSettings: strictSettings),
+        .target(
+            name: "VSHTestSupport", dependencies: ["VSHCore"], path: "Tests/VSHTestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "VSHCoreTests", dependencies: ["VSHCore", "VSHTestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -146,7 +159,9 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHMemoryStoreTests",
-            dependencies: ["VSHCore", "VSHMemoryStore", "VSHSpatiaLite", "VSHEngine", "VSHTestSupport"],
+            dependencies: [
+                "VSHCore", "VSHMemoryStore", "VSHSpatiaLite", "VSHPostGIS", "VSHEngine", "VSHTestSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHAccountsTests", dependencies: ["VSHCore", "VSHAccounts", "VSHTestSupport"],

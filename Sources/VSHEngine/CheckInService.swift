@@ -73,7 +73,7 @@ public struct CheckInService: Sendable {
             throw SubmissionError.invalidAccuracy
         }
         try await requireKnown(player: player, huntID: huntID)
-        let key = try photos.put(bytes, sha256: photo.fileSHA256)
+        let key = try await photos.put(bytes, sha256: photo.fileSHA256)
         let evidence: Submission.Evidence =
             deviceFix.map {
                 .photoWithFix(photo, position: $0.position, time: $0.time, accuracyMeters: $0.accuracyMeters)
@@ -118,16 +118,25 @@ public struct CheckInService: Sendable {
         while start < paths.count {
             let slice = Array(paths[start..<min(paths.count, start + batchSize)])
             start += batchSize
-            let read = await BoundedParallel.map(slice, width: readWidth) {
-                path -> Result<(Photo, String), PhotoError> in
+            let decoded = await BoundedParallel.map(slice, width: readWidth) {
+                path -> Result<(Photo, [UInt8]), PhotoError> in
                 do throws(PhotoError) {
-                    let (photo, bytes) = try PhotoReader.photo(path: path)
-                    guard let key = try? photos.put(bytes, sha256: photo.fileSHA256, durable: false) else {
-                        return .failure(.unreadable(file: path))
-                    }
-                    return .success((photo, key))
+                    return .success(try PhotoReader.photo(path: path))
                 } catch {
                     return .failure(error)
+                }
+            }
+            var read: [Result<(Photo, String), PhotoError>] = []
+            for (path, outcome) in zip(slice, decoded) {
+                switch outcome {
+                case .success(let (photo, bytes)):
+                    guard let key = try? await photos.put(bytes, sha256: photo.fileSHA256, durable: false)
+                    else {
+                        read.append(.failure(.unreadable(file: path)))
+                        continue
+                    }
+                    read.append(.success((photo, key)))
+                case .failure(let error): read.append(.failure(error))
                 }
             }
             var batch: [(submission: Submission, photoFile: String?)] = []
@@ -147,7 +156,7 @@ public struct CheckInService: Sendable {
                 }
             }
             // The photos are durable before the check-ins that name them are committed.
-            try photos.flush()
+            try await photos.flush()
             let recorded = try await store.recordBatch(batch) { verifier.evaluate($0, facts: $1) }
             for (k, r) in recorded.enumerated() { results[order[k]] = .recorded(path: slice[order[k]], r) }
             items += results.compactMap { $0 }

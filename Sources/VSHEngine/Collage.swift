@@ -54,7 +54,7 @@ public enum Collage {
             var drewPhoto = false
             if let file = tile.photoFile {
                 do {
-                    guard let bytes = try photos.get(file) else { throw CollageError.missingPhoto }
+                    guard let bytes = try await photos.get(file) else { throw CollageError.missingPhoto }
                     let image = try JPEGCodec.decode(bytes, covering: tileWidth, tileHeight)
                     let orientation = PhotoReader.metadata(bytes: bytes)?.orientation ?? 1
                     canvas.draw(

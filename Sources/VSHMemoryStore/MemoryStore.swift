@@ -11,6 +11,9 @@ import VSHGeodesy
 /// tests on the stored coordinates); distances are Karney's geodesics. Nothing is kept
 /// when it is released, and `sync` trusts the geometry (no GEOS validity check).
 public actor MemoryStore: LeagueStore {
+    /// Held in this process's memory.
+    public nonisolated var location: String { "(memory)" }
+
     private var catalog = HuntCatalog(hunts: [])
     private var index = GeofenceIndex(stops: [])
     private var playersByID: [PlayerID: PlayerRecord] = [:]
@@ -401,8 +404,9 @@ public actor MemoryStore: LeagueStore {
     // MARK: doctor
 
     /// Counts, and the recorded photos missing from `photos` (the rest holds by construction).
-    public func health(photos: any PhotoStore) -> StoreHealth {
-        let missing = Set(checkIns.compactMap(\.photoFile)).filter { !photos.exists($0) }.count
+    public func health(photos: any PhotoStore) async -> StoreHealth {
+        var missing = 0
+        for file in Set(checkIns.compactMap(\.photoFile)) where !(await photos.exists(file)) { missing += 1 }
         return StoreHealth(
             integrity: ["ok"], foreignKeyViolations: 0, players: playersByID.count, checkIns: checkIns.count,
             stops: catalog.hunts.reduce(0) { $0 + $1.stops.count }, missingPhotos: missing,

@@ -37,7 +37,7 @@ struct AvatarController: Sendable {
         } catch let error as JPEGCodecError {
             throw Problem(.unprocessableContent, "Unreadable picture", "the picture cannot be read: \(error)")
         }
-        let key = try photos.put(picture, sha256: SHA256.hex(picture))
+        let key = try await photos.put(picture, sha256: SHA256.hex(picture))
         try await store.setAvatar(key, player: session.player.id)
         return Response(status: .noContent)
     }
@@ -49,7 +49,7 @@ struct AvatarController: Sendable {
         let name = raw.removingPercentEncoding ?? raw
         guard let player = try await store.player(named: name),
             let key = try await store.avatar(player: player.id),
-            let bytes = try photos.get(key)
+            let bytes = try await photos.get(key)
         else {
             throw Problem(.notFound, "Not found", "no picture for this player")
         }

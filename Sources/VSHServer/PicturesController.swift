@@ -100,7 +100,7 @@ struct PicturesController: Sendable {
         let missing = Problem(.notFound, "Not found", "no photo for check-in \"\(raw.prefix(20))\"")
         guard let id = Int64(raw), id > 0, let record = try await store.photo(ofCheckIn: id),
             record.playerID == session.player.id || session.role == .moderator,
-            let key = record.photoFile, let bytes = try photos.get(key)
+            let key = record.photoFile, let bytes = try await photos.get(key)
         else { throw missing }
         let picture: [UInt8]
         do {

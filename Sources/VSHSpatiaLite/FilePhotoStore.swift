@@ -23,6 +23,9 @@ public struct FilePhotoStore: PhotoStore {
     /// The path of a key's file.
     public func absolutePath(_ key: String) -> String { root + "/" + key }
 
+    /// The path of a key's file.
+    public func location(of key: String) -> String { absolutePath(key) }
+
     /// Stores the bytes as `root/ab/<sha256>.jpg`: written to a temporary file, flushed, renamed, and the folder flushed (when `durable`).
     @discardableResult
     public func put(_ bytes: [UInt8], sha256: String, durable: Bool) throws -> String {
@@ -52,6 +55,12 @@ public struct FilePhotoStore: PhotoStore {
         }
         if durable { try Self.syncFolder(folder) }
         return key
+    }
+
+    /// Stores the bytes durably (the synchronous form, for code that holds a `FilePhotoStore`).
+    @discardableResult
+    public func put(_ bytes: [UInt8], sha256: String) throws -> String {
+        try put(bytes, sha256: sha256, durable: true)
     }
 
     /// The bytes of a key's file, or nil when there is none or `key` is not a key.

@@ -47,16 +47,8 @@ public final class SpatiaLiteInspector: GeofenceInspector, Sendable {
         }
     }
 
-    /// GEOS says `Self-intersection[-115.17 36.08]`; a person reads
-    /// `self-intersection at longitude -115.17, latitude 36.08`.
-    static func plainReason(_ reason: String) -> String {
-        guard let open = reason.firstIndex(of: "["), reason.hasSuffix("]") else { return reason.lowercased() }
-        let what = reason[..<open].lowercased()
-        let numbers = reason[reason.index(after: open)..<reason.index(before: reason.endIndex)].split(
-            separator: " ")
-        guard numbers.count == 2 else { return reason.lowercased() }
-        return "\(what) at longitude \(numbers[0]), latitude \(numbers[1])"
-    }
+    /// GEOS's reason in words (`GeofenceInspection.plainReason`).
+    static func plainReason(_ reason: String) -> String { GeofenceInspection.plainReason(reason) }
 }
 
 extension Database {

@@ -6,18 +6,12 @@ extension SpatiaLiteStore {
     /// Checks the database file (`PRAGMA integrity_check`, `foreign_key_check`), the audit
     /// trail's photos and the score totals. Changes nothing: the rescore it compares against is rolled back.
     public func health(photos: any PhotoStore) async throws -> StoreHealth {
-        try await database.writeAndRollBack { db in
+        var health = try await database.writeAndRollBack { db in
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             let violations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count
             let players = try Int.fetchOne(db, sql: "SELECT count(*) FROM players") ?? 0
             let checkIns = try Int.fetchOne(db, sql: "SELECT count(*) FROM checkins") ?? 0
             let stops = try Int.fetchOne(db, sql: "SELECT count(*) FROM stops") ?? 0
-            var missing = 0
-            for file in try String.fetchAll(
-                db, sql: "SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL")
-            where !photos.exists(file) {
-                missing += 1
-            }
             let totalsSQL =
                 "SELECT p.id, coalesce((SELECT sum(points) FROM score_events e WHERE e.player_id = p.id), 0) FROM players p"
             let stored = Dictionary(
@@ -43,7 +37,13 @@ extension SpatiaLiteStore {
             return StoreHealth(
                 integrity: integrity, foreignKeyViolations: violations, players: players,
                 checkIns: checkIns, stops: stops,
-                missingPhotos: missing, playersWithWrongTotals: wrong)
+                missingPhotos: 0, playersWithWrongTotals: wrong)
         }
+        let files = try await read {
+            try String.fetchAll(
+                $0, sql: "SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL")
+        }
+        for file in files where !(await photos.exists(file)) { health.missingPhotos += 1 }
+        return health
     }
 }

@@ -111,12 +111,3 @@ extension SpatiaLiteStore {
     static let allCandidatesSQL =
         "SELECT s.hunt_id, s.id, s.name, s.geometry_json FROM stops s WHERE ?1 IS NULL OR s.hunt_id = ?1"
 }
-
-extension SpatiaLiteStore {
-    /// Every stop compiled into an in-memory `GeofenceIndex`, in catalog order
-    /// (the order `stops(covering:)` answers in), optionally one hunt's.
-    public func compiledIndex(huntID: String? = nil) async throws -> GeofenceIndex {
-        GeofenceIndex(
-            stops: try await hunts().filter { huntID == nil || $0.hunt.id == huntID }.flatMap(\.hunt.stops))
-    }
-}

@@ -15,19 +15,11 @@ extension SpatiaLiteStore {
                     WHERE c.state = 'pending' ORDER BY c.id
                     """
             ).map { row in
-                var reasons: [String] = []
-                if case .array(let rules)? = try? JSONValue.parse(row.rules) {
-                    for case .object(let rule) in rules where rule["result"] == .string("needs_review") {
-                        if case .string(let name)? = rule["rule"], case .string(let detail)? = rule["detail"]
-                        {
-                            reasons.append("\(name): \(detail)")
-                        }
-                    }
-                }
-                return PendingCheckIn(
+                PendingCheckIn(
                     id: row.id, playerID: PlayerID(row.playerID), player: row.name,
                     receivedAt: RFC3339.parse(row.receivedAt) ?? Date(timeIntervalSince1970: 0),
-                    huntID: row.huntID, stopID: row.stopID, stopName: row.stopName, reasons: reasons,
+                    huntID: row.huntID, stopID: row.stopID, stopName: row.stopName,
+                    reasons: PendingCheckIn.reviewReasons(rulesJSON: row.rules),
                     photoFile: row.photoFile,
                     position: row.lat.flatMap { lat in
                         row.lon.flatMap { lon in try? Coordinate(latitude: lat, longitude: lon) }

@@ -4,16 +4,9 @@ public import VSHCore
 import VSHGeodesy
 
 extension SpatiaLiteStore {
-    /// A fingerprint of a set of hunt files: SHA-256 over each file's name and
-    /// content hash. File names only, not folders, so the same files reached by
-    /// another path do not trigger a re-sync.
+    /// A fingerprint of a set of hunt files (`HuntCatalog.fingerprint`).
     static func fingerprint(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) -> String {
-        var hasher = SHA256()
-        for source in sources.sorted(by: { $0.expectedID < $1.expectedID }) {
-            hasher.update(Array("\(source.expectedID).geojson\u{0}\(SHA256.hex(source.bytes))\n".utf8))
-        }
-        if let badges { hasher.update(Array("\(BadgeFile.fileName)\u{0}\(SHA256.hex(badges.bytes))\n".utf8)) }
-        return hasher.finalizeHex()
+        HuntCatalog.fingerprint(sources, badges: badges)
     }
 
     /// Syncs the hunt files and `badges.json` of a folder. When every file has

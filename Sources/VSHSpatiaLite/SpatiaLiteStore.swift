@@ -17,6 +17,9 @@ public import VSHCore
 public final class SpatiaLiteStore: LeagueStore {
     /// The database file.
     public let path: String
+
+    /// The database file's path.
+    public var location: String { path }
     let database: SpatiaLiteDatabase
     /// GEOS validity and ellipsoidal areas, on this database's connections.
     public let inspector: SpatiaLiteInspector

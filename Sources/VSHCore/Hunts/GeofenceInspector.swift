@@ -22,3 +22,17 @@ public struct GeofenceInspection: Equatable, Sendable {
         self.areaSquareMeters = areaSquareMeters
     }
 }
+
+extension GeofenceInspection {
+    /// GEOS's validity reason in words: `Self-intersection[-115.17 36.08]` becomes
+    /// `self-intersection at longitude -115.17, latitude 36.08` (SpatiaLite and PostGIS both
+    /// answer `ST_IsValidReason` in GEOS's form).
+    public static func plainReason(_ reason: String) -> String {
+        guard let open = reason.firstIndex(of: "["), reason.hasSuffix("]") else { return reason.lowercased() }
+        let what = reason[..<open].lowercased()
+        let numbers = reason[reason.index(after: open)..<reason.index(before: reason.endIndex)].split(
+            separator: " ")
+        guard numbers.count == 2 else { return reason.lowercased() }
+        return "\(what) at longitude \(numbers[0]), latitude \(numbers[1])"
+    }
+}

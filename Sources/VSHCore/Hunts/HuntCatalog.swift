@@ -74,3 +74,17 @@ public struct HuntCatalog: Sendable {
         self.badges = badges
     }
 }
+
+extension HuntCatalog {
+    /// A fingerprint of a set of hunt files: SHA-256 over each file's name and content hash.
+    /// File names only, not folders, so the same files reached by another path do not trigger a
+    /// re-sync. Every backend keeps it to know when the files changed.
+    public static func fingerprint(_ sources: [Source], badges: Source?) -> String {
+        var hasher = SHA256()
+        for source in sources.sorted(by: { $0.expectedID < $1.expectedID }) {
+            hasher.update(Array("\(source.expectedID).geojson\u{0}\(SHA256.hex(source.bytes))\n".utf8))
+        }
+        if let badges { hasher.update(Array("\(BadgeFile.fileName)\u{0}\(SHA256.hex(badges.bytes))\n".utf8)) }
+        return hasher.finalizeHex()
+    }
+}

@@ -108,6 +108,10 @@ public protocol HuntStore: Sendable {
 
     /// Replaces every hunt and stop with a catalog the caller validated itself.
     func replace(with catalog: HuntCatalog) async throws
+
+    /// Syncs the hunt files of a folder (every `*.geojson` and `badges.json`) when they changed.
+    @discardableResult
+    func sync(directory: String) async throws -> SyncOutcome
 }
 
 /// A straight segment between two positions (WGS84 degrees, the line drawn in longitude and latitude).
@@ -125,6 +129,22 @@ public struct Segment: Hashable, Sendable {
 }
 
 extension HuntStore {
+    /// Reads the folder and syncs it (a store that remembers the folder's file stamps skips
+    /// reading an unchanged folder instead).
+    @discardableResult
+    public func sync(directory: String) async throws -> SyncOutcome {
+        try await sync(
+            try HuntSources.read(directory: directory),
+            badges: try HuntSources.readBadges(directory: directory))
+    }
+
+    /// Every stop compiled into an in-memory `GeofenceIndex`, in catalog order
+    /// (the order `stops(covering:)` answers in), optionally one hunt's.
+    public func compiledIndex(huntID: String? = nil) async throws -> GeofenceIndex {
+        GeofenceIndex(
+            stops: try await hunts().filter { huntID == nil || $0.hunt.id == huntID }.flatMap(\.hunt.stops))
+    }
+
     /// One lookup after another; a store that can answer many in one read does so instead.
     public func stops(covering positions: [Coordinate], inHunt huntID: String?) async throws
         -> [[StopReference]]

@@ -2,28 +2,32 @@
 /// same bytes are stored once and a key always names the same bytes.
 ///
 /// `put` is durable when it returns (unless `durable` is false, for batches, which call
-/// `flush()` once before committing the check-ins that name their photos).
+/// `flush()` once before committing the check-ins that name their photos). The methods are
+/// `async` because a store may be remote (PostgreSQL); files on a local disk answer at once.
 public protocol PhotoStore: Sendable {
     /// Stores the bytes under their SHA-256 (lower-case hex); a no-op when already there.
     /// - Returns: the photo's key.
     @discardableResult
-    func put(_ bytes: [UInt8], sha256: String, durable: Bool) throws -> String
+    func put(_ bytes: [UInt8], sha256: String, durable: Bool) async throws -> String
 
     /// The bytes stored under `key`, or nil when there are none.
-    func get(_ key: String) throws -> [UInt8]?
+    func get(_ key: String) async throws -> [UInt8]?
 
     /// Whether a photo is stored under `key`.
-    func exists(_ key: String) -> Bool
+    func exists(_ key: String) async -> Bool
 
     /// Makes every earlier `put(durable: false)` durable.
-    func flush() throws
+    func flush() async throws
+
+    /// Where a moderator finds the photo under `key`: a file path, or the key in the database.
+    func location(of key: String) -> String
 }
 
 extension PhotoStore {
     /// Stores the bytes durably.
     @discardableResult
-    public func put(_ bytes: [UInt8], sha256: String) throws -> String {
-        try put(bytes, sha256: sha256, durable: true)
+    public func put(_ bytes: [UInt8], sha256: String) async throws -> String {
+        try await put(bytes, sha256: sha256, durable: true)
     }
 
     /// The key of a photo with this SHA-256: `ab/abcdef….jpg`.

@@ -131,3 +131,18 @@ extension ReviewDecision {
         return trimmed
     }
 }
+
+extension PendingCheckIn {
+    /// The rules that sent a check-in to review, as `rule: detail` lines, from its stored rules JSON.
+    public static func reviewReasons(rulesJSON: String) -> [String] {
+        var reasons: [String] = []
+        if case .array(let rules)? = try? JSONValue.parse(rulesJSON) {
+            for case .object(let rule) in rules where rule["result"] == .string("needs_review") {
+                if case .string(let name)? = rule["rule"], case .string(let detail)? = rule["detail"] {
+                    reasons.append("\(name): \(detail)")
+                }
+            }
+        }
+        return reasons
+    }
+}

@@ -41,6 +41,9 @@ public protocol StoreDoctor: Sendable {
     /// Checks the database, that every recorded photo is in `photos`, and the score
     /// totals against a rescore (which is rolled back).
     func health(photos: any PhotoStore) async throws -> StoreHealth
+
+    /// Where the league is kept, for messages: a file path, or a URL without its password.
+    var location: String { get }
 }
 
 /// Everything a league keeps: the store protocols one backend implements together.

@@ -1,5 +1,4 @@
 import Foundation
-public import VSHCore
 
 /// Reads the hunt files of a folder: every `*.geojson`, sorted by name, and `badges.json`.
 public enum HuntSources {

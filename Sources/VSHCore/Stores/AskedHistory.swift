@@ -1,0 +1,96 @@
+public import Foundation
+
+/// One question `CheckInFacts.gather` asks of a league's history (see `CheckInHistory`).
+public enum HistoryQuestion: Hashable, Sendable {
+    case hunt(id: String)
+    case huntIDs
+    case covering(Coordinate, huntID: String?)
+    case nearest(Coordinate, huntID: String?)
+    case visitedStops(PlayerID, huntID: String)
+    case neighbourFixes(PlayerID, around: Date)
+    case earliestUse(imageSHA256: String)
+}
+
+/// The answer to a `HistoryQuestion`, of the type `CheckInHistory` gives for it.
+public enum HistoryAnswer: Sendable {
+    case hunt(Hunt?)
+    case huntIDs([String])
+    case covering([StopReference])
+    case nearest(NearestStop?)
+    case visitedStops([String: Date])
+    case neighbourFixes([Fix])
+    case earliestUse(Int64?)
+}
+
+extension CheckInFacts {
+    /// Gathers the facts for `submission` from a history that answers asynchronously (a
+    /// database across a network), asking exactly the questions the synchronous
+    /// `gather(for:from:)` asks, in its order: that function runs over the answers collected so
+    /// far, and each question it has no answer for yet is put to `ask` and the run repeated.
+    /// The rules therefore see the same facts on every backend. A run is a few comparisons;
+    /// a submission asks at most six questions.
+    public static func gather(
+        for submission: Submission, asking ask: (HistoryQuestion) async throws -> HistoryAnswer
+    ) async throws -> CheckInFacts {
+        var answers = AnsweredHistory()
+        while true {
+            do {
+                return try gather(for: submission, from: answers)
+            } catch let unanswered as AnsweredHistory.Unanswered {
+                answers.answers[unanswered.question] = try await ask(unanswered.question)
+            }
+        }
+    }
+}
+
+/// A `CheckInHistory` over answers collected beforehand; a question without one throws
+/// `Unanswered` naming it.
+struct AnsweredHistory: CheckInHistory {
+    struct Unanswered: Error {
+        var question: HistoryQuestion
+    }
+
+    var answers: [HistoryQuestion: HistoryAnswer] = [:]
+
+    private func answer(_ question: HistoryQuestion) throws -> HistoryAnswer {
+        guard let answer = answers[question] else { throw Unanswered(question: question) }
+        return answer
+    }
+
+    func hunt(id: String) throws -> Hunt? {
+        if case .hunt(let hunt) = try answer(.hunt(id: id)) { return hunt }
+        return nil
+    }
+
+    func huntIDs() throws -> [String] {
+        if case .huntIDs(let ids) = try answer(.huntIDs) { return ids }
+        return []
+    }
+
+    func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference] {
+        if case .covering(let stops) = try answer(.covering(position, huntID: huntID)) { return stops }
+        return []
+    }
+
+    func nearestStop(to position: Coordinate, inHunt huntID: String?) throws -> NearestStop? {
+        if case .nearest(let stop) = try answer(.nearest(position, huntID: huntID)) { return stop }
+        return nil
+    }
+
+    func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date] {
+        if case .visitedStops(let stops) = try answer(.visitedStops(player, huntID: huntID)) { return stops }
+        return [:]
+    }
+
+    func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix] {
+        if case .neighbourFixes(let fixes) = try answer(.neighbourFixes(player, around: time)) {
+            return fixes
+        }
+        return []
+    }
+
+    func earliestUse(ofImage imageSHA256: String) throws -> Int64? {
+        if case .earliestUse(let id) = try answer(.earliestUse(imageSHA256: imageSHA256)) { return id }
+        return nil
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+internal import Logging
+internal import PostgresNIO
+public import VSHCore
+
+extension PostGISStore {
+    /// Decides and records one submission in one transaction (locks, facts, rules, insert, rescore).
+    public func record(_ submission: Submission, photoFile: String?, decide: @escaping CheckInDecider)
+        async throws -> RecordedCheckIn
+    {
+        let outcomes = try await recordGroup(
+            [CheckInRequest(submission: submission, photoFile: photoFile)], decide: decide)
+        guard case .recorded(let recorded, _) = outcomes.first else {
+            throw PostGISError(kind: .other, message: "the check-in was not recorded", location: location)
+        }
+        return recorded
+    }
+
+    /// Decides and records many in one transaction: one durable commit.
+    public func recordBatch(
+        _ submissions: [(submission: Submission, photoFile: String?)], decide: @escaping CheckInDecider
+    ) async throws -> [RecordedCheckIn] {
+        try await recordGroup(
+            submissions.map { CheckInRequest(submission: $0.submission, photoFile: $0.photoFile) },
+            decide: decide
+        ).compactMap {
+            if case .recorded(let recorded, _) = $0 { return recorded }
+            return nil
+        }
+    }
+
+    /// Decides and records a group in one transaction: one durable commit. The transaction first
+    /// locks every player and photo of the group (`Lock`), so what the rules read cannot change
+    /// before the commit, in this process or another; retry keys are looked up and kept inside it.
+    public func recordGroup(_ requests: [CheckInRequest], decide: @escaping CheckInDecider) async throws
+        -> [CheckInOutcome]
+    {
+        var keys = Set(requests.map { Lock.player($0.submission.player) })
+        for request in requests {
+            if let photo = request.submission.photo { keys.insert(Lock.image(photo.imageSHA256)) }
+        }
+        let logger = self.logger
+        return try await transaction { db in
+            try await Lock.take(keys, on: db, logger: logger)
+            let catalogue = try await self.catalogue(db)
+            var names: [PlayerID: String] = [:]
+            var rescore = Set<PlayerID>()
+            var outcomes: [CheckInOutcome] = []
+            var recordedAt: [Int] = []
+            var claimed: [String: Int] = [:]
+            var repeats: [(at: Int, of: Int)] = []
+            for request in requests {
+                let submission = request.submission
+                if let claim = request.idempotency {
+                    if let earlier = try await self.idempotentAnswer(
+                        db, player: submission.player, key: claim.key)
+                    {
+                        outcomes.append(.repeated(earlier))
+                        continue
+                    }
+                    let slot = "\(submission.player.rawValue)|\(claim.key)"
+                    if let first = claimed[slot] {
+                        repeats.append((outcomes.count, first))
+                        outcomes.append(
+                            .repeated(IdempotentAnswer(checkInID: 0, fingerprint: "", answer: "")))
+                        continue
+                    }
+                    claimed[slot] = outcomes.count
+                }
+                if names[submission.player] == nil {
+                    names[submission.player] = try await self.playerName(db, submission.player)
+                }
+                let facts = try await CheckInFacts.gather(for: submission) { question in
+                    try await self.answer(question, db, catalogue: catalogue)
+                }
+                let decision = decide(submission, facts)
+                let id = try await self.insert(
+                    db, submission, decision: decision, photoFile: request.photoFile)
+                if decision.verdict == .accepted { rescore.insert(submission.player) }
+                recordedAt.append(outcomes.count)
+                outcomes.append(
+                    .recorded(
+                        RecordedCheckIn(
+                            id: id, playerID: submission.player, player: names[submission.player]!,
+                            receivedAt: submission.receivedAt, source: submission.source, decision: decision,
+                            state: decision.verdict.rawValue, photoFile: request.photoFile),
+                        answer: nil))
+            }
+            var awards: [Int64: [ScoreEvent]] = [:]
+            if !rescore.isEmpty {
+                let definitions = try await self.scoringCatalog(db)
+                for player in rescore.sorted() {
+                    for event in try await self.rescore(db, player: player, catalog: definitions)
+                    where event.kind != .stop {
+                        awards[event.checkInID, default: []].append(event)
+                    }
+                }
+            }
+            // Answers are made once the awards are known, and kept under their keys.
+            for i in recordedAt {
+                guard case .recorded(var recorded, _) = outcomes[i] else { continue }
+                recorded.awards = awards[recorded.id] ?? []
+                var answer: String?
+                let request = requests[i]
+                if let claim = request.idempotency {
+                    let text = claim.answer(recorded)
+                    answer = text
+                    try await db.query(
+                        """
+                        INSERT INTO idempotency_keys(player_id, key, fingerprint, checkin_id, answer)
+                        VALUES (\(request.submission.player.rawValue), \(claim.key), \(claim.fingerprint), \(recorded.id), \(text))
+                        """, logger: logger)
+                }
+                outcomes[i] = .recorded(recorded, answer: answer)
+            }
+            // The same key twice in one group: the later one gets the first one's answer.
+            for (at, first) in repeats {
+                if case .recorded(let recorded, let answer?) = outcomes[first],
+                    let claim = requests[first].idempotency
+                {
+                    outcomes[at] = .repeated(
+                        IdempotentAnswer(
+                            checkInID: recorded.id, fingerprint: claim.fingerprint, answer: answer))
+                }
+            }
+            return outcomes
+        }
+    }
+
+    /// One question of `CheckInFacts.gather`, answered inside the check-in's transaction.
+    private func answer(
+        _ question: HistoryQuestion, _ db: PostgresConnection,
+        catalogue: (hunts: [String: Hunt], order: [String])
+    ) async throws -> HistoryAnswer {
+        switch question {
+        case .hunt(let id): return .hunt(catalogue.hunts[id])
+        case .huntIDs: return .huntIDs(catalogue.order)
+        case .covering(let position, let huntID):
+            return .covering(try await covering(db, position, huntID: huntID))
+        case .nearest(let position, let huntID):
+            return .nearest(try await nearest(db, position, huntID: huntID))
+        case .visitedStops(let player, let huntID):
+            var found: [String: Date] = [:]
+            for row in try await db.query(
+                """
+                SELECT stop_id, MIN(fix_epoch) FROM checkin_state
+                WHERE player_id = \(player.rawValue) AND hunt_id = \(huntID) AND verdict IN ('accepted', 'pending')
+                    AND state = 'accepted' AND stop_id IS NOT NULL
+                GROUP BY stop_id
+                """, logger: logger
+            ).collect() {
+                let (stop, first) = try row.decode((String, Double?).self)
+                found[stop] = Date(timeIntervalSince1970: first ?? 0)
+            }
+            return .visitedStops(found)
+        case .neighbourFixes(let player, let time):
+            let epoch = time.timeIntervalSince1970
+            var fixes: [Fix] = []
+            let before = try await db.query(
+                """
+                SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
+                WHERE player_id = \(player.rawValue) AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+                    AND fix_epoch IS NOT NULL AND fix_epoch <= \(epoch)
+                ORDER BY fix_epoch DESC LIMIT 1
+                """, logger: logger
+            ).collect()
+            let after = try await db.query(
+                """
+                SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
+                WHERE player_id = \(player.rawValue) AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+                    AND fix_epoch IS NOT NULL AND fix_epoch > \(epoch)
+                ORDER BY fix_epoch ASC LIMIT 1
+                """, logger: logger
+            ).collect()
+            for row in before + after {
+                let (lat, lon, accuracy, fixEpoch, source) = try row.decode(
+                    (Double?, Double?, Double?, Double, String).self)
+                guard let lat, let lon, let position = try? Coordinate(latitude: lat, longitude: lon) else {
+                    continue
+                }
+                fixes.append(
+                    Fix(
+                        position: position, time: Date(timeIntervalSince1970: fixEpoch),
+                        accuracyMeters: accuracy,
+                        source: FixSource(rawValue: source) ?? .photo))
+            }
+            return .neighbourFixes(fixes)
+        case .earliestUse(let sha):
+            let id = try await db.query(
+                "SELECT id FROM checkins WHERE image_sha256 = \(sha) ORDER BY id LIMIT 1", logger: logger
+            ).collect().first?.decode(Int64.self)
+            return .earliestUse(id)
+        }
+    }
+
+    /// The answer kept under a player's retry key.
+    public func idempotentAnswer(player: PlayerID, key: String) async throws -> IdempotentAnswer? {
+        try await read { db in try await self.idempotentAnswer(db, player: player, key: key) }
+    }
+
+    func idempotentAnswer(_ db: PostgresConnection, player: PlayerID, key: String) async throws
+        -> IdempotentAnswer?
+    {
+        try await db.query(
+            """
+            SELECT checkin_id, fingerprint, answer FROM idempotency_keys
+            WHERE player_id = \(player.rawValue) AND key = \(key)
+            """, logger: logger
+        ).collect().first.map { row in
+            let (id, fingerprint, answer) = try row.decode((Int64, String, String).self)
+            return IdempotentAnswer(checkInID: id, fingerprint: fingerprint, answer: answer)
+        }
+    }
+
+    /// The stops of a hunt the player holds an accepted check-in at.
+    public func visitedStops(player: PlayerID, hunt huntID: String) async throws -> Set<String> {
+        try await read { db in
+            Set(
+                try await db.query(
+                    """
+                    SELECT DISTINCT stop_id FROM checkin_state
+                    WHERE player_id = \(player.rawValue) AND hunt_id = \(huntID) AND verdict IN ('accepted', 'pending')
+                        AND state = 'accepted' AND stop_id IS NOT NULL
+                    """, logger: self.logger
+                ).collect().map { try $0.decode(String.self) })
+        }
+    }
+
+    func insert(_ db: PostgresConnection, _ submission: Submission, decision: Decision, photoFile: String?)
+        async throws -> Int64
+    {
+        let position = submission.reportedPosition
+        let fixTime = decision.fix?.time ?? submission.fixTime(in: decision.hunt)
+        let rules = RuleResult.json(decision.rules).compactText
+        let rows = try await db.query(
+            """
+            INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
+                accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules)
+            VALUES (\(submission.player.rawValue), \(RFC3339.format(submission.receivedAt)), \(submission.source.rawValue),
+                \(photoFile), \(submission.photo?.fileSHA256), \(submission.photo?.imageSHA256),
+                \(position?.latitude), \(position?.longitude), \(submission.accuracyMeters),
+                \(fixTime.map(RFC3339.format)), \(fixTime?.timeIntervalSince1970), \(decision.hunt?.id),
+                \(decision.stop?.id), \(decision.verdict.rawValue), \(decision.points), \(rules))
+            RETURNING id
+            """, logger: logger
+        ).collect()
+        guard let id = try rows.first?.decode(Int64.self) else {
+            throw PostGISError(kind: .other, message: "the check-in was not recorded", location: location)
+        }
+        return id
+    }
+
+    /// The player's display name, or `LeagueError.unknownPlayerID`.
+    func playerName(_ db: PostgresConnection, _ id: PlayerID) async throws -> String {
+        guard
+            let name = try await db.query(
+                "SELECT name FROM players WHERE id = \(id.rawValue)", logger: logger
+            )
+            .collect().first?.decode(String.self)
+        else { throw LeagueError.unknownPlayerID(id) }
+        return name
+    }
+}

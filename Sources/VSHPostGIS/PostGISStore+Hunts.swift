@@ -1,0 +1,406 @@
+import Foundation
+internal import PostgresNIO
+import Synchronization
+public import VSHCore
+import VSHGeodesy
+
+extension PostGISStore {
+    // MARK: reading hunts
+
+    /// Every hunt with its stops, from the synced rows.
+    public func hunts() async throws -> [StoredHunt] {
+        try await read { db in try await self.loadHunts(db, id: nil) }
+    }
+
+    /// One hunt with its stops, or nil.
+    public func hunt(id: String) async throws -> StoredHunt? {
+        try await read { db in try await self.loadHunts(db, id: id).first }
+    }
+
+    func loadHunts(_ db: PostgresConnection, id: String?) async throws -> [StoredHunt] {
+        var hunts: [StoredHunt] = []
+        let huntRows = try await db.query(
+            """
+            SELECT id, name, description, difficulty, bonus_points, ordered, timezone, starts_at, ends_at,
+                max_accuracy_m, max_photo_age_s, max_fix_age_s, tolerance_m, image, file
+            FROM hunts WHERE \(id)::text IS NULL OR id = \(id) ORDER BY position
+            """, logger: logger
+        ).collect()
+        for row in huntRows {
+            let (
+                huntID, name, description, difficulty, bonus, ordered, timezone, startsAt, endsAt, accuracy,
+                photoAge, fixAge, tolerance, image, file
+            ) = try row.decode(
+                (
+                    String, String, String, String, Int, Bool, String, String?, String?, Double, Double,
+                    Double, Double, String?, String
+                ).self)
+            var hunt = Hunt(id: huntID, name: name)
+            hunt.description = description
+            hunt.difficulty = Hunt.Difficulty(rawValue: difficulty) ?? .medium
+            hunt.bonusPoints = bonus
+            hunt.ordered = ordered
+            hunt.timeZone = timezone
+            hunt.startsAt = startsAt.flatMap(RFC3339.parse)
+            hunt.endsAt = endsAt.flatMap(RFC3339.parse)
+            hunt.maxAccuracyMeters = accuracy
+            hunt.maxPhotoAgeSeconds = photoAge
+            hunt.maxFixAgeSeconds = fixAge
+            hunt.toleranceMeters = tolerance
+            hunt.image = image
+            var areas: [String: Double] = [:]
+            for stopRow in try await db.query(
+                """
+                SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor
+                FROM stops WHERE hunt_id = \(huntID) ORDER BY position
+                """, logger: logger
+            ).collect() {
+                let (
+                    stopID, geometry, stopName, stopDescription, points, stopImage, area, featured, sponsor
+                ) =
+                    try stopRow.decode(
+                        (String, String, String, String, Int, String?, Double, Bool, String?).self)
+                let geofence: Geofence
+                do {
+                    geofence =
+                        try HuntFile.storedGeofence(geometry)
+                        ?? HuntFile.geofence(from: try JSONValue.parse(geometry))
+                } catch {
+                    throw PostGISError(
+                        kind: .data, message: "stop \(stopID) has a damaged geometry", location: location)
+                }
+                hunt.stops.append(
+                    Stop(
+                        id: stopID, huntID: huntID, name: stopName, description: stopDescription,
+                        points: points,
+                        image: stopImage, geofence: geofence, featured: featured, sponsor: sponsor))
+                areas[stopID] = area
+            }
+            hunts.append(StoredHunt(hunt: hunt, file: file, stopAreas: areas))
+        }
+        return hunts
+    }
+
+    /// The hunts as the rules see them, read again only when a sync changed them (`generation`).
+    func catalogue(_ db: PostgresConnection) async throws -> (hunts: [String: Hunt], order: [String]) {
+        let generation =
+            try await db.query("SELECT value FROM sync_state WHERE key = 'generation'", logger: logger)
+            .collect().first?.decode(String.self) ?? ""
+        if let cached = huntCache.withLock({ $0 }), cached.generation == generation {
+            return (cached.hunts, cached.order)
+        }
+        let loaded = try await loadHunts(db, id: nil).map(\.hunt)
+        let hunts = Dictionary(uniqueKeysWithValues: loaded.map { ($0.id, $0) })
+        let order = loaded.map(\.id)
+        huntCache.withLock { $0 = (generation, hunts, order) }
+        return (hunts, order)
+    }
+
+    // MARK: lookups
+
+    /// The stops whose geofence covers a position (`ST_Covers`, boundary included), in hunt then
+    /// stop order; candidates come from the GiST index.
+    public func stops(covering position: Coordinate, inHunt huntID: String?) async throws -> [StopReference] {
+        try await read { db in try await self.covering(db, position, huntID: huntID) }
+    }
+
+    /// Every position's covering stops, on one connection.
+    public func stops(covering positions: [Coordinate], inHunt huntID: String?) async throws
+        -> [[StopReference]]
+    {
+        try await read { db in
+            var answers: [[StopReference]] = []
+            answers.reserveCapacity(positions.count)
+            for position in positions {
+                answers.append(try await self.covering(db, position, huntID: huntID))
+            }
+            return answers
+        }
+    }
+
+    func covering(_ db: PostgresConnection, _ position: Coordinate, huntID: String?) async throws
+        -> [StopReference]
+    {
+        try await db.query(
+            """
+            SELECT s.hunt_id, s.id, s.name
+            FROM stops s JOIN hunts h ON h.id = s.hunt_id
+            WHERE ST_Covers(s.geom, ST_SetSRID(ST_MakePoint(\(position.longitude), \(position.latitude)), 4326))
+              AND (\(huntID)::text IS NULL OR s.hunt_id = \(huntID))
+            ORDER BY h.position, s.position
+            """, logger: logger
+        ).collect().map { row in
+            let (hunt, stop, name) = try row.decode((String, String, String).self)
+            return StopReference(huntID: hunt, stopID: stop, name: name)
+        }
+    }
+
+    /// The stop nearest to a position, and the geodesic distance to its boundary in metres
+    /// (Karney's, as on SpatiaLite): candidates from the GiST index in growing boxes.
+    public func nearestStop(to position: Coordinate, inHunt huntID: String?) async throws -> NearestStop? {
+        try await read { db in try await self.nearest(db, position, huntID: huntID) }
+    }
+
+    func nearest(_ db: PostgresConnection, _ position: Coordinate, huntID: String?) async throws
+        -> NearestStop?
+    {
+        var radius = 100.0
+        while true {
+            let rows: [PostgresRow]
+            if radius < 20_000_000 {
+                let dLat = radius / 110_574 * 1.01
+                let cosLat = cos(min(89.9, abs(position.latitude) + dLat) * .pi / 180)
+                let dLon = min(360, dLat * 110_574 / (111_320 * cosLat))
+                let (lon, lat) = (position.longitude, position.latitude)
+                rows = try await db.query(
+                    """
+                    SELECT s.hunt_id, s.id, s.name, s.geometry_json FROM stops s
+                    WHERE s.geom && ST_MakeEnvelope(\(lon - dLon), \(lat - dLat), \(lon + dLon), \(lat + dLat), 4326)
+                      AND (\(huntID)::text IS NULL OR s.hunt_id = \(huntID))
+                    """, logger: logger
+                ).collect()
+            } else {
+                rows = try await db.query(
+                    """
+                    SELECT s.hunt_id, s.id, s.name, s.geometry_json FROM stops s
+                    WHERE \(huntID)::text IS NULL OR s.hunt_id = \(huntID)
+                    """, logger: logger
+                ).collect()
+            }
+            var best: NearestStop?
+            for row in rows {
+                let (hunt, stop, name, geometry) = try row.decode((String, String, String, String).self)
+                guard let fence = try? HuntFile.geofence(from: try JSONValue.parse(geometry)) else {
+                    continue
+                }
+                let distance = Geodesic.distanceMeters(from: position, toBoundaryOf: fence)
+                if distance < best?.distanceMeters ?? .infinity {
+                    best = NearestStop(
+                        stop: StopReference(huntID: hunt, stopID: stop, name: name), distanceMeters: distance)
+                }
+            }
+            if let best, best.distanceMeters <= radius || radius >= 20_000_000 { return best }
+            if radius >= 20_000_000 { return nil }
+            radius *= 10
+        }
+    }
+
+    /// The stops a segment crosses (`ST_Intersects` with the line), with the fraction along the
+    /// segment of the middle of the part inside each.
+    public func stops(crossedBy a: Coordinate, _ b: Coordinate, inHunt huntID: String?) async throws
+        -> [CrossedStop]
+    {
+        try await read { db in try await self.crossed(db, Segment(from: a, to: b), huntID: huntID) }
+    }
+
+    /// Every segment's crossed stops, on one connection.
+    public func stops(crossedBy segments: [Segment], inHunt huntID: String?) async throws -> [[CrossedStop]] {
+        try await read { db in
+            var answers: [[CrossedStop]] = []
+            for segment in segments { answers.append(try await self.crossed(db, segment, huntID: huntID)) }
+            return answers
+        }
+    }
+
+    func crossed(_ db: PostgresConnection, _ segment: Segment, huntID: String?) async throws -> [CrossedStop]
+    {
+        let (a, b) = (segment.from, segment.to)
+        return try await db.query(
+            """
+            SELECT s.hunt_id, s.id, s.name,
+                ST_LineLocatePoint(l.line, ST_Centroid(ST_Intersection(s.geom, l.line))) AS fraction
+            FROM stops s JOIN hunts h ON h.id = s.hunt_id,
+                (SELECT ST_SetSRID(ST_MakeLine(ST_MakePoint(\(a.longitude), \(a.latitude)),
+                    ST_MakePoint(\(b.longitude), \(b.latitude))), 4326) AS line) l
+            WHERE ST_Intersects(s.geom, l.line)
+              AND (\(huntID)::text IS NULL OR s.hunt_id = \(huntID))
+            ORDER BY h.position, s.position
+            """, logger: logger
+        ).collect().map { row in
+            let (hunt, stop, name, fraction) = try row.decode((String, String, String, Double?).self)
+            return CrossedStop(
+                stop: StopReference(huntID: hunt, stopID: stop, name: name),
+                fraction: min(1, max(0, fraction ?? 0.5)))
+        }
+    }
+
+    // MARK: sync
+
+    /// Brings the hunts and stops in line with the hunt files when they changed: every file is
+    /// validated first (PostGIS's `ST_IsValidReason`, Karney's area), and only when all are valid
+    /// are the definitions replaced and everyone rescored, in one transaction holding the
+    /// catalogue lock. A bad file leaves the last good definitions and throws `HuntFileErrors`.
+    @discardableResult
+    public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) async throws -> SyncOutcome
+    {
+        let fingerprint = HuntCatalog.fingerprint(sources, badges: badges)
+        if try await storedValue("hunts") == fingerprint { return .unchanged }
+        let catalog = try await validated(sources, badges: badges)
+        let files = Dictionary(uniqueKeysWithValues: sources.map { ($0.expectedID, $0.path) })
+        try await transaction { db in
+            try await db.query("SELECT pg_advisory_xact_lock(\(Lock.catalogue))", logger: self.logger)
+            let stored = try await db.query(
+                "SELECT value FROM sync_state WHERE key = 'hunts'", logger: self.logger
+            )
+            .collect().first?.decode(String.self)
+            // Another instance synced the same files while this one validated them.
+            if stored == fingerprint { return }
+            try await self.replaceDefinitions(db, with: catalog, files: files)
+            try await self.setValue("hunts", fingerprint, db)
+            try await self.rescoreEveryone(db)
+        }
+        return .updated(hunts: catalog.hunts.count, stops: catalog.hunts.reduce(0) { $0 + $1.stops.count })
+    }
+
+    /// Replaces every hunt and stop with a catalog the caller validated, then rescores.
+    public func replace(with catalog: HuntCatalog) async throws {
+        try await transaction { db in
+            try await db.query("SELECT pg_advisory_xact_lock(\(Lock.catalogue))", logger: self.logger)
+            try await self.replaceDefinitions(db, with: catalog, files: [:])
+            try await db.query(
+                "DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat')", logger: self.logger)
+            try await self.rescoreEveryone(db)
+        }
+    }
+
+    /// The catalog of `sources`, each geofence checked by PostGIS: the geofences are collected
+    /// first, asked about in one query, and the catalog built over the answers.
+    func validated(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) async throws -> HuntCatalog {
+        let collector = CollectingInspector()
+        _ = HuntCatalog.build(sources, badges: badges, inspector: collector)
+        let shapes = Array(Set(collector.seen.withLock { $0 }))
+        var reasons: [String: String] = [:]
+        if !shapes.isEmpty {
+            reasons = try await read { db in
+                var found: [String: String] = [:]
+                for row in try await db.query(
+                    """
+                    SELECT w, ST_IsValidReason(ST_GeomFromText(w, 4326))
+                    FROM unnest(\(shapes)::text[]) AS w
+                    """, logger: self.logger
+                ).collect() {
+                    let (wkt, reason) = try row.decode((String, String?).self)
+                    found[wkt] = reason
+                }
+                return found
+            }
+        }
+        let inspector = AnsweringInspector(reasons: reasons)
+        return try HuntCatalog.build(sources, badges: badges, inspector: inspector).get()
+    }
+
+    private func replaceDefinitions(
+        _ db: PostgresConnection, with catalog: HuntCatalog, files: [String: String]
+    ) async throws {
+        try await db.query("DELETE FROM stops", logger: logger)
+        try await db.query("DELETE FROM hunts", logger: logger)
+        try await db.query("DELETE FROM badges", logger: logger)
+        for (position, badge) in catalog.badges.enumerated() {
+            let rule = BadgeFile.ruleJSON(badge.rule).compactText
+            try await db.query(
+                """
+                INSERT INTO badges(id, position, name, description, points, rule)
+                VALUES (\(badge.id), \(position), \(badge.name), \(badge.description), \(badge.points), \(rule))
+                """, logger: logger)
+        }
+        for (position, hunt) in catalog.hunts.enumerated() {
+            let file = files[hunt.id] ?? "\(hunt.id).geojson"
+            try await db.query(
+                """
+                INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
+                    starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s)
+                VALUES (\(hunt.id), \(position), \(hunt.name), \(hunt.description), \(hunt.difficulty.rawValue),
+                    \(hunt.bonusPoints), \(hunt.ordered), \(hunt.timeZone), \(hunt.startsAt.map(RFC3339.format)),
+                    \(hunt.endsAt.map(RFC3339.format)), \(hunt.maxAccuracyMeters), \(hunt.maxPhotoAgeSeconds),
+                    \(hunt.toleranceMeters), \(hunt.image), \(file), \(hunt.maxFixAgeSeconds))
+                """, logger: logger)
+            for (stopPosition, stop) in hunt.stops.enumerated() {
+                let geometry = stop.geofence.geoJSON().compactText
+                let area = Geodesic.areaSquareMeters(of: stop.geofence)
+                try await db.query(
+                    """
+                    INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom,
+                        area_m2, featured, sponsor)
+                    VALUES (\(stop.id), \(hunt.id), \(stopPosition), \(stop.name), \(stop.description), \(stop.points),
+                        \(stop.image), \(geometry), ST_Multi(ST_GeomFromText(\(stop.geofence.wkt), 4326)), \(area),
+                        \(stop.featured), \(stop.sponsor))
+                    """, logger: logger)
+            }
+        }
+        // A new generation: every instance reads the hunts again on its next check-in.
+        try await setValue("generation", UUID().uuidString, db)
+    }
+
+    /// A `sync_state` value.
+    func storedValue(_ key: String) async throws -> String? {
+        try await read { db in
+            try await db.query("SELECT value FROM sync_state WHERE key = \(key)", logger: self.logger)
+                .collect().first?.decode(String.self)
+        }
+    }
+
+    func setValue(_ key: String, _ value: String, _ db: PostgresConnection) async throws {
+        try await db.query(
+            """
+            INSERT INTO sync_state(key, value) VALUES (\(key), \(value))
+            ON CONFLICT (key) DO UPDATE SET value = excluded.value
+            """, logger: logger)
+    }
+
+    /// Syncs the hunt files of a folder when they changed: an unchanged folder (the same names,
+    /// sizes and modification times as at the last sync) is not even read.
+    @discardableResult
+    public func sync(directory: String) async throws -> SyncOutcome {
+        let signature = HuntSources.statSignature(directory: directory)
+        if let signature, try await storedValue("hunts") != nil,
+            try await storedValue("hunts-stat") == signature
+        {
+            return .unchanged
+        }
+        let outcome = try await sync(
+            try HuntSources.read(directory: directory),
+            badges: try HuntSources.readBadges(directory: directory))
+        if let signature {
+            try await transaction { db in try await self.setValue("hunts-stat", signature, db) }
+        }
+        return outcome
+    }
+
+    /// Connects to the database at `url` and syncs the hunt files into it when they changed
+    /// (as `SpatiaLiteStore.open` does): a folder named by the user must exist (exit 66);
+    /// the default one may be absent.
+    public static func open(url: String, hunts: HuntsFolder?) async throws -> PostGISStore {
+        let store = try await PostGISStore(url: url)
+        if let hunts, hunts.required || FileManager.default.fileExists(atPath: hunts.path) {
+            try await store.sync(directory: hunts.path)
+        }
+        return store
+    }
+}
+
+/// Notes every geofence it is asked about and calls each valid: the first pass of `validated`.
+final class CollectingInspector: GeofenceInspector, Sendable {
+    let seen = Mutex<[String]>([])
+
+    func inspect(_ geofence: Geofence) throws -> GeofenceInspection {
+        seen.withLock { $0.append(geofence.wkt) }
+        return GeofenceInspection(
+            invalidReason: nil, areaSquareMeters: Geodesic.areaSquareMeters(of: geofence))
+    }
+}
+
+/// Answers from PostGIS's reasons, collected beforehand: the second pass of `validated`.
+struct AnsweringInspector: GeofenceInspector {
+    var reasons: [String: String]
+
+    func inspect(_ geofence: Geofence) throws -> GeofenceInspection {
+        let area = Geodesic.areaSquareMeters(of: geofence)
+        guard let reason = reasons[geofence.wkt] else {
+            return GeofenceInspection(
+                invalidReason: "PostGIS could not read the geometry", areaSquareMeters: area)
+        }
+        return GeofenceInspection(
+            invalidReason: reason == "Valid Geometry" ? nil : GeofenceInspection.plainReason(reason),
+            areaSquareMeters: area)
+    }
+}

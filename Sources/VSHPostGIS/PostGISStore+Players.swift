@@ -1,0 +1,403 @@
+public import Foundation
+internal import Logging
+internal import PostgresNIO
+public import VSHCore
+
+extension PostGISStore {
+    // MARK: players
+
+    /// Registers a player; names are unique by `PlayerName.key` (`name_key`, a unique index).
+    @discardableResult
+    public func addPlayer(name raw: String, email: String?, at now: Date) async throws -> PlayerRecord {
+        try await insertPlayer(name: raw, email: email, passwordHash: nil, at: now)
+    }
+
+    /// Registers a player with a password hash: the account exists whole or not at all.
+    public func addPlayer(name raw: String, email: String?, passwordHash: String, at now: Date) async throws
+        -> PlayerRecord
+    {
+        try await insertPlayer(name: raw, email: email, passwordHash: passwordHash, at: now)
+    }
+
+    private func insertPlayer(name raw: String, email: String?, passwordHash: String?, at now: Date)
+        async throws
+        -> PlayerRecord
+    {
+        let name = try PlayerName.validate(raw).get()
+        if let email { try PlayerRecord.validateEmail(email) }
+        let key = PlayerName.key(name)
+        let rows = try await read { db in
+            try await db.query(
+                """
+                INSERT INTO players(name, name_key, email, created_at, password_hash)
+                VALUES (\(name), \(key), \(email), \(RFC3339.format(now)), \(passwordHash))
+                ON CONFLICT (name_key) DO NOTHING RETURNING id
+                """, logger: self.logger
+            ).collect()
+        }
+        guard let id = try rows.first?.decode(Int64.self) else { throw LeagueError.nameTaken(name: name) }
+        return PlayerRecord(id: PlayerID(id), name: name, email: email, createdAt: now)
+    }
+
+    /// The player going by this name, ignoring case.
+    public func player(named name: String) async throws -> PlayerRecord? {
+        try await credentials(named: name)?.player
+    }
+
+    /// The player with this id.
+    public func player(id: PlayerID) async throws -> PlayerRecord? {
+        try await read { db in try await self.playerRecord(db, id: id) }
+    }
+
+    func playerRecord(_ db: PostgresConnection, id: PlayerID) async throws -> PlayerRecord? {
+        try await db.query(
+            "SELECT id, name, email, created_at, password_hash, role FROM players WHERE id = \(id.rawValue)",
+            logger: logger
+        ).collect().first.map { try Self.credentials($0).player }
+    }
+
+    /// Every player with totals, by name key.
+    public func players() async throws -> [PlayerSummary] {
+        try await read { db in
+            try await db.query(
+                """
+                SELECT p.id, p.name, p.email, p.created_at,
+                    (SELECT COALESCE(SUM(e.points), 0)::int8 FROM score_events e WHERE e.player_id = p.id),
+                    (SELECT COUNT(*) FROM checkins c WHERE c.player_id = p.id),
+                    (SELECT COUNT(*) FROM checkin_state c WHERE c.player_id = p.id AND c.state = 'accepted')
+                FROM players p ORDER BY p.name_key
+                """, logger: self.logger
+            ).collect().map { row in
+                let (id, name, email, created, points, checkIns, accepted) = try row.decode(
+                    (Int64, String, String?, String, Int, Int, Int).self)
+                return PlayerSummary(
+                    id: PlayerID(id), name: name, email: email,
+                    createdAt: RFC3339.parse(created) ?? Date(timeIntervalSince1970: 0), points: points,
+                    checkIns: checkIns, acceptedCheckIns: accepted)
+            }
+        }
+    }
+
+    // MARK: accounts
+
+    static func credentials(_ row: PostgresRow) throws -> Credentials {
+        let (id, name, email, created, hash, role) = try row.decode(
+            (Int64, String, String?, String, String?, String).self)
+        return Credentials(
+            player: PlayerRecord(
+                id: PlayerID(id), name: name, email: email,
+                createdAt: RFC3339.parse(created) ?? Date(timeIntervalSince1970: 0)),
+            passwordHash: hash, role: Role(rawValue: role) ?? .player)
+    }
+
+    /// The player's id, name, hash and role, by name key.
+    public func credentials(named name: String) async throws -> Credentials? {
+        let key = PlayerName.key(name)
+        return try await read { db in
+            try await db.query(
+                "SELECT id, name, email, created_at, password_hash, role FROM players WHERE name_key = \(key)",
+                logger: self.logger
+            ).collect().first.map(Self.credentials)
+        }
+    }
+
+    /// Runs an UPDATE that must change exactly one player's row.
+    private func updatePlayer(_ player: PlayerID, _ query: PostgresQuery, _ db: PostgresConnection)
+        async throws
+    {
+        let rows = try await db.query(query, logger: logger).collect()
+        guard rows.count == 1 else { throw LeagueError.unknownPlayerID(player) }
+    }
+
+    /// Replaces the hash and deletes the player's sessions, in one transaction.
+    public func setPasswordHash(_ hash: String, player: PlayerID) async throws {
+        try await transaction { db in
+            try await self.updatePlayer(
+                player,
+                "UPDATE players SET password_hash = \(hash) WHERE id = \(player.rawValue) RETURNING id", db)
+            try await db.query(
+                "DELETE FROM sessions WHERE player_id = \(player.rawValue)", logger: self.logger)
+        }
+    }
+
+    /// Sets the `role` column.
+    public func setRole(_ role: Role, player: PlayerID) async throws {
+        try await read { db in
+            try await self.updatePlayer(
+                player,
+                "UPDATE players SET role = \(role.rawValue) WHERE id = \(player.rawValue) RETURNING id", db)
+        }
+    }
+
+    /// Inserts a `sessions` row.
+    public func createSession(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) async throws
+    {
+        try await read { db in
+            try await db.query(
+                """
+                INSERT INTO sessions(token_hash, player_id, created_at, expires_at, last_used_at)
+                VALUES (\(tokenHash), \(player.rawValue), \(RFC3339.format(now)), \(expiresAt.timeIntervalSince1970),
+                    \(RFC3339.format(now)))
+                """, logger: self.logger)
+        }
+    }
+
+    /// The unexpired session with this token hash; its last use is stamped when older than ten minutes.
+    public func session(tokenHash: String, at now: Date) async throws -> Session? {
+        try await read { db in
+            guard
+                let row = try await db.query(
+                    """
+                    SELECT p.id, p.name, p.email, p.created_at, p.password_hash, p.role, s.expires_at, s.last_used_at
+                    FROM sessions s JOIN players p ON p.id = s.player_id
+                    WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now.timeIntervalSince1970)
+                    """, logger: self.logger
+                ).collect().first
+            else { return nil }
+            let credentials = try Self.credentials(row)
+            let (_, _, _, _, _, _, expires, lastUsed) = try row.decode(
+                (Int64, String, String?, String, String?, String, Double, String).self)
+            let lastUse = RFC3339.parse(lastUsed) ?? .distantPast
+            if abs(now.timeIntervalSince(lastUse)) > 600 {
+                try await db.query(
+                    "UPDATE sessions SET last_used_at = \(RFC3339.format(now)) WHERE token_hash = \(tokenHash)",
+                    logger: self.logger)
+            }
+            return Session(
+                player: credentials.player, role: credentials.role,
+                expiresAt: Date(timeIntervalSince1970: expires))
+        }
+    }
+
+    /// Deletes the `sessions` row.
+    public func deleteSession(tokenHash: String) async throws {
+        try await read { db in
+            try await db.query("DELETE FROM sessions WHERE token_hash = \(tokenHash)", logger: self.logger)
+        }
+    }
+
+    /// Updates `players.email`.
+    public func setEmail(_ email: String, player: PlayerID) async throws {
+        try PlayerRecord.validateEmail(email)
+        try await read { db in
+            try await self.updatePlayer(
+                player, "UPDATE players SET email = \(email) WHERE id = \(player.rawValue) RETURNING id", db)
+        }
+    }
+
+    /// Updates `players.avatar_file`.
+    public func setAvatar(_ key: String, player: PlayerID) async throws {
+        try await read { db in
+            try await self.updatePlayer(
+                player, "UPDATE players SET avatar_file = \(key) WHERE id = \(player.rawValue) RETURNING id",
+                db)
+        }
+    }
+
+    /// `players.avatar_file`.
+    public func avatar(player: PlayerID) async throws -> String? {
+        try await read { db in
+            try await db.query(
+                "SELECT avatar_file FROM players WHERE id = \(player.rawValue)", logger: self.logger
+            )
+            .collect().first?.decode(String?.self)
+        }
+    }
+
+    /// Players by e-mail address, ignoring case.
+    public func players(withEmail email: String) async throws -> [PlayerRecord] {
+        try await read { db in
+            try await db.query(
+                """
+                SELECT id, name, email, created_at, password_hash, role FROM players
+                WHERE lower(email) = lower(\(email)) ORDER BY id
+                """, logger: self.logger
+            ).collect().map { try Self.credentials($0).player }
+        }
+    }
+
+    /// Inserts a `password_resets` row.
+    public func createPasswordReset(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date)
+        async throws
+    {
+        try await read { db in
+            try await db.query(
+                """
+                INSERT INTO password_resets(token_hash, player_id, created_at, expires_at)
+                VALUES (\(tokenHash), \(player.rawValue), \(RFC3339.format(now)), \(expiresAt.timeIntervalSince1970))
+                """, logger: self.logger)
+        }
+    }
+
+    /// Uses the token, sets the hash and ends the sessions, in one transaction.
+    public func resetPassword(tokenHash: String, passwordHash: String, at now: Date) async throws -> PlayerID?
+    {
+        try await transaction { db in
+            guard
+                let id = try await db.query(
+                    """
+                    SELECT player_id FROM password_resets
+                    WHERE token_hash = \(tokenHash) AND used_at IS NULL AND expires_at > \(now.timeIntervalSince1970)
+                    FOR UPDATE
+                    """, logger: self.logger
+                ).collect().first?.decode(Int64.self)
+            else { return nil }
+            try await db.query(
+                "UPDATE password_resets SET used_at = \(RFC3339.format(now)) WHERE player_id = \(id) AND used_at IS NULL",
+                logger: self.logger)
+            try await db.query(
+                "UPDATE players SET password_hash = \(passwordHash) WHERE id = \(id)", logger: self.logger)
+            try await db.query("DELETE FROM sessions WHERE player_id = \(id)", logger: self.logger)
+            return PlayerID(id)
+        }
+    }
+
+    // MARK: reviews
+
+    /// Check-ins whose state is pending, oldest first.
+    public func pendingCheckIns() async throws -> [PendingCheckIn] {
+        try await read { db in
+            try await db.query(
+                """
+                SELECT c.id, c.player_id, p.name, c.received_at, c.hunt_id, c.stop_id, s.name, c.rules, c.photo_file,
+                    c.lat, c.lon, c.accuracy_m, c.fix_time
+                FROM checkin_state c JOIN players p ON p.id = c.player_id LEFT JOIN stops s ON s.id = c.stop_id
+                WHERE c.state = 'pending' ORDER BY c.id
+                """, logger: self.logger
+            ).collect().map { row in
+                let (
+                    id, player, name, received, hunt, stop, stopName, rules, photo, lat, lon, accuracy,
+                    fixTime
+                ) =
+                    try row.decode(
+                        (
+                            Int64, Int64, String, String, String?, String?, String?, String, String?, Double?,
+                            Double?, Double?, String?
+                        ).self)
+                return PendingCheckIn(
+                    id: id, playerID: PlayerID(player), player: name,
+                    receivedAt: RFC3339.parse(received) ?? Date(timeIntervalSince1970: 0), huntID: hunt,
+                    stopID: stop,
+                    stopName: stopName, reasons: PendingCheckIn.reviewReasons(rulesJSON: rules),
+                    photoFile: photo,
+                    position: lat.flatMap { lat in
+                        lon.flatMap { try? Coordinate(latitude: lat, longitude: $0) }
+                    },
+                    accuracyMeters: accuracy, fixTime: fixTime.flatMap(RFC3339.parse))
+            }
+        }
+    }
+
+    /// The player and photo of check-in `id`.
+    public func photo(ofCheckIn id: Int64) async throws -> CheckInPhoto? {
+        try await read { db in
+            try await db.query(
+                "SELECT player_id, photo_file FROM checkins WHERE id = \(id)", logger: self.logger
+            )
+            .collect().first.map { row in
+                let (player, photo) = try row.decode((Int64, String?).self)
+                return CheckInPhoto(playerID: PlayerID(player), photoFile: photo)
+            }
+        }
+    }
+
+    /// Records a moderator's decision (append-only `reviews`) and rescores the player, under
+    /// the player's lock.
+    public func review(
+        _ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date
+    )
+        async throws -> ReviewOutcome
+    {
+        let reason = try ReviewDecision.validReason(reason)
+        let logger = self.logger
+        return try await transaction { db in
+            let select: PostgresQuery = """
+                SELECT c.state, c.player_id, p.name FROM checkin_state c JOIN players p ON p.id = c.player_id
+                WHERE c.id = \(id)
+                """
+            guard let first = try await db.query(select, logger: logger).collect().first else {
+                throw LeagueError.unknownCheckIn(id: id)
+            }
+            let player = PlayerID(try first.decode((String, Int64, String).self).1)
+            try await Lock.take([Lock.player(player)], on: db, logger: logger)
+            // Read again under the lock: another moderator may have decided meanwhile.
+            let before = try await db.query(select, logger: logger).collect().first!.decode(
+                (String, Int64, String).self)
+            guard before.0 == decision.requiredState else {
+                throw LeagueError.checkInState(id: id, state: before.0, required: decision.requiredState)
+            }
+            try await db.query(
+                """
+                INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at)
+                VALUES (\(id), \(decision.rawValue), \(reason), \(moderator), \(RFC3339.format(now)))
+                """, logger: logger)
+            try await self.rescore(db, player: player)
+            let after = try await db.query(select, logger: logger).collect().first!.decode(
+                (String, Int64, String).self)
+            let credited =
+                decision == .approved
+                ? try await db.query(
+                    "SELECT COALESCE(SUM(points), 0)::int8 FROM score_events WHERE checkin_id = \(id)",
+                    logger: logger
+                ).collect().first?.decode(Int.self) ?? 0
+                : 0
+            return ReviewOutcome(
+                checkInID: id, playerID: player, player: after.2, state: after.0, pointsCredited: credited)
+        }
+    }
+
+    // MARK: doctor
+
+    /// Checks the score totals against a rescore (rolled back), the running totals against the
+    /// events, foreign keys the schema cannot hold, and that every recorded photo is stored.
+    public func health(photos: any PhotoStore) async throws -> StoreHealth {
+        var health = try await rolledBack { db in
+            let logger = self.logger
+            func count(_ query: PostgresQuery) async throws -> Int {
+                try await db.query(query, logger: logger).collect().first?.decode(Int.self) ?? 0
+            }
+            let players = try await count("SELECT count(*) FROM players")
+            let checkIns = try await count("SELECT count(*) FROM checkins")
+            let stops = try await count("SELECT count(*) FROM stops")
+            // Rows that name a stop or hunt no longer defined are fine (history); invalid geometry is not.
+            let invalid = try await count("SELECT count(*) FROM stops WHERE NOT ST_IsValid(geom)")
+            let totals: PostgresQuery =
+                "SELECT p.id, coalesce((SELECT sum(points) FROM score_events e WHERE e.player_id = p.id), 0)::int8 FROM players p"
+            var stored: [Int64: Int] = [:]
+            for row in try await db.query(totals, logger: logger).collect() {
+                let (id, points) = try row.decode((Int64, Int).self)
+                stored[id] = points
+            }
+            let runningTotalsWrong = try await count(
+                """
+                SELECT count(*) FROM players p
+                LEFT JOIN player_scores s ON s.player_id = p.id
+                LEFT JOIN (SELECT player_id, SUM(points)::int8 AS points, COUNT(*) FILTER (WHERE kind = 'bonus') AS hunts,
+                               COUNT(*) FILTER (WHERE kind = 'stop') AS stops, COUNT(*) FILTER (WHERE kind = 'badge') AS badges,
+                               MAX(at_epoch) AS reached
+                           FROM score_events GROUP BY player_id) e ON e.player_id = p.id
+                WHERE s.points IS DISTINCT FROM e.points OR s.hunts IS DISTINCT FROM e.hunts
+                    OR s.stops IS DISTINCT FROM e.stops OR s.badges IS DISTINCT FROM e.badges
+                    OR s.reached IS DISTINCT FROM e.reached
+                """)
+            try await db.query("SELECT pg_advisory_xact_lock(\(Lock.catalogue))", logger: logger)
+            try await self.rescoreEveryone(db)
+            var wrong = 0
+            for row in try await db.query(totals, logger: logger).collect() {
+                let (id, points) = try row.decode((Int64, Int).self)
+                if stored[id] != points { wrong += 1 }
+            }
+            return StoreHealth(
+                integrity: invalid == 0 ? ["ok"] : ["\(invalid) stops with invalid geometry"],
+                foreignKeyViolations: 0, players: players, checkIns: checkIns, stops: stops, missingPhotos: 0,
+                playersWithWrongTotals: max(runningTotalsWrong, wrong))
+        }
+        let files = try await read { db in
+            try await db.query(
+                "SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL", logger: self.logger
+            ).collect().map { try $0.decode(String.self) }
+        }
+        for file in files where !(await photos.exists(file)) { health.missingPhotos += 1 }
+        return health
+    }
+}

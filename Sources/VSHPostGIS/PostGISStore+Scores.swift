@@ -1,0 +1,269 @@
+import Foundation
+internal import Logging
+internal import PostgresNIO
+public import VSHCore
+
+extension PostGISStore {
+    /// Hunts and badges as scoring needs them.
+    func scoringCatalog(_ db: PostgresConnection) async throws -> (hunts: [ScoringHunt], badges: [Badge]) {
+        var stopsByHunt: [String: [(id: String, points: Int)]] = [:]
+        for row in try await db.query(
+            "SELECT hunt_id, id, points FROM stops ORDER BY hunt_id, position", logger: logger
+        )
+        .collect() {
+            let (hunt, stop, points) = try row.decode((String, String, Int).self)
+            stopsByHunt[hunt, default: []].append((stop, points))
+        }
+        var hunts: [ScoringHunt] = []
+        for row in try await db.query(
+            "SELECT id, bonus_points, difficulty, ordered, timezone FROM hunts ORDER BY position",
+            logger: logger
+        ).collect() {
+            let (id, bonus, difficulty, ordered, timezone) = try row.decode(
+                (String, Int, String, Bool, String).self)
+            hunts.append(
+                ScoringHunt(
+                    id: id, stops: stopsByHunt[id] ?? [], bonusPoints: bonus,
+                    difficulty: Hunt.Difficulty(rawValue: difficulty) ?? .medium, ordered: ordered,
+                    timeZone: TimeZone(identifier: timezone) ?? TimeZone(identifier: "UTC")!))
+        }
+        let rows = try await db.query(
+            "SELECT id, name, description, points, rule FROM badges ORDER BY position", logger: logger
+        ).collect().map { row in
+            let (id, name, description, points, rule) = try row.decode(
+                (String, String, String, Int, String).self)
+            return (id: id, name: name, description: description, points: points, rule: rule)
+        }
+        return (hunts, BadgeFile.badges(fromRows: rows, huntIDs: Set(hunts.map(\.id))))
+    }
+
+    /// Recomputes one player's score events from their accepted check-ins (the caller holds the
+    /// player's lock) and their running totals.
+    @discardableResult
+    func rescore(
+        _ db: PostgresConnection, player: PlayerID, catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
+    ) async throws -> [ScoreEvent] {
+        let definitions: (hunts: [ScoringHunt], badges: [Badge])
+        if let catalog { definitions = catalog } else { definitions = try await scoringCatalog(db) }
+        let playerID = player.rawValue
+        let checkIns = try await db.query(
+            """
+            SELECT id, hunt_id, stop_id, fix_epoch FROM checkin_state
+            WHERE player_id = \(playerID) AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+                AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
+            """, logger: logger
+        ).collect().map { row in
+            let (id, hunt, stop, epoch) = try row.decode((Int64, String, String, Double).self)
+            return ScoredCheckIn(id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch))
+        }
+        let events = Scoring.events(for: checkIns, hunts: definitions.hunts, badges: definitions.badges)
+        try await db.query("DELETE FROM score_events WHERE player_id = \(playerID)", logger: logger)
+        if !events.isEmpty {
+            // One statement for all of a player's events (arrays, unnested in order).
+            try await db.query(
+                """
+                INSERT INTO score_events(player_id, kind, hunt_id, stop_id, badge_id, points, at, at_epoch, checkin_id)
+                SELECT \(playerID), * FROM unnest(\(events.map(\.kind.rawValue))::text[], \(events.map(\.huntID))::text[],
+                    \(events.map { $0.stopID ?? "" })::text[], \(events.map { $0.badgeID ?? "" })::text[],
+                    \(events.map { Int64($0.points) })::int8[], \(events.map { RFC3339.format($0.at) })::text[],
+                    \(events.map(\.at.timeIntervalSince1970))::float8[], \(events.map(\.checkInID))::int8[])
+                """, logger: logger)
+            // Empty strings stand for absent stop and badge ids in the arrays above.
+            try await db.query(
+                """
+                UPDATE score_events SET stop_id = NULLIF(stop_id, ''), badge_id = NULLIF(badge_id, '')
+                WHERE player_id = \(playerID) AND (stop_id = '' OR badge_id = '')
+                """, logger: logger)
+        }
+        if events.isEmpty {
+            try await db.query("DELETE FROM player_scores WHERE player_id = \(playerID)", logger: logger)
+        } else {
+            let count = { (kind: ScoreEvent.Kind) in Int64(events.filter { $0.kind == kind }.count) }
+            let points = Int64(events.reduce(0) { $0 + $1.points })
+            let reached = events.map(\.at.timeIntervalSince1970).max()!
+            try await db.query(
+                """
+                INSERT INTO player_scores(player_id, points, hunts, stops, badges, reached)
+                VALUES (\(playerID), \(points), \(count(.bonus)), \(count(.stop)), \(count(.badge)), \(reached))
+                ON CONFLICT (player_id) DO UPDATE SET points = excluded.points, hunts = excluded.hunts,
+                    stops = excluded.stops, badges = excluded.badges, reached = excluded.reached
+                """, logger: logger)
+        }
+        return events
+    }
+
+    /// Recomputes everyone's score events (the caller holds the catalogue lock exclusively).
+    func rescoreEveryone(_ db: PostgresConnection) async throws {
+        let catalog = try await scoringCatalog(db)
+        try await db.query("DELETE FROM score_events", logger: logger)
+        try await db.query("DELETE FROM player_scores", logger: logger)
+        for row in try await db.query(
+            "SELECT DISTINCT player_id FROM checkins ORDER BY player_id", logger: logger
+        )
+        .collect() {
+            try await rescore(db, player: PlayerID(try row.decode(Int64.self)), catalog: catalog)
+        }
+    }
+
+    /// Recomputes every player's points, completions and badges in one transaction.
+    public func rescoreEveryone() async throws {
+        try await transaction { db in
+            try await db.query("SELECT pg_advisory_xact_lock(\(Lock.catalogue))", logger: self.logger)
+            try await self.rescoreEveryone(db)
+        }
+    }
+
+    // MARK: leaderboard, profile, collage
+
+    /// Rankings: the running totals for the all-time board, else a grouping of `score_events`.
+    public func leaderboard(_ query: LeaderboardQuery) async throws -> [LeaderboardEntry] {
+        let (huntID, since, until) = (query.huntID, query.since, query.until)
+        let limit = Int64(query.limit ?? Int.max)
+        return try await read { db in
+            if let huntID,
+                try await db.query("SELECT 1 FROM hunts WHERE id = \(huntID)", logger: self.logger).collect()
+                    .isEmpty
+            {
+                throw LeagueError.unknownHunt(id: huntID, known: try await self.huntIDs(db))
+            }
+            let rows: [PostgresRow]
+            if huntID == nil && since == nil && until == nil {
+                rows = try await db.query(
+                    """
+                    SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
+                    FROM player_scores s JOIN players p ON p.id = s.player_id
+                    ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
+                    LIMIT \(limit)
+                    """, logger: self.logger
+                ).collect()
+            } else {
+                let (sinceEpoch, untilEpoch) = (since?.timeIntervalSince1970, until?.timeIntervalSince1970)
+                rows = try await db.query(
+                    """
+                    SELECT p.id, p.name, SUM(e.points)::int8 AS points, COUNT(*) FILTER (WHERE e.kind = 'bonus') AS hunts,
+                        COUNT(*) FILTER (WHERE e.kind = 'stop') AS stops, COUNT(*) FILTER (WHERE e.kind = 'badge') AS badges,
+                        MAX(e.at_epoch) AS reached
+                    FROM score_events e JOIN players p ON p.id = e.player_id
+                    WHERE (\(huntID)::text IS NULL OR e.hunt_id = \(huntID))
+                      AND (\(sinceEpoch)::float8 IS NULL OR e.at_epoch >= \(sinceEpoch))
+                      AND (\(untilEpoch)::float8 IS NULL OR e.at_epoch < \(untilEpoch))
+                    GROUP BY p.id, p.name, p.name_key
+                    ORDER BY points DESC, reached ASC, p.name_key ASC
+                    LIMIT \(limit)
+                    """, logger: self.logger
+                ).collect()
+            }
+            let decoded = try rows.map { try $0.decode((Int64, String, Int, Int, Int, Int, Double).self) }
+            let ranks = Ranking.competition(points: decoded.map(\.2))
+            return zip(ranks, decoded).map { rank, row in
+                LeaderboardEntry(
+                    rank: rank, playerID: PlayerID(row.0), player: row.1, points: row.2,
+                    huntsCompleted: row.3,
+                    stopsVisited: row.4, badges: row.5, reachedAt: Date(timeIntervalSince1970: row.6))
+            }
+        }
+    }
+
+    func huntIDs(_ db: PostgresConnection) async throws -> [String] {
+        try await db.query("SELECT id FROM hunts ORDER BY position", logger: logger).collect().map {
+            try $0.decode(String.self)
+        }
+    }
+
+    /// A player's totals, per-hunt progress, badges and latest check-ins.
+    public func profile(player: PlayerID, recent: Int) async throws -> PlayerProfile {
+        try await read { db in
+            guard let record = try await self.playerRecord(db, id: player) else {
+                throw LeagueError.unknownPlayerID(player)
+            }
+            let id = player.rawValue
+            let totals =
+                try await db.query(
+                    """
+                    SELECT COALESCE(SUM(points), 0)::int8, COUNT(*) FILTER (WHERE kind = 'stop'),
+                        COUNT(*) FILTER (WHERE kind = 'bonus')
+                    FROM score_events WHERE player_id = \(id)
+                    """, logger: self.logger
+                ).collect().first?.decode((Int, Int, Int).self) ?? (0, 0, 0)
+            var hunts: [PlayerProfile.HuntProgress] = []
+            for row in try await db.query(
+                """
+                SELECT h.id, h.name, (SELECT COUNT(*) FROM stops s WHERE s.hunt_id = h.id),
+                    (SELECT COUNT(*) FROM score_events e WHERE e.player_id = \(id) AND e.hunt_id = h.id AND e.kind = 'stop'),
+                    (SELECT MIN(at_epoch) FROM score_events e WHERE e.player_id = \(id) AND e.hunt_id = h.id AND e.kind = 'bonus')
+                FROM hunts h ORDER BY h.position
+                """, logger: self.logger
+            ).collect() {
+                let (huntID, name, total, visited, completed) = try row.decode(
+                    (String, String, Int, Int, Double?).self)
+                hunts.append(
+                    PlayerProfile.HuntProgress(
+                        huntID: huntID, name: name, visited: visited, total: total,
+                        completedAt: completed.map { Date(timeIntervalSince1970: $0) }))
+            }
+            let badges = try await db.query(
+                """
+                SELECT b.id, b.name, b.description, e.points, e.at_epoch, e.checkin_id
+                FROM score_events e JOIN badges b ON b.id = e.badge_id
+                WHERE e.player_id = \(id) AND e.kind = 'badge' ORDER BY e.at_epoch, b.position
+                """, logger: self.logger
+            ).collect().map { row in
+                let (badgeID, name, description, points, at, checkIn) = try row.decode(
+                    (String, String, String, Int, Double, Int64).self)
+                return PlayerProfile.EarnedBadge(
+                    id: badgeID, name: name, description: description, points: points,
+                    earnedAt: Date(timeIntervalSince1970: at), checkInID: checkIn)
+            }
+            let latest = try await db.query(
+                """
+                SELECT c.id, c.received_at, c.hunt_id, c.stop_id, s.name, c.state, c.photo_file IS NOT NULL,
+                    (SELECT COALESCE(SUM(points), 0)::int8 FROM score_events e WHERE e.checkin_id = c.id)
+                FROM checkin_state c LEFT JOIN stops s ON s.id = c.stop_id
+                WHERE c.player_id = \(id) ORDER BY c.id DESC LIMIT \(Int64(recent))
+                """, logger: self.logger
+            ).collect().map { row in
+                let (checkIn, received, hunt, stop, stopName, state, hasPhoto, points) = try row.decode(
+                    (Int64, String, String?, String?, String?, String, Bool, Int).self)
+                return PlayerProfile.RecentCheckIn(
+                    id: checkIn, receivedAt: RFC3339.parse(received) ?? Date(timeIntervalSince1970: 0),
+                    huntID: hunt, stopID: stop, stopName: stopName, state: state, points: points,
+                    hasPhoto: hasPhoto)
+            }
+            return PlayerProfile(
+                id: player, name: record.name, createdAt: record.createdAt, points: totals.0,
+                stopsVisited: totals.1, huntsCompleted: totals.2, hunts: hunts, badges: badges, recent: latest
+            )
+        }
+    }
+
+    /// A hunt's stops with the player's first accepted photo at each.
+    public func collagePlan(player: PlayerID, hunt huntID: String) async throws -> CollagePlan {
+        try await read { db in
+            _ = try await self.playerName(db, player)
+            let id = player.rawValue
+            guard
+                let huntName = try await db.query(
+                    "SELECT name FROM hunts WHERE id = \(huntID)", logger: self.logger
+                )
+                .collect().first?.decode(String.self)
+            else { throw LeagueError.unknownHunt(id: huntID, known: try await self.huntIDs(db)) }
+            let tiles = try await db.query(
+                """
+                SELECT s.id, s.name,
+                    EXISTS (SELECT 1 FROM checkin_state c WHERE c.player_id = \(id) AND c.stop_id = s.id AND c.state = 'accepted'),
+                    (SELECT c.photo_file FROM checkin_state c WHERE c.player_id = \(id) AND c.stop_id = s.id
+                        AND c.state = 'accepted' AND c.photo_file IS NOT NULL ORDER BY c.fix_epoch, c.id LIMIT 1)
+                FROM stops s WHERE s.hunt_id = \(huntID) ORDER BY s.position
+                """, logger: self.logger
+            ).collect().map { row in
+                let (stop, name, visited, photo) = try row.decode((String, String, Bool, String?).self)
+                return CollageTile(stopID: stop, stopName: name, visited: visited, photoFile: photo)
+            }
+            let complete = try await !db.query(
+                "SELECT 1 FROM score_events WHERE player_id = \(id) AND hunt_id = \(huntID) AND kind = 'bonus' LIMIT 1",
+                logger: self.logger
+            ).collect().isEmpty
+            return CollagePlan(huntName: huntName, tiles: tiles, complete: complete)
+        }
+    }
+}

@@ -1,0 +1,287 @@
+public import Foundation
+internal import Logging
+internal import NIOCore
+internal import PostgresNIO
+import Synchronization
+public import VSHCore
+
+/// The PostGIS adapter: every store protocol of the core (`LeagueStore`, `ScoreStore`,
+/// `StoreDoctor`) on PostgreSQL 15 + PostGIS 3, for several `vsh serve` processes on one league.
+///
+/// The schema mirrors the SpatiaLite file's (same tables, columns and view, so `vsh db copy`
+/// moves rows as they are), with stops in a `geometry(MultiPolygon, 4326)` column under a GiST
+/// index and `ST_Covers` deciding, as on SpatiaLite. Photos and pictures live in the database
+/// (`photos`, content-addressed), reachable from every host (`PostGISPhotoStore`).
+///
+/// Concurrency across processes: a check-in's transaction first takes transaction-scoped
+/// advisory locks on its player and on its photo's image hash (in one global order, so two
+/// transactions never wait on each other in a cycle), then asks its questions: a check-in that
+/// committed in any process before the lock was granted is seen, one that commits later waits.
+/// Hunt syncs take the catalogue lock exclusively, check-ins share it.
+public final class PostGISStore: LeagueStore {
+    /// The URL with its password removed: what messages name.
+    public let location: String
+    let client: PostgresClient
+    let logger: Logger
+    private let runner: Task<Void, Never>
+    /// Hunts as last read, with the `sync_state` generation they belong to.
+    let huntCache = Mutex<(generation: String, hunts: [String: Hunt], order: [String])?>(nil)
+
+    /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`; the
+    /// password may also come from `PGPASSWORD`) and brings its schema up to date.
+    /// - Throws: `PostGISError` when the URL is not one, the server cannot be reached or refuses.
+    public init(url: String) async throws {
+        let target = try DatabaseURL(url)
+        location = target.redacted
+        var logger = Logger(label: "vsh.postgis")
+        // PostgresNIO logs queries at debug and trace; positions and hashes stay out of every log.
+        logger.logLevel = .critical
+        self.logger = logger
+        var configuration = PostgresClient.Configuration(
+            host: target.host, port: target.port, username: target.user, password: target.password,
+            database: target.database, tls: .disable)
+        configuration.options.minimumConnections = 0
+        configuration.options.maximumConnections = Self.poolSize
+        configuration.options.connectionIdleTimeout = .seconds(60)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        runner = Task { await client.run() }
+        do {
+            try await migrate()
+        } catch {
+            runner.cancel()
+            throw error
+        }
+    }
+
+    deinit { runner.cancel() }
+
+    /// Connections per process: `VSH_PG_CONNECTIONS` (1 to 100), else 8.
+    static let poolSize: Int = {
+        guard let text = ProcessInfo.processInfo.environment["VSH_PG_CONNECTIONS"], let value = Int(text),
+            (1...100).contains(value)
+        else { return 8 }
+        return value
+    }()
+
+    /// Whether `text` names a PostgreSQL database rather than a SpatiaLite file.
+    public static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
+    /// Closes the connections.
+    public func close() { runner.cancel() }
+
+    // MARK: running SQL
+
+    /// Runs `work` on one pooled connection, turning driver errors into `PostGISError`s.
+    @discardableResult
+    func withConnection<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in try await work(connection) }
+        } catch {
+            throw PostGISError.wrap(error, location: location)
+        }
+    }
+
+    /// Runs `work` in one transaction (READ COMMITTED): committed when it returns, rolled back
+    /// when it throws (the error is the one it threw).
+    @discardableResult
+    func transaction<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
+        let logger = self.logger
+        return try await withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                let value = try await work(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `work` in a transaction that is always rolled back (dry runs, the doctor's rescore).
+    @discardableResult
+    func rolledBack<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
+        let logger = self.logger
+        return try await withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                let value = try await work(connection)
+                try await connection.query("ROLLBACK", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Reads on one connection, outside any explicit transaction.
+    @discardableResult
+    func read<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
+        try await withConnection(work)
+    }
+
+    // MARK: schema
+
+    /// Schema history: each step runs once, in order, in one transaction with the version stamp,
+    /// under an advisory lock so that instances starting together migrate once.
+    static let migrations: [[String]] = [PostGISSchema.version1]
+
+    private func migrate() async throws {
+        try await transaction { db in
+            try await db.query("SELECT pg_advisory_xact_lock(\(Lock.migrations))", logger: logger)
+            try await db.query(
+                "CREATE TABLE IF NOT EXISTS vsh_schema (version integer NOT NULL)", logger: logger)
+            let rows = try await db.query("SELECT max(version) FROM vsh_schema", logger: logger).collect()
+            let current = try rows.first?.decode(Int?.self) ?? 0
+            for (index, statements) in Self.migrations.enumerated() where index + 1 > current {
+                for statement in statements {
+                    try await db.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await db.query("INSERT INTO vsh_schema(version) VALUES (\(index + 1))", logger: logger)
+            }
+        }
+    }
+}
+
+/// Advisory lock keys (`pg_advisory_xact_lock(bigint)`), one space for vsh.
+enum Lock {
+    static let migrations: Int64 = 0x7673_6800_0000_0001
+    static let catalogue: Int64 = 0x7673_6800_0000_0002
+
+    /// A player's lock: serialises the rules that read their history (first visit, travel
+    /// speed, order, retry keys) and their rescore.
+    static func player(_ id: PlayerID) -> Int64 { key("player\u{0}\(id.rawValue)") }
+
+    /// A photo's lock: serialises `unique_photo` for one image across every player.
+    static func image(_ sha256: String) -> Int64 { key("image\u{0}\(sha256)") }
+
+    /// The first 8 bytes of the SHA-256 of `text`: the same key in every process.
+    private static func key(_ text: String) -> Int64 {
+        var hasher = SHA256()
+        hasher.update(Array(text.utf8))
+        let hex = hasher.finalizeHex()
+        return Int64(bitPattern: UInt64(hex.prefix(16), radix: 16) ?? 0)
+    }
+
+    /// Takes `keys` in ascending order (the one order every transaction uses), after the catalogue
+    /// lock in shared mode.
+    static func take(_ keys: Set<Int64>, on db: PostgresConnection, logger: Logger) async throws {
+        try await db.query("SELECT pg_advisory_xact_lock_shared(\(catalogue))", logger: logger)
+        for key in keys.sorted() {
+            try await db.query("SELECT pg_advisory_xact_lock(\(key))", logger: logger)
+        }
+    }
+}
+
+/// A `postgres://` URL taken apart.
+struct DatabaseURL {
+    var host: String
+    var port: Int
+    var user: String
+    var password: String?
+    var database: String
+    /// The URL without its password.
+    var redacted: String
+
+    init(_ text: String) throws {
+        guard PostGISStore.isURL(text), let components = URLComponents(string: text),
+            let host = components.host, !host.isEmpty
+        else {
+            throw PostGISError(
+                kind: .usage, message: "not a PostgreSQL URL (postgres://user@host:port/database)",
+                location: "--db")
+        }
+        self.host = host
+        port = components.port ?? 5432
+        user = components.user.flatMap { $0.removingPercentEncoding ?? $0 } ?? "postgres"
+        password =
+            components.password.flatMap { $0.removingPercentEncoding ?? $0 }
+            ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        database = path.isEmpty ? user : (path.removingPercentEncoding ?? path)
+        for item in components.queryItems ?? [] where item.name == "sslmode" {
+            guard item.value == "disable" || item.value == "prefer" || item.value == "allow" else {
+                throw PostGISError(
+                    kind: .usage,
+                    message:
+                        "sslmode=\(item.value ?? "") is not supported: vsh connects without TLS (use loopback, a private network or a tunnel)",
+                    location: "--db")
+            }
+        }
+        redacted = "postgres://\(user)@\(host):\(port)/\(database)"
+    }
+}
+
+/// A failure of the PostgreSQL store: what went wrong, where (the URL without its password).
+public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomStringConvertible, Sendable {
+    /// What kind of failure, for the exit status.
+    public enum Kind: Sendable {
+        case usage, unreachable, busy, data, other
+    }
+
+    public let kind: Kind
+    /// What went wrong, in words.
+    public let message: String
+    /// The database, without its password.
+    public let location: String
+
+    public init(kind: Kind, message: String, location: String) {
+        self.kind = kind
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String { "\(location): \(message)" }
+    public var errorDescription: String? { description }
+
+    /// 64 a bad URL, 66 cannot connect, 75 a conflict to retry, 65 refused data, else 70.
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .usage: return .usage
+        case .unreachable: return .noInput
+        case .busy: return .busy
+        case .data: return .dataError
+        case .other: return .internalError
+        }
+    }
+
+    /// Keeps the league's own errors; describes the driver's without the query's values.
+    static func wrap(_ error: any Error, location: String) -> any Error {
+        if error is PostGISError || error is LeagueError || error is HuntFileErrors
+            || error is PlayerNameError
+            || error is PhotoError || error is CancellationError
+        {
+            return error
+        }
+        if let error = error as? PSQLError {
+            if let server = error.serverInfo {
+                let state = server[.sqlState] ?? ""
+                let text = server[.message] ?? "error"
+                switch state {
+                case "40001", "40P01", "55P03":
+                    return PostGISError(
+                        kind: .busy, message: "the database is busy (\(text)); try again", location: location)
+                case "28P01", "28000", "3D000":
+                    return PostGISError(
+                        kind: .unreachable, message: "cannot open the database: \(text)", location: location)
+                case "42501":
+                    return PostGISError(
+                        kind: .unreachable, message: "permission denied: \(text)", location: location)
+                default:
+                    return PostGISError(
+                        kind: .other, message: "database error \(state): \(text)", location: location)
+                }
+            }
+            return PostGISError(
+                kind: .unreachable,
+                message: "cannot reach PostgreSQL (is the server running and the URL right?)",
+                location: location)
+        }
+        return PostGISError(kind: .other, message: "\(error)", location: location)
+    }
+}
