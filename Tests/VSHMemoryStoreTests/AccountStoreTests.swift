@@ -2,16 +2,18 @@ import Foundation
 import Testing
 import VSHCore
 import VSHMemoryStore
+import VSHPostGIS
 import VSHSpatiaLite
 import VSHTestSupport
 
 /// The account store's behaviour, the same test on each backend.
 @Suite struct AccountStoreTests {
-    enum Backend: String, CaseIterable, Sendable { case spatiaLite, memory }
+    enum Backend: String, CaseIterable, Sendable { case spatiaLite, memory, postGIS }
 
-    func store(_ backend: Backend) throws -> any LeagueStore {
+    func store(_ backend: Backend) async throws -> any LeagueStore {
         switch backend {
         case .memory: return MemoryStore()
+        case .postGIS: return try await PostGISStore(url: try PostgresCluster.shared().database())
         case .spatiaLite:
             return try SpatiaLiteStore(
                 path: TestSupport.temporaryDirectory("vsh-accounts").appendingPathComponent("v.sqlite").path)
@@ -19,7 +21,7 @@ import VSHTestSupport
     }
 
     @Test(arguments: Backend.allCases) func passwordsRolesAndSessions(_ backend: Backend) async throws {
-        let store = try store(backend)
+        let store = try await store(backend)
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(try await store.credentials(named: "Ann") == nil)
         let ann = try await store.addPlayer(name: "Ann Lee", email: "ann@example.org", at: t0)
@@ -70,7 +72,7 @@ import VSHTestSupport
     }
 
     @Test(arguments: Backend.allCases) func emailAvatarAndPasswordResets(_ backend: Backend) async throws {
-        let store = try store(backend)
+        let store = try await store(backend)
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         let ann = try await store.addPlayer(
             name: "Ann", email: "ann@example.org", passwordHash: "old", at: t0)
@@ -109,7 +111,7 @@ import VSHTestSupport
 
     /// Retry keys: one check-in per player and key, within a group and across groups.
     @Test(arguments: Backend.allCases) func retryKeysRecordOnce(_ backend: Backend) async throws {
-        let store = try store(backend)
+        let store = try await store(backend)
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         let ann = try await store.addPlayer(name: "Ann", email: nil, at: t0)
         let bo = try await store.addPlayer(name: "Bo", email: nil, at: t0)

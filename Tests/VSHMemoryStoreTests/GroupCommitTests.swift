@@ -13,7 +13,7 @@ import VSHTestSupport
     func concurrentSubmissionsAreEachAnsweredAndABadOneFailsAlone(_ backend: AccountStoreTests.Backend)
         async throws
     {
-        let store = try AccountStoreTests().store(backend)
+        let store = try await AccountStoreTests().store(backend)
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         var players: [PlayerID] = []
         for i in 0..<8 {

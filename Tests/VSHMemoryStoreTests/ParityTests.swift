@@ -3,6 +3,7 @@ import Testing
 import VSHCore
 import VSHEngine
 import VSHMemoryStore
+import VSHPostGIS
 import VSHSpatiaLite
 import VSHTestSupport
 
@@ -107,9 +108,9 @@ enum Scenario {
 }
 
 @Suite struct ParityTests {
-    /// The same day of check-ins on the SpatiaLite adapter and on the memory store: the same
+    /// The same day of check-ins on the SpatiaLite adapter, on PostGIS and on the memory store: the same
     /// verdicts, rules, points, awards, reviews, boards, profiles, lookups and health.
-    @Test func theMemoryStoreAnswersAsSpatiaLiteDoes() async throws {
+    @Test func theMemoryStoreAndPostGISAnswerAsSpatiaLiteDoes() async throws {
         let folder = try TestSupport.temporaryDirectory("vsh-parity")
         defer { TestSupport.remove(folder) }
         let path = folder.appendingPathComponent("vsh.sqlite").path
@@ -123,6 +124,11 @@ enum Scenario {
             on: try SpatiaLiteStore(path: single, connections: .single),
             photos: FilePhotoStore.beside(databasePath: single))
         #expect(oneConnection == spatiaLite)
+        // PostgreSQL + PostGIS, photos in the database.
+        let postGIS = try await PostGISStore(url: try PostgresCluster.shared().database())
+        let onPostGIS = try await Scenario.play(on: postGIS, photos: PostGISPhotoStore(store: postGIS))
+        #expect(onPostGIS.count == spatiaLite.count)
+        for (a, b) in zip(spatiaLite, onPostGIS) { #expect(a == b) }
         #expect(spatiaLite.count == Scenario.visits.count + 2 + 4 + 4 + 5)
         #expect(memory.count == spatiaLite.count)
         for (a, b) in zip(spatiaLite, memory) { #expect(a == b) }

@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+
+/// A throwaway PostgreSQL 15 + PostGIS cluster for the tests: `initdb` into a temporary folder
+/// (as the `postgres` user when the tests run as root, which initdb refuses), `pg_ctl` on a free
+/// loopback port with the socket in that folder, stopped and removed when the test process exits.
+/// Each test takes a database of its own (`database()`), copied from a template that already
+/// holds the PostGIS extension. Nothing listens beyond 127.0.0.1.
+public final class PostgresCluster: Sendable {
+    /// The folder of PostgreSQL's programs: `$VSH_PG_BIN`, else Debian's for version 15.
+    public static let binaries =
+        ProcessInfo.processInfo.environment["VSH_PG_BIN"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? "/usr/lib/postgresql/15/bin"
+
+    /// The folder holding the cluster.
+    public let folder: String
+    /// The loopback port it listens on.
+    public let port: Int
+    private let owner: String?
+    private let databases = Mutex(0)
+
+    /// The cluster of this test process, started on first use.
+    public static func shared() throws -> PostgresCluster {
+        try started.withLock { cluster in
+            if let cluster { return cluster }
+            let new = try PostgresCluster()
+            cluster = new
+            atexit { try? PostgresCluster.started.withLock { $0 }?.stop() }
+            return new
+        }
+    }
+
+    private static let started = Mutex<PostgresCluster?>(nil)
+
+    /// Starts a new cluster (see the type).
+    public init() throws {
+        let root = geteuid() == 0
+        owner = root ? "postgres" : nil
+        folder =
+            FileManager.default.temporaryDirectory.appendingPathComponent("vsh-pg-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        port = try TestSupport.freePort()
+        if root {
+            try Self.check(TestSupport.run("/bin/chown", ["postgres:postgres", folder]), "chown")
+        }
+        let data = folder + "/data"
+        try Self.check(
+            run(
+                "initdb",
+                ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]),
+            "initdb")
+        try Self.check(
+            run(
+                "pg_ctl",
+                [
+                    "-D", data, "-l", folder + "/server.log", "-w", "-t", "60", "-o",
+                    "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+                    "start",
+                ]), "pg_ctl start")
+        try Self.check(
+            psql("postgres", "CREATE DATABASE vsh_template; "), "create the template database")
+        try Self.check(psql("vsh_template", "CREATE EXTENSION postgis;"), "CREATE EXTENSION postgis")
+    }
+
+    /// A new empty database with PostGIS, as a `postgres://` URL.
+    public func database() throws -> String {
+        let number = databases.withLock { count in
+            count += 1
+            return count
+        }
+        let name = "vsh_\(number)_\(getpid())"
+        try Self.check(psql("postgres", "CREATE DATABASE \(name) TEMPLATE vsh_template;"), "create \(name)")
+        return url(name)
+    }
+
+    /// The URL of a database of this cluster.
+    public func url(_ database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
+
+    /// Runs SQL through `psql` on one of the cluster's databases.
+    public func psql(_ database: String, _ sql: String) throws -> TestSupport.ProcessResult {
+        try run(
+            "psql",
+            [
+                "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres",
+                "-d", database, "-At", "-c", sql,
+            ])
+    }
+
+    /// Stops the server and removes its folder.
+    public func stop() throws {
+        _ = try? run("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Runs one of PostgreSQL's programs, as the cluster's owner.
+    public func run(_ program: String, _ arguments: [String]) throws -> TestSupport.ProcessResult {
+        let path = Self.binaries + "/" + program
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw FixtureError(
+                "\(path) is missing: PostgreSQL 15 is not installed (make test installs postgresql-15 and postgresql-15-postgis-3)"
+            )
+        }
+        let command = (owner.map { ["/usr/sbin/runuser", "-u", $0, "--"] } ?? []) + [path] + arguments
+        // Foundation's Process learns of a child's exit through a descriptor the child inherits;
+        // the server that `pg_ctl start` leaves running would inherit it too, and the wait would
+        // last as long as the server. So every descriptor above stderr is closed first.
+        let closeInherited =
+            #"for f in /proc/$$/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null; exec "$@""#
+        return try TestSupport.run("/bin/bash", ["-c", closeInherited, "bash"] + command)
+    }
+
+    private static func check(_ result: TestSupport.ProcessResult, _ what: String) throws {
+        guard result.status == 0 else {
+            throw FixtureError("\(what) failed (exit \(result.status)): \(result.stderr.prefix(2000))")
+        }
+    }
+}
