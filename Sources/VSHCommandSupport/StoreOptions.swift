@@ -1,11 +1,16 @@
 public import ArgumentParser
 import Foundation
 public import VSHCore
-public import VSHSpatiaLite
+import VSHPostGIS
+import VSHSpatiaLite
 
 /// `--db` and `--hunts`, shared by every command that touches the database.
 public struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The vsh database file (env VSH_DB).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The vsh database: a SpatiaLite file, or postgres://user@host:port/db for PostgreSQL + PostGIS (env VSH_DB).",
+            valueName: "path|url"))
     public var db: String?
 
     @Option(name: .long, help: ArgumentHelp("The folder of hunt files (env VSH_HUNTS).", valueName: "dir"))
@@ -34,17 +39,27 @@ public struct StoreOptions: ParsableArguments {
         HuntsFolder(path: huntsDirectory, required: explicitHuntsDirectory != nil)
     }
 
+    /// Whether the database is a PostgreSQL + PostGIS one (a `postgres://` URL).
+    public var isPostGIS: Bool { PostGISStore.isURL(databasePath) }
+
     /// Opens the database and syncs the hunt files into it when they changed.
     ///
     /// A hunts folder named by `--hunts` or `VSH_HUNTS` must exist (exit 66). The
     /// default `./hunts` may be absent: then the database's definitions are used as they are.
-    public func openStore(sync: Bool = true) async throws -> SpatiaLiteStore {
+    public func openStore(sync: Bool = true) async throws -> any LeagueStore {
+        if isPostGIS {
+            return try await PostGISStore.open(url: databasePath, hunts: sync ? huntsFolder : nil)
+        }
         // A command reads and writes once, in turn: one connection (a pool's second connection
         // costs a SpatiaLite initialisation, about a sixth of a check-in's time).
-        try await SpatiaLiteStore.open(
+        return try await SpatiaLiteStore.open(
             path: databasePath, hunts: sync ? huntsFolder : nil, connections: .single)
     }
 
-    /// The photo store of the database: files in `<db>.photos/`.
-    public var photoStore: FilePhotoStore { FilePhotoStore.beside(databasePath: databasePath) }
+    /// The photo archive that goes with an opened store: in the database for PostGIS (every
+    /// instance reaches it), else files in `<db>.photos/`.
+    public func photos(of store: any LeagueStore) -> any PhotoStore {
+        if let store = store as? PostGISStore { return PostGISPhotoStore(store: store) }
+        return FilePhotoStore.beside(databasePath: databasePath)
+    }
 }

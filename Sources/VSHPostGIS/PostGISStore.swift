@@ -37,6 +37,18 @@ public final class PostGISStore: LeagueStore {
         // PostgresNIO logs queries at debug and trace; positions and hashes stay out of every log.
         logger.logLevel = .critical
         self.logger = logger
+        // One connection first, so a wrong host, port, password or database name is an error
+        // now (the pool would wait for a connection that never comes).
+        do {
+            var probe = PostgresConnection.Configuration(
+                host: target.host, port: target.port, username: target.user, password: target.password,
+                database: target.database, tls: .disable)
+            probe.options.connectTimeout = .seconds(10)
+            let connection = try await PostgresConnection.connect(configuration: probe, id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw PostGISError.wrap(error, location: target.redacted)
+        }
         var configuration = PostgresClient.Configuration(
             host: target.host, port: target.port, username: target.user, password: target.password,
             database: target.database, tls: .disable)

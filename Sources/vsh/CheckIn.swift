@@ -66,7 +66,7 @@ extension VSH {
                 let clock = try Clock.now(now)
                 let db = try await store.openStore()
                 let service = CheckInService(
-                    store: db, photos: store.photoStore,
+                    store: db, photos: store.photos(of: db),
                     readWidth: ProcessInfo.processInfo.activeProcessorCount)
                 let recorded: RecordedCheckIn
                 let files = try PhotoFiles.expand(photo)

@@ -23,7 +23,7 @@ extension VSH {
                 let db = try await store.openStore()
                 let result = try await Collage.make(
                     player: try await db.requirePlayer(named: player), hunt: hunt, scores: db,
-                    photos: store.photoStore)
+                    photos: store.photos(of: db))
                 for warning in result.warnings { Output.error("vsh: \(warning)") }
                 try JPEGCodec.write(result.image, to: output)
                 Output.line(

@@ -26,7 +26,7 @@ extension VSH {
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 let db = try await store.openStore(sync: false)
-                let health = try await db.health(photos: store.photoStore)
+                let health = try await db.health(photos: store.photos(of: db))
                 if json {
                     Output.line(
                         JSONValue.object([
@@ -41,7 +41,7 @@ extension VSH {
                 } else {
                     let integrity =
                         health.integrity == ["ok"] ? "ok" : health.integrity.prefix(5).joined(separator: "; ")
-                    Output.line("\(db.path): integrity \(integrity)")
+                    Output.line("\(db.location): integrity \(integrity)")
                     Output.line(
                         "  \(health.stops) stops, \(health.players) players, \(health.checkIns) check-ins")
                     Output.line("  foreign-key violations: \(health.foreignKeyViolations)")
@@ -52,7 +52,7 @@ extension VSH {
                 }
                 guard health.isHealthy else {
                     throw InputError(
-                        "\(db.path): the database has problems (see above); restore a backup or run vsh rescore"
+                        "\(db.location): the database has problems (see above); restore a backup or run vsh rescore"
                     )
                 }
                 return .success

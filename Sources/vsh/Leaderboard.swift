@@ -63,7 +63,7 @@ extension VSH {
             try await CommandRunner.run(tool: "vsh") {
                 let db = try await store.openStore()
                 try await db.rescoreEveryone()
-                Output.line("\(db.path): scores recomputed")
+                Output.line("\(db.location): scores recomputed")
                 return .success
             }
         }

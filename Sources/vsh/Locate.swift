@@ -55,8 +55,8 @@ extension VSH {
 
         func locateOne(_ point: Coordinate) async throws -> ExitStatus {
             let db = try await store.openStore()
-            let inside = try await db.stops(covering: point)
-            let nearest = inside.isEmpty ? try await db.nearestStop(to: point) : nil
+            let inside = try await db.stops(covering: point, inHunt: nil)
+            let nearest = inside.isEmpty ? try await db.nearestStop(to: point, inHunt: nil) : nil
             if json {
                 Output.line(LocateJSON.answer(inside: inside, nearest: nearest).compactText)
             } else if !inside.isEmpty {

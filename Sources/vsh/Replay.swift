@@ -45,9 +45,15 @@ extension VSH {
                         }
                     }
                 }
-                let db: SpatiaLiteStore
+                let db: any LeagueStore
                 if dryRun {
-                    copy = try await live.temporaryCopy()
+                    guard let file = live as? SpatiaLiteStore else {
+                        throw InputError(
+                            "--dry-run works on a SpatiaLite database; on PostgreSQL, replay into a copy "
+                                + "(vsh db copy --from URL --to copy.sqlite)",
+                            status: .usage)
+                    }
+                    copy = try await file.temporaryCopy()
                     db = try SpatiaLiteStore(path: copy!, connections: .single)
                 } else {
                     db = live

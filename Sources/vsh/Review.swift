@@ -20,8 +20,9 @@ extension VSH {
 
             func run() async throws {
                 try await CommandRunner.run(tool: "vsh") {
-                    let pending = try await store.openStore().pendingCheckIns()
-                    let archive = store.photoStore
+                    let db = try await store.openStore()
+                    let pending = try await db.pendingCheckIns()
+                    let archive = store.photos(of: db)
                     if json {
                         Output.line(
                             JSONValue.array(
@@ -32,7 +33,7 @@ extension VSH {
                                         "received_at": .string(RFC3339.format(p.receivedAt)),
                                         "hunt": .optional(p.huntID), "stop": .optional(p.stopID),
                                         "reasons": .array(p.reasons.map(JSONValue.string)),
-                                        "photo": .optional(p.photoFile.map(archive.absolutePath)),
+                                        "photo": .optional(p.photoFile.map(archive.location)),
                                     ])
                                 }
                             ).compactText)
@@ -44,7 +45,7 @@ extension VSH {
                             "#\(p.id)  \(p.player)  \(p.stopName ?? "no stop") (\(p.huntID ?? "-"))  received \(RFC3339.format(p.receivedAt))"
                         )
                         for reason in p.reasons { Output.line("    \(reason)") }
-                        if let file = p.photoFile { Output.line("    photo: \(archive.absolutePath(file))") }
+                        if let file = p.photoFile { Output.line("    photo: \(archive.location(of: file))") }
                     }
                     return .success
                 }

@@ -3,6 +3,7 @@ import Foundation
 import VSHCommandSupport
 import VSHCore
 import VSHEngine
+import VSHPostGIS
 import VSHServer
 import VSHSpatiaLite
 
@@ -92,10 +93,13 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let db = try await SpatiaLiteStore.open(path: store.databasePath, hunts: store.huntsFolder)
+                let db: any LeagueStore =
+                    store.isPostGIS
+                    ? try await PostGISStore.open(url: store.databasePath, hunts: store.huntsFolder)
+                    : try await SpatiaLiteStore.open(path: store.databasePath, hunts: store.huntsFolder)
                 let host = self.host
                 var configuration = ServerConfiguration(
-                    host: host, port: port, store: db, photos: store.photoStore)
+                    host: host, port: port, store: db, photos: store.photos(of: db))
                 configuration.smtp = smtp.flatMap { SMTPRelay(url: $0, from: mailFrom) }
                 configuration.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
                 configuration.allowedOrigins = allowOrigin

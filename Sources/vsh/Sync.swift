@@ -18,10 +18,11 @@ extension VSH {
                 let db = try await store.openStore(sync: false)
                 switch try await db.sync(directory: store.huntsDirectory) {
                 case .unchanged:
-                    Output.line("\(db.path): hunts are up to date")
+                    Output.line("\(db.location): hunts are up to date")
                 case .updated(let hunts, let stops):
                     Output.line(
-                        "\(db.path): loaded \(hunts) hunts with \(stops) stops from \(store.huntsDirectory)")
+                        "\(db.location): loaded \(hunts) hunts with \(stops) stops from \(store.huntsDirectory)"
+                    )
                 }
                 return .success
             }

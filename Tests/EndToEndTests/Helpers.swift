@@ -6,11 +6,13 @@ import VSHTestSupport
 /// A scratch folder with a database path and a copy of the shipped hunts.
 struct Workspace {
     let root: URL
-    var db: String { root.appendingPathComponent("vsh.sqlite").path }
+    /// The database: `vsh.sqlite` in the folder, or the PostgreSQL URL given.
+    let db: String
     var hunts: String { root.appendingPathComponent("hunts").path }
 
-    init(copyHunts: Bool = true) throws {
+    init(copyHunts: Bool = true, database: String? = nil) throws {
         root = try TestSupport.temporaryDirectory("vsh-e2e")
+        db = database ?? root.appendingPathComponent("vsh.sqlite").path
         try FileManager.default.createDirectory(atPath: hunts, withIntermediateDirectories: true)
         if copyHunts {
             for name in ["strip-classics.geojson", "downtown-fremont.geojson", "badges.json"] {
