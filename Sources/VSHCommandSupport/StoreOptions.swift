@@ -47,19 +47,29 @@ public struct StoreOptions: ParsableArguments {
     /// A hunts folder named by `--hunts` or `VSH_HUNTS` must exist (exit 66). The
     /// default `./hunts` may be absent: then the database's definitions are used as they are.
     public func openStore(sync: Bool = true) async throws -> any LeagueStore {
-        if isPostGIS {
-            return try await PostGISStore.open(url: databasePath, hunts: sync ? huntsFolder : nil)
+        try await Self.open(databasePath, hunts: sync ? huntsFolder : nil)
+    }
+
+    /// Opens a league: a `postgres://` URL on PostGIS, else a SpatiaLite file, syncing `hunts`
+    /// when given.
+    public static func open(_ location: String, hunts: HuntsFolder?) async throws -> any LeagueStore {
+        if PostGISStore.isURL(location) {
+            return try await PostGISStore.open(url: location, hunts: hunts)
         }
         // A command reads and writes once, in turn: one connection (a pool's second connection
         // costs a SpatiaLite initialisation, about a sixth of a check-in's time).
-        return try await SpatiaLiteStore.open(
-            path: databasePath, hunts: sync ? huntsFolder : nil, connections: .single)
+        return try await SpatiaLiteStore.open(path: location, hunts: hunts, connections: .single)
     }
 
     /// The photo archive that goes with an opened store: in the database for PostGIS (every
     /// instance reaches it), else files in `<db>.photos/`.
     public func photos(of store: any LeagueStore) -> any PhotoStore {
+        Self.photos(of: store, location: databasePath)
+    }
+
+    /// The photo archive of the store opened from `location`.
+    public static func photos(of store: any LeagueStore, location: String) -> any PhotoStore {
         if let store = store as? PostGISStore { return PostGISPhotoStore(store: store) }
-        return FilePhotoStore.beside(databasePath: databasePath)
+        return FilePhotoStore.beside(databasePath: location)
     }
 }

@@ -289,7 +289,7 @@ extension PostGISStore {
         return try HuntCatalog.build(sources, badges: badges, inspector: inspector).get()
     }
 
-    private func replaceDefinitions(
+    func replaceDefinitions(
         _ db: PostgresConnection, with catalog: HuntCatalog, files: [String: String]
     ) async throws {
         try await db.query("DELETE FROM stops", logger: logger)

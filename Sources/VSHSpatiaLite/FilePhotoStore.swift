@@ -26,6 +26,17 @@ public struct FilePhotoStore: PhotoStore {
     /// The path of a key's file.
     public func location(of key: String) -> String { absolutePath(key) }
 
+    /// Every stored key, in order; none when the folder does not exist yet.
+    public func keys() throws -> [String] {
+        guard let folders = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }
+        var keys: [String] = []
+        for folder in folders.sorted() where folder.count == 2 {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? []
+            keys += names.sorted().map { folder + "/" + $0 }.filter(Self.isKey)
+        }
+        return keys
+    }
+
     /// Stores the bytes as `root/ab/<sha256>.jpg`: written to a temporary file, flushed, renamed, and the folder flushed (when `durable`).
     @discardableResult
     public func put(_ bytes: [UInt8], sha256: String, durable: Bool) throws -> String {

@@ -7,7 +7,14 @@ extension SpatiaLiteStore {
     /// trail's photos and the score totals. Changes nothing: the rescore it compares against is rolled back.
     public func health(photos: any PhotoStore) async throws -> StoreHealth {
         var health = try await database.writeAndRollBack { db in
-            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            var integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            if try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM sync_state WHERE key = ?",
+                arguments: [CopiedTable.incompleteMarker])
+                != 0
+            {
+                integrity.append("a vsh db copy into this database did not finish: remove it and copy again")
+            }
             let violations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count
             let players = try Int.fetchOne(db, sql: "SELECT count(*) FROM players") ?? 0
             let checkIns = try Int.fetchOne(db, sql: "SELECT count(*) FROM checkins") ?? 0

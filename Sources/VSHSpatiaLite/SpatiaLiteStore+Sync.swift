@@ -83,7 +83,7 @@ extension SpatiaLiteStore {
         }
     }
 
-    private static func replaceDefinitions(_ db: Database, with catalog: HuntCatalog, files: [String: String])
+    static func replaceDefinitions(_ db: Database, with catalog: HuntCatalog, files: [String: String])
         throws
     {
         try db.execute(sql: "DELETE FROM stops")

@@ -12,13 +12,15 @@ struct VSH: AsyncParsableCommand {
         abstract: "vsh: a geospatial scavenger-hunt engine.",
         discussion: """
             Hunts are folders of GeoJSON files (hunts/<id>.geojson); every command first syncs them into \
-            the SpatiaLite database when they changed. Exit codes: 0 ok, 1 check-in rejected, 2 pending \
+            the database when they changed. The database (--db, VSH_DB) is a SpatiaLite file (./vsh.sqlite \
+            by default) or PostgreSQL + PostGIS (postgres://user@host:port/database); vsh db copy moves a \
+            league between the two. Exit codes: 0 ok, 1 check-in rejected, 2 pending \
             review, 64 usage, 65 bad input data, 66 input file missing, 70 internal error, 75 database busy.
             """,
         version: VSHVersion.current,
         subcommands: [
             Hunts.self, ShowHunt.self, Locate.self, Player.self, Players.self, CheckIn.self, Review.self,
             Leaderboard.self, Profile.self, CollageCommand.self, Exif.self, GPX.self, Replay.self,
-            Rescore.self, Sync.self, Doctor.self, Serve.self,
+            Rescore.self, Sync.self, Doctor.self, Serve.self, DB.self,
         ])
 }

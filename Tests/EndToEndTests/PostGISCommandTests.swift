@@ -6,13 +6,12 @@ import VSHTestSupport
 /// Every command with `--db postgres://…`: the demo's session on a SpatiaLite file and on a
 /// PostGIS database gives the same output, line for line, and the same exit statuses.
 @Suite struct PostGISCommandTests {
-    @Test func theDemoSessionAnswersAlikeOnBothBackends() async throws {
-        let cluster = try PostgresCluster.shared()
-        let file = try Workspace()
-        let postGIS = try Workspace(database: try cluster.database())
+    /// The demo's commands, in order: players, photo and device check-ins (accepted, rejected,
+    /// pending, a copy of another player's photo), a replayed walk, a review, boards, profiles.
+    static func demoSession() -> [[String]] {
         let fixtures = TestSupport.packageRoot.appendingPathComponent("Fixtures").path
         let now = ["--now", "2026-11-21T20:00:00Z"]
-        let steps: [[String]] = [
+        return [
             ["hunts"], ["hunt", "downtown-fremont"], ["locate", "36.082014", "-115.172734"],
             ["locate", "36.1160", "-115.1760", "--json"],
             ["player", "add", "Ann Lee"], ["player", "add", "Bo Chen"], ["player", "add", "Cy Reyes"],
@@ -45,6 +44,13 @@ import VSHTestSupport
             ["leaderboard", "rescore"], ["doctor"], ["doctor", "--json"],
             ["collage", "--player", "Cy Reyes", "--hunt", "strip-classics", "-o", "collage.jpg"],
         ]
+    }
+
+    @Test func theDemoSessionAnswersAlikeOnBothBackends() async throws {
+        let cluster = try PostgresCluster.shared()
+        let file = try Workspace()
+        let postGIS = try Workspace(database: try cluster.database())
+        let steps = Self.demoSession()
         func same(_ text: String, _ workspace: Workspace) -> String {
             text.replacingOccurrences(of: workspace.db + ".photos/", with: "PHOTOS/")
                 .replacingOccurrences(of: "photos:", with: "PHOTOS/")
@@ -95,5 +101,86 @@ import VSHTestSupport
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
+    }
+
+    /// `vsh db copy` moves the demo league (with a password, a moderator and a session) from
+    /// SpatiaLite to PostGIS and back to a new file: `vsh doctor` passes on all three, their boards,
+    /// profiles and player lists are the same, the copied password signs in through `vsh serve`
+    /// on the copy, the next check-in gets the same id everywhere, and a non-empty target is refused.
+    @Test func dbCopyMovesTheDemoLeagueBothWays() async throws {
+        let cluster = try PostgresCluster.shared()
+        let origin = try Workspace()
+        for step in Self.demoSession() { _ = try origin.vsh(step) }
+        let password = try TestSupport.run(
+            "vsh", ["player", "password", "Ann Lee", "--db", origin.db, "--hunts", origin.hunts],
+            stdin: Data("correct horse battery\n".utf8))
+        #expect(password.status == 0, "\(password.stderr)")
+        #expect(try origin.vsh(["player", "role", "Ann Lee", "moderator"]).status == 0)
+
+        let url = try cluster.database()
+        let there = try TestSupport.run("vsh", ["db", "copy", "--from", origin.db, "--to", url])
+        #expect(there.status == 0, "\(there.stderr)")
+        #expect(
+            there.stdout.hasPrefix("copied 2 hunts (17 stops), 4 players, 15 check-ins, 1 reviews"),
+            "\(there.stdout)")
+        let backPath = origin.root.appendingPathComponent("back.sqlite").path
+        let back = try TestSupport.run("vsh", ["db", "copy", "--from", url, "--to", backPath])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(
+            back.stdout.hasPrefix("copied 2 hunts (17 stops), 4 players, 15 check-ins, 1 reviews"),
+            "\(back.stdout)")
+
+        let onPostGIS = try Workspace(database: url)
+        let returned = try Workspace(database: backPath)
+        let leagues = [origin, onPostGIS, returned]
+        for league in leagues {
+            let doctor = try league.vsh(["doctor", "--json"])
+            #expect(doctor.status == 0, "\(league.db): \(doctor.stdout)\(doctor.stderr)")
+            #expect(doctor.stdout.contains(#""missing_photos":0"#))
+        }
+        var questions: [[String]] = [
+            ["leaderboard", "--format", "json"], ["players"], ["hunts"], ["review", "list", "--json"],
+        ]
+        for name in ["Ann Lee", "Bo Chen", "Cy Reyes", "Dee Walker"] {
+            questions.append(["profile", name, "--json"])
+        }
+        for question in questions {
+            let answers = try leagues.map { try $0.vsh(question) }
+            #expect(answers.allSatisfy { $0.status == 0 }, "\(question)")
+            #expect(answers[0].stdout == answers[1].stdout, "\(question)")
+            #expect(answers[0].stdout == answers[2].stdout, "\(question)")
+            #expect(!answers[0].stdout.isEmpty)
+        }
+        // The next check-in carries on from the copied ids.
+        let next = [
+            "checkin", "--player", "Bo Chen", "--fix", "36.1126,-115.1767", "--time", "2026-11-21T19:59:30Z",
+            "--accuracy", "5", "--now", "2026-11-21T20:00:00Z", "--json",
+        ]
+        let ids = try leagues.map { try json($0.vsh(next).stdout)["id"]?.int }
+        #expect(ids[0] == 16)
+        #expect(ids[1] == ids[0] && ids[2] == ids[0], "\(ids)")
+
+        // The password hash and the role came along: Ann signs in to the copy as a moderator.
+        let server = try ServedVSH(workspace: onPostGIS)
+        defer { server.stop() }
+        let login = try await server.call(
+            "POST", "/v1/sessions", json: #"{"username":"ann lee","password":"correct horse battery"}"#)
+        #expect(login.status == 201, "\(login.body)")
+        guard case .string(let token)? = try json(login.body)["token"] else {
+            Issue.record("no token: \(login.body)")
+            return
+        }
+        #expect(try await server.call("GET", "/v1/reviews", token: token).status == 200)
+        server.stop()
+
+        // A target that holds a league is refused and left as it was.
+        let again = try TestSupport.run("vsh", ["db", "copy", "--from", origin.db, "--to", url])
+        #expect(again.status == 64)
+        #expect(again.stderr.contains("is not empty"), "\(again.stderr)")
+        #expect(try onPostGIS.vsh(["doctor"]).stdout.contains("16 check-ins"))
+        let missing = try TestSupport.run(
+            "vsh",
+            ["db", "copy", "--from", origin.root.appendingPathComponent("nope.sqlite").path, "--to", url])
+        #expect(missing.status == 66)
     }
 }

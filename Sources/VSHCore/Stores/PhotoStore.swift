@@ -21,6 +21,9 @@ public protocol PhotoStore: Sendable {
 
     /// Where a moderator finds the photo under `key`: a file path, or the key in the database.
     func location(of key: String) -> String
+
+    /// Every stored key, in order (for `vsh db copy`).
+    func keys() async throws -> [String]
 }
 
 extension PhotoStore {
