@@ -137,6 +137,7 @@ public enum CopyError: Error, Equatable, CustomStringConvertible, ExitStatusProv
     /// A refused target is a usage error (64): nothing was written.
     public var exitStatus: ExitStatus { .usage }
 
+    /// The refusal, naming the target and what it holds.
     public var description: String {
         switch self {
         case .targetNotEmpty(let location, let contents):
