@@ -28,9 +28,10 @@ public final class PostGISStore: LeagueStore {
     let huntCache = Mutex<(generation: String, hunts: [String: Hunt], order: [String])?>(nil)
 
     /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`; the
-    /// password may also come from `PGPASSWORD`) and brings its schema up to date.
+    /// password may also come from `PGPASSWORD`) and brings its schema up to date; `readOnly`
+    /// (a replica) only checks the schema is there.
     /// - Throws: `PostGISError` when the URL is not one, the server cannot be reached or refuses.
-    public init(url: String) async throws {
+    public init(url: String, readOnly: Bool = false) async throws {
         let target = try DatabaseURL(url)
         location = target.redacted
         var logger = Logger(label: "vsh.postgis")
@@ -59,7 +60,11 @@ public final class PostGISStore: LeagueStore {
         self.client = client
         runner = Task { await client.run() }
         do {
-            try await migrate()
+            if readOnly {
+                try await checkSchema()
+            } else {
+                try await migrate()
+            }
         } catch {
             runner.cancel()
             throw error
@@ -142,6 +147,27 @@ public final class PostGISStore: LeagueStore {
     /// Schema history: each step runs once, in order, in one transaction with the version stamp,
     /// under an advisory lock so that instances starting together migrate once.
     static let migrations: [[String]] = [PostGISSchema.version1]
+
+    /// For a read-only database (a streaming replica): the schema must be there, at this
+    /// version, since nothing may be created on it.
+    private func checkSchema() async throws {
+        let version = try await read { db in
+            let rows = try await db.query(
+                "SELECT CASE WHEN to_regclass('vsh_schema') IS NULL THEN 0 ELSE 1 END", logger: self.logger
+            ).collect()
+            guard try rows.first?.decode(Int.self) == 1 else { return 0 }
+            return try await db.query("SELECT max(version) FROM vsh_schema", logger: self.logger).collect()
+                .first?.decode(Int?.self) ?? 0
+        }
+        guard version == Self.migrations.count else {
+            throw PostGISError(
+                kind: .data,
+                message: version == 0
+                    ? "holds no vsh league (a read database must be a replica of the league's database)"
+                    : "holds schema version \(version), this vsh reads version \(Self.migrations.count)",
+                location: location)
+        }
+    }
 
     private func migrate() async throws {
         try await transaction { db in

@@ -5,7 +5,10 @@ import VSHEngine
 
 /// What anyone may read: the hunt feed, one hunt as GeoJSON, leaderboards, public profiles, health.
 struct LeagueController: Sendable {
+    /// The league: health asks it.
     let store: any LeagueStore
+    /// Where the public reads go: the league itself, or a replica (`vsh serve --read-db`).
+    let reads: any LeagueStore
     /// Answers kept until the next write.
     let cache: ReadCache
 
@@ -33,7 +36,7 @@ struct LeagueController: Sendable {
     /// GET /v1/hunts → the feed: each hunt's metadata with `total_points` and a count of `stops`.
     @Sendable func hunts(_ request: Request, context: VSHRequestContext) async throws -> Response {
         try await cache.answer(request) {
-            let feed = JSONValue.array(try await store.hunts().map { HuntJSON.hunt($0, withStops: false) })
+            let feed = JSONValue.array(try await reads.hunts().map { HuntJSON.hunt($0, withStops: false) })
             return (ByteBuffer(string: feed.compactText), "application/json")
         }
     }
@@ -43,8 +46,8 @@ struct LeagueController: Sendable {
         let raw = try context.parameters.require("id")
         let id = raw.removingPercentEncoding ?? raw
         return try await cache.answer(request) {
-            guard let stored = try await store.hunt(id: id) else {
-                throw LeagueError.unknownHunt(id: id, known: try await store.hunts().map(\.hunt.id))
+            guard let stored = try await reads.hunt(id: id) else {
+                throw LeagueError.unknownHunt(id: id, known: try await reads.hunts().map(\.hunt.id))
             }
             return (ByteBuffer(string: HuntFile.text(of: stored.hunt)), "application/geo+json")
         }
@@ -71,7 +74,7 @@ struct LeagueController: Sendable {
             huntID: query.get("hunt"), since: try time("since"), until: try time("until"), limit: limit)
         return try await cache.answer(request) {
             (
-                ByteBuffer(string: LeaderboardFormat.json(try await store.leaderboard(board))),
+                ByteBuffer(string: LeaderboardFormat.json(try await reads.leaderboard(board))),
                 "application/json"
             )
         }
@@ -83,15 +86,15 @@ struct LeagueController: Sendable {
         let raw = try context.parameters.require("username")
         let name = raw.removingPercentEncoding ?? raw
         return try await cache.answer(request) {
-            guard let player = try await store.player(named: name) else {
+            guard let player = try await reads.player(named: name) else {
                 throw LeagueError.unknownPlayer(name: name)
             }
-            var profile = ProfileJSON.profile(try await store.profile(player: player.id, recent: 10))
+            var profile = ProfileJSON.profile(try await reads.profile(player: player.id, recent: 10))
             // The picture's URL changes with the picture, so a page never shows a stale one.
             if case .object(var fields) = profile {
                 let path = PathSegment.encode(name)
                 fields["avatar_url"] = .optional(
-                    try await store.avatar(player: player.id).map {
+                    try await reads.avatar(player: player.id).map {
                         "/v1/players/\(path)/avatar?v=\($0.split(separator: "/").last?.prefix(16) ?? "")"
                     })
                 profile = .object(fields)

@@ -35,7 +35,10 @@ public func buildApplication(
     let authentication = Authentication(store: configuration.store, clock: configuration.clock)
     let limiter = RateLimiter()
     let mailer = configuration.smtp.map { Mailer(relay: $0) }
-    LeagueController(store: configuration.store, cache: cache).add(to: router)
+    LeagueController(
+        store: configuration.store, reads: configuration.readStore ?? configuration.store, cache: cache
+    )
+    .add(to: router)
     AccountsController(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
         sessionSeconds: configuration.sessionSeconds, limiter: limiter, limits: configuration.limits

@@ -9,6 +9,8 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The league's store.
     public var store: any LeagueStore
+    /// A replica the public reads (hunts, leaderboards, profiles) go to (`--read-db`); nil: `store`.
+    public var readStore: (any LeagueStore)?
     /// Where check-in photos are kept.
     public var photos: any PhotoStore
     /// The clock: "now" for received times and session expiry (tests replace it).

@@ -63,8 +63,19 @@ extension VSH {
                 "The tiles' attribution, as their server requires (for OpenStreetMap: \"© OpenStreetMap contributors\").",
                 valueName: "text"))
         var tilesAttribution: String?
+        @Option(
+            help: ArgumentHelp(
+                "A streaming replica of the PostgreSQL --db for the public reads: hunts, leaderboards, profiles.",
+                valueName: "postgres://…"))
+        var readDB: String?
 
         func validate() throws {
+            if let readDB {
+                guard PostGISStore.isURL(readDB), store.isPostGIS else {
+                    throw ValidationError(
+                        "--read-db takes a postgres:// URL, and goes with a postgres:// --db")
+                }
+            }
             guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535") }
             guard (1...1_000_000).contains(checkinsPerMinute) else {
                 throw ValidationError("--checkins-per-minute takes 1 to 1000000")
@@ -100,6 +111,9 @@ extension VSH {
                 let host = self.host
                 var configuration = ServerConfiguration(
                     host: host, port: port, store: db, photos: store.photos(of: db))
+                if let readDB {
+                    configuration.readStore = try await PostGISStore(url: readDB, readOnly: true)
+                }
                 configuration.smtp = smtp.flatMap { SMTPRelay(url: $0, from: mailFrom) }
                 configuration.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
                 configuration.allowedOrigins = allowOrigin

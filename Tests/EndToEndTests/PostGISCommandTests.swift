@@ -153,10 +153,13 @@ import VSHTestSupport
         }
         // The next check-in carries on from the copied ids.
         let next = [
-            "checkin", "--player", "Bo Chen", "--fix", "36.1126,-115.1767", "--time", "2026-11-21T19:59:30Z",
+            "checkin", "--player", "Bo Chen", "--fix", "36.112450,-115.171350", "--time",
+            "2026-11-21T19:59:30Z",
             "--accuracy", "5", "--now", "2026-11-21T20:00:00Z", "--json",
         ]
-        let ids = try leagues.map { try json($0.vsh(next).stdout)["id"]?.int }
+        let answers = try leagues.map { try json($0.vsh(next).stdout) }
+        #expect(answers.allSatisfy { $0["verdict"] == .string("accepted") }, "\(answers)")
+        let ids = answers.map { $0["id"]?.int }
         #expect(ids[0] == 16)
         #expect(ids[1] == ids[0] && ids[2] == ids[0], "\(ids)")
 

@@ -32,8 +32,9 @@ public final class PostgresCluster: Sendable {
 
     private static let started = Mutex<PostgresCluster?>(nil)
 
-    /// Starts a new cluster (see the type).
-    public init() throws {
+    /// Starts a new cluster (see the type); given `primary`, a hot-standby streaming replica of
+    /// it, copied with `pg_basebackup` (read-only: every database of the primary, as it changes).
+    public init(replicaOf primary: PostgresCluster? = nil) throws {
         let root = geteuid() == 0
         owner = root ? "postgres" : nil
         folder =
@@ -45,11 +46,22 @@ public final class PostgresCluster: Sendable {
             try Self.check(TestSupport.run("/bin/chown", ["postgres:postgres", folder]), "chown")
         }
         let data = folder + "/data"
-        try Self.check(
-            run(
-                "initdb",
-                ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]),
-            "initdb")
+        if let primary {
+            try Self.check(
+                run(
+                    "pg_basebackup",
+                    [
+                        "-D", data, "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "postgres", "-R", "-X",
+                        "stream",
+                        "-N", "-c", "fast",
+                    ]), "pg_basebackup")
+        } else {
+            try Self.check(
+                run(
+                    "initdb",
+                    ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]),
+                "initdb")
+        }
         try Self.check(
             run(
                 "pg_ctl",
@@ -58,6 +70,7 @@ public final class PostgresCluster: Sendable {
                     "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
                     "start",
                 ]), "pg_ctl start")
+        guard primary == nil else { return }
         try Self.check(
             psql("postgres", "CREATE DATABASE vsh_template; "), "create the template database")
         try Self.check(psql("vsh_template", "CREATE EXTENSION postgis;"), "CREATE EXTENSION postgis")
