@@ -75,6 +75,7 @@ bench: deps
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk nginx-light >/dev/null; fi
 	bash Benchmarks/run.sh
 	bash Benchmarks/serve.sh
+	bash Benchmarks/postgis.sh
 
 # This tree against another commit on the same data, alternating runs (after make bench): REV=<commit> RUNS=5.
 REV ?= HEAD~1
