@@ -35,15 +35,15 @@ extension PostGISStore {
     public func recordGroup(_ requests: [CheckInRequest], decide: @escaping CheckInDecider) async throws
         -> [CheckInOutcome]
     {
-        var keys = Set(requests.map { Lock.player($0.submission.player) })
+        var lockKeys = Set(requests.map { Lock.player($0.submission.player) })
         for request in requests {
-            if let photo = request.submission.photo { keys.insert(Lock.image(photo.imageSHA256)) }
+            if let photo = request.submission.photo { lockKeys.insert(Lock.image(photo.imageSHA256)) }
         }
-        let logger = self.logger
+        let (logger, keys) = (self.logger, lockKeys)
         return try await transaction { db in
             try await Lock.take(keys, on: db, logger: logger)
             let catalogue = try await self.catalogue(db)
-            var names: [PlayerID: String] = [:]
+            let names = try await self.playerNames(db, Set(requests.map(\.submission.player)))
             var rescore = Set<PlayerID>()
             var outcomes: [CheckInOutcome] = []
             var recordedAt: [Int] = []
@@ -67,8 +67,8 @@ extension PostGISStore {
                     }
                     claimed[slot] = outcomes.count
                 }
-                if names[submission.player] == nil {
-                    names[submission.player] = try await self.playerName(db, submission.player)
+                guard let name = names[submission.player] else {
+                    throw LeagueError.unknownPlayerID(submission.player)
                 }
                 let facts = try await CheckInFacts.gather(for: submission) { question in
                     try await self.answer(question, db, catalogue: catalogue)
@@ -81,19 +81,17 @@ extension PostGISStore {
                 outcomes.append(
                     .recorded(
                         RecordedCheckIn(
-                            id: id, playerID: submission.player, player: names[submission.player]!,
+                            id: id, playerID: submission.player, player: name,
                             receivedAt: submission.receivedAt, source: submission.source, decision: decision,
                             state: decision.verdict.rawValue, photoFile: request.photoFile),
                         answer: nil))
             }
             var awards: [Int64: [ScoreEvent]] = [:]
-            if !rescore.isEmpty {
-                let definitions = try await self.scoringCatalog(db)
-                for player in rescore.sorted() {
-                    for event in try await self.rescore(db, player: player, catalog: definitions)
-                    where event.kind != .stop {
-                        awards[event.checkInID, default: []].append(event)
-                    }
+            for (_, events) in try await self.rescore(
+                db, players: rescore.sorted(), catalog: catalogue.scoring)
+            {
+                for event in events where event.kind != .stop {
+                    awards[event.checkInID, default: []].append(event)
                 }
             }
             // Answers are made once the awards are known, and kept under their keys.
@@ -130,7 +128,7 @@ extension PostGISStore {
     /// One question of `CheckInFacts.gather`, answered inside the check-in's transaction.
     private func answer(
         _ question: HistoryQuestion, _ db: PostgresConnection,
-        catalogue: (hunts: [String: Hunt], order: [String])
+        catalogue: Catalogue
     ) async throws -> HistoryAnswer {
         switch question {
         case .hunt(let id): return .hunt(catalogue.hunts[id])
@@ -156,23 +154,21 @@ extension PostGISStore {
         case .neighbourFixes(let player, let time):
             let epoch = time.timeIntervalSince1970
             var fixes: [Fix] = []
-            let before = try await db.query(
+            // The fix just before and the one just after, in one statement.
+            let rows = try await db.query(
                 """
-                SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
+                (SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
                 WHERE player_id = \(player.rawValue) AND verdict IN ('accepted', 'pending') AND state = 'accepted'
                     AND fix_epoch IS NOT NULL AND fix_epoch <= \(epoch)
-                ORDER BY fix_epoch DESC LIMIT 1
-                """, logger: logger
-            ).collect()
-            let after = try await db.query(
-                """
-                SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
+                ORDER BY fix_epoch DESC LIMIT 1)
+                UNION ALL
+                (SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
                 WHERE player_id = \(player.rawValue) AND verdict IN ('accepted', 'pending') AND state = 'accepted'
                     AND fix_epoch IS NOT NULL AND fix_epoch > \(epoch)
-                ORDER BY fix_epoch ASC LIMIT 1
+                ORDER BY fix_epoch ASC LIMIT 1)
                 """, logger: logger
             ).collect()
-            for row in before + after {
+            for row in rows {
                 let (lat, lon, accuracy, fixEpoch, source) = try row.decode(
                     (Double?, Double?, Double?, Double, String).self)
                 guard let lat, let lon, let position = try? Coordinate(latitude: lat, longitude: lon) else {
@@ -250,14 +246,15 @@ extension PostGISStore {
         return id
     }
 
-    /// The player's display name, or `LeagueError.unknownPlayerID`.
-    func playerName(_ db: PostgresConnection, _ id: PlayerID) async throws -> String {
-        guard
-            let name = try await db.query(
-                "SELECT name FROM players WHERE id = \(id.rawValue)", logger: logger
-            )
-            .collect().first?.decode(String.self)
-        else { throw LeagueError.unknownPlayerID(id) }
-        return name
+    /// The display names of these players (an unknown id is absent), in one statement.
+    func playerNames(_ db: PostgresConnection, _ ids: Set<PlayerID>) async throws -> [PlayerID: String] {
+        var names: [PlayerID: String] = [:]
+        for row in try await db.query(
+            "SELECT id, name FROM players WHERE id = ANY(\(ids.map(\.rawValue))::int8[])", logger: logger
+        ).collect() {
+            let (id, name) = try row.decode((Int64, String).self)
+            names[PlayerID(id)] = name
+        }
+        return names
     }
 }

@@ -81,19 +81,21 @@ extension PostGISStore {
         return hunts
     }
 
-    /// The hunts as the rules see them, read again only when a sync changed them (`generation`).
-    func catalogue(_ db: PostgresConnection) async throws -> (hunts: [String: Hunt], order: [String]) {
+    /// The hunts as the rules and scoring see them, read again only when a sync changed them
+    /// (`generation`).
+    func catalogue(_ db: PostgresConnection) async throws -> Catalogue {
         let generation =
             try await db.query("SELECT value FROM sync_state WHERE key = 'generation'", logger: logger)
             .collect().first?.decode(String.self) ?? ""
         if let cached = huntCache.withLock({ $0 }), cached.generation == generation {
-            return (cached.hunts, cached.order)
+            return cached.catalogue
         }
         let loaded = try await loadHunts(db, id: nil).map(\.hunt)
-        let hunts = Dictionary(uniqueKeysWithValues: loaded.map { ($0.id, $0) })
-        let order = loaded.map(\.id)
-        huntCache.withLock { $0 = (generation, hunts, order) }
-        return (hunts, order)
+        let catalogue = Catalogue(
+            hunts: Dictionary(uniqueKeysWithValues: loaded.map { ($0.id, $0) }), order: loaded.map(\.id),
+            scoring: try await scoringCatalog(db))
+        huntCache.withLock { $0 = (generation, catalogue) }
+        return catalogue
     }
 
     // MARK: lookups
@@ -403,4 +405,11 @@ struct AnsweringInspector: GeofenceInspector {
             invalidReason: reason == "Valid Geometry" ? nil : GeofenceInspection.plainReason(reason),
             areaSquareMeters: area)
     }
+}
+
+/// The definitions a check-in's transaction reads: hunts by id, their order, and what scoring needs.
+struct Catalogue: Sendable {
+    var hunts: [String: Hunt]
+    var order: [String]
+    var scoring: (hunts: [ScoringHunt], badges: [Badge])
 }

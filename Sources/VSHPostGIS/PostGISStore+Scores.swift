@@ -43,48 +43,74 @@ extension PostGISStore {
     func rescore(
         _ db: PostgresConnection, player: PlayerID, catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
     ) async throws -> [ScoreEvent] {
+        try await rescore(db, players: [player], catalog: catalog)[player] ?? []
+    }
+
+    /// Recomputes these players' score events and running totals (the caller holds their locks):
+    /// five statements whatever the number of players.
+    func rescore(
+        _ db: PostgresConnection, players: [PlayerID], catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
+    ) async throws -> [PlayerID: [ScoreEvent]] {
+        guard !players.isEmpty else { return [:] }
         let definitions: (hunts: [ScoringHunt], badges: [Badge])
         if let catalog { definitions = catalog } else { definitions = try await scoringCatalog(db) }
-        let playerID = player.rawValue
-        let checkIns = try await db.query(
+        let ids = players.map(\.rawValue)
+        var checkIns: [PlayerID: [ScoredCheckIn]] = [:]
+        for row in try await db.query(
             """
-            SELECT id, hunt_id, stop_id, fix_epoch FROM checkin_state
-            WHERE player_id = \(playerID) AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+            SELECT player_id, id, hunt_id, stop_id, fix_epoch FROM checkin_state
+            WHERE player_id = ANY(\(ids)::int8[]) AND verdict IN ('accepted', 'pending') AND state = 'accepted'
                 AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
             """, logger: logger
-        ).collect().map { row in
-            let (id, hunt, stop, epoch) = try row.decode((Int64, String, String, Double).self)
-            return ScoredCheckIn(id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch))
+        ).collect() {
+            let (player, id, hunt, stop, epoch) = try row.decode((Int64, Int64, String, String, Double).self)
+            checkIns[PlayerID(player), default: []].append(
+                ScoredCheckIn(id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch)))
         }
-        let events = Scoring.events(for: checkIns, hunts: definitions.hunts, badges: definitions.badges)
-        try await db.query("DELETE FROM score_events WHERE player_id = \(playerID)", logger: logger)
-        if !events.isEmpty {
-            // One statement for all of a player's events (arrays, unnested in order).
+        var events: [PlayerID: [ScoreEvent]] = [:]
+        var rows: [(player: Int64, event: ScoreEvent)] = []
+        var totals:
+            [(player: Int64, points: Int64, hunts: Int64, stops: Int64, badges: Int64, reached: Double)] = []
+        for player in players {
+            let earned = Scoring.events(
+                for: checkIns[player] ?? [], hunts: definitions.hunts, badges: definitions.badges)
+            events[player] = earned
+            rows += earned.map { (player.rawValue, $0) }
+            guard let reached = earned.map(\.at.timeIntervalSince1970).max() else { continue }
+            let count = { (kind: ScoreEvent.Kind) in Int64(earned.filter { $0.kind == kind }.count) }
+            totals.append(
+                (
+                    player.rawValue, Int64(earned.reduce(0) { $0 + $1.points }), count(.bonus), count(.stop),
+                    count(.badge), reached
+                ))
+        }
+        try await db.query("DELETE FROM score_events WHERE player_id = ANY(\(ids)::int8[])", logger: logger)
+        try await db.query(
+            """
+            DELETE FROM player_scores WHERE player_id = ANY(\(ids)::int8[])
+                AND player_id <> ALL(\(totals.map(\.player))::int8[])
+            """, logger: logger)
+        if !rows.isEmpty {
+            // One statement for every event (arrays, unnested in order; "" stands for no stop or badge).
+            let all = rows.map(\.event)
             try await db.query(
                 """
                 INSERT INTO score_events(player_id, kind, hunt_id, stop_id, badge_id, points, at, at_epoch, checkin_id)
-                SELECT \(playerID), * FROM unnest(\(events.map(\.kind.rawValue))::text[], \(events.map(\.huntID))::text[],
-                    \(events.map { $0.stopID ?? "" })::text[], \(events.map { $0.badgeID ?? "" })::text[],
-                    \(events.map { Int64($0.points) })::int8[], \(events.map { RFC3339.format($0.at) })::text[],
-                    \(events.map(\.at.timeIntervalSince1970))::float8[], \(events.map(\.checkInID))::int8[])
-                """, logger: logger)
-            // Empty strings stand for absent stop and badge ids in the arrays above.
-            try await db.query(
-                """
-                UPDATE score_events SET stop_id = NULLIF(stop_id, ''), badge_id = NULLIF(badge_id, '')
-                WHERE player_id = \(playerID) AND (stop_id = '' OR badge_id = '')
+                SELECT p, k, h, NULLIF(s, ''), NULLIF(b, ''), n, a, e, c
+                FROM unnest(\(rows.map(\.player))::int8[], \(all.map(\.kind.rawValue))::text[], \(all.map(\.huntID))::text[],
+                    \(all.map { $0.stopID ?? "" })::text[], \(all.map { $0.badgeID ?? "" })::text[],
+                    \(all.map { Int64($0.points) })::int8[], \(all.map { RFC3339.format($0.at) })::text[],
+                    \(all.map(\.at.timeIntervalSince1970))::float8[], \(all.map(\.checkInID))::int8[])
+                    AS t(p, k, h, s, b, n, a, e, c)
                 """, logger: logger)
         }
-        if events.isEmpty {
-            try await db.query("DELETE FROM player_scores WHERE player_id = \(playerID)", logger: logger)
-        } else {
-            let count = { (kind: ScoreEvent.Kind) in Int64(events.filter { $0.kind == kind }.count) }
-            let points = Int64(events.reduce(0) { $0 + $1.points })
-            let reached = events.map(\.at.timeIntervalSince1970).max()!
+        if !totals.isEmpty {
             try await db.query(
                 """
                 INSERT INTO player_scores(player_id, points, hunts, stops, badges, reached)
-                VALUES (\(playerID), \(points), \(count(.bonus)), \(count(.stop)), \(count(.badge)), \(reached))
+                SELECT * FROM unnest(\(totals.map(\.player))::int8[], \(totals.map(\.points))::int8[],
+                    \(totals.map(\.hunts))::int8[], \(totals.map(\.stops))::int8[], \(totals.map(\.badges))::int8[],
+                    \(totals.map(\.reached))::float8[])
                 ON CONFLICT (player_id) DO UPDATE SET points = excluded.points, hunts = excluded.hunts,
                     stops = excluded.stops, badges = excluded.badges, reached = excluded.reached
                 """, logger: logger)
@@ -97,11 +123,12 @@ extension PostGISStore {
         let catalog = try await scoringCatalog(db)
         try await db.query("DELETE FROM score_events", logger: logger)
         try await db.query("DELETE FROM player_scores", logger: logger)
-        for row in try await db.query(
+        let players = try await db.query(
             "SELECT DISTINCT player_id FROM checkins ORDER BY player_id", logger: logger
-        )
-        .collect() {
-            try await rescore(db, player: PlayerID(try row.decode(Int64.self)), catalog: catalog)
+        ).collect().map { PlayerID(try $0.decode(Int64.self)) }
+        for start in stride(from: 0, to: players.count, by: 500) {
+            try await rescore(
+                db, players: Array(players[start..<min(start + 500, players.count)]), catalog: catalog)
         }
     }
 
@@ -239,7 +266,9 @@ extension PostGISStore {
     /// A hunt's stops with the player's first accepted photo at each.
     public func collagePlan(player: PlayerID, hunt huntID: String) async throws -> CollagePlan {
         try await read { db in
-            _ = try await self.playerName(db, player)
+            guard try await self.playerNames(db, [player])[player] != nil else {
+                throw LeagueError.unknownPlayerID(player)
+            }
             let id = player.rawValue
             guard
                 let huntName = try await db.query(

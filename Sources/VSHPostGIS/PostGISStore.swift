@@ -25,7 +25,7 @@ public final class PostGISStore: LeagueStore {
     let logger: Logger
     private let runner: Task<Void, Never>
     /// Hunts as last read, with the `sync_state` generation they belong to.
-    let huntCache = Mutex<(generation: String, hunts: [String: Hunt], order: [String])?>(nil)
+    let huntCache = Mutex<(generation: String, catalogue: Catalogue)?>(nil)
 
     /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`; the
     /// password may also come from `PGPASSWORD`) and brings its schema up to date; `readOnly`
@@ -56,6 +56,10 @@ public final class PostGISStore: LeagueStore {
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = Self.poolSize
         configuration.options.connectionIdleTimeout = .seconds(60)
+        // A lock held by another transaction is waited for as long as a busy SQLite file.
+        configuration.options.additionalStartupParameters = [
+            ("lock_timeout", "\(max(Int(BusyTimeout.seconds * 1000), 1))")
+        ]
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runner = Task { await client.run() }
@@ -81,6 +85,19 @@ public final class PostGISStore: LeagueStore {
         return value
     }()
 
+    /// Group-commit transactions at once: `VSH_PG_WRITERS` (1 to half the pool), else 2. Each
+    /// takes the advisory locks of its own players and photos, so groups of other players do not
+    /// wait; more writers pay off where PostgreSQL has cores of its own.
+    public var concurrentGroups: Int { Self.writers }
+
+    static let writers: Int = {
+        let most = max(1, poolSize / 2)
+        guard let text = ProcessInfo.processInfo.environment["VSH_PG_WRITERS"], let value = Int(text),
+            value >= 1
+        else { return min(2, most) }
+        return min(value, most)
+    }()
+
     /// Whether `text` names a PostgreSQL database rather than a SpatiaLite file.
     public static func isURL(_ text: String) -> Bool {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
@@ -91,20 +108,65 @@ public final class PostGISStore: LeagueStore {
 
     // MARK: running SQL
 
-    /// Runs `work` on one pooled connection, turning driver errors into `PostGISError`s.
+    /// Runs `work` on one pooled connection, turning driver errors into `PostGISError`s. Waiting
+    /// for the connection is bounded by `BusyTimeout` (a server that went away or a pool that
+    /// stays full: the pool would wait for ever), lock waits by `lock_timeout` (the same bound);
+    /// past either, or when the server cannot be reached, the error is "busy" (exit 75, HTTP
+    /// 503): try again. Work under way on its connection is never cut short.
     @discardableResult
-    func withConnection<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
+        let client = self.client
+        let bound = max(BusyTimeout.seconds, 1)
+        let leased = Flag()
         do {
-            return try await client.withConnection { connection in try await work(connection) }
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await client.withConnection { connection in
+                        leased.set()
+                        return try await work(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(bound))
+                    return nil
+                }
+                if let first = try await group.next(), let value = first {
+                    group.cancelAll()
+                    return value
+                }
+                if !leased.isSet {
+                    // No connection within the bound: stop waiting for one.
+                    group.cancelAll()
+                }
+                do {
+                    while let next = try await group.next() {
+                        if let value = next { return value }
+                    }
+                } catch  where !Task.isCancelled && !leased.isSet {
+                    // The wait for a connection was cancelled (the pool's own error).
+                }
+                throw PostGISError(
+                    kind: .busy, message: "no connection to PostgreSQL within \(Int(bound)) s; try again",
+                    location: self.location)
+            }
         } catch {
-            throw PostGISError.wrap(error, location: location)
+            let wrapped = PostGISError.wrap(error, location: location)
+            if let failure = wrapped as? PostGISError, failure.kind == .unreachable {
+                // The server answered when the store opened: losing it now is worth a retry.
+                throw PostGISError(kind: .busy, message: failure.message + "; try again", location: location)
+            }
+            throw wrapped
         }
     }
 
     /// Runs `work` in one transaction (READ COMMITTED): committed when it returns, rolled back
     /// when it throws (the error is the one it threw).
     @discardableResult
-    func transaction<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
         let logger = self.logger
         return try await withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
@@ -121,7 +183,9 @@ public final class PostGISStore: LeagueStore {
 
     /// Runs `work` in a transaction that is always rolled back (dry runs, the doctor's rescore).
     @discardableResult
-    func rolledBack<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
+    func rolledBack<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
         let logger = self.logger
         return try await withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
@@ -138,7 +202,9 @@ public final class PostGISStore: LeagueStore {
 
     /// Reads on one connection, outside any explicit transaction.
     @discardableResult
-    func read<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws
+        -> T
+    {
         try await withConnection(work)
     }
 
@@ -170,6 +236,7 @@ public final class PostGISStore: LeagueStore {
     }
 
     private func migrate() async throws {
+        let logger = self.logger
         try await transaction { db in
             try await db.query("SELECT pg_advisory_xact_lock(\(Lock.migrations))", logger: logger)
             try await db.query(
@@ -207,12 +274,14 @@ enum Lock {
     }
 
     /// Takes `keys` in ascending order (the one order every transaction uses), after the catalogue
-    /// lock in shared mode.
+    /// lock in shared mode: two statements whatever the number of keys (`unnest` hands the sorted
+    /// array's elements to the lock function in order).
     static func take(_ keys: Set<Int64>, on db: PostgresConnection, logger: Logger) async throws {
         try await db.query("SELECT pg_advisory_xact_lock_shared(\(catalogue))", logger: logger)
-        for key in keys.sorted() {
-            try await db.query("SELECT pg_advisory_xact_lock(\(key))", logger: logger)
-        }
+        let sorted = keys.sorted()
+        guard !sorted.isEmpty else { return }
+        try await db.query(
+            "SELECT count(pg_advisory_xact_lock(k)) FROM unnest(\(sorted)::int8[]) AS k", logger: logger)
     }
 }
 
@@ -322,4 +391,11 @@ public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomSt
         }
         return PostGISError(kind: .other, message: "\(error)", location: location)
     }
+}
+
+/// A flag one task sets and another reads.
+final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .sequentiallyConsistent) }
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
 }

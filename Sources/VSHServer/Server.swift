@@ -93,7 +93,9 @@ public func serve(
         services: [buildApplication(configuration, onListening: onListening)],
         gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownSeconds)
-    group.maximumCancellationDuration = .seconds(1)
+    // Cancelled requests end at once, except a check-in whose group is being written: the store
+    // finishes or gives up within its busy timeout. (Past this bound the service group traps.)
+    group.maximumCancellationDuration = .seconds(Int(BusyTimeout.seconds) + 5)
     do {
         try await ServiceGroup(configuration: group).run()
     } catch is CancellationError {

@@ -24,14 +24,9 @@ public final class SpatiaLiteStore: LeagueStore {
     /// GEOS validity and ellipsoidal areas, on this database's connections.
     public let inspector: SpatiaLiteInspector
 
-    /// How long a writer waits for another process's transaction, in seconds: 10, or
-    /// `VSH_BUSY_TIMEOUT` (0 to 600) for a busy server or a test. Past it: `StoreError` code 5.
-    public static let busyTimeoutSeconds: TimeInterval = {
-        guard let text = ProcessInfo.processInfo.environment["VSH_BUSY_TIMEOUT"], let value = Double(text),
-            (0...600).contains(value)
-        else { return 10 }
-        return value
-    }()
+    /// How long a writer waits for another process's transaction (`BusyTimeout`). Past it:
+    /// `StoreError` code 5.
+    public static var busyTimeoutSeconds: TimeInterval { BusyTimeout.seconds }
 
     /// How a store reaches its file.
     public enum Connections: Sendable {

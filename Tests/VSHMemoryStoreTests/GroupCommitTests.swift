@@ -63,4 +63,21 @@ import VSHTestSupport
         #expect(try await store.players().reduce(0) { $0 + $1.checkIns } == 40)
         #expect(await group.requests == 41)
     }
+
+    /// Where several groups may be in flight (PostgreSQL), a player's check-ins never are in two
+    /// of them, and none overtakes an earlier one of the same player.
+    @Test func aPlayersCheckInsStayInArrivalOrderAcrossGroupsInFlight() {
+        let (a, b, c, d) = (PlayerID(1), PlayerID(2), PlayerID(3), PlayerID(4))
+        // Nothing in flight: the first ones, in order, up to the limit.
+        #expect(GroupCommit.select([a, b, a, c], busy: [], maxGroup: 10) == [0, 1, 2, 3])
+        #expect(GroupCommit.select([a, b, a, c], busy: [], maxGroup: 2) == [0, 1])
+        // b is being written: b's check-ins wait, the others go.
+        #expect(GroupCommit.select([b, a, b, c], busy: [b], maxGroup: 10) == [1, 3])
+        // The limit holds a back: a's later check-in waits too, though the group has room then.
+        #expect(GroupCommit.select([a, b, c, a, d], busy: [], maxGroup: 1) == [0])
+        #expect(GroupCommit.select([b, a, c, a, d], busy: [], maxGroup: 2) == [0, 1])
+        #expect(GroupCommit.select([b, c, d, b], busy: [d], maxGroup: 10) == [0, 1, 3])
+        // Everyone waiting is busy: no group.
+        #expect(GroupCommit.select([a, a], busy: [a], maxGroup: 10).isEmpty)
+    }
 }

@@ -62,14 +62,7 @@ public final class PostgresCluster: Sendable {
                     ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]),
                 "initdb")
         }
-        try Self.check(
-            run(
-                "pg_ctl",
-                [
-                    "-D", data, "-l", folder + "/server.log", "-w", "-t", "60", "-o",
-                    "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
-                    "start",
-                ]), "pg_ctl start")
+        try resume()
         guard primary == nil else { return }
         try Self.check(
             psql("postgres", "CREATE DATABASE vsh_template; "), "create the template database")
@@ -98,6 +91,23 @@ public final class PostgresCluster: Sendable {
                 "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres",
                 "-d", database, "-At", "-c", sql,
             ])
+    }
+
+    /// Starts the server (again, after `pause`), on the same port and folder.
+    public func resume() throws {
+        try Self.check(
+            run(
+                "pg_ctl",
+                [
+                    "-D", folder + "/data", "-l", folder + "/server.log", "-w", "-t", "60", "-o",
+                    "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+                    "start",
+                ]), "pg_ctl start")
+    }
+
+    /// Stops the server (fast shutdown: sessions are ended), keeping its data for `resume`.
+    public func pause() throws {
+        try Self.check(run("pg_ctl", ["-D", folder + "/data", "-m", "fast", "-w", "stop"]), "pg_ctl stop")
     }
 
     /// Stops the server and removes its folder.

@@ -70,6 +70,15 @@ public protocol CheckInStore: Sendable {
 
     /// The answer kept under a player's retry key, if any.
     func idempotentAnswer(player: PlayerID, key: String) async throws -> IdempotentAnswer?
+
+    /// How many `recordGroup` transactions may run at once: 1 where the database has one writer
+    /// (SQLite); more where each group locks only its own players and photos (PostgreSQL).
+    var concurrentGroups: Int { get }
+}
+
+extension CheckInStore {
+    /// One group at a time, unless the store says otherwise.
+    public var concurrentGroups: Int { 1 }
 }
 
 /// A client's retry key for one check-in (`Idempotency-Key`): the first answer is kept with the
