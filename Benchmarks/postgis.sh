@@ -91,7 +91,7 @@ locate() { /usr/bin/time -f "%e %M" "$BIN" locate --fixes bench-data/world-fixes
 read -r LS_S LS_KB < <(locate bench-data/world-5000.sqlite)
 read -r LP_S LP_KB < <(locate "$WORLD")
 
-fmt() { printf "%'d" "${1%.*}"; }
+fmt() { python3 -c "import sys; print(f'{int(float(sys.argv[1])):,}')" "$1"; }
 TWO=$(python3 -c "print(${A_RATE} + ${B_RATE})")
 echo "PostgreSQL + PostGIS beside SpatiaLite, $(date -u +%Y-%m-%d), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), PostgreSQL 15 on loopback (fsync on), wrk ${SECONDS_EACH}s, $CONNECTIONS connections in all, every process on the same cores"
 echo

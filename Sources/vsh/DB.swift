@@ -22,7 +22,8 @@ extension VSH {
                     a new file, or a database with no hunts, players or check-ins (exit 64 otherwise). Hunt \
                     files are not read: the definitions come from --from. Afterwards `vsh doctor` passes on \
                     both and their leaderboards are the same. Into PostgreSQL the copy is one transaction; \
-                    a new SpatiaLite file that fails half-way is removed.
+                    a new SpatiaLite file that fails half-way is removed. Stop the services writing to \
+                    --from first: the copy reads it table by table, not as one snapshot.
                     """)
 
             @Option(

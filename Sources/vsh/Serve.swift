@@ -20,7 +20,11 @@ extension VSH {
                 "listening on http://HOST:PORT", once it accepts connections (--port 0 picks a free \
                 port). SIGTERM or SIGINT: stop accepting, finish what is in flight, exit 0. With \
                 --tiles, the app's maps draw street tiles from that server (the only request a page \
-                makes beyond vsh); without, vsh draws its own maps.
+                makes beyond vsh); without, vsh draws its own maps. With --db postgres://…, several \
+                vsh serve on one database behave as one service (docs/scaling.md); each opens at most \
+                VSH_PG_CONNECTIONS connections (default 8), VSH_PG_WRITERS of them writing at once \
+                (default 2). A database that does not answer within VSH_BUSY_TIMEOUT seconds (default \
+                10) gets 503 with Retry-After, never a hung request.
                 """)
 
         @OptionGroup var store: StoreOptions
