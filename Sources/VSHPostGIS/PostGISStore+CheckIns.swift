@@ -139,14 +139,7 @@ extension PostGISStore {
             return .nearest(try await nearest(db, position, huntID: huntID))
         case .visitedStops(let player, let huntID):
             var found: [String: Date] = [:]
-            for row in try await db.query(
-                """
-                SELECT stop_id, MIN(fix_epoch) FROM checkin_state
-                WHERE player_id = \(player.rawValue) AND hunt_id = \(huntID) AND verdict IN ('accepted', 'pending')
-                    AND state = 'accepted' AND stop_id IS NOT NULL
-                GROUP BY stop_id
-                """, logger: logger
-            ).collect() {
+            for row in try await db.rows(Prepared<VisitedSQL>(player.rawValue, huntID), logger: logger) {
                 let (stop, first) = try row.decode((String, Double?).self)
                 found[stop] = Date(timeIntervalSince1970: first ?? 0)
             }
@@ -155,19 +148,7 @@ extension PostGISStore {
             let epoch = time.timeIntervalSince1970
             var fixes: [Fix] = []
             // The fix just before and the one just after, in one statement.
-            let rows = try await db.query(
-                """
-                (SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
-                WHERE player_id = \(player.rawValue) AND verdict IN ('accepted', 'pending') AND state = 'accepted'
-                    AND fix_epoch IS NOT NULL AND fix_epoch <= \(epoch)
-                ORDER BY fix_epoch DESC LIMIT 1)
-                UNION ALL
-                (SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
-                WHERE player_id = \(player.rawValue) AND verdict IN ('accepted', 'pending') AND state = 'accepted'
-                    AND fix_epoch IS NOT NULL AND fix_epoch > \(epoch)
-                ORDER BY fix_epoch ASC LIMIT 1)
-                """, logger: logger
-            ).collect()
+            let rows = try await db.rows(Prepared<NeighboursSQL>(player.rawValue, epoch), logger: logger)
             for row in rows {
                 let (lat, lon, accuracy, fixEpoch, source) = try row.decode(
                     (Double?, Double?, Double?, Double, String).self)
@@ -228,18 +209,15 @@ extension PostGISStore {
         let position = submission.reportedPosition
         let fixTime = decision.fix?.time ?? submission.fixTime(in: decision.hunt)
         let rules = RuleResult.json(decision.rules).compactText
-        let rows = try await db.query(
-            """
-            INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
-                accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules)
-            VALUES (\(submission.player.rawValue), \(RFC3339.format(submission.receivedAt)), \(submission.source.rawValue),
-                \(photoFile), \(submission.photo?.fileSHA256), \(submission.photo?.imageSHA256),
-                \(position?.latitude), \(position?.longitude), \(submission.accuracyMeters),
-                \(fixTime.map(RFC3339.format)), \(fixTime?.timeIntervalSince1970), \(decision.hunt?.id),
-                \(decision.stop?.id), \(decision.verdict.rawValue), \(decision.points), \(rules))
-            RETURNING id
-            """, logger: logger
-        ).collect()
+        let rows = try await db.rows(
+            Prepared<InsertCheckInSQL>(
+                submission.player.rawValue, RFC3339.format(submission.receivedAt), submission.source.rawValue,
+                photoFile, submission.photo?.fileSHA256, submission.photo?.imageSHA256, position?.latitude,
+                position?.longitude, submission.accuracyMeters, fixTime.map(RFC3339.format),
+                fixTime?.timeIntervalSince1970, decision.hunt?.id, decision.stop?.id,
+                decision.verdict.rawValue,
+                Int64(decision.points), rules),
+            logger: logger)
         guard let id = try rows.first?.decode(Int64.self) else {
             throw PostGISError(kind: .other, message: "the check-in was not recorded", location: location)
         }

@@ -123,15 +123,9 @@ extension PostGISStore {
     func covering(_ db: PostgresConnection, _ position: Coordinate, huntID: String?) async throws
         -> [StopReference]
     {
-        try await db.query(
-            """
-            SELECT s.hunt_id, s.id, s.name
-            FROM stops s JOIN hunts h ON h.id = s.hunt_id
-            WHERE ST_Covers(s.geom, ST_SetSRID(ST_MakePoint(\(position.longitude), \(position.latitude)), 4326))
-              AND (\(huntID)::text IS NULL OR s.hunt_id = \(huntID))
-            ORDER BY h.position, s.position
-            """, logger: logger
-        ).collect().map { row in
+        try await db.rows(
+            Prepared<CoveringSQL>(position.longitude, position.latitude, huntID), logger: logger
+        ).map { row in
             let (hunt, stop, name) = try row.decode((String, String, String).self)
             return StopReference(huntID: hunt, stopID: stop, name: name)
         }

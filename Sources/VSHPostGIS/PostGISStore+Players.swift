@@ -50,10 +50,9 @@ extension PostGISStore {
     }
 
     func playerRecord(_ db: PostgresConnection, id: PlayerID) async throws -> PlayerRecord? {
-        try await db.query(
-            "SELECT id, name, email, created_at, password_hash, role FROM players WHERE id = \(id.rawValue)",
-            logger: logger
-        ).collect().first.map { try Self.credentials($0).player }
+        try await db.rows(Prepared<PlayerSQL>(id.rawValue), logger: logger).first.map {
+            try Self.credentials($0).player
+        }
     }
 
     /// Every player with totals, by name key.
@@ -146,13 +145,9 @@ extension PostGISStore {
     public func session(tokenHash: String, at now: Date) async throws -> Session? {
         try await read { db in
             guard
-                let row = try await db.query(
-                    """
-                    SELECT p.id, p.name, p.email, p.created_at, p.password_hash, p.role, s.expires_at, s.last_used_at
-                    FROM sessions s JOIN players p ON p.id = s.player_id
-                    WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now.timeIntervalSince1970)
-                    """, logger: self.logger
-                ).collect().first
+                let row = try await db.rows(
+                    Prepared<SessionSQL>(tokenHash, now.timeIntervalSince1970), logger: self.logger
+                ).first
             else { return nil }
             let credentials = try Self.credentials(row)
             let (_, _, _, _, _, _, expires, lastUsed) = try row.decode(

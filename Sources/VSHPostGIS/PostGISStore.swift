@@ -23,7 +23,9 @@ public final class PostGISStore: LeagueStore {
     public let location: String
     let client: PostgresClient
     let logger: Logger
-    private let runner: Task<Void, Never>
+    private let runner: Task<Void, Never>?
+    /// A dry run's view: everything runs on this connection, inside the dry run's transaction.
+    let pinned: PostgresConnection?
     /// Hunts as last read, with the `sync_state` generation they belong to.
     let huntCache = Mutex<(generation: String, catalogue: Catalogue)?>(nil)
 
@@ -63,6 +65,7 @@ public final class PostGISStore: LeagueStore {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runner = Task { await client.run() }
+        pinned = nil
         do {
             if readOnly {
                 try await checkSchema()
@@ -70,12 +73,21 @@ public final class PostGISStore: LeagueStore {
                 try await migrate()
             }
         } catch {
-            runner.cancel()
+            runner?.cancel()
             throw error
         }
     }
 
-    deinit { runner.cancel() }
+    /// A view of `store` whose every statement runs on `connection` (`dryRun`).
+    private init(viewOf store: PostGISStore, on connection: PostgresConnection) {
+        location = store.location
+        client = store.client
+        logger = store.logger
+        runner = nil
+        pinned = connection
+    }
+
+    deinit { runner?.cancel() }
 
     /// Connections per process: `VSH_PG_CONNECTIONS` (1 to 100), else 8.
     static let poolSize: Int = {
@@ -104,7 +116,7 @@ public final class PostGISStore: LeagueStore {
     }
 
     /// Closes the connections.
-    public func close() { runner.cancel() }
+    public func close() { runner?.cancel() }
 
     // MARK: running SQL
 
@@ -117,6 +129,13 @@ public final class PostGISStore: LeagueStore {
     func withConnection<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T)
         async throws -> T
     {
+        if let pinned {
+            do {
+                return try await work(pinned)
+            } catch {
+                throw PostGISError.wrap(error, location: location)
+            }
+        }
         let client = self.client
         let bound = max(BusyTimeout.seconds, 1)
         let leased = Flag()
@@ -167,15 +186,17 @@ public final class PostGISStore: LeagueStore {
     func transaction<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T)
         async throws -> T
     {
-        let logger = self.logger
+        let (logger, nested) = (self.logger, pinned != nil)
         return try await withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.query(Self.begin(nested), logger: logger)
             do {
                 let value = try await work(connection)
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.query(Self.commit(nested), logger: logger)
                 return value
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                for statement in Self.rollback(nested) {
+                    _ = try? await connection.query(statement, logger: logger)
+                }
                 throw error
             }
         }
@@ -186,18 +207,31 @@ public final class PostGISStore: LeagueStore {
     func rolledBack<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T)
         async throws -> T
     {
-        let logger = self.logger
+        let (logger, nested) = (self.logger, pinned != nil)
         return try await withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.query(Self.begin(nested), logger: logger)
             do {
                 let value = try await work(connection)
-                try await connection.query("ROLLBACK", logger: logger)
+                for statement in Self.rollback(nested) {
+                    try await connection.query(statement, logger: logger)
+                }
                 return value
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                for statement in Self.rollback(nested) {
+                    _ = try? await connection.query(statement, logger: logger)
+                }
                 throw error
             }
         }
+    }
+
+    /// A transaction's first statement; inside a dry run's transaction, a savepoint.
+    private static func begin(_ nested: Bool) -> PostgresQuery { nested ? "SAVEPOINT vsh" : "BEGIN" }
+    private static func commit(_ nested: Bool) -> PostgresQuery {
+        nested ? "RELEASE SAVEPOINT vsh" : "COMMIT"
+    }
+    private static func rollback(_ nested: Bool) -> [PostgresQuery] {
+        nested ? ["ROLLBACK TO SAVEPOINT vsh", "RELEASE SAVEPOINT vsh"] : ["ROLLBACK"]
     }
 
     /// Reads on one connection, outside any explicit transaction.
@@ -398,4 +432,29 @@ final class Flag: Sendable {
     private let value = Atomic<Bool>(false)
     func set() { value.store(true, ordering: .sequentiallyConsistent) }
     var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+}
+
+extension PostGISStore: DryRunStore {
+    /// Runs `body` on a view of this store whose every statement runs in one transaction on one
+    /// connection, rolled back at the end (each of the store's own transactions is a savepoint in
+    /// it). The rules still take their locks: while a dry run replays a player's walk, that
+    /// player's live check-ins wait for it (up to the busy timeout).
+    public func dryRun<T: Sendable>(_ body: (any LeagueStore) async throws -> T) async throws -> T {
+        let logger = self.logger
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query("BEGIN", logger: logger)
+                do {
+                    let value = try await body(PostGISStore(viewOf: self, on: connection))
+                    try await connection.query("ROLLBACK", logger: logger)
+                    return value
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch {
+            throw PostGISError.wrap(error, location: location)
+        }
+    }
 }

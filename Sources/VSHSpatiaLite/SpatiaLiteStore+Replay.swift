@@ -39,13 +39,20 @@ extension SpatiaLiteStore {
         ORDER BY h.position, s.position
         """
 
-    /// A private copy of this database in a temporary file (`VACUUM INTO`), for
-    /// dry runs that must not write to the real one. The caller deletes it.
-    public func temporaryCopy() async throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vsh-dry-run-\(UUID().uuidString).sqlite"
-        ).path
+}
+
+extension SpatiaLiteStore: DryRunStore {
+    /// Runs `body` on a private copy of this database (`VACUUM INTO` a file in a new 0700 folder
+    /// under the temporary directory), removed afterwards: the players' names, e-mail addresses
+    /// and positions in it are readable by this user only.
+    public func dryRun<T: Sendable>(_ body: (any LeagueStore) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vsh-dry-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("league.sqlite").path
         try await database.writeWithoutTransaction { try $0.execute(sql: "VACUUM INTO ?", arguments: [path]) }
-        return path
+        return try await body(try SpatiaLiteStore(path: path, connections: .single))
     }
 }

@@ -11,8 +11,8 @@ extension VSH {
             abstract: "Replay a recorded walk (GPX) through the engine: enter, check-in, exit events.",
             discussion: """
                 Each stay of at least --dwell seconds at a stop becomes a check-in through the same rules as a \
-                device check-in, submitted at the fix's time. With --dry-run the replay runs on a private copy of \
-                the database and nothing is written. Events print one a line (--json: {time, event, hunt, stop, \
+                device check-in, submitted at the fix's time. With --dry-run nothing is written: on a SpatiaLite file \
+                the replay runs on a private copy of it; on PostgreSQL, in one transaction that is rolled back. Events print one a line (--json: {time, event, hunt, stop, \
                 points, verdict}).
                 """)
 
@@ -37,56 +37,44 @@ extension VSH {
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 let live = try await store.openStore()
-                var copy: String?
-                defer {
-                    if let copy {
-                        for suffix in ["", "-wal", "-shm"] {
-                            try? FileManager.default.removeItem(atPath: copy + suffix)
-                        }
-                    }
+                guard dryRun else { return try await replay(on: live) }
+                guard let source = live as? any DryRunStore else {
+                    throw InputError("--dry-run is not available on this database", status: .usage)
                 }
-                let db: any LeagueStore
-                if dryRun {
-                    guard let file = live as? SpatiaLiteStore else {
-                        throw InputError(
-                            "--dry-run works on a SpatiaLite database; on PostgreSQL, replay into a copy "
-                                + "(vsh db copy --from URL --to copy.sqlite)",
-                            status: .usage)
-                    }
-                    copy = try await file.temporaryCopy()
-                    db = try SpatiaLiteStore(path: copy!, connections: .single)
-                } else {
-                    db = live
-                }
-                var replayer = Replayer(
-                    store: db, player: try await db.requirePlayer(named: player), huntID: hunt)
-                replayer.dwellSeconds = dwell
-                replayer.keepTrack = map != nil
-                let summary = try await replayer.run(path: file) { event in
-                    if json {
-                        Output.line(event.json.compactText)
-                    } else {
-                        var line =
-                            RFC3339.format(event.time) + "  "
-                            + event.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
-                        line +=
-                            event.huntID + (event.stopID.map { "/" + $0 } ?? "")
-                            + (event.badgeID.map { " " + $0 } ?? "")
-                        if let verdict = event.verdict { line += "  " + verdict }
-                        if event.points > 0 { line += "  +\(event.points)" }
-                        Output.line(line)
-                    }
-                }
-                for warning in summary.warnings.prefix(20) { Output.error("vsh: \(warning)") }
-                if summary.warnings.count > 20 {
-                    Output.error("vsh: ... and \(summary.warnings.count - 20) more warnings")
-                }
-                if let map {
-                    let hunts = try await db.hunts().map(\.hunt).filter { hunt == nil || $0.id == hunt }
-                    try MapRenderer.write(hunts: hunts, track: summary.track, to: map)
-                }
-                return .success
+                return try await source.dryRun { view in try await replay(on: view) }
             }
+        }
+
+        /// Replays the walk into `db` (the league itself, or a dry run's view of it).
+        func replay(on db: any LeagueStore) async throws -> ExitStatus {
+            var replayer = Replayer(
+                store: db, player: try await db.requirePlayer(named: player), huntID: hunt)
+            replayer.dwellSeconds = dwell
+            replayer.keepTrack = map != nil
+            let summary = try await replayer.run(path: file) { event in
+                if json {
+                    Output.line(event.json.compactText)
+                } else {
+                    var line =
+                        RFC3339.format(event.time) + "  "
+                        + event.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
+                    line +=
+                        event.huntID + (event.stopID.map { "/" + $0 } ?? "")
+                        + (event.badgeID.map { " " + $0 } ?? "")
+                    if let verdict = event.verdict { line += "  " + verdict }
+                    if event.points > 0 { line += "  +\(event.points)" }
+                    Output.line(line)
+                }
+            }
+            for warning in summary.warnings.prefix(20) { Output.error("vsh: \(warning)") }
+            if summary.warnings.count > 20 {
+                Output.error("vsh: ... and \(summary.warnings.count - 20) more warnings")
+            }
+            if let map {
+                let hunts = try await db.hunts().map(\.hunt).filter { hunt == nil || $0.id == hunt }
+                try MapRenderer.write(hunts: hunts, track: summary.track, to: map)
+            }
+            return .success
         }
     }
 }

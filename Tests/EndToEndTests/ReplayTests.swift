@@ -80,9 +80,12 @@ enum Timeline {
             ])
     }
 
-    @Test(arguments: walks)
-    func eachWalkReplaysToItsExpectedTimeline(_ name: String) throws {
-        let workspace = try Workspace()
+    /// Every walk's dry run gives its expected timeline and writes nothing: on SpatiaLite (a private
+    /// copy) and on PostGIS (one transaction, rolled back).
+    @Test(arguments: walks, [false, true])
+    func eachWalkReplaysToItsExpectedTimeline(_ name: String, onPostGIS: Bool) throws {
+        let workspace =
+            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
         try workspace.addPlayers("Walker")
         let result = try workspace.vsh([
             "replay", Self.walk(name), "--player", "Walker", "--dry-run", "--json",
@@ -93,6 +96,7 @@ enum Timeline {
         #expect(problems.isEmpty, "\(name):\n\(problems.joined(separator: "\n"))")
         // A dry run writes nothing.
         #expect(try workspace.totals()["Walker"]?.checkins == 0)
+        #expect(try workspace.vsh(["doctor"]).status == 0)
     }
 
     @Test func aWrongExpectationFails() throws {

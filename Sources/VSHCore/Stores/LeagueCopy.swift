@@ -145,3 +145,11 @@ public enum CopyError: Error, Equatable, CustomStringConvertible, ExitStatusProv
         }
     }
 }
+
+/// A store that can lend a view of itself whose writes are all thrown away: a dry run
+/// (`vsh replay --dry-run`) decides and records as for real, and nothing of it stays.
+public protocol DryRunStore: LeagueStore {
+    /// Runs `body` on the view; everything it wrote is gone when this returns or throws. The view
+    /// is for one task at a time.
+    func dryRun<T: Sendable>(_ body: (any LeagueStore) async throws -> T) async throws -> T
+}
