@@ -48,6 +48,7 @@ extension PostGISStore {
 
     /// Recomputes these players' score events and running totals (the caller holds their locks):
     /// five statements whatever the number of players.
+    @discardableResult
     func rescore(
         _ db: PostgresConnection, players: [PlayerID], catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
     ) async throws -> [PlayerID: [ScoreEvent]] {
