@@ -243,6 +243,9 @@ extension PostGISStore {
             if stored == fingerprint { return }
             try await self.replaceDefinitions(db, with: catalog, files: files)
             try await self.setValue("hunts", fingerprint, db)
+            // The folder's stat signature belongs to the old definitions: forgotten with them, so
+            // that a sync killed before it records the new one reads the files next time.
+            try await db.query("DELETE FROM sync_state WHERE key = 'hunts-stat'", logger: self.logger)
             try await self.rescoreEveryone(db)
         }
         return .updated(hunts: catalog.hunts.count, stops: catalog.hunts.reduce(0) { $0 + $1.stops.count })
@@ -353,11 +356,20 @@ extension PostGISStore {
         {
             return .unchanged
         }
-        let outcome = try await sync(
-            try HuntSources.read(directory: directory),
-            badges: try HuntSources.readBadges(directory: directory))
+        let sources = try HuntSources.read(directory: directory)
+        let badges = try HuntSources.readBadges(directory: directory)
+        let outcome = try await sync(sources, badges: badges)
         if let signature {
-            try await transaction { db in try await self.setValue("hunts-stat", signature, db) }
+            // Only while the stored definitions are still these files' (another process may have
+            // synced other files since).
+            let fingerprint = HuntCatalog.fingerprint(sources, badges: badges)
+            try await transaction { db in
+                try await db.query("SELECT pg_advisory_xact_lock(\(Lock.catalogue))", logger: self.logger)
+                let stored = try await db.query(
+                    "SELECT value FROM sync_state WHERE key = 'hunts'", logger: self.logger
+                ).collect().first?.decode(String.self)
+                if stored == fingerprint { try await self.setValue("hunts-stat", signature, db) }
+            }
         }
         return outcome
     }

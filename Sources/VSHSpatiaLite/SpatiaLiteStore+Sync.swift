@@ -21,15 +21,21 @@ extension SpatiaLiteStore {
         {
             return .unchanged
         }
-        let outcome = try await sync(
-            try HuntSources.read(directory: directory),
-            badges: try HuntSources.readBadges(directory: directory))
+        let sources = try HuntSources.read(directory: directory)
+        let badges = try HuntSources.readBadges(directory: directory)
+        let outcome = try await sync(sources, badges: badges)
         if let signature {
+            // Only while the stored definitions are still these files' (another process may have
+            // synced other files since).
+            let fingerprint = Self.fingerprint(sources, badges: badges)
             try await write { db in
                 try db.execute(
-                    sql:
-                        "INSERT INTO sync_state(key, value) VALUES ('hunts-stat', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                    arguments: [signature])
+                    sql: """
+                        INSERT INTO sync_state(key, value)
+                        SELECT 'hunts-stat', ? WHERE (SELECT value FROM sync_state WHERE key = 'hunts') = ?
+                        ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                        """,
+                    arguments: [signature, fingerprint])
             }
         }
         return outcome
@@ -67,6 +73,10 @@ extension SpatiaLiteStore {
                 sql:
                     "INSERT INTO sync_state(key, value) VALUES ('hunts', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 arguments: [fingerprint])
+            // The folder's stat signature belongs to the old definitions: forgotten with them, so
+            // that a sync killed before it records the new one reads the files next time (it
+            // used to find the old folder's signature and keep the other folder's stops).
+            try db.execute(sql: "DELETE FROM sync_state WHERE key = 'hunts-stat'")
             try Self.rescoreEveryone(db)
         }
         return .updated(hunts: catalog.hunts.count, stops: catalog.hunts.reduce(0) { $0 + $1.stops.count })

@@ -188,6 +188,25 @@ import VSHTestSupport
                 .isEmpty)
     }
 
+    /// A folder sync records the folder's stat signature after the definitions: when it is killed
+    /// in between, the next sync of the old folder must read its files, not trust the signature the
+    /// old definitions left (found by `CrashTests`: a database kept the other folder's stops).
+    @Test(arguments: Backend.allCases) func aSyncKilledBeforeItsSignatureDoesNotStick(_ backend: Backend)
+        async throws
+    {
+        let store = try await backend.open()
+        let both = TestSupport.packageRoot.appendingPathComponent("hunts").path
+        let sources = try HuntSources.read(directory: both)
+        #expect(try await store.sync(directory: both) == .updated(hunts: 2, stops: 17))
+        #expect(try await store.sync(directory: both) == .unchanged)
+        // Another folder's definitions land, and the process dies before it records that folder's
+        // signature: the state `sync(directory:)` leaves between its two writes.
+        let onlyDowntown = sources.filter { $0.expectedID == "downtown-fremont" }
+        #expect(try await store.sync(onlyDowntown, badges: nil) == .updated(hunts: 1, stops: 7))
+        #expect(try await store.sync(directory: both) == .updated(hunts: 2, stops: 17))
+        #expect(try await store.hunts().count == 2)
+    }
+
     @Test(arguments: Backend.allCases) func storedHuntsReadBackAsDefined(_ backend: Backend) async throws {
         let store = try await backend.open()
         let sources = try HuntSources.read(
