@@ -20,7 +20,7 @@ BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps test-deps build build-tests lint serve test replay-test bench bench-compare bench-peers fuzz demo format clean
+.PHONY: all deps test-deps build build-tests lint serve test replay-test bench bench-compare bench-peers fuzz demo install format clean
 
 all: build
 
@@ -152,6 +152,17 @@ serve: build
 	@if [ ! -f $(DEMO_DB) ]; then $(MAKE) --no-print-directory demo >/dev/null && echo "(the demo league: $(DEMO_DB))"; fi
 	@echo "open the printed URL in a browser (Ctrl-C stops the server)"
 	$(BIN)/vsh serve --db $(DEMO_DB) --hunts hunts --port $${PORT:-8080} $${TILES:+--tiles "$$TILES" --tiles-attribution "$${TILES_ATTRIBUTION:-© OpenStreetMap contributors}"}
+
+# Release binaries into $(PREFIX)/bin (default /usr/local/bin; DESTDIR for packaging), with the
+# resource folders SwiftPM keeps beside them (the web app's files). They use the Swift runtime of
+# the toolchain that built them (/opt/swift or wherever swift is installed).
+PREFIX ?= /usr/local
+install: deps
+	swift build -c release
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 .build/release/vsh .build/release/vsh-master "$(DESTDIR)$(PREFIX)/bin/"
+	for r in .build/release/*.resources; do rm -rf "$(DESTDIR)$(PREFIX)/bin/$${r##*/}"; cp -R "$$r" "$(DESTDIR)$(PREFIX)/bin/"; done
+	@echo "installed vsh and vsh-master in $(DESTDIR)$(PREFIX)/bin"
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift

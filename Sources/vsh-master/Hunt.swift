@@ -82,6 +82,19 @@ extension VSHMaster {
                     guard let name = fields.name else {
                         throw InputError("a new hunt needs --name", status: .usage)
                     }
+                    // The first hunt makes its folder (not its parents: a mistyped path stays an error).
+                    var isFolder: ObjCBool = false
+                    if !FileManager.default.fileExists(atPath: folder.directory, isDirectory: &isFolder) {
+                        do {
+                            try FileManager.default.createDirectory(
+                                atPath: folder.directory, withIntermediateDirectories: false)
+                        } catch {
+                            throw InputError(
+                                "\(folder.directory): cannot create the hunts folder (does its parent exist?)",
+                                status: .noInput)
+                        }
+                        Output.line("\(folder.directory): folder created")
+                    }
                     let hunts = try openFolder(folder)
                     guard !hunts.hunts.contains(where: { $0.id == id }) else {
                         throw InputError("hunt \"\(id)\" already exists")

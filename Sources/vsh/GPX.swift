@@ -11,7 +11,8 @@ extension VSH {
             commandName: "gpx",
             abstract: "Statistics of a GPX file: tracks, points, geodesic length, time span, elevations.",
             discussion:
-                "Streams the file (any size). Invalid points are skipped with a warning naming their line.")
+                "Streams the file (any size). Invalid points are skipped with a warning naming their line; a file whose every point is invalid is an error (exit 65)."
+        )
 
         @Argument(help: ArgumentHelp("A GPX 1.0 or 1.1 file.", valueName: "file")) var file: String
         @Flag(help: "One JSON object (shape in the README).") var json = false
@@ -21,6 +22,11 @@ extension VSH {
                 let stats = try GPXStatistics.of(path: file)
                 for skipped in stats.skipped {
                     Output.error("vsh: \(file):\(skipped.line): point skipped: \(skipped.reason)")
+                }
+                // Points, and not one of them usable: statistics of nothing would look like a result.
+                if stats.points + stats.routePoints + stats.waypoints == 0, !stats.skipped.isEmpty {
+                    throw InputError(
+                        "\(file): no usable point (\(stats.skipped.count) skipped, every one invalid)")
                 }
                 if json {
                     Output.line(GPXJSON.statistics(stats, file: file).compactText)

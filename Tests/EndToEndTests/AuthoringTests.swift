@@ -54,6 +54,26 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         return workspace
     }
 
+    /// The first `hunt new` makes the hunts folder (it used to fail until the user ran mkdir); a
+    /// folder whose parent is missing is still an error.
+    @Test func theFirstHuntMakesItsFolder() throws {
+        let workspace = try Workspace()
+        let folder = workspace.root.appendingPathComponent("my-hunts").path
+        let created = try TestSupport.run(
+            "vsh-master", ["hunt", "new", "first-walk", "--name", "First Walk", "--hunts", folder],
+            currentDirectory: workspace.root)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("\(folder): folder created"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/first-walk.geojson"))
+        let typo = workspace.root.appendingPathComponent("no-such-parent/hunts").path
+        let refused = try TestSupport.run(
+            "vsh-master", ["hunt", "new", "first-walk", "--name", "First Walk", "--hunts", typo],
+            currentDirectory: workspace.root)
+        #expect(refused.status == 66, "\(refused.stderr)")
+        #expect(refused.stderr.contains("cannot create the hunts folder"))
+        #expect(!FileManager.default.fileExists(atPath: typo))
+    }
+
     @Test func huntsAreCreatedChangedAndRemoved() throws {
         let workspace = try newHunt()
         #expect(try workspace.fileText("test-walk").contains(#""bonus_points": 50"#))

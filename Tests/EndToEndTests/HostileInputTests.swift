@@ -41,6 +41,35 @@ import VSHTestSupport
         #expect(try workspace.totals()["Ann"]?.checkins == 0)
     }
 
+    /// A GPX whose every point is invalid is an error (it used to print "points 0" and exit 0); a
+    /// GPX that is merely empty (togeojson's empty track) is still described.
+    @Test func aGPXWithoutOneUsablePointIsAnError() throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-gpx")
+        let path = folder.appendingPathComponent("undefined.gpx").path
+        try Data(
+            """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="undefined" lon="-115.1"><time>2026-11-21T10:00:00Z</time></trkpt>
+            <trkpt lat="36.1" lon="undefined"><time>2026-11-21T10:01:00Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: path))
+        for arguments in [["gpx", path], ["gpx", "--json", path]] {
+            let result = try TestSupport.run("vsh", arguments)
+            #expect(result.status == 65, "\(arguments): exit \(result.status)")
+            #expect(result.stdout.isEmpty, "\(result.stdout)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 3, "\(result.stderr)")
+            #expect(lines.last == "vsh: \(path): no usable point (2 skipped, every one invalid)")
+        }
+        let empty = try #require(TestSupport.corpus).appendingPathComponent("gpx/togeojson__empty_trk.gpx")
+            .path
+        let described = try TestSupport.run("vsh", ["gpx", empty])
+        #expect(described.status == 0, "\(described.stderr)")
+        #expect(described.stdout.contains("points 0"))
+    }
+
     @Test(arguments: [
         ("control-characters.geojson", "\"name\" contains a control character (U+001B)"),
         ("rtl-override.geojson", "\"name\" contains a text-direction control (U+202E)"),

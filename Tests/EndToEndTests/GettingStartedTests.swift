@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import VSHTestSupport
+
+/// The README's "Getting started" block, run as written in an empty folder with the built commands
+/// on the PATH (its `make install` line is what puts them there).
+@Suite struct GettingStartedTests {
+    @Test func theReadmesGettingStartedWorksAsWritten() throws {
+        let readme = try String(
+            contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "### Getting started"))
+        let rest = readme[section.upperBound...]
+        let open = try #require(rest.range(of: "```sh\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        let lines = rest[open.upperBound..<close.lowerBound].split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("make install PREFIX=") == true)
+        let script = (["set -euo pipefail"] + lines.dropFirst()).joined(separator: "\n")
+        #expect(script.contains("vsh checkin"))
+
+        let folder = try TestSupport.temporaryDirectory("vsh-getting-started")
+        let result = try TestSupport.run(
+            "/bin/bash", ["-c", "export PATH=\"$0:$PATH\"\n" + script, TestSupport.productsDirectory.path],
+            currentDirectory: folder)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("./hunts: folder created"))
+        #expect(result.stdout.contains("ACCEPTED: MGM Grand Lion (my-first-hunt) · +30 points"))
+        #expect(result.stdout.contains("Ann Lee      30"), "\(result.stdout)")
+    }
+}
