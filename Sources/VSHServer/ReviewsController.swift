@@ -42,7 +42,8 @@ struct ReviewsController: Sendable {
                         "received_at": .string(RFC3339.format(p.receivedAt)), "hunt": .optional(p.huntID),
                         "stop": .optional(p.stopID), "stop_name": .optional(p.stopName),
                         "reasons": .array(p.reasons.map(JSONValue.string)),
-                        "lat": Self.number(p.position?.latitude), "lon": Self.number(p.position?.longitude),
+                        "lat": Self.number(p.position.map { Coordinate.printed($0.latitude) }),
+                        "lon": Self.number(p.position.map { Coordinate.printed($0.longitude) }),
                         "accuracy_m": Self.number(p.accuracyMeters), "has_photo": .bool(p.photoFile != nil),
                         "fix_time": .optional(p.fixTime.map(RFC3339.format)),
                     ])

@@ -173,7 +173,7 @@ extension VSHMaster {
                     Output.line("\(stop.name) (\(hunt.id)/\(stop.id)), \(stop.points) points")
                     if !stop.description.isEmpty { Output.line(stop.description) }
                     Output.line(
-                        "area \(Int(Geodesic.areaSquareMeters(of: stop.geofence).rounded())) m², \(stop.geofence.allPositions.count) positions, centre \(center.latitude), \(center.longitude)"
+                        "area \(Int(Geodesic.areaSquareMeters(of: stop.geofence).rounded())) m², \(stop.geofence.allPositions.count) positions, centre \(Coordinate.printed(center.latitude)), \(Coordinate.printed(center.longitude))"
                     )
                     if let image = stop.image { Output.line("image \(image)") }
                     Output.line(stop.geofence.geoJSON(decimals: HuntFile.coordinateDecimals).compactText)

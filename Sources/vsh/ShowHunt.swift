@@ -36,13 +36,24 @@ extension VSH {
                 if let start = hunt.startsAt { Output.line("starts \(RFC3339.format(start))") }
                 if let end = hunt.endsAt { Output.line("ends   \(RFC3339.format(end))") }
                 Output.line("")
+                // Where each stop is: the middle of its outline's box, to about a metre.
                 var table = TextTable(
-                    headers: ["#", "STOP", "NAME", "POINTS", "AREA m²"], rightAligned: [0, 3, 4])
+                    headers: ["#", "STOP", "NAME", "POINTS", "AREA m²", "AROUND (LAT, LON)"],
+                    rightAligned: [0, 3, 4])
                 for (index, stop) in hunt.stops.enumerated() {
                     let area = Int((stored.stopAreas[stop.id] ?? 0).rounded())
-                    table.append(["\(index + 1)", stop.id, stop.name, "\(stop.points)", "\(area)"])
+                    let middle = stop.geofence.bounds.center
+                    table.append([
+                        "\(index + 1)", stop.id, stop.name, "\(stop.points)", "\(area)",
+                        String(format: "%.5f, %.5f", middle.latitude, middle.longitude),
+                    ])
                 }
                 table.render().forEach(Output.line)
+                let described = hunt.stops.enumerated().filter { !$0.element.description.isEmpty }
+                if !described.isEmpty { Output.line("") }
+                for (index, stop) in described {
+                    Output.line("\(index + 1). \(stop.name): \(stop.description)")
+                }
                 return .success
             }
         }

@@ -41,6 +41,12 @@ import VSHTestSupport
         }
         #expect(area > 10_000 && area < 20_000)  // 460 m x 32 m
 
+        // In words: where each stop is and what to look for there (a player could not tell before).
+        let text = try workspace.vsh(["hunt", "downtown-fremont"]).stdout
+        #expect(text.contains("AROUND (LAT, LON)"))
+        #expect(text.contains("The Mob Museum                 60     9000  36.17282, -115.14125"), "\(text)")
+        #expect(text.contains("\n2. The Mob Museum: The 1933 federal courthouse"), "\(text)")
+
         let unknown = try workspace.vsh(["hunt", "nope"])
         #expect(unknown.status == 65)
         #expect(unknown.stderr == "vsh: no hunt \"nope\" (hunts: downtown-fremont, strip-classics)\n")

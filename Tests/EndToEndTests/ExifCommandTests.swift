@@ -51,4 +51,26 @@ import VSHTestSupport
         #expect(missing.status == 66)
         #expect(missing.stderr == "vsh: /nonexistent/photo.jpg: cannot open the photo\n")
     }
+
+    /// Positions print with at most 7 decimals (about 1 cm), in text and JSON: EXIF's degree,
+    /// minute and second rationals used to print as `-115.17290072222222`.
+    @Test func positionsPrintWithoutFloatNoise() throws {
+        let folder = TestSupport.packageRoot.appendingPathComponent("Fixtures/photos")
+        let photos = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".jpg")
+        }.sorted().map { folder.appendingPathComponent($0).path }
+        #expect(photos.count > 10)
+        let noise = #/-?\d+\.\d{8,}/#
+        let text = try TestSupport.run("vsh", ["exif"] + photos).stdout
+        let positions = text.split(separator: "\n").filter {
+            $0.contains("position  ") && !$0.contains("none")
+        }
+        #expect(positions.count > 10)
+        for line in positions { #expect(line.firstMatch(of: noise) == nil, "\(line)") }
+        let lines = try TestSupport.run("vsh", ["exif", "--json"] + photos).stdout.split(separator: "\n")
+        #expect(lines.count == photos.count)
+        for line in lines { #expect(line.firstMatch(of: noise) == nil, "\(line)") }
+        // Rounded, not cut: 36.06398972222222 is 36.0639897.
+        #expect(text.contains("36.0639897, -115.1893931"), "\(text)")
+    }
 }

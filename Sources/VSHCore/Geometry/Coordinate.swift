@@ -69,3 +69,12 @@ private func format2(_ value: Double) -> String {
     let scaled = (value * 100).rounded() / 100
     return "\(scaled)"
 }
+
+extension Coordinate {
+    /// Degrees as vsh prints them, in text and JSON: rounded to 7 decimals (about 1 cm), so that
+    /// `-115.17290072222222` reads `-115.1729007` and `-115.16139000000001` reads `-115.16139`.
+    public static func printed(_ degrees: Double) -> Double {
+        guard degrees.isFinite else { return degrees }
+        return (degrees * 1e7).rounded() / 1e7
+    }
+}

@@ -9,7 +9,8 @@ public enum CheckInJSON {
         let fix: JSONValue =
             decision.fix.map { fix in
                 .object([
-                    "lat": .double(fix.position.latitude), "lon": .double(fix.position.longitude),
+                    "lat": .double(Coordinate.printed(fix.position.latitude)),
+                    "lon": .double(Coordinate.printed(fix.position.longitude)),
                     "accuracy_m": fix.accuracyMeters.map(JSONValue.double) ?? .null,
                     "time": .string(RFC3339.format(fix.time)), "source": .string(fix.source.rawValue),
                 ])

@@ -10,7 +10,8 @@ public enum GPXJSON {
         func point(_ p: GPXPoint?) -> JSONValue {
             guard let p else { return .null }
             return .array([
-                .double(p.latitude), .double(p.longitude), p.elevationMeters.map(JSONValue.double) ?? .null,
+                .double(Coordinate.printed(p.latitude)), .double(Coordinate.printed(p.longitude)),
+                p.elevationMeters.map(JSONValue.double) ?? .null,
             ])
         }
         return .object([

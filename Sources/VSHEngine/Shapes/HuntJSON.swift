@@ -19,7 +19,10 @@ public enum HuntJSON {
                         "points": .int(stop.points),
                         "image": .optional(stop.image),
                         "area_m2": .double(((stored.stopAreas[stop.id] ?? 0) * 10).rounded() / 10),
-                        "center": .array([.double(center.latitude), .double(center.longitude)]),
+                        "center": .array([
+                            .double(Coordinate.printed(center.latitude)),
+                            .double(Coordinate.printed(center.longitude)),
+                        ]),
                     ])
                 })
         } else {

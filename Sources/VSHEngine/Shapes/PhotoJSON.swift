@@ -9,7 +9,8 @@ public enum PhotoJSON {
         func integer(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
         return .object([
             "file": .string(file),
-            "lat": number(m.latitude), "lon": number(m.longitude),
+            "lat": number(m.latitude.map(Coordinate.printed)),
+            "lon": number(m.longitude.map(Coordinate.printed)),
             "altitude_m": number(m.altitudeMeters),
             "gps_time": .optional(m.gpsTime.map(RFC3339.format)),
             "taken_at": .optional(m.takenAtText),
@@ -29,7 +30,10 @@ public enum PhotoJSON {
             }
         }
         if let lat = m.latitude, let lon = m.longitude {
-            add("position", "\(lat), \(lon)" + (m.accuracyMeters.map { " (±\(Int($0.rounded())) m)" } ?? ""))
+            add(
+                "position",
+                "\(Coordinate.printed(lat)), \(Coordinate.printed(lon))"
+                    + (m.accuracyMeters.map { " (±\(Int($0.rounded())) m)" } ?? ""))
         } else {
             add("position", "none (\(m.positionNote ?? "no GPS"))")
         }
