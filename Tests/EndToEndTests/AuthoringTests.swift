@@ -74,6 +74,49 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         #expect(!FileManager.default.fileExists(atPath: typo))
     }
 
+    /// An imported stop's image comes along when it is beside the file (copied into the folder's
+    /// images/), stays when the folder has it, and is left out with a note when it is nowhere (it
+    /// used to stay as a reference to a file the folder did not have, without a word).
+    @Test func importedImagesComeAlongOrAreLeftOutWithANote() throws {
+        let workspace = try newHunt()
+        let photo = TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg").path
+        #expect(
+            try workspace.master([
+                "stop", "add", "--hunt", "test-walk", "--id", "lion", "--name", "Lion", "--points", "10",
+                "--circle", "36.1025,-115.1714,40", "--image", photo,
+            ]).status == 0)
+        let kml = workspace.root.appendingPathComponent("walk.kml").path
+        #expect(try workspace.master(["export", "test-walk", "--format", "kml", "-o", kml]).status == 0)
+
+        func importInto(_ name: String) throws -> (TestSupport.ProcessResult, String) {
+            let folder = workspace.root.appendingPathComponent(name).path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let result = try TestSupport.run("vsh-master", ["import", kml, "--hunts", folder])
+            let text = (try? String(contentsOfFile: folder + "/test-walk.geojson", encoding: .utf8)) ?? ""
+            return (result, text)
+        }
+        let (nowhere, bare) = try importInto("elsewhere")
+        #expect(nowhere.status == 0, "\(nowhere.stderr)")
+        #expect(nowhere.stderr.contains("stop lion's image images/lion.jpg is neither beside the file"))
+        #expect(!bare.contains("images/lion.jpg"))
+
+        let beside = workspace.root.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: beside, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: workspace.hunts + "/images/lion.jpg",
+            toPath: beside.appendingPathComponent("lion.jpg").path)
+        let (copied, text) = try importInto("copied")
+        #expect(copied.status == 0 && copied.stderr.isEmpty, "\(copied.stderr)")
+        #expect(text.contains(#""image": "images/lion.jpg""#))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: workspace.root.appendingPathComponent("copied/images/lion.jpg").path))
+        #expect(
+            try TestSupport.run(
+                "vsh-master", ["validate", "--hunts", workspace.root.appendingPathComponent("copied").path]
+            ).status == 0)
+    }
+
     @Test func huntsAreCreatedChangedAndRemoved() throws {
         let workspace = try newHunt()
         #expect(try workspace.fileText("test-walk").contains(#""bonus_points": 50"#))
