@@ -12,6 +12,9 @@ public final class HuntFolder {
     public let directory: String
     public private(set) var hunts: [Hunt]
     let inspector: SpatiaLiteInspector
+    /// Draws a JPEG anew before `keepImage` writes it into the folder (the tool sets one that keeps
+    /// pixels only: an organiser's camera, name and GPS stay out of a folder that gets published).
+    public var redrawJPEG: (([UInt8]) throws -> [UInt8])?
     private var sources: [HuntCatalog.Source]
     private let badges: HuntCatalog.Source?
 
@@ -83,8 +86,8 @@ public final class HuntFolder {
         }
     }
 
-    /// Copies a picture into the folder's `images/` as `<name>.<ext>` and returns
-    /// the path to put in a hunt file (relative to the folder).
+    /// Copies a picture into the folder's `images/` as `<name>.<ext>` (a JPEG through
+    /// `redrawJPEG` when set) and returns the path to put in a hunt file (relative to the folder).
     public func keepImage(_ file: String, as name: String) throws -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue
@@ -99,8 +102,14 @@ public final class HuntFolder {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let relative = "images/\(name).\(ext == "jpeg" ? "jpg" : ext)"
         let target = (directory.hasSuffix("/") ? directory : directory + "/") + relative
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard var data = FileManager.default.contents(atPath: file) else {
             throw AuthoringError.unreadableImage(file: file)
+        }
+        if ext == "jpg" || ext == "jpeg", let redrawJPEG {
+            guard let drawn = try? redrawJPEG([UInt8](data)) else {
+                throw AuthoringError.unreadableImage(file: file)
+            }
+            data = Data(drawn)
         }
         do {
             try data.write(to: URL(fileURLWithPath: target), options: .atomic)

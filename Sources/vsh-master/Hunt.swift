@@ -3,6 +3,7 @@ import Foundation
 import VSHAuthoring
 import VSHCommandSupport
 import VSHCore
+import VSHEngine
 import VSHSpatiaLite
 
 /// The hunt fields `hunt new` and `hunt set` take.
@@ -55,7 +56,18 @@ struct HuntFields: ParsableArguments {
 }
 
 func openFolder(_ options: FolderOptions) throws -> HuntFolder {
-    try HuntFolder(directory: options.directory, inspector: try SpatiaLiteInspector.standalone())
+    let folder = try HuntFolder(directory: options.directory, inspector: try SpatiaLiteInspector.standalone())
+    // Images enter the folder as pixels only: upright, at most 2048 px, encoded anew by libjpeg,
+    // without the EXIF (camera serial, owner, GPS) of the organiser's original.
+    folder.redrawJPEG = { bytes in
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vsh-master-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        return try Avatar.fitted(from: bytes, folder: scratch.path, longest: 2048)
+    }
+    return folder
 }
 
 extension VSHMaster {

@@ -74,7 +74,7 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         #expect(!FileManager.default.fileExists(atPath: typo))
     }
 
-    /// An imported stop's image comes along when it is beside the file (copied into the folder's
+    /// A stop's image enters the folder without its EXIF; an imported stop's image comes along when it is beside the file (copied into the folder's
     /// images/), stays when the folder has it, and is left out with a note when it is nowhere (it
     /// used to stay as a reference to a file the folder did not have, without a word).
     @Test func importedImagesComeAlongOrAreLeftOutWithANote() throws {
@@ -85,6 +85,16 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
                 "stop", "add", "--hunt", "test-walk", "--id", "lion", "--name", "Lion", "--points", "10",
                 "--circle", "36.1025,-115.1714,40", "--image", photo,
             ]).status == 0)
+        // What entered the folder is pixels only: exiftool finds no GPS, camera or EXIF in it (the
+        // original is an iPhone photo with its position).
+        let kept = try TestSupport.run(
+            "/usr/bin/env", ["exiftool", "-json", "-a", "-G1", workspace.hunts + "/images/lion.jpg"])
+        #expect(kept.status == 0)
+        #expect(!kept.stdout.contains("GPS") && !kept.stdout.contains("[EXIF"), "\(kept.stdout)")
+        #expect(!kept.stdout.contains("Apple"), "\(kept.stdout)")
+        #expect(kept.stdout.contains("\"File:ImageWidth\""), "\(kept.stdout)")
+        let original = try TestSupport.run("/usr/bin/env", ["exiftool", "-json", "-a", "-G1", photo])
+        #expect(original.stdout.contains("GPS") && original.stdout.contains("Apple"))
         let kml = workspace.root.appendingPathComponent("walk.kml").path
         #expect(try workspace.master(["export", "test-walk", "--format", "kml", "-o", kml]).status == 0)
 
@@ -220,9 +230,11 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         // A 50 m square grown by 5 m with rounded corners: 60 x 60 less the corners' rounding.
         #expect(area > 3_450 && area < 3_600, "area \(area)")
         #expect(try workspace.fileText("test-walk").contains(#""image": "images/el-cortez.jpg""#))
+        // The first corner photo, drawn anew: its pixels, not its GPS.
+        let image = workspace.hunts + "/images/el-cortez.jpg"
+        #expect(try Data(contentsOf: URL(fileURLWithPath: image)).starts(with: [0xFF, 0xD8]))
         #expect(
-            try Data(contentsOf: URL(fileURLWithPath: workspace.hunts + "/images/el-cortez.jpg"))
-                == Data(contentsOf: URL(fileURLWithPath: corners[0])))
+            try TestSupport.run("/usr/bin/env", ["exiftool", "-GPSLatitude", image]).stdout.isEmpty)
         // A photo without GPS is named.
         let noGPS = TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/no-gps.jpg").path
         let refused = try workspace.master([

@@ -116,45 +116,56 @@ public enum TestSupport {
         stdin: Data? = nil,
         hangLimitSeconds: Double? = TestSupport.hangLimitSeconds
     ) throws -> ProcessResult {
-        let process = Process()
         // A built tool by name (vsh, vsh-master), or any program by its absolute path.
-        process.executableURL =
-            tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : productsDirectory.appendingPathComponent(tool)
-        process.arguments = arguments
+        let path = tool.hasPrefix("/") ? tool : productsDirectory.appendingPathComponent(tool).path
         var env = ProcessInfo.processInfo.environment
         env["VSH_DB"] = nil
         env["VSH_HUNTS"] = nil
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
+        let input = try Spawn.pipe()
+        let out = try Spawn.pipe()
+        let err = try Spawn.pipe()
+        let pid: Int32
+        do {
+            pid = try Spawn.start(
+                path, arguments, environment: env, directory: currentDirectory?.path, stdin: input.read,
+                stdout: out.write, stderr: err.write)
+        } catch {
+            for fd in [input.read, input.write, out.read, out.write, err.read, err.write] { close(fd) }
+            throw error
+        }
+        for fd in [input.read, out.write, err.write] { close(fd) }
         // A hang guard, not a speed test: past the (generous) limit the process is killed,
         // and its status (SIGKILL) fails whatever the test expected.
+        let watch = ProcessWatch()
         if let hangLimitSeconds {
-            let watched = process
             DispatchQueue.global().asyncAfter(deadline: .now() + hangLimitSeconds) {
-                if watched.isRunning { kill(watched.processIdentifier, SIGKILL) }
+                if !watch.ended { kill(pid, SIGKILL) }
             }
         }
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
+        let writer = FileHandle(fileDescriptor: input.write, closeOnDealloc: true)
+        if let stdin { writer.write(stdin) }
+        try writer.close()
         // Read both pipes to the end before waiting, so a chatty process cannot block.
         nonisolated(unsafe) var errData = Data()
-        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let errHandle = FileHandle(fileDescriptor: err.read, closeOnDealloc: true)
+        let errReader = Thread { errData = errHandle.readDataToEndOfFile() }
         errReader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let outData = FileHandle(fileDescriptor: out.read, closeOnDealloc: true).readDataToEndOfFile()
+        let status = Spawn.wait(pid)
+        watch.end()
         while !errReader.isFinished { usleep(1000) }
         return ProcessResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            status: status, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
+}
+
+/// Whether a spawned process was waited for (so the hang guard never signals a reused pid).
+final class ProcessWatch: Sendable {
+    private let done = Mutex(false)
+    var ended: Bool { done.withLock { $0 } }
+    func end() { done.withLock { $0 = true } }
 }
 
 /// The folders tests made, removed at exit (a test that fails half-way leaves nothing behind either).
