@@ -46,8 +46,17 @@ public struct StoreOptions: ParsableArguments {
     ///
     /// A hunts folder named by `--hunts` or `VSH_HUNTS` must exist (exit 66). The
     /// default `./hunts` may be absent: then the database's definitions are used as they are.
-    public func openStore(sync: Bool = true) async throws -> any LeagueStore {
-        try await Self.open(databasePath, hunts: sync ? huntsFolder : nil)
+    public func openStore(sync: Bool = true, existing: Bool = false) async throws -> any LeagueStore {
+        // Commands that only read a league (or change what is in one) never make a database: a
+        // mistyped --db, or a command run from another folder, is an error, not an empty league.
+        if existing, !PostGISStore.isURL(databasePath), !FileManager.default.fileExists(atPath: databasePath)
+        {
+            throw InputError(
+                "\(databasePath): no such database (vsh sync, vsh hunts or vsh player add makes one; "
+                    + "or name it with --db or VSH_DB)",
+                status: .noInput)
+        }
+        return try await Self.open(databasePath, hunts: sync ? huntsFolder : nil)
     }
 
     /// Opens a league: a `postgres://` URL on PostGIS, else a SpatiaLite file, syncing `hunts`

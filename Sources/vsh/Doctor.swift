@@ -25,7 +25,7 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let db = try await store.openStore(sync: false)
+                let db = try await store.openStore(sync: false, existing: true)
                 let health = try await db.health(photos: store.photos(of: db))
                 if json {
                     Output.line(

@@ -30,7 +30,7 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let db = try await store.openStore()
+                let db = try await store.openStore(existing: true)
                 let from = try since.map { try Clock.time($0, option: "--since") }
                 let to = try until.map { try Clock.time($0, option: "--until") }
                 let entries = try await db.leaderboard(
@@ -61,7 +61,7 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let db = try await store.openStore()
+                let db = try await store.openStore(existing: true)
                 try await db.rescoreEveryone()
                 Output.line("\(db.location): scores recomputed")
                 return .success

@@ -44,7 +44,7 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let players = try await store.openStore().players()
+                let players = try await store.openStore(existing: true).players()
                 if json {
                     Output.line(
                         JSONValue.array(
@@ -91,7 +91,7 @@ extension VSH.Player {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let db = try await store.openStore()
+                let db = try await store.openStore(existing: true)
                 let player = try await db.requirePlayer(named: name)
                 guard let password = SecretInput.readLine(prompt: "Password for \(player.name): ") else {
                     throw InputError("no password on standard input", status: .usage)
@@ -117,7 +117,7 @@ extension VSH.Player {
                 guard let chosen = VSHCore.Role(rawValue: role) else {
                     throw InputError("a role is player or moderator, not \"\(role)\"", status: .usage)
                 }
-                let db = try await store.openStore()
+                let db = try await store.openStore(existing: true)
                 let player = try await db.requirePlayer(named: name)
                 try await db.setRole(chosen, player: player.id)
                 Output.line("\(player.name) is a \(chosen.rawValue)")

@@ -20,7 +20,7 @@ extension VSH {
 
             func run() async throws {
                 try await CommandRunner.run(tool: "vsh") {
-                    let db = try await store.openStore()
+                    let db = try await store.openStore(existing: true)
                     let pending = try await db.pendingCheckIns()
                     let archive = store.photos(of: db)
                     if json {
@@ -62,7 +62,7 @@ extension VSH {
             func decide(_ decision: ReviewDecision, reason: String) async throws {
                 try await CommandRunner.run(tool: "vsh") {
                     let who = moderator ?? ProcessInfo.processInfo.environment["USER"] ?? "moderator"
-                    let outcome = try await store.openStore().review(
+                    let outcome = try await store.openStore(existing: true).review(
                         id, decision, reason: reason, moderator: who, at: try Clock.now(now))
                     var line = "check-in #\(outcome.checkInID) by \(outcome.player): \(outcome.state)"
                     if outcome.pointsCredited > 0 { line += ", +\(outcome.pointsCredited) points" }

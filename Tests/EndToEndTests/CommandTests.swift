@@ -52,6 +52,31 @@ import VSHTestSupport
         #expect(unknown.stderr == "vsh: no hunt \"nope\" (hunts: downtown-fremont, strip-classics)\n")
     }
 
+    /// A mistyped --db used to make a new empty database and answer "No scores yet." with exit 0:
+    /// commands that only read a league, or change what is in one, refuse a missing file (66);
+    /// those that make state still make it.
+    @Test func readingCommandsRefuseAMissingDatabase() throws {
+        let workspace = try Workspace()
+        let typo = workspace.root.appendingPathComponent("vhs.sqlite").path
+        for command in [
+            ["leaderboard"], ["players"], ["profile", "Ann"], ["doctor"], ["review", "list"],
+            ["player", "role", "Ann", "moderator"],
+        ] {
+            let result = try TestSupport.run(
+                "vsh", command + ["--db", typo, "--hunts", workspace.hunts], currentDirectory: workspace.root)
+            #expect(result.status == 66, "\(command): \(result.stderr)")
+            #expect(
+                result.stderr
+                    == "vsh: \(typo): no such database (vsh sync, vsh hunts or vsh player add makes one; "
+                    + "or name it with --db or VSH_DB)\n", "\(command)")
+            #expect(!FileManager.default.fileExists(atPath: typo), "\(command) made \(typo)")
+        }
+        let made = try TestSupport.run(
+            "vsh", ["hunts", "--db", typo, "--hunts", workspace.hunts], currentDirectory: workspace.root)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try TestSupport.run("vsh", ["leaderboard", "--db", typo]).stdout == "No scores yet.\n")
+    }
+
     @Test func theDatabaseIsARealSpatiaLiteFileThatGDALReads() throws {
         let workspace = try Workspace()
         #expect(try workspace.vsh(["sync"]).stdout.contains("loaded 2 hunts with 17 stops"))

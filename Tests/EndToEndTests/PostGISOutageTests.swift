@@ -38,8 +38,15 @@ import VSHTestSupport
         #expect(refused.status == 503)
         #expect(!server.log.contains("36.12"), "a position reached the log")
 
+        // Back: the pool reconnects by itself (after its own backoff, so the first answers may
+        // still be 503); polled, not timed.
         try cluster.resume()
-        #expect(try await server.call("GET", "/healthz").status == 200)
+        var healthy = 0
+        for _ in 0..<120 where healthy != 200 {
+            healthy = try await server.call("GET", "/healthz").status
+            if healthy != 200 { try await Task.sleep(for: .milliseconds(500)) }
+        }
+        #expect(healthy == 200)
         let bellagio = try await TwoInstanceTests.checkIn(
             server.base, token: bo, session: session, fields: fix("36.112630", "-115.174000"))
         #expect(bellagio.status == 201)
