@@ -27,16 +27,43 @@ static void vsh_jpeg_no_messages(j_common_ptr cinfo, int level) {
     (void)level;
 }
 
+/* A decode's bounds on work, checked by libjpeg's progress monitor (called once
+   per scan line group and per input scan): a progressive file may declare any
+   number of scans, each a pass over the whole image's coefficients. */
+struct vsh_jpeg_progress {
+    struct jpeg_progress_mgr pub;
+    int max_scans;
+};
+
+static void vsh_jpeg_progress_monitor(j_common_ptr cinfo) {
+    struct vsh_jpeg_progress *progress = (struct vsh_jpeg_progress *)cinfo->progress;
+    j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+    if (cinfo->is_decompressor && dinfo->input_scan_number > progress->max_scans) {
+        struct vsh_jpeg_error *error = (struct vsh_jpeg_error *)cinfo->err;
+        snprintf(error->message, sizeof error->message, "more than %d scans (a camera writes at most a few dozen)",
+                 progress->max_scans);
+        longjmp(error->jump, 1);
+    }
+}
+
 /* Decodes JPEG bytes to 8-bit RGB, scaled down by 1/8, 1/4 or 1/2 when the
    smaller image still covers min_width x min_height (libjpeg's DCT scaling: the
-   full image is never held). Refuses images whose output exceeds max_pixels.
+   full image is never held). Refuses images whose output exceeds max_pixels,
+   whose declared size exceeds max_declared_pixels, that have more than max_scans
+   scans, or that need more than max_memory bytes of libjpeg's working memory (a
+   progressive image keeps every coefficient of the full image; Debian's
+   libjpeg-turbo has no backing store, so past the limit the decode stops).
    Returns 0 and a malloc'd buffer (free() it), or -1 with a message. */
 static inline int vsh_jpeg_decode(const unsigned char *data, unsigned long size, unsigned int min_width,
-                                  unsigned int min_height, unsigned long max_pixels, unsigned char **pixels,
-                                  unsigned int *width, unsigned int *height, char *message, size_t message_size) {
+                                  unsigned int min_height, unsigned long max_pixels,
+                                  unsigned long long max_declared_pixels, int max_scans, long max_memory,
+                                  unsigned char **pixels, unsigned int *width, unsigned int *height, char *message,
+                                  size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct vsh_jpeg_error error;
+    struct vsh_jpeg_progress progress;
     unsigned char *volatile buffer = NULL;
+    error.message[0] = 0;
     cinfo.err = jpeg_std_error(&error.pub);
     error.pub.error_exit = vsh_jpeg_error_exit;
     error.pub.emit_message = vsh_jpeg_no_messages;
@@ -47,8 +74,18 @@ static inline int vsh_jpeg_decode(const unsigned char *data, unsigned long size,
         return -1;
     }
     jpeg_create_decompress(&cinfo);
+    cinfo.mem->max_memory_to_use = max_memory;
+    progress.pub.progress_monitor = vsh_jpeg_progress_monitor;
+    progress.max_scans = max_scans;
+    cinfo.progress = &progress.pub;
     jpeg_mem_src(&cinfo, data, size);
     jpeg_read_header(&cinfo, TRUE);
+    if ((unsigned long long)cinfo.image_width * cinfo.image_height > max_declared_pixels) {
+        snprintf(message, message_size, "it declares %u x %u pixels, more than any camera makes", cinfo.image_width,
+                 cinfo.image_height);
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
     cinfo.out_color_space = JCS_RGB;
     cinfo.scale_num = 1;
     cinfo.scale_denom = 1;

@@ -33,9 +33,32 @@ public enum JPEGCodec {
     /// Decodes a JPEG scaled down by DCT scaling (1/2, 1/4, 1/8) to the smallest
     /// size that still covers `minWidth` x `minHeight`: a 12-megapixel photo for
     /// a 320-pixel tile is decoded at 1/8, never in full.
+    ///
+    /// The work is bounded whatever the file declares: at most `maxScans` scans (each a
+    /// pass over every coefficient of a progressive image), at most `maxMemory` bytes of
+    /// libjpeg's working memory (a progressive image keeps all its coefficients, 2 bytes
+    /// each, whatever the output scale: 2.4 GB for a 20000 x 20000 file of 27 KB), and a
+    /// declared size of at most `PhotoReader.maxPixels`.
     /// - Throws: `JPEGCodecError.decode` with libjpeg's message for a corrupt or unsupported file.
     public static func decode(
         _ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int, maxPixels: Int = 20_000_000
+    ) throws -> RGBImage {
+        try decode(
+            bytes, covering: minWidth, minHeight, maxPixels: maxPixels, maxScans: maxScans,
+            maxMemory: maxMemory)
+    }
+
+    /// Scans a decode may read: a baseline photo has 1, libjpeg's progressive default 10,
+    /// mozjpeg's optimised scripts a few dozen. (libjpeg-turbo's own djpeg -maxscans idea.)
+    public static let maxScans = 100
+    /// libjpeg's working memory a decode may use: a 48-megapixel progressive photo with
+    /// 4:2:0 chroma needs about 150 MB, so this leaves room for any phone's.
+    public static let maxMemory = 512 << 20
+
+    /// `decode(_:covering:_:maxPixels:)` with its bounds given (for tests).
+    static func decode(
+        _ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int, maxPixels: Int, maxScans: Int,
+        maxMemory: Int
     ) throws -> RGBImage {
         var pointer: UnsafeMutablePointer<UInt8>?
         var width: UInt32 = 0
@@ -44,11 +67,16 @@ public enum JPEGCodec {
         let status = bytes.withUnsafeBufferPointer { buffer in
             vsh_jpeg_decode(
                 buffer.baseAddress, UInt(buffer.count), UInt32(max(1, minWidth)), UInt32(max(1, minHeight)),
-                UInt(maxPixels),
+                UInt(maxPixels), UInt64(PhotoReader.maxPixels), Int32(maxScans), Int(maxMemory),
                 &pointer, &width, &height, &message, message.count)
         }
         guard status == 0, let pointer else {
             let text = Self.text(message)
+            if text.hasPrefix("Backing store") || text.hasPrefix("Insufficient memory") {
+                throw JPEGCodecError.decode(
+                    "decoding it would take more than \(maxMemory >> 20) MiB (a progressive image keeps every"
+                        + " coefficient of its declared size)")
+            }
             throw JPEGCodecError.decode(text.isEmpty ? "cannot decode the JPEG" : text)
         }
         defer { free(pointer) }
@@ -96,9 +124,12 @@ public enum JPEGCodecError: Error, Equatable, Sendable, CustomStringConvertible,
         }
     }
 
-    /// 65 for a bad image, 66 for a file that cannot be written.
+    /// 65 for a bad image, 74 for a file that cannot be written (a full disk, a read-only
+    /// folder), 66 for one whose folder does not exist.
     public var exitStatus: ExitStatus {
-        if case .write = self { return .noInput }
+        if case .write(_, let message) = self {
+            return message.hasPrefix("cannot create") ? .noInput : .ioError
+        }
         return .dataError
     }
 }

@@ -17,7 +17,8 @@ public enum PhotoReader {
         let head = file.read(at: 0, count: 2)
         guard head.count == 2 else { throw .empty(file: path) }
         guard head == [0xFF, 0xD8] else { throw .notJPEG(file: path) }
-        let layout = JPEGLayout.walk(size: file.size, throughScans: false) { file.read(at: $0, count: $1) }
+        let buffered = BufferedRead(file)
+        let layout = JPEGLayout.walk(size: file.size, throughScans: false) { buffered.read($0, $1) }
         var metadata = layout.exifPayload.flatMap(ExifDocument.init(payload:))?.metadata() ?? PhotoMetadata()
         if layout.exifPayload == nil { metadata.positionNote = "no EXIF" }
         metadata.width = layout.width
