@@ -246,7 +246,9 @@ public final class PostGISStore: LeagueStore {
 
     /// Schema history: each step runs once, in order, in one transaction with the version stamp,
     /// under an advisory lock so that instances starting together migrate once.
-    static let migrations: [[String]] = [PostGISSchema.version1]
+    /// Version 2 has no SQL: its step is `rekeyPlayers` (names in NFC, unique by their NFKC
+    /// case-folded key), which only Swift computes the way every instance looks names up.
+    static let migrations: [[String]] = [PostGISSchema.version1, []]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this
     /// version, since nothing may be created on it.
@@ -281,9 +283,34 @@ public final class PostGISStore: LeagueStore {
                 for statement in statements {
                     try await db.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                if index + 1 == 2 { try await Self.rekeyPlayers(db, logger: logger) }
                 try await db.query("INSERT INTO vsh_schema(version) VALUES (\(index + 1))", logger: logger)
             }
         }
+    }
+}
+
+extension PostGISStore {
+    /// Schema version 2: every player's name in NFC and its key recomputed by `PlayerName.key`.
+    static func rekeyPlayers(_ db: PostgresConnection, logger: Logger) async throws {
+        var players: [(id: Int64, name: String)] = []
+        for try await (id, name) in try await db.query("SELECT id, name FROM players", logger: logger)
+            .decode((Int64, String).self)
+        {
+            players.append((id, name))
+        }
+        guard !players.isEmpty else { return }
+        let rekeyed = PlayerName.rekeyed(players)
+        let ids = rekeyed.map(\.id)
+        let names = rekeyed.map(\.name)
+        let keys = rekeyed.map(\.key)
+        try await db.query("UPDATE players SET name_key = chr(1) || id::text", logger: logger)
+        try await db.query(
+            """
+            UPDATE players p SET name = u.name, name_key = u.key
+            FROM unnest(\(ids)::bigint[], \(names)::text[], \(keys)::text[]) AS u(id, name, key)
+            WHERE p.id = u.id
+            """, logger: logger)
     }
 }
 
@@ -362,7 +389,7 @@ struct DatabaseURL {
 public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomStringConvertible, Sendable {
     /// What kind of failure, for the exit status.
     public enum Kind: Sendable {
-        case usage, unreachable, busy, data, other
+        case usage, unreachable, busy, data, io, other
     }
 
     public let kind: Kind
@@ -380,13 +407,15 @@ public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomSt
     public var description: String { "\(location): \(message)" }
     public var errorDescription: String? { description }
 
-    /// 64 a bad URL, 66 cannot connect, 75 a conflict to retry, 65 refused data, else 70.
+    /// 64 a bad URL, 66 cannot connect, 75 a conflict to retry, 65 refused data, 74 cannot write
+    /// (a full disk, an I/O error, a read-only server), else 70.
     public var exitStatus: ExitStatus {
         switch kind {
         case .usage: return .usage
         case .unreachable: return .noInput
         case .busy: return .busy
         case .data: return .dataError
+        case .io: return .ioError
         case .other: return .internalError
         }
     }
@@ -413,6 +442,9 @@ public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomSt
                 case "42501":
                     return PostGISError(
                         kind: .unreachable, message: "permission denied: \(text)", location: location)
+                case "53100", "58030", "25006":  // disk_full, io_error, read_only_sql_transaction
+                    return PostGISError(
+                        kind: .io, message: "the database cannot write: \(text)", location: location)
                 default:
                     return PostGISError(
                         kind: .other, message: "database error \(state): \(text)", location: location)

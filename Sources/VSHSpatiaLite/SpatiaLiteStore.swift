@@ -35,6 +35,10 @@ public final class SpatiaLiteStore: LeagueStore {
         /// One connection for reads and writes: a short-lived process (a command) that does not
         /// read concurrently and so need not open and initialise a second connection.
         case single
+        /// One read-only connection, for a file this process cannot write (read-only media, a
+        /// file or folder of another user): nothing is migrated or written; the schema must be
+        /// this version's.
+        case readOnly
     }
 
     /// Opens (creating when needed) the database at `path` and brings its schema up to date.
@@ -43,9 +47,23 @@ public final class SpatiaLiteStore: LeagueStore {
     public init(path: String, connections: Connections = .pool) throws {
         self.path = path
         database = try SpatiaLiteDatabase(
-            path: path, busyTimeout: Self.busyTimeoutSeconds, pooled: connections == .pool)
+            path: path, busyTimeout: Self.busyTimeoutSeconds, pooled: connections == .pool,
+            readOnly: connections == .readOnly)
         inspector = SpatiaLiteInspector(database: database)
-        try database.run { try Self.migrator.migrate($0) }
+        if connections == .readOnly {
+            let current = try database.run { writer in
+                try writer.read { try Self.migrator.hasCompletedMigrations($0) }
+            }
+            guard current else {
+                throw StoreError(
+                    code: 8,
+                    message:
+                        "the database is read-only here and was made by an older vsh (open it once where "
+                        + "it can be written to bring it up to date)", path: path)
+            }
+        } else {
+            try database.run { try Self.migrator.migrate($0) }
+        }
     }
 
     /// Reads on a reader connection, turning GRDB errors into `StoreError`s that name the file.
@@ -289,6 +307,18 @@ public final class SpatiaLiteStore: LeagueStore {
             // How old a device fix may be when it arrives before a moderator must look (the web
             // app's offline check-ins arrive late); existing hunts get the default until re-synced.
             try db.execute(sql: "ALTER TABLE hunts ADD COLUMN max_fix_age_s REAL NOT NULL DEFAULT 120")
+        }
+        migrator.registerMigration("v11-name-keys") { db in
+            // Names in NFC, unique by their NFKC case-folded key (they were unique by lowercased()).
+            let players = try Row.fetchAll(db, sql: "SELECT id, name FROM players").map {
+                (id: $0["id"] as Int64, name: $0["name"] as String)
+            }
+            try db.execute(sql: "UPDATE players SET name_key = char(1) || id")
+            for player in PlayerName.rekeyed(players) {
+                try db.execute(
+                    sql: "UPDATE players SET name = ?, name_key = ? WHERE id = ?",
+                    arguments: [player.name, player.key, player.id])
+            }
         }
         return migrator
     }

@@ -41,12 +41,18 @@ enum Scenario {
         try await store.sync(
             try HuntSources.read(directory: huntsFolder),
             badges: try HuntSources.readBadges(directory: huntsFolder))
-        for name in ["Ann", "Bo", "Cy", "Dee"] {
+        for name in ["Ann", "Bo", "Cy", "Dee", "D\u{E9}"] {
             try await store.addPlayer(name: name, email: nil, at: Date(timeIntervalSince1970: 0))
         }
-        await #expect(throws: LeagueError.nameTaken(name: "ann")) {
-            try await store.addPlayer(name: "ann", email: nil, at: Date(timeIntervalSince1970: 0))
+        // Unique by the NFKC case-folded key: case, full-width forms and decomposed accents do not count.
+        for (taken, as_) in [("ann", "ann"), ("ＡＮＮ", "ＡＮＮ"), ("De\u{301}", "D\u{E9}")] {
+            await #expect(throws: LeagueError.nameTaken(name: as_)) {
+                try await store.addPlayer(name: taken, email: nil, at: Date(timeIntervalSince1970: 0))
+            }
         }
+        try await store.addPlayer(name: "Jose\u{301}", email: nil, at: Date(timeIntervalSince1970: 0))
+        // Stored in NFC: four code points.
+        #expect(try await store.requirePlayer(named: "JOS\u{C9}").name.unicodeScalars.count == 4)
         let service = CheckInService(store: store, photos: photos)
         let start = RFC3339.parse("2026-11-21T18:00:00Z")!
         for (name, stop, minute, accuracy) in visits {
@@ -68,7 +74,7 @@ enum Scenario {
                 "pending #\(pending.id) \(pending.player) \(pending.stopID ?? "-") \(pending.reasons)")
             let outcome = try await store.review(
                 pending.id, .approved, reason: "in the picture", moderator: "mo", at: start)
-            answers.append("approved #\(outcome.checkInID) \(outcome.state) +\(outcome.pointsCredited)")
+            answers.append("approved #\(outcome.checkInID) \(outcome.state) +\(outcome.pointsChange)")
         }
         for query in [
             LeaderboardQuery(), LeaderboardQuery(huntID: "strip-classics"), LeaderboardQuery(limit: 2),

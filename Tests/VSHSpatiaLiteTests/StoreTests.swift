@@ -98,3 +98,31 @@ import VSHTestSupport
         }
     }
 }
+
+@Suite struct NameKeyMigrationTests {
+    @Test func aLeagueMadeBeforeNFKCKeysIsRekeyedOnOpening() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-store")
+        defer { TestSupport.remove(folder) }
+        let path = folder.appendingPathComponent("vsh.sqlite").path
+        do {
+            let store = try SpatiaLiteStore(path: path)
+            for name in ["Ann", "Bo", "Cy"] { try await store.addPlayer(name: name, email: nil, at: Date()) }
+            // As version 10 stored them: names as typed, keys lowercased().
+            try await store.executeForTesting(
+                """
+                UPDATE players SET name = 'Jose' || char(769), name_key = 'jose' || char(769) WHERE name = 'Bo';
+                UPDATE players SET name = 'ＡＮＮ', name_key = 'ａｎｎ' WHERE name = 'Cy';
+                DELETE FROM grdb_migrations WHERE identifier = 'v11-name-keys';
+                """)
+        }
+        let store = try SpatiaLiteStore(path: path)
+        let jose = try await store.player(named: "JOS\u{C9}")
+        #expect(jose?.name == "Jos\u{E9}")
+        // "Ann" came first and keeps the name; its full-width double is kept, not looked up by it.
+        #expect(try await store.player(named: "ann")?.name == "Ann")
+        #expect(try await store.players().count == 3)
+        await #expect(throws: LeagueError.nameTaken(name: "jos\u{E9}")) {
+            try await store.addPlayer(name: "jose\u{301}", email: nil, at: Date())
+        }
+    }
+}
