@@ -11,6 +11,12 @@ public enum CommandRunner {
         let status: ExitStatus
         do {
             status = try await body()
+        } catch let error where Termination.pendingSignal != nil {
+            // The work failed because a signal's clean-up took its files away: the handler ends
+            // the process by the signal; this is not an error of its own.
+            Output.flush()
+            Termination.waitIfEnding()
+            throw error
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {
@@ -27,6 +33,11 @@ public enum CommandRunner {
             status = .internalError
         }
         Output.flush()
+        let failure = Output.writeFailure.load(ordering: .relaxed)
+        if failure != 0 {
+            Output.error("\(tool): cannot write the output: \(String(cString: strerror(failure)))")
+            throw ExitCode(ExitStatus.ioError.rawValue)
+        }
         if status != .success { throw ExitCode(status.rawValue) }
     }
 
@@ -52,8 +63,28 @@ public enum Output {
             return buffer
         }())
 
+    /// What is written: control and text-direction characters escaped (`DisplayText`), then
+    /// `TerminalStyle`'s markers turned into the terminal's bold and dim. Every line of every
+    /// command goes through here, so untrusted text (EXIF, file names, GPX names) cannot
+    /// reach the terminal raw from any of them.
+    static func terminal(_ text: String) -> String {
+        let safe = DisplayText.escapedForTerminal(text)
+        guard safe.utf8.contains(0xEF) else { return safe }  // U+FDD0-FDD2 start with 0xEF
+        var out = String.UnicodeScalarView()
+        for scalar in safe.unicodeScalars {
+            switch scalar {
+            case TerminalStyle.boldMarker: out.append(contentsOf: "\u{1B}[1m".unicodeScalars)
+            case TerminalStyle.dimMarker: out.append(contentsOf: "\u{1B}[2m".unicodeScalars)
+            case TerminalStyle.resetMarker: out.append(contentsOf: "\u{1B}[0m".unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
     /// Text that carries its own line ends.
     public static func text(_ text: String) {
+        let text = terminal(text)
         buffer.withLock { buffer in
             buffer.append(contentsOf: text.utf8)
             if buffer.count >= 1 << 16 { write(&buffer) }
@@ -62,12 +93,16 @@ public enum Output {
 
     /// One line: the text and a line end.
     public static func line(_ text: String) {
+        let text = terminal(text)
         buffer.withLock { buffer in
             buffer.append(contentsOf: text.utf8)
             buffer.append(0x0A)
             if buffer.count >= 1 << 16 { write(&buffer) }
         }
     }
+
+    /// The errno of a failed write to standard output other than a closed pipe, or 0.
+    static let writeFailure = Atomic<Int32>(0)
 
     /// Writes what is buffered.
     public static func flush() {
@@ -82,7 +117,10 @@ public enum Output {
                 let written = Foundation.write(1, raw.baseAddress! + offset, raw.count - offset)
                 if written <= 0 {
                     if errno == EINTR { continue }
-                    break  // stdout closed (a pipe to `head`): drop the rest quietly.
+                    // stdout closed (a pipe to `head`): drop the rest quietly. A full disk or an
+                    // I/O error is remembered: the command then ends with exit 74.
+                    if errno != EPIPE { writeFailure.store(errno, ordering: .relaxed) }
+                    break
                 }
                 offset += written
             }
@@ -93,6 +131,6 @@ public enum Output {
     /// One line on standard error (unbuffered), after what standard output holds.
     public static func error(_ text: String) {
         flush()
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((terminal(text) + "\n").utf8))
     }
 }

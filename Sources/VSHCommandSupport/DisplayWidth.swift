@@ -50,6 +50,19 @@ public enum TerminalStyle {
         isatty(1) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
-    public static func bold(_ text: String) -> String { useColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-    public static func dim(_ text: String) -> String { useColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    /// `text` in bold on a colour terminal. The style travels as a noncharacter marker that
+    /// `Output` turns into the escape sequence after escaping every control character of the
+    /// line, so that only these styles, never text from a file, reach the terminal as codes.
+    public static func bold(_ text: String) -> String {
+        useColor ? "\(Character(boldMarker))\(text)\(Character(resetMarker))" : text
+    }
+    /// `text` dimmed on a colour terminal.
+    public static func dim(_ text: String) -> String {
+        useColor ? "\(Character(dimMarker))\(text)\(Character(resetMarker))" : text
+    }
+
+    // Noncharacters (Unicode's "for internal use" code points; not allowed in Swift literals).
+    static let boldMarker = Unicode.Scalar(UInt32(0xFDD0))!
+    static let dimMarker = Unicode.Scalar(UInt32(0xFDD1))!
+    static let resetMarker = Unicode.Scalar(UInt32(0xFDD2))!
 }

@@ -73,4 +73,37 @@ import VSHTestSupport
         // Rounded, not cut: 36.06398972222222 is 36.0639897.
         #expect(text.contains("36.0639897, -115.1893931"), "\(text)")
     }
+
+    /// Text from photos and file names reaches the terminal escaped: an escape sequence in EXIF
+    /// Make or in a file's name used to move the cursor and rewrite what a moderator read.
+    @Test func controlCharactersInEXIFAndFileNamesAreEscaped() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(folder) }
+        let name = "sign\u{1B}[2J\u{202E}gpj.jpg"
+        let photo = folder.appendingPathComponent(name).path
+        try FileManager.default.copyItem(
+            atPath: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg").path,
+            toPath: photo)
+        let make = "Canon\u{1B}[1A\u{1B}[2Kposition  0, 0\u{7}"
+        let tagged = try TestSupport.run(
+            "/usr/bin/exiftool", ["-q", "-overwrite_original", "-Make=\(make)", photo])
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+        let text = try TestSupport.run("vsh", ["exif", photo])
+        #expect(text.status == 0)
+        for raw in ["\u{1B}", "\u{7}", "\u{202E}"] { #expect(!text.stdout.contains(raw), "\(text.stdout)") }
+        #expect(text.stdout.contains("Canon\\u{1B}[1A\\u{1B}[2Kposition  0, 0\\u{7}"), "\(text.stdout)")
+        #expect(text.stdout.contains("sign\\u{1B}[2J\\u{202E}gpj.jpg"), "\(text.stdout)")
+        // JSON keeps the text exactly, escaped the JSON way.
+        let lines = try TestSupport.run("vsh", ["exif", "--json", photo])
+        for raw in ["\u{1B}", "\u{7}", "\u{202E}"] { #expect(!lines.stdout.contains(raw)) }
+        let object = try json(lines.stdout)
+        #expect(object["make"]?.string == make && object["file"]?.string == photo)
+        // Errors too: a missing file named with a control sequence.
+        let missing = try TestSupport.run(
+            "vsh", ["exif", folder.appendingPathComponent("x\u{1B}[31m.jpg").path])
+        #expect(missing.status == 66)
+        #expect(
+            !missing.stderr.contains("\u{1B}") && missing.stderr.contains("x\\u{1B}[31m.jpg"),
+            "\(missing.stderr)")
+    }
 }

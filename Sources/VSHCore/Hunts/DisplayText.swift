@@ -15,4 +15,42 @@ public enum DisplayText {
         }
         return nil
     }
+
+    /// `text` safe to write to a terminal: every control character but line feed, tab and a
+    /// carriage return before a line feed,
+    /// every text-direction control and the line and paragraph separators written as
+    /// `\u{1B}` (an escape sequence in a photo's EXIF or a file's name could otherwise move
+    /// the cursor and rewrite what a moderator reads). Everything else, right-to-left
+    /// scripts and emoji included, is kept. The one escaper for text shown on a terminal:
+    /// the commands' output goes through it.
+    public static func escapedForTerminal(_ text: String) -> String {
+        // Most output is ASCII without controls: nothing to do.
+        if !text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 >= 0x7F }) {
+            return text
+        }
+        let scalars = Array(text.unicodeScalars)
+        // A carriage return that ends a line (CSV's CRLF) is a line end, not a control to show.
+        func escapes(_ index: Int) -> Bool {
+            needsEscape(scalars[index])
+                && !(scalars[index] == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n")
+        }
+        guard scalars.indices.contains(where: escapes) else { return text }
+        var out = String.UnicodeScalarView()
+        for (index, scalar) in scalars.enumerated() {
+            if escapes(index) {
+                out.append(
+                    contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar == "\n" || scalar == "\t" { return false }
+        let props = scalar.properties
+        return props.generalCategory == .control || props.isBidiControl
+            || props.generalCategory == .lineSeparator || props.generalCategory == .paragraphSeparator
+    }
 }

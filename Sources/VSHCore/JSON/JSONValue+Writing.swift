@@ -77,9 +77,13 @@ extension JSONValue {
     static func writeString(_ value: String, to out: inout String) {
         out.append("\"")
         // Most strings need no escape: append them whole (a batch of check-ins spent 5% of its
-        // time appending rule details a scalar at a time). 0xE2 starts U+2028 and U+2029.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
-        {
+        // time appending rule details a scalar at a time). 0xE2 starts U+2028, U+2029 and the
+        // text-direction controls U+200E-200F, U+202A-202E, U+2066-2069; 0xC2 the C1 controls;
+        // 0xD8 the Arabic letter mark U+061C. Those are escaped too: JSON lines shown on a
+        // terminal cannot carry a control that rewrites or reorders what it shows.
+        if !value.utf8.contains(where: {
+            $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 || $0 == 0xD8
+        }) {
             out.append(value)
             out.append("\"")
             return
@@ -94,7 +98,9 @@ extension JSONValue {
             case "\u{2028}": out.append("\\u2028")
             case "\u{2029}": out.append("\\u2029")
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                    || scalar.properties.isBidiControl
+                {
                     let hex = String(scalar.value, radix: 16)
                     out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
                 } else {

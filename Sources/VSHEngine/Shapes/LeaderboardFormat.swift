@@ -20,9 +20,15 @@ public enum LeaderboardFormat: String, CaseIterable, Sendable {
     }
 
     /// RFC 4180: a header line, CRLF line ends, fields quoted when they hold a comma, quote or line break.
+    /// A name a spreadsheet would take for a formula (starting with `=`, `+`, `-` or `@`: "-A1" is
+    /// one) gets a leading apostrophe, as OWASP advises against CSV injection.
     public static func csv(_ entries: [LeaderboardEntry]) -> String {
         func field(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+            var text = text
+            if let first = text.unicodeScalars.first, "=+-@".unicodeScalars.contains(first) {
+                text = "'" + text
+            }
+            return text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
                 ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
         var out = "rank,player,points,hunts_completed,stops_visited,badges\r\n"
