@@ -56,7 +56,23 @@ public struct StoreOptions: ParsableArguments {
                     + "or name it with --db or VSH_DB)",
                 status: .noInput)
         }
-        return try await Self.open(databasePath, hunts: sync ? huntsFolder : nil)
+        do {
+            return try await Self.open(databasePath, hunts: sync ? huntsFolder : nil)
+        } catch let error as StoreError where [8, 10, 14].contains(error.code) {
+            // A league on read-only media, or a file of another user: what only reads it still works.
+            // (Nothing is migrated or synced; a command that writes then fails with exit 74.)
+            guard access(databasePath, R_OK) == 0,
+                access(databasePath, W_OK) != 0 || !Self.canWriteFolder(of: databasePath)
+            else { throw error }
+            return try SpatiaLiteStore(path: databasePath, connections: .readOnly)
+        }
+    }
+
+    /// Whether this process can create files beside `path` (SQLite's WAL index and log).
+    static func canWriteFolder(of path: String) -> Bool {
+        access(
+            (path as NSString).deletingLastPathComponent.isEmpty
+                ? "." : (path as NSString).deletingLastPathComponent, W_OK) == 0
     }
 
     /// Opens a league: a `postgres://` URL on PostGIS, else a SpatiaLite file, syncing `hunts`
@@ -80,5 +96,37 @@ public struct StoreOptions: ParsableArguments {
     public static func photos(of store: any LeagueStore, location: String) -> any PhotoStore {
         if let store = store as? PostGISStore { return PostGISPhotoStore(store: store) }
         return FilePhotoStore.beside(databasePath: location)
+    }
+}
+
+/// `--db` alone, for `vsh-master`'s removals: which league to ask what players hold from a
+/// stop or hunt before its definition goes (the next `vsh sync` takes those points away).
+public struct LeagueDatabaseOption: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The league whose players a removal would touch (env VSH_DB, default ./vsh.sqlite; none is fine).",
+            valueName: "path|url"))
+    public var db: String?
+
+    public init() {}
+
+    /// What players hold from the hunt (or its stop), or nil when there is no league to ask:
+    /// the default database absent. A database named by `--db` or `VSH_DB` must exist (exit 66).
+    public func pointsHeld(hunt huntID: String, stop stopID: String?) async throws -> PointsHeld? {
+        var options = StoreOptions()
+        options.db = db
+        let named = db != nil || !(ProcessInfo.processInfo.environment["VSH_DB"] ?? "").isEmpty
+        let location = options.databasePath
+        if !named, !FileManager.default.fileExists(atPath: location) { return nil }
+        let store = try await options.openStore(sync: false, existing: true)
+        return try await store.pointsHeld(hunt: huntID, stop: stopID)
+    }
+}
+
+extension PointsHeld {
+    /// "3 players hold 150 points from it".
+    public var sentence: String {
+        "\(players) \(players == 1 ? "player holds" : "players hold") \(points) \(points == 1 ? "point" : "points")"
     }
 }

@@ -53,6 +53,11 @@ public struct Problem: Error, Sendable {
         case let error as any ExitStatusProviding where error.exitStatus == .busy:
             return Problem(
                 .serviceUnavailable, "Busy", "the database is busy; try again", retryAfterSeconds: 1)
+        case let error as any ExitStatusProviding where error.exitStatus == .ioError:
+            // A full disk or a read-only database: nothing was recorded; the operator must act.
+            return Problem(
+                .serviceUnavailable, "Cannot store", "the server cannot store anything now; try again later",
+                retryAfterSeconds: 60)
         default:
             return Problem(.internalServerError, "Internal error", "something went wrong on the server")
         }

@@ -37,6 +37,8 @@ final class SpatiaLiteCache: @unchecked Sendable {
 /// before they are freed.
 final class SpatiaLiteDatabase: Sendable {
     let path: String
+    /// Opened read-only (immutable): nothing can be written, not even in a rolled-back transaction.
+    let readOnly: Bool
     let writer: any DatabaseWriter
     /// One cache a connection; the pool opens reader connections on demand.
     private let caches: CacheList
@@ -44,8 +46,10 @@ final class SpatiaLiteDatabase: Sendable {
     /// - Parameters:
     ///   - path: a file, or nil for a private in-memory database.
     ///   - pooled: a pool of reader connections beside the writer, or one connection for everything.
-    init(path: String?, busyTimeout: TimeInterval, pooled: Bool = true) throws {
+    init(path: String?, busyTimeout: TimeInterval, pooled: Bool = true, readOnly: Bool = false) throws {
         self.path = path ?? ":memory:"
+        self.readOnly = readOnly
+        _ = Self.uriFileNames
         let caches = CacheList()
         self.caches = caches
         var config = Configuration()
@@ -53,6 +57,7 @@ final class SpatiaLiteDatabase: Sendable {
         // SpatiaLite's own SQL (metadata triggers) uses double-quoted strings.
         config.acceptsDoubleQuotedStringLiterals = true
         config.foreignKeysEnabled = true
+        config.readonly = readOnly
         config.prepareDatabase { db in
             let cache = SpatiaLiteCache()
             caches.list.withLock { $0.append(cache) }
@@ -62,23 +67,42 @@ final class SpatiaLiteDatabase: Sendable {
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
         do {
-            if let path, pooled {
-                writer = try DatabasePool(path: path, configuration: config)
+            if let path, readOnly {
+                writer = try DatabaseQueue(path: Self.immutableURI(path), configuration: config)
+            } else if let path, pooled {
+                writer = try DatabasePool(path: Self.plain(path), configuration: config)
             } else if let path {
                 config.journalMode = .wal
-                writer = try DatabaseQueue(path: path, configuration: config)
+                writer = try DatabaseQueue(path: Self.plain(path), configuration: config)
             } else {
                 writer = try DatabaseQueue(configuration: config)
             }
             // GRDB sets synchronous = NORMAL when it turns WAL on (after `prepareDatabase`): a power
             // cut could lose the last commits. A check-in that was answered must survive one: FULL
             // syncs the WAL at each commit. Only the writer connection commits.
-            if path != nil {
+            if path != nil, !readOnly {
                 try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             }
         } catch {
             throw StoreError.wrap(error, path: self.path)
         }
+    }
+
+    /// File names may be `file:` URIs (set once, before SQLite's first use in the process).
+    static let uriFileNames: Bool = vsh_sqlite_enable_uri() == SQLITE_OK
+
+    /// A path SQLite reads as a file name even with URIs on ("file:x" is "./file:x").
+    static func plain(_ path: String) -> String { path.hasPrefix("file:") ? "./" + path : path }
+
+    /// A read-only league: opened as immutable (SQLite then needs no WAL index, which it could
+    /// not create on read-only media, and assumes that nobody writes the file meanwhile).
+    static func immutableURI(_ path: String) -> String {
+        guard uriFileNames else { return path }
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute)
+            + "?immutable=1"
     }
 
     /// Runs database work, turning GRDB errors into `StoreError`s that name the file.

@@ -14,7 +14,9 @@ extension SpatiaLiteStore {
         -> SpatiaLiteStore
     {
         let store = try SpatiaLiteStore(path: path, connections: connections)
-        if let hunts, hunts.required || FileManager.default.fileExists(atPath: hunts.path) {
+        if connections != .readOnly, let hunts,
+            hunts.required || FileManager.default.fileExists(atPath: hunts.path)
+        {
             try await store.sync(directory: hunts.path)
         }
         return store

@@ -31,12 +31,14 @@ public struct StoreError: Error, ExitStatusProviding, LocalizedError, CustomStri
     /// The one-line description.
     public var errorDescription: String? { description }
 
-    /// 75 busy, 65 not a database or damaged, 66 cannot open, else 70.
+    /// 75 busy, 65 not a database or damaged, 66 cannot open, 74 a full disk, an I/O error or
+    /// a read-only file, else 70.
     public var exitStatus: ExitStatus {
         switch code {
         case 5, 6: return .busy  // SQLITE_BUSY, SQLITE_LOCKED
         case 11, 26: return .dataError  // SQLITE_CORRUPT, SQLITE_NOTADB
         case 14: return .noInput  // SQLITE_CANTOPEN
+        case 8, 10, 13: return .ioError  // SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL
         default: return .internalError
         }
     }
@@ -49,13 +51,25 @@ public struct StoreError: Error, ExitStatusProviding, LocalizedError, CustomStri
             return error
         }
         if let error = error as? DatabaseError {
-            let code = error.resultCode.primaryResultCode.rawValue
+            var code = error.resultCode.primaryResultCode.rawValue
+            // A write refused for want of space is often an I/O error (the WAL index cannot grow):
+            // say what it is when the disk has no room left.
+            if code == 10, path != ":memory:", freeBytes(beside: path).map({ $0 < 1 << 16 }) == true {
+                code = 13
+            }
             let message: String
             switch code {
             case 5, 6: message = "the database is busy (another vsh is writing); try again"
             case 11, 26:
                 message = "not a vsh database, or it is damaged (\(error.message ?? "SQLite error \(code)"))"
             case 14: message = "cannot open the database file (does its folder exist and is it writable?)"
+            case 13: message = "the disk is full: nothing was written (free some space and try again)"
+            case 10:
+                message =
+                    "input/output error reading or writing the database (\(error.message ?? "disk I/O error"))"
+            case 8:
+                message =
+                    "the database is read-only here (a read-only disk, or a file or folder this user cannot write)"
             default: message = "database error \(code): \(error.message ?? "unknown")"
             }
             return StoreError(
@@ -63,4 +77,12 @@ public struct StoreError: Error, ExitStatusProviding, LocalizedError, CustomStri
         }
         return StoreError(code: 0, message: "\(error)", path: path, cause: String(describing: error))
     }
+}
+
+/// The bytes this user may still write on the file system that holds `path`'s folder.
+func freeBytes(beside path: String) -> UInt64? {
+    let folder = (path as NSString).deletingLastPathComponent
+    var info = statvfs()
+    guard statvfs(folder.isEmpty ? "." : folder, &info) == 0 else { return nil }
+    return UInt64(info.f_bavail) * UInt64(info.f_frsize)
 }

@@ -16,6 +16,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case noInput = 66
     /// A bug or an unexpected failure (EX_SOFTWARE).
     case internalError = 70
+    /// Reading or writing failed in the system: a full disk, a read-only file system, an I/O
+    /// error (EX_IOERR).
+    case ioError = 74
     /// The database stayed busy longer than the wait allows; try again (EX_TEMPFAIL).
     case busy = 75
 }
