@@ -294,15 +294,14 @@ public actor MemoryStore: LeagueStore {
         guard current == decision.requiredState else {
             throw LeagueError.checkInState(id: id, state: current, required: decision.requiredState)
         }
+        let total = { (self.scores[checkIn.player] ?? []).reduce(0) { $0 + $1.points } }
+        let pointsBefore = total()
         decisions[id] = decision
         rescore(checkIn.player)
-        let credited =
-            decision == .approved
-            ? scores[checkIn.player, default: []].filter { $0.checkInID == id }.reduce(0) { $0 + $1.points }
-            : 0
+        let pointsAfter = total()
         return ReviewOutcome(
             checkInID: id, playerID: checkIn.player, player: playersByID[checkIn.player]?.name ?? "?",
-            state: state(checkIn), pointsCredited: credited)
+            state: state(checkIn), pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter)
     }
 
     // MARK: scores
@@ -399,6 +398,20 @@ public actor MemoryStore: LeagueStore {
     /// Recomputes every player's score events from their accepted check-ins.
     public func rescoreEveryone() {
         for id in playersByID.keys { rescore(id) }
+    }
+
+    /// Players and points from the hunt's score events (or the stop's stop points).
+    public func pointsHeld(hunt huntID: String, stop stopID: String?) -> PointsHeld {
+        var held = PointsHeld(players: 0, points: 0)
+        for events in scores.values {
+            let mine = events.filter {
+                $0.huntID == huntID && (stopID == nil || ($0.kind == .stop && $0.stopID == stopID))
+            }
+            guard !mine.isEmpty else { continue }
+            held.players += 1
+            held.points += mine.reduce(0) { $0 + $1.points }
+        }
+        return held
     }
 
     // MARK: doctor

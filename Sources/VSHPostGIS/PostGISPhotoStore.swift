@@ -29,7 +29,8 @@ public struct PostGISPhotoStore: PhotoStore {
             try await db.query(
                 """
                 INSERT INTO photos(key, sha256, bytes) VALUES (\(key), \(sha256), \(buffer))
-                ON CONFLICT (key) DO NOTHING
+                ON CONFLICT (key) DO UPDATE SET bytes = EXCLUDED.bytes
+                WHERE encode(sha256(photos.bytes), 'hex') <> EXCLUDED.sha256
                 """, logger: store.logger)
         }
         return key

@@ -321,6 +321,10 @@ extension PostGISStore {
             guard before.0 == decision.requiredState else {
                 throw LeagueError.checkInState(id: id, state: before.0, required: decision.requiredState)
             }
+            let total: PostgresQuery =
+                "SELECT COALESCE(SUM(points), 0)::int8 FROM score_events WHERE player_id = \(player.rawValue)"
+            let pointsBefore =
+                try await db.query(total, logger: logger).collect().first?.decode(Int.self) ?? 0
             try await db.query(
                 """
                 INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at)
@@ -329,15 +333,10 @@ extension PostGISStore {
             try await self.rescore(db, player: player)
             let after = try await db.query(select, logger: logger).collect().first!.decode(
                 (String, Int64, String).self)
-            let credited =
-                decision == .approved
-                ? try await db.query(
-                    "SELECT COALESCE(SUM(points), 0)::int8 FROM score_events WHERE checkin_id = \(id)",
-                    logger: logger
-                ).collect().first?.decode(Int.self) ?? 0
-                : 0
+            let pointsAfter = try await db.query(total, logger: logger).collect().first?.decode(Int.self) ?? 0
             return ReviewOutcome(
-                checkInID: id, playerID: player, player: after.2, state: after.0, pointsCredited: credited)
+                checkInID: id, playerID: player, player: after.2, state: after.0,
+                pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter)
         }
     }
 
@@ -392,7 +391,13 @@ extension PostGISStore {
                 "SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL", logger: self.logger
             ).collect().map { try $0.decode(String.self) }
         }
-        for file in files where !(await photos.exists(file)) { health.missingPhotos += 1 }
+        for file in files {
+            switch try await photos.condition(of: file) {
+            case .missing: health.missingPhotos += 1
+            case .damaged: health.damagedPhotos += 1
+            case .intact: break
+            }
+        }
         return health
     }
 }

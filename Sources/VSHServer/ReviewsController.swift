@@ -52,7 +52,8 @@ struct ReviewsController: Sendable {
 
     static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.double) ?? .null }
 
-    /// POST /v1/reviews/{id}/approve or /reject `{reason}` → `{id, player, state, points_credited}`.
+    /// POST /v1/reviews/{id}/approve or /reject `{reason}` → `{id, player, state, points_change, player_points}`
+    /// (what the player's total changed by, and the total).
     func decide(_ decision: ReviewDecision, _ request: Request, _ context: VSHRequestContext) async throws
         -> Response
     {
@@ -71,7 +72,7 @@ struct ReviewsController: Sendable {
             .object([
                 "id": .int(Int(outcome.checkInID)), "player": .string(outcome.player),
                 "state": .string(outcome.state),
-                "points_credited": .int(outcome.pointsCredited),
+                "points_change": .int(outcome.pointsChange), "player_points": .int(outcome.playerPoints),
             ]))
     }
 }

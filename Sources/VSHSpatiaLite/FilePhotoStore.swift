@@ -45,7 +45,9 @@ public struct FilePhotoStore: PhotoStore {
         }
         let key = Self.key(sha256: sha256)
         let path = absolutePath(key)
-        if FileManager.default.fileExists(atPath: path) { return key }
+        // Already archived: kept when it is still the photo, rewritten when it was damaged
+        // (emptied, cut short, replaced), which `vsh doctor` reports.
+        if FileManager.default.fileExists(atPath: path), (try? condition(of: key)) == .intact { return key }
         let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -83,6 +85,12 @@ public struct FilePhotoStore: PhotoStore {
             throw PhotoStoreError(message: "cannot read a photo", path: path, errno: errno)
         }
         return [UInt8](data)
+    }
+
+    /// Whether the key's file is there and hashes to its key.
+    func condition(of key: String) throws -> PhotoCondition {
+        guard let bytes = try get(key) else { return .missing }
+        return SHA256.hex(bytes) == String(key.suffix(68).prefix(64)) ? .intact : .damaged
     }
 
     /// Whether a key's file exists (false for anything that is not a key).
@@ -149,6 +157,9 @@ public struct PhotoStoreError: Error, ExitStatusProviding, CustomStringConvertib
         "\(path): \(message)" + (errno == 0 ? "" : " (\(String(cString: strerror(errno))))")
     }
 
-    /// 70: the archive is part of the installation, not the user's input.
-    public var exitStatus: ExitStatus { .internalError }
+    /// 74 when the system could not write (a full disk, a read-only file system, an I/O error),
+    /// else 70: the archive is part of the installation, not the user's input.
+    public var exitStatus: ExitStatus {
+        [ENOSPC, EDQUOT, EROFS, EIO, EACCES, EPERM].contains(errno) ? .ioError : .internalError
+    }
 }

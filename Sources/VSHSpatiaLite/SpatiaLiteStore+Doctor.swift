@@ -5,8 +5,11 @@ public import VSHCore
 extension SpatiaLiteStore {
     /// Checks the database file (`PRAGMA integrity_check`, `foreign_key_check`), the audit
     /// trail's photos and the score totals. Changes nothing: the rescore it compares against is rolled back.
+    /// On a read-only database (read-only media) the totals are checked against the score events
+    /// only: a rescore cannot run even in a transaction that is rolled back.
     public func health(photos: any PhotoStore) async throws -> StoreHealth {
-        var health = try await database.writeAndRollBack { db in
+        let readOnly = database.readOnly
+        let check: @Sendable (Database) throws -> StoreHealth = { db in
             var integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             if try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM sync_state WHERE key = ?",
@@ -38,19 +41,29 @@ extension SpatiaLiteStore {
                         WHERE s.points IS NOT e.points OR s.hunts IS NOT e.hunts OR s.stops IS NOT e.stops
                             OR s.badges IS NOT e.badges OR s.reached IS NOT e.reached
                         """) ?? 0
-            try Self.rescoreEveryone(db)
-            let rescored = try Row.fetchAll(db, sql: totalsSQL).map { ($0[0] as Int64, $0[1] as Int) }
-            let wrong = max(runningTotalsWrong, rescored.filter { stored[$0.0] != $0.1 }.count)
+            var wrong = runningTotalsWrong
+            if !readOnly {
+                try Self.rescoreEveryone(db)
+                let rescored = try Row.fetchAll(db, sql: totalsSQL).map { ($0[0] as Int64, $0[1] as Int) }
+                wrong = max(runningTotalsWrong, rescored.filter { stored[$0.0] != $0.1 }.count)
+            }
             return StoreHealth(
                 integrity: integrity, foreignKeyViolations: violations, players: players,
                 checkIns: checkIns, stops: stops,
                 missingPhotos: 0, playersWithWrongTotals: wrong)
         }
+        var health = try await readOnly ? read(check) : database.writeAndRollBack(check)
         let files = try await read {
             try String.fetchAll(
                 $0, sql: "SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL")
         }
-        for file in files where !(await photos.exists(file)) { health.missingPhotos += 1 }
+        for file in files {
+            switch try await photos.condition(of: file) {
+            case .missing: health.missingPhotos += 1
+            case .damaged: health.damagedPhotos += 1
+            case .intact: break
+            }
+        }
         return health
     }
 }

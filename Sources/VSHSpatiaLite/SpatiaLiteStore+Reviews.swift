@@ -58,22 +58,18 @@ extension SpatiaLiteStore {
                 throw LeagueError.checkInState(id: id, state: before.state, required: decision.requiredState)
             }
             let player = PlayerID(before.playerID)
+            let total = "SELECT COALESCE(SUM(points), 0) FROM score_events WHERE player_id = ?"
+            let pointsBefore = try Int.fetchOne(db, sql: total, arguments: [before.playerID]) ?? 0
             try db.execute(
                 sql:
                     "INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [id, decision.rawValue, reason, moderator, RFC3339.format(now)])
             try Self.rescore(db, playerID: player)
             let after = try CheckInStateRow.fetchOne(db, sql: select, arguments: [id])!
-            // What this check-in now earns (stop, bonus, badges): credited by an approval.
-            let credited =
-                decision == .approved
-                ? try Int.fetchOne(
-                    db, sql: "SELECT COALESCE(SUM(points), 0) FROM score_events WHERE checkin_id = ?",
-                    arguments: [id]) ?? 0
-                : 0
+            let pointsAfter = try Int.fetchOne(db, sql: total, arguments: [before.playerID]) ?? 0
             return ReviewOutcome(
                 checkInID: id, playerID: player, player: after.name, state: after.state,
-                pointsCredited: credited)
+                pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter)
         }
     }
 }

@@ -11,7 +11,8 @@ extension VSH {
             abstract: "Check the database: SQLite integrity, archived photos and score totals.",
             discussion: """
                 Runs PRAGMA integrity_check and foreign_key_check, looks for every check-in's photo in the \
-                archive beside the database, and recomputes every player's points from the check-ins \
+                archive beside the database and checks that it is still that photo (its SHA-256; a damaged \
+                one is rewritten when the same photo is checked in again), and recomputes every player's points from the check-ins \
                 (rolled back: nothing changes). Exit 0 when all is well, 65 when something is wrong. \
                 The hunt files are not synced first.
                 """)
@@ -19,7 +20,7 @@ extension VSH {
         @OptionGroup var store: StoreOptions
         @Flag(
             help:
-                "One JSON object: {ok, integrity, foreign_key_violations, players, checkins, stops, missing_photos, wrong_totals}."
+                "One JSON object: {ok, integrity, foreign_key_violations, players, checkins, stops, missing_photos, damaged_photos, wrong_totals}."
         )
         var json = false
 
@@ -36,6 +37,7 @@ extension VSH {
                             "players": .int(health.players),
                             "checkins": .int(health.checkIns), "stops": .int(health.stops),
                             "missing_photos": .int(health.missingPhotos),
+                            "damaged_photos": .int(health.damagedPhotos),
                             "wrong_totals": .int(health.playersWithWrongTotals),
                         ]).compactText)
                 } else {
@@ -47,6 +49,9 @@ extension VSH {
                     Output.line("  foreign-key violations: \(health.foreignKeyViolations)")
                     Output.line(
                         "  check-ins whose photo is missing from the archive: \(health.missingPhotos)")
+                    Output.line(
+                        "  check-ins whose archived photo is damaged (not the photo it was): \(health.damagedPhotos)"
+                    )
                     Output.line(
                         "  players whose points differ from a rescore: \(health.playersWithWrongTotals)")
                 }

@@ -65,7 +65,11 @@ extension VSH {
                     let outcome = try await store.openStore(existing: true).review(
                         id, decision, reason: reason, moderator: who, at: try Clock.now(now))
                     var line = "check-in #\(outcome.checkInID) by \(outcome.player): \(outcome.state)"
-                    if outcome.pointsCredited > 0 { line += ", +\(outcome.pointsCredited) points" }
+                    // What the player's total changed by: a badge or bonus may move between check-ins.
+                    let change = outcome.pointsChange
+                    if change != 0 {
+                        line += ", \(change > 0 ? "+" : "")\(change) points (now \(outcome.playerPoints))"
+                    }
                     Output.line(line)
                     return .success
                 }

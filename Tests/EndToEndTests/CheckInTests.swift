@@ -117,6 +117,35 @@ extension Workspace {
         #expect(try workspace.totals()["Ann"]?.points == expected)
     }
 
+    /// `vsh doctor` checks that each archived photo is still the photo (its SHA-256), not only
+    /// that a file is there; the same photo arriving again rewrites a damaged file.
+    @Test func doctorFindsADamagedArchivedPhotoAndTheSamePhotoRepairsIt() throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Ann", "Bo")
+        #expect(try workspace.checkin("Ann", "sign-inside.jpg").status == 0)
+        let archive = workspace.db + ".photos"
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: archive).first)
+        let file =
+            archive + "/" + folder + "/"
+            + (try FileManager.default.contentsOfDirectory(atPath: archive + "/" + folder)[0])
+        let original = try Data(contentsOf: URL(fileURLWithPath: file))
+        #expect(try workspace.vsh(["doctor"]).status == 0)
+        for damage in [
+            Data(), original.prefix(original.count / 2), Data(repeating: 0x41, count: original.count),
+        ] {
+            try damage.write(to: URL(fileURLWithPath: file))
+            let doctor = try workspace.vsh(["doctor"])
+            #expect(doctor.status == 65)
+            #expect(
+                doctor.stdout.contains("check-ins whose archived photo is damaged (not the photo it was): 1"))
+            #expect(try json(try workspace.vsh(["doctor", "--json"]).stdout)["damaged_photos"] == .int(1))
+        }
+        // Bo sends the same photo (a duplicate, so rejected): the archive has the photo again.
+        #expect(try workspace.checkin("Bo", "sign-inside.jpg").status == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original)
+        #expect(try workspace.vsh(["doctor"]).status == 0)
+    }
+
     @Test func theJSONShapeIsTheDocumentedOne() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Ann")
@@ -127,7 +156,8 @@ extension Workspace {
         }
         #expect(
             object.keys == [
-                "verdict", "id", "player", "player_id", "hunt", "stop", "points", "rules", "fix", "awards",
+                "verdict", "id", "player", "player_id", "hunt", "stop", "stop_name", "points", "rules", "fix",
+                "awards",
             ])
         #expect(object["player_id"] == .int(1))
         #expect(
@@ -257,8 +287,8 @@ extension Workspace {
             "photo shows the fountains",
         ])
         #expect(approved.status == 0)
-        // The stop's 60 and first-roll's 10.
-        #expect(approved.stdout == "check-in #\(Int(first)) by Ann: accepted, +70 points\n")
+        // The stop's 60 and first-roll's 10: what Ann's total changed by, and the total.
+        #expect(approved.stdout == "check-in #\(Int(first)) by Ann: accepted, +70 points (now 70)\n")
         #expect(try workspace.totals()["Ann"]?.points == 70)
 
         let noReason = try workspace.vsh(["review", "reject", "\(Int(second))"])

@@ -103,7 +103,8 @@ func python(_ script: String, input: String) throws -> String {
         try workspace.league()
         // Bo's only check-in is #1.
         let revoked = try workspace.vsh(["review", "revoke", "1", "--reason", "screenshot, no EXIF time"])
-        #expect(revoked.stdout == "check-in #1 by Bo: revoked\n")
+        // A revocation says what the player lost.
+        #expect(revoked.stdout == "check-in #1 by Bo: revoked, -80 points (now 0)\n")
         let board = try json(try workspace.vsh(["leaderboard", "--format", "json"]).stdout)
         #expect(
             board.array.map { "\($0["rank"]!.compactText) \($0["player"]?.string ?? "")" } == [
@@ -155,6 +156,11 @@ func python(_ script: String, input: String) throws -> String {
         #expect(profile["points"] == .int(100))
         #expect(profile["hunts"]?.array.first?["hunt"]?.string == "downtown-fremont")
         #expect(profile["badges"]?.array.map { $0["badge"]?.string } == ["first-roll"])
+        // `stop` is an id, as in check-in JSON; the name is `stop_name`.
+        let newest = profile["recent"]?.array.first
+        #expect(
+            newest?["stop"]?.string == "luxor-sphinx" && newest?["stop_name"]?.string == "The Sphinx at Luxor"
+        )
         #expect(try workspace.vsh(["profile", "Nobody"]).status == 65)
     }
 

@@ -264,7 +264,36 @@ struct League {
         #expect(try await league.points("Ann") == 0)
         let approved = try await league.store.review(
             poor.id, .approved, reason: "ok", moderator: "mo", at: Date())
-        #expect(approved.pointsCredited == 80)
+        #expect(approved.pointsChange == 80)
         #expect(try await league.points("Ann") == 80)
+    }
+
+    /// An approval reports what the player's total actually changed by: approving an earlier
+    /// check-in moves the first-check-in badge onto it from a later one, so the approved
+    /// check-in's own events (stop + badge) are more than the player gained (the stop).
+    @Test func anApprovalReportsThePlayersRealGain() async throws {
+        let league = try await League()
+        defer { league.remove() }
+        try await league.add("Ann")
+        let poor = try await league.service.checkIn(
+            player: try await league.id("Ann"), position: League.landmarks["fremont-street-experience"]!,
+            time: RFC3339.parse("2026-11-21T18:00:00Z")!, accuracyMeters: 120,
+            huntID: nil, now: RFC3339.parse("2026-11-21T18:01:00Z")!)
+        #expect(poor.decision.verdict == .pending)
+        let later = try await league.visit("Ann", "mob-museum", at: "2026-11-21T18:10:00Z")
+        #expect(later.decision.verdict == .accepted)
+        #expect(try await league.badges("Ann") == ["first-roll"])
+        let before = try await league.points("Ann")
+        let approved = try await league.store.review(
+            poor.id, .approved, reason: "ok", moderator: "mo", at: Date())
+        let after = try await league.points("Ann")
+        let profile = try await league.profile("Ann")
+        #expect(profile.badges.first { $0.id == "first-roll" }?.checkInID == poor.id)  // the badge moved
+        #expect(after > before)
+        #expect(approved.pointsChange == after - before)
+        let revoked = try await league.store.review(
+            poor.id, .revoked, reason: "blurred", moderator: "mo", at: Date())
+        #expect(revoked.pointsChange == before - after)
+        #expect(try await league.points("Ann") == before)
     }
 }

@@ -663,7 +663,7 @@ import VSHTestSupport
                 #expect(response.status == .ok)
                 let outcome = try Self.object(response)
                 #expect(outcome["state"] == .string("accepted"))
-                #expect(outcome["points_credited"] == .int(80))
+                #expect(outcome["points_change"] == .int(80))
             }
             try await client.execute(
                 uri: "/v1/reviews/\(pendingID)/approve", method: .post, headers: asModerator,

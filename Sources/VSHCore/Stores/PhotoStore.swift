@@ -35,4 +35,17 @@ extension PhotoStore {
 
     /// The key of a photo with this SHA-256: `ab/abcdef….jpg`.
     public static func key(sha256: String) -> String { "\(sha256.prefix(2))/\(sha256).jpg" }
+
+    /// Whether the photo under `key` is there and is the photo the key names (its bytes hash to
+    /// the SHA-256 in the key): `.missing`, `.damaged` (emptied, cut short or replaced), `.intact`.
+    public func condition(of key: String) async throws -> PhotoCondition {
+        guard let bytes = try await get(key) else { return .missing }
+        let name = key.split(separator: "/").last.map { String($0.prefix(64)) } ?? ""
+        return SHA256.hex(bytes) == name ? .intact : .damaged
+    }
+}
+
+/// What `vsh doctor` finds of an archived photo.
+public enum PhotoCondition: Sendable, Equatable {
+    case missing, damaged, intact
 }

@@ -86,16 +86,23 @@ public struct ReviewOutcome: Sendable {
     public var player: String
     /// The check-in's state after the decision.
     public var state: String
-    /// Points the decision credited (approving a first visit) or 0.
-    public var pointsCredited: Int
+    /// What the player's total points changed by (negative for a revocation): not the
+    /// check-in's own points, since a badge or a bonus may move between check-ins.
+    public var pointsChange: Int
+    /// The player's total points after the decision.
+    public var playerPoints: Int
 
     /// An outcome from its parts.
-    public init(checkInID: Int64, playerID: PlayerID, player: String, state: String, pointsCredited: Int) {
+    public init(
+        checkInID: Int64, playerID: PlayerID, player: String, state: String, pointsChange: Int,
+        playerPoints: Int
+    ) {
         self.checkInID = checkInID
         self.playerID = playerID
         self.player = player
         self.state = state
-        self.pointsCredited = pointsCredited
+        self.pointsChange = pointsChange
+        self.playerPoints = playerPoints
     }
 }
 

@@ -12,6 +12,8 @@ public struct StoreHealth: Sendable {
     public var stops: Int
     /// Check-ins whose photo is missing from the photo store.
     public var missingPhotos: Int
+    /// Check-ins whose archived photo is not the photo any more (its bytes do not hash to its key).
+    public var damagedPhotos: Int = 0
     /// Players whose stored points differ from a rescore from their check-ins.
     public var playersWithWrongTotals: Int
 
@@ -32,7 +34,8 @@ public struct StoreHealth: Sendable {
 
     /// True when every check passed.
     public var isHealthy: Bool {
-        integrity == ["ok"] && foreignKeyViolations == 0 && missingPhotos == 0 && playersWithWrongTotals == 0
+        integrity == ["ok"] && foreignKeyViolations == 0 && missingPhotos == 0 && damagedPhotos == 0
+            && playersWithWrongTotals == 0
     }
 }
 
