@@ -187,7 +187,7 @@ public enum OpenAPIDocument {
                     object([
                         ("id", integer), ("received_at", dateTime), ("hunt", nullableString),
                         ("stop", nullableString),
-                        ("stop_id", nullableString), ("state", string), ("points", integer),
+                        ("stop_name", nullableString), ("state", string), ("points", integer),
                     ]))
             ),
             ("avatar_url", nullableString),
@@ -200,7 +200,7 @@ public enum OpenAPIDocument {
         "CheckIn": object([
             ("verdict", string), ("id", integer), ("player", string), ("player_id", integer),
             ("hunt", nullableString),
-            ("stop", nullableString), ("points", integer),
+            ("stop", nullableString), ("stop_name", nullableString), ("points", integer),
             ("rules", array(object([("rule", string), ("result", string), ("detail", string)]))),
             ("fix", .object(["type": .array([.string("object"), .string("null")])])),
             ("awards", array(.object(["type": .string("object")]))),
@@ -224,7 +224,8 @@ public enum OpenAPIDocument {
         ),
         "RejectDecision": object([("reason", string)]).merging(["additionalProperties": .bool(false)]),
         "ReviewOutcome": object([
-            ("id", integer), ("player", string), ("state", string), ("points_credited", integer),
+            ("id", integer), ("player", string), ("state", string), ("points_change", integer),
+            ("player_points", integer),
         ]),
         "MyCheckIn": object([
             ("id", integer), ("received_at", dateTime), ("hunt", nullableString), ("stop", nullableString),

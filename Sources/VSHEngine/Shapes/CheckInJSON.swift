@@ -22,6 +22,7 @@ public enum CheckInJSON {
             "player_id": .int(Int(recorded.playerID.rawValue)),
             "hunt": .optional(decision.hunt?.id),
             "stop": .optional(decision.stop?.id),
+            "stop_name": .optional(decision.stop?.name),
             "points": .int(decision.points),
             "rules": RuleResult.json(decision.rules),
             "fix": fix,

@@ -3,7 +3,7 @@ public import VSHCore
 /// The JSON shape of a player's profile (`vsh profile --json`, `GET /v1/players/{name}`).
 public enum ProfileJSON {
     /// `{name, player_id, created_at, points, stops_visited, hunts_completed, hunts: [...], badges: [...], recent: [...]}`.
-    /// In `recent`, `stop` is the stop's name (as it always was) and `stop_id` its id.
+    /// In `recent`, `stop` is the stop's id and `stop_name` its name, as in every other shape.
     public static func profile(_ p: PlayerProfile) -> JSONValue {
         .object([
             "name": .string(p.name), "player_id": .int(Int(p.id.rawValue)),
@@ -29,7 +29,7 @@ public enum ProfileJSON {
                     .object([
                         "id": .int(Int(c.id)), "received_at": .string(RFC3339.format(c.receivedAt)),
                         "hunt": .optional(c.huntID),
-                        "stop": .optional(c.stopName), "stop_id": .optional(c.stopID),
+                        "stop": .optional(c.stopID), "stop_name": .optional(c.stopName),
                         "state": .string(c.state),
                         "points": .int(c.points),
                     ])

@@ -464,7 +464,7 @@ async function playerPage(name) {
     profileBody(profile),
     h('h2', {}, 'Recent check-ins'),
     profile.recent.length ? h('ul', { class: 'recent' }, profile.recent.map((c) => h('li', { class: c.state },
-      h('span', {}, c.stop || 'Not at a stop'), h('span', { class: 'muted' }, ` ${c.state} · ${formatTime(c.received_at)}${c.points ? ` · +${c.points}` : ''}`))))
+      h('span', {}, c.stop_name || c.stop || 'Not at a stop'), h('span', { class: 'muted' }, ` ${c.state} · ${formatTime(c.received_at)}${c.points ? ` · +${c.points}` : ''}`))))
       : h('p', {}, 'None yet.'));
 }
 
@@ -661,7 +661,7 @@ async function reviewCard(item) {
     if (action === 'reject' && !text) { reasonError.textContent = 'Say why it is rejected: the player sees it.'; reason.setAttribute('aria-invalid', 'true'); reason.focus(); return; }
     try {
       const outcome = await api(`/v1/reviews/${item.id}/${action}`, { method: 'POST', auth: true, json: text ? { reason: text } : {} });
-      say(`Check-in ${item.id} by ${item.player}: ${outcome.state}${outcome.points_credited ? `, +${outcome.points_credited} points` : ''}.`);
+      say(`Check-in ${item.id} by ${item.player}: ${outcome.state}${outcome.points_change ? `, ${outcome.points_change > 0 ? '+' : ''}${outcome.points_change} points` : ''}.`);
       card.remove();
     } catch (error) {
       reasonError.textContent = error.message;
