@@ -141,6 +141,20 @@ extension PostGISStore {
         }
     }
 
+    /// Players and points from the hunt's score events (or the stop's stop points).
+    public func pointsHeld(hunt huntID: String, stop stopID: String?) async throws -> PointsHeld {
+        try await read { db in
+            let row = try await db.query(
+                """
+                SELECT COUNT(DISTINCT player_id)::int8, COALESCE(SUM(points), 0)::int8 FROM score_events
+                WHERE hunt_id = \(huntID) AND (\(stopID)::text IS NULL OR (kind = 'stop' AND stop_id = \(stopID)))
+                """, logger: self.logger
+            ).collect().first
+            let (players, points) = try row?.decode((Int, Int).self) ?? (0, 0)
+            return PointsHeld(players: players, points: points)
+        }
+    }
+
     // MARK: leaderboard, profile, collage
 
     /// Rankings: the running totals for the all-time board, else a grouping of `score_events`.

@@ -1,6 +1,6 @@
 import Foundation
 internal import GRDB
-import VSHCore
+public import VSHCore
 
 extension SpatiaLiteStore {
     /// Hunts and badges as scoring needs them, read from the synced definitions.
@@ -86,5 +86,18 @@ extension SpatiaLiteStore {
     /// Recomputes every player's points, completions and badges in one transaction.
     public func rescoreEveryone() async throws {
         try await write { db in try Self.rescoreEveryone(db) }
+    }
+
+    /// Players and points from the hunt's score events (or the stop's stop points).
+    public func pointsHeld(hunt huntID: String, stop stopID: String?) async throws -> PointsHeld {
+        try await read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(DISTINCT player_id), COALESCE(SUM(points), 0) FROM score_events
+                    WHERE hunt_id = ?1 AND (?2 IS NULL OR (kind = 'stop' AND stop_id = ?2))
+                    """, arguments: [huntID, stopID])
+            return PointsHeld(players: row?[0] ?? 0, points: row?[1] ?? 0)
+        }
     }
 }

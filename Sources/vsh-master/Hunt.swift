@@ -140,21 +140,36 @@ extension VSHMaster {
 
         struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                commandName: "rm", abstract: "Delete a hunt file.")
+                commandName: "rm", abstract: "Delete a hunt file.",
+                discussion: """
+                    Players keep a removed hunt's points (stops, bonus, badges) until the next `vsh sync`. \
+                    A hunt that still has stops, or from which players of the league (--db) hold points, \
+                    is removed only with --force, after saying how many players and points.
+                    """)
             @OptionGroup var folder: FolderOptions
+            @OptionGroup var league: LeagueDatabaseOption
             @Argument(help: "The hunt id.") var id: String
-            @Flag(help: "Also when it still has stops.") var force = false
+            @Flag(help: "Also when it still has stops or players hold points from it.") var force = false
 
             func run() async throws {
                 try await CommandRunner.run(tool: "vsh-master") {
                     let hunts = try openFolder(folder)
                     let hunt = try hunts.hunt(id)
-                    guard hunt.stops.isEmpty || force else {
+                    let held = try await league.pointsHeld(hunt: id, stop: nil)
+                    let touched = held.map { $0.players > 0 } ?? false
+                    guard (hunt.stops.isEmpty && !touched) || force else {
+                        var what = ["\(hunt.stops.count) stops"]
+                        if let held, touched {
+                            what.append("\(held.sentence) from it, which the next vsh sync takes away")
+                        }
                         throw InputError(
-                            "hunt \"\(id)\" has \(hunt.stops.count) stops; remove them first or use --force")
+                            "hunt \"\(id)\" has \(what.joined(separator: "; ")); "
+                                + (touched ? "use --force to remove it" : "remove them first or use --force"))
                     }
                     try hunts.save([], removing: [id])
-                    Output.line("\(hunts.path(of: id)): removed")
+                    var line = "\(hunts.path(of: id)): removed"
+                    if let held, touched { line += " (\(held.sentence) from it until the next vsh sync)" }
+                    Output.line(line)
                     return .success
                 }
             }

@@ -233,17 +233,35 @@ extension VSHMaster {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a stop.")
+            static let configuration = CommandConfiguration(
+                commandName: "rm", abstract: "Remove a stop.",
+                discussion: """
+                    Players keep the points of a removed stop until the next `vsh sync`, which takes them \
+                    away. When the league (--db) has players holding points from the stop, rm says how many \
+                    and how much and removes it only with --force.
+                    """)
             @OptionGroup var folder: FolderOptions
+            @OptionGroup var league: LeagueDatabaseOption
             @Argument(help: "The stop id.") var id: String
+            @Flag(help: "Also when players hold points from it.") var force = false
 
             func run() async throws {
                 try await CommandRunner.run(tool: "vsh-master") {
                     let hunts = try openFolder(folder)
                     var (hunt, index) = try hunts.locate(stop: id)
+                    let held = try await league.pointsHeld(hunt: hunt.id, stop: id)
+                    if let held, held.players > 0, !force {
+                        throw InputError(
+                            "stop \"\(id)\": \(held.sentence) from it, which the next vsh sync takes away; "
+                                + "use --force to remove it")
+                    }
                     hunt.stops.remove(at: index)
                     try hunts.save([hunt])
-                    Output.line("\(hunts.path(of: hunt.id)): removed \(id)")
+                    var line = "\(hunts.path(of: hunt.id)): removed \(id)"
+                    if let held, held.players > 0 {
+                        line += " (\(held.sentence) from it until the next vsh sync)"
+                    }
+                    Output.line(line)
                     return .success
                 }
             }

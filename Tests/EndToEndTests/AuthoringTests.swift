@@ -331,6 +331,41 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         #expect(try workspace.master(["stop", "rm", "mgm-lion"]).status == 65)
     }
 
+    /// Removing a stop or hunt players hold points from says so and needs --force: the next sync
+    /// takes those points away.
+    @Test func removalsSayWhatTheyTakeFromPlayers() throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Ann", "Bo")
+        #expect(try workspace.visit("Ann", "welcome-sign", at: "2026-11-21T18:00:00Z").status == 0)
+        #expect(try workspace.visit("Bo", "welcome-sign", at: "2026-11-21T18:05:00Z").status == 0)
+        #expect(try workspace.visit("Bo", "bellagio-fountains", at: "2026-11-21T18:45:00Z").status == 0)
+        let before = try workspace.totals()
+        let refused = try workspace.master(["stop", "rm", "welcome-sign"])
+        #expect(refused.status == 65)
+        #expect(
+            refused.stderr
+                == "vsh-master: stop \"welcome-sign\": 2 players hold 100 points from it, which the next vsh sync "
+                + "takes away; use --force to remove it\n")
+        #expect(try workspace.fileText("strip-classics").contains("\"welcome-sign\""))
+        let hunt = try workspace.master(["hunt", "rm", "strip-classics", "--db", workspace.db])
+        #expect(hunt.status == 65)
+        #expect(hunt.stderr.contains("has 10 stops; 2 players hold"), "\(hunt.stderr)")
+        let forced = try workspace.master(["stop", "rm", "welcome-sign", "--force"])
+        #expect(forced.status == 0)
+        #expect(
+            forced.stdout.hasSuffix(
+                "removed welcome-sign (2 players hold 100 points from it until the next vsh sync)\n"))
+        // The next sync takes them.
+        #expect(try workspace.vsh(["sync"]).status == 0)
+        let after = try workspace.totals()
+        #expect(after["Ann"]!.points < before["Ann"]!.points && after["Bo"]!.points < before["Bo"]!.points)
+        // A stop nobody visited goes without --force; a --db that does not exist is an error.
+        #expect(try workspace.master(["stop", "rm", "luxor-sphinx"]).status == 0)
+        #expect(
+            try workspace.master(["stop", "rm", "sphere", "--db", workspace.root.path + "/vhs.sqlite"]).status
+                == 66)
+    }
+
     @Test func validateWarnsWhatAnOrganiserWantsToKnow() throws {
         let workspace = try newHunt()
         for args in [

@@ -235,6 +235,24 @@ public protocol ScoreStore: Sendable {
 
     /// Recomputes every player's points, completions and badges from the check-ins.
     func rescoreEveryone() async throws
+
+    /// What players hold from a hunt (every point earned there: stops, bonus, badges) or from
+    /// one of its stops (its stop points): what removing it would take from them.
+    func pointsHeld(hunt huntID: String, stop stopID: String?) async throws -> PointsHeld
+}
+
+/// Players and the points they hold from a hunt or a stop.
+public struct PointsHeld: Equatable, Sendable {
+    /// Players holding any.
+    public var players: Int
+    /// Their points, all together.
+    public var points: Int
+
+    /// Holdings from their parts.
+    public init(players: Int, points: Int) {
+        self.players = players
+        self.points = points
+    }
 }
 
 extension ScoreStore {
