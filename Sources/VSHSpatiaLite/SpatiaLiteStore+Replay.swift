@@ -44,15 +44,67 @@ extension SpatiaLiteStore {
 extension SpatiaLiteStore: DryRunStore {
     /// Runs `body` on a private copy of this database (`VACUUM INTO` a file in a new 0700 folder
     /// under the temporary directory), removed afterwards: the players' names, e-mail addresses
-    /// and positions in it are readable by this user only.
+    /// and positions in it are readable by this user only. The copy goes on SIGTERM, SIGINT and
+    /// SIGHUP too (`ScratchFolder`), and a copy left by a process that crashed is removed by
+    /// the next dry run.
     public func dryRun<T: Sendable>(_ body: (any LeagueStore) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vsh-dry-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("league.sqlite").path
+        let scratch = try ScratchFolder(prefix: "vsh-dry-run")
+        defer { scratch.remove() }
+        let path = scratch.path + "/league.sqlite"
         try await database.writeWithoutTransaction { try $0.execute(sql: "VACUUM INTO ?", arguments: [path]) }
         return try await body(try SpatiaLiteStore(path: path, connections: .single))
+    }
+}
+
+/// A private folder (0700) under the temporary directory that does not outlive its process:
+/// removed by `remove()`, by a terminating signal (SIGTERM, SIGINT, SIGHUP: the folder goes,
+/// then the signal takes its default course), and, after a crash, by the next `ScratchFolder`
+/// of the same prefix (the folder's name carries its process id).
+final class ScratchFolder: @unchecked Sendable {
+    let path: String
+    private var sources: [any DispatchSourceSignal] = []
+    private static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+
+    init(prefix: String) throws {
+        let temporary = FileManager.default.temporaryDirectory.path
+        Self.sweep(temporary, prefix: prefix)
+        path = temporary + "/\(prefix)-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let path = self.path
+        for number in Self.signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                Termination.begin(number)
+                try? FileManager.default.removeItem(atPath: path)
+                Termination.end()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Removes the folder and gives the signals back their default course.
+    func remove() {
+        for source in sources { source.cancel() }
+        for number in Self.signals { signal(number, SIG_DFL) }
+        sources = []
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Removes this user's folders of `prefix` whose process is gone (a crash left them).
+    static func sweep(_ temporary: String, prefix: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary) else { return }
+        for name in names where name.hasPrefix(prefix + "-") {
+            let fields = name.dropFirst(prefix.count + 1).split(separator: "-", maxSplits: 1)
+            guard let pid = fields.first.flatMap({ Int32($0) }), pid > 0, pid != getpid() else { continue }
+            let path = temporary + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_uid == getuid(), (info.st_mode & S_IFMT) == S_IFDIR else {
+                continue
+            }
+            if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(atPath: path) }
+        }
     }
 }

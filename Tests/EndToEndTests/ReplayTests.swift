@@ -161,6 +161,63 @@ enum Timeline {
         #expect(svg.components(separatedBy: "<path d=").count - 1 == 11)  // ten stops and the north arrow
     }
 
+    /// A dry run's private copy of the league goes when the run is stopped by SIGTERM, and one
+    /// left by a process that crashed goes with the next dry run.
+    @Test func aDryRunStoppedBySIGTERMLeavesNoCopyOfTheLeague() throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Walker")
+        let temporary = workspace.root.appendingPathComponent("tmp").path
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        // The leftover of a crashed dry run: named for a process that has ended.
+        let gone = try Spawn.start(
+            "/bin/true", [], environment: [:], directory: nil, stdin: 0, stdout: 1, stderr: 2)
+        #expect(Spawn.wait(gone) == 0)
+        let stale = temporary + "/vsh-dry-run-\(gone)-0"
+        try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: false)
+        #expect(FileManager.default.createFile(atPath: stale + "/league.sqlite", contents: Data("x".utf8)))
+        // A long walk up and down the Strip, a fix a second: the replay is under way for a while.
+        var gpx = "<gpx version=\"1.1\" creator=\"test\"><trk><trkseg>\n"
+        let start = RFC3339.parse("2026-11-21T18:00:00Z")!
+        for i in 0..<400_000 {
+            let t = Double(i % 2000) / 2000
+            let lat = 36.08 + 0.04 * (i / 2000 % 2 == 0 ? t : 1 - t)
+            gpx +=
+                "<trkpt lat=\"\(lat)\" lon=\"-115.172\"><time>\(RFC3339.format(start.addingTimeInterval(Double(i))))</time></trkpt>\n"
+        }
+        gpx += "</trkseg></trk></gpx>\n"
+        let walk = workspace.root.appendingPathComponent("long.gpx").path
+        #expect(FileManager.default.createFile(atPath: walk, contents: Data(gpx.utf8)))
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary
+        let null = open("/dev/null", O_RDWR)
+        defer { close(null) }
+        let pid = try Spawn.start(
+            TestSupport.productsDirectory.appendingPathComponent("vsh").path,
+            [
+                "replay", walk, "--player", "Walker", "--dry-run", "--db", workspace.db, "--hunts",
+                workspace.hunts,
+            ],
+            environment: environment, directory: workspace.root.path, stdin: null, stdout: null, stderr: null)
+        // Wait for its copy, then stop it.
+        var copy: String?
+        var status: Int32 = 0
+        while copy == nil {
+            copy = (try FileManager.default.contentsOfDirectory(atPath: temporary)).first {
+                $0.hasPrefix("vsh-dry-run-\(pid)-")
+            }
+            if copy == nil, waitpid(pid, &status, WNOHANG) == pid {
+                Issue.record("the replay ended before its copy was seen")
+                return
+            }
+            usleep(1000)
+        }
+        #expect(!FileManager.default.fileExists(atPath: stale))  // swept on the way in
+        kill(pid, SIGTERM)
+        #expect(Spawn.wait(pid) == SIGTERM)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
+        #expect(try workspace.totals()["Walker"]?.checkins == 0)
+    }
+
     @Test func badWalksAreOneLineErrors() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Walker")
