@@ -12,14 +12,17 @@ public struct HuntCatalog: Sendable {
         public var path: String
         /// The hunt id the file name implies (`strip-classics` for `strip-classics.geojson`).
         public var expectedID: String
-        /// The file's bytes.
+        /// The file's bytes (for a file over `HuntFile.maxFileBytes`, only the first bytes past the limit).
         public var bytes: [UInt8]
+        /// The file's size on disk, when larger than `bytes` (a file read only up to the limit).
+        public var fileSize: Int?
 
-        /// A source from its path, the id its name implies, and its bytes.
-        public init(path: String, expectedID: String, bytes: [UInt8]) {
+        /// A source from its path, the id its name implies, its bytes and its size on disk.
+        public init(path: String, expectedID: String, bytes: [UInt8], fileSize: Int? = nil) {
             self.path = path
             self.expectedID = expectedID
             self.bytes = bytes
+            self.fileSize = fileSize
         }
     }
 
@@ -33,6 +36,14 @@ public struct HuntCatalog: Sendable {
         var stopOwners: [String: String] = [:]
         var huntIDs = Set<String>()
         for source in sources {
+            if source.bytes.count > HuntFile.maxFileBytes {
+                // Not parsed: the size said is the file's own, not what was read of it.
+                let size = max(source.fileSize ?? 0, source.bytes.count)
+                errors.append(
+                    HuntFileError(
+                        file: source.path, problem: .tooLarge(bytes: size, limit: HuntFile.maxFileBytes)))
+                continue
+            }
             switch HuntFile.read(
                 source.bytes, file: source.path, expectedID: source.expectedID, inspector: inspector)
             {

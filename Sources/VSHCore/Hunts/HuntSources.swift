@@ -52,8 +52,11 @@ public enum HuntSources {
             defer { try? handle.close() }
             // Read one byte past the limit so an oversized file is reported, not loaded.
             let data = (try? handle.read(upToCount: HuntFile.maxFileBytes + 1)) ?? Data()
+            var info = stat()
+            let size = fstat(handle.fileDescriptor, &info) == 0 ? Int(info.st_size) : nil
             return HuntCatalog.Source(
-                path: path, expectedID: String(name.dropLast(".geojson".count)), bytes: [UInt8](data))
+                path: path, expectedID: String(name.dropLast(".geojson".count)), bytes: [UInt8](data),
+                fileSize: size)
         }
     }
 }
