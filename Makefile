@@ -44,8 +44,13 @@ test-deps: deps
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_TEST) >/dev/null; \
 	fi
 
+# The compiler's output goes to .build/build.log: the dependencies' own warnings (hundreds of lines
+# on a first build) would bury what a command prints. Errors are shown when the build fails.
 build: deps
-	swift build
+	@mkdir -p .build
+	@echo "swift build (a first build takes several minutes; the compiler's output: .build/build.log)"
+	@swift build > .build/build.log 2>&1 || { grep -E "error:" .build/build.log | sort -u | head -40; \
+	  echo "make: the build failed (.build/build.log)"; exit 1; }
 
 # The build must be free of compiler warnings in vsh's own files (a fresh clone builds everything,
 # so CI sees every warning; an incremental build shows only what it recompiled).
