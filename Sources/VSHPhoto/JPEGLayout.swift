@@ -86,7 +86,10 @@ struct JPEGLayout {
             let segmentEnd = markerOffset + 2 + length
             let isMetadata = (0xE0...0xEF).contains(marker) || marker == 0xFE
             if !isMetadata { layout.imageRanges.append(markerOffset..<segmentEnd) }
-            if marker == 0xE1, layout.exifPayload == nil, length >= 8 {
+            // EXIF is the first APP1 "Exif" segment before the image data, where exiftool, Pillow
+            // and libexif look: one found after a scan is not read (a forged position hidden
+            // there once scored while every inspection tool showed no GPS).
+            if marker == 0xE1, layout.exifPayload == nil, !layout.sawScan, length >= 8 {
                 let payload = read(markerOffset + 4, length - 2)
                 if payload.starts(with: [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]) {
                     layout.exifPayload = payload

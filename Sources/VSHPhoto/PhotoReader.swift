@@ -19,6 +19,12 @@ public enum PhotoReader {
         guard head == [0xFF, 0xD8] else { throw .notJPEG(file: path) }
         let buffered = BufferedRead(file)
         let layout = JPEGLayout.walk(size: file.size, throughScans: false) { buffered.read($0, $1) }
+        return metadata(of: layout)
+    }
+
+    /// The metadata of a walked file: the one reading of EXIF that `vsh exif` shows and the
+    /// verifier decides on (the same segment, the same parser, the same frame size).
+    static func metadata(of layout: JPEGLayout) -> PhotoMetadata {
         var metadata = layout.exifPayload.flatMap(ExifDocument.init(payload:))?.metadata() ?? PhotoMetadata()
         if layout.exifPayload == nil { metadata.positionNote = "no EXIF" }
         metadata.width = layout.width
@@ -33,11 +39,7 @@ public enum PhotoReader {
             guard offset < bytes.count else { return [] }
             return Array(bytes[offset..<min(bytes.count, offset + count)])
         }
-        var metadata = layout.exifPayload.flatMap(ExifDocument.init(payload:))?.metadata() ?? PhotoMetadata()
-        if layout.exifPayload == nil { metadata.positionNote = "no EXIF" }
-        metadata.width = layout.width
-        metadata.height = layout.height
-        return metadata
+        return metadata(of: layout)
     }
 
     /// A photo for a check-in from a file: metadata and both identities, from the whole
@@ -81,10 +83,7 @@ public enum PhotoReader {
         guard width * height <= maxPixels else {
             throw .absurdDimensions(file: path, width: width, height: height)
         }
-        var metadata = layout.exifPayload.flatMap(ExifDocument.init(payload:))?.metadata() ?? PhotoMetadata()
-        if layout.exifPayload == nil { metadata.positionNote = "no EXIF" }
-        metadata.width = width
-        metadata.height = height
+        let metadata = metadata(of: layout)
         var image = SHA256()
         for range in layout.imageRanges { image.update(bytes[range]) }
         return Photo(

@@ -211,3 +211,61 @@ struct ExiftoolReference {
         #expect(tried > 1000)
     }
 }
+
+/// The verifier and `vsh exif` read one and the same metadata (issue 14): the check-in path
+/// walks the whole file, `vsh exif` stops at the first scan, and both take only the EXIF
+/// segment before the image data.
+@Suite struct OneReaderTests {
+    @Test func theCheckInAndVshExifReadTheSameMetadataOnTheCorpus() throws {
+        let corpus = try #require(TestSupport.corpus, "VSH_CORPUS is not a corpus folder")
+        let folder = corpus.appendingPathComponent("photos")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.lowercased().hasSuffix(".jpg") || $0.lowercased().hasSuffix(".jpeg")
+        }.sorted()
+        var compared = 0
+        for name in names {
+            let path = folder.appendingPathComponent(name).path
+            guard let shown = try? PhotoReader.metadata(path: path),
+                let checked = try? PhotoReader.photo(path: path).photo.metadata
+            else { continue }
+            #expect(shown == checked, "\(name)")
+            compared += 1
+        }
+        #expect(compared >= 30, "only \(compared) corpus photos were readable both ways")
+    }
+
+    /// A JPEG with no EXIF before its image data and a GPS-tagged APP1 segment after it, before
+    /// EOI: exiftool and Pillow see no GPS there, and neither does vsh (the check-in used to).
+    @Test func anEXIFSegmentAfterTheImageDataIsNotRead() throws {
+        let tagged = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("sign-inside.jpg"))))
+        // no-gps.jpg without its EXIF segment: no APP1 at all before the image data.
+        let withExif = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("no-gps.jpg"))))
+        let own = try #require(
+            (2..<withExif.count - 10).first {
+                withExif[$0] == 0xFF && withExif[$0 + 1] == 0xE1 && withExif[$0 + 4] == 0x45
+            })
+        let ownLength = Int(withExif[own + 2]) << 8 | Int(withExif[own + 3])
+        let plain = Array(withExif[..<own]) + Array(withExif[(own + 2 + ownLength)...])
+        // sign-inside.jpg's APP1 "Exif" segment.
+        let start = try #require(
+            (2..<tagged.count - 10).first {
+                tagged[$0] == 0xFF && tagged[$0 + 1] == 0xE1 && tagged[$0 + 4] == 0x45
+            })
+        let length = Int(tagged[start + 2]) << 8 | Int(tagged[start + 3])
+        let app1 = Array(tagged[start..<(start + 2 + length)])
+        #expect(plain.suffix(2) == [0xFF, 0xD9])
+        let forged = Array(plain.dropLast(2)) + app1 + [0xFF, 0xD9]
+        #expect(try PhotoReader.photo(bytes: plain, name: "plain").metadata.positionNote == "no EXIF")
+        let photo = try PhotoReader.photo(bytes: forged, name: "forged")
+        #expect(photo.metadata.latitude == nil && photo.metadata.gpsTime == nil)
+        let folder = try TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(folder) }
+        let path = folder.appendingPathComponent("forged.jpg").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(forged)))
+        #expect(try PhotoReader.metadata(path: path) == photo.metadata)
+        // exiftool agrees: no GPS.
+        let exiftool = try TestSupport.run("/usr/bin/exiftool", ["-n", "-GPSLatitude", "-s3", path])
+        #expect(
+            exiftool.status == 0 && exiftool.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+}
