@@ -11,12 +11,6 @@ public enum CommandRunner {
         let status: ExitStatus
         do {
             status = try await body()
-        } catch let error where Termination.pendingSignal != nil {
-            // The work failed because a signal's clean-up took its files away: the handler ends
-            // the process by the signal; this is not an error of its own.
-            Output.flush()
-            Termination.waitIfEnding()
-            throw error
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {

@@ -1,3 +1,4 @@
+internal import CSpatiaLite
 import Foundation
 internal import GRDB
 public import VSHCore
@@ -50,46 +51,43 @@ extension SpatiaLiteStore: DryRunStore {
     public func dryRun<T: Sendable>(_ body: (any LeagueStore) async throws -> T) async throws -> T {
         let scratch = try ScratchFolder(prefix: "vsh-dry-run")
         defer { scratch.remove() }
-        let path = scratch.path + "/league.sqlite"
+        let path = scratch.path + "/" + ScratchFolder.fileName
         try await database.writeWithoutTransaction { try $0.execute(sql: "VACUUM INTO ?", arguments: [path]) }
         return try await body(try SpatiaLiteStore(path: path, connections: .single))
     }
 }
 
 /// A private folder (0700) under the temporary directory that does not outlive its process:
-/// removed by `remove()`, by a terminating signal (SIGTERM, SIGINT, SIGHUP: the folder goes,
-/// then the signal takes its default course), and, after a crash, by the next `ScratchFolder`
+/// removed by `remove()`, by a terminating signal (SIGTERM, SIGINT, SIGHUP: a C handler removes
+/// the folder's files and the folder, then the signal takes its default course), and, after a
+/// crash or SIGKILL, by the next `ScratchFolder`
 /// of the same prefix (the folder's name carries its process id).
 final class ScratchFolder: @unchecked Sendable {
     let path: String
-    private var sources: [any DispatchSourceSignal] = []
-    private static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+    /// The one file the folder holds (SQLite's -wal, -shm and -journal files beside it go too).
+    static let fileName = "league.sqlite"
 
     init(prefix: String) throws {
         let temporary = FileManager.default.temporaryDirectory.path
         Self.sweep(temporary, prefix: prefix)
         path = temporary + "/\(prefix)-\(getpid())-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(
-            atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        let path = self.path
-        for number in Self.signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                Termination.begin(number)
-                try? FileManager.default.removeItem(atPath: path)
-                Termination.end()
-            }
-            source.resume()
-            sources.append(source)
+        // The handler first (a C handler, installed before the folder exists: a signal cannot
+        // arrive between the two and leave the folder behind), then the folder.
+        guard vsh_scratch_arm(path, Self.fileName) == 0 else {
+            throw CocoaError(.fileWriteInvalidFileName)
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        } catch {
+            vsh_scratch_disarm()
+            throw error
         }
     }
 
     /// Removes the folder and gives the signals back their default course.
     func remove() {
-        for source in sources { source.cancel() }
-        for number in Self.signals { signal(number, SIG_DFL) }
-        sources = []
+        vsh_scratch_disarm()
         try? FileManager.default.removeItem(atPath: path)
     }
 
