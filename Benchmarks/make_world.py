@@ -5,8 +5,8 @@
                                 8-40 vertices, one in ten with a hole, over 30 x 30 km of the valley,
                                 at most 5,000 stops a file
   world.py fixes OUT.csv N      N uniform "lat,lon" fixes over the same area
-  world.py photos OUT_DIR N     N small JPEGs with EXIF GPS at Strip landmarks, each with its own
-                                image data (a fixture's scan data with a few bytes changed), and
+  world.py photos OUT_DIR N     N small JPEGs with EXIF GPS at Strip landmarks, each with pixels of
+                                its own (16 pictures, each quantised 3,600 ways), and
                                 three 12-megapixel photos (cjpeg; not with --no-big)
 """
 import json
@@ -80,20 +80,26 @@ def segments(data):
 
 
 def photos(out, n, big=True):
-    from jpegexif import camera, exif_block, exif_times, gps_ifd, with_exif
+    from jpegexif import camera, exif_block, exif_times, gps_ifd, jpeg_from_picture, with_exif
     os.makedirs(out, exist_ok=True)
-    base = open(os.path.join(ROOT, "Fixtures", "photos", "teleport-sign.jpg"), "rb").read()
-    segs, scan = segments(base)
-    # The image without its EXIF: SOI, the non-APP segments, the scan.
-    image = b"\xff\xd8" + b"".join(base[s:e] for m, s, e in segs if not (0xE0 <= m <= 0xEF)) + base[scan:]
-    scan_start = len(image) - (len(base) - scan)
-    safe = [k for k in range(scan_start + 8, len(image) - 16) if image[k] != 0xFF and image[k - 1] != 0xFF]
-    rng = random.Random(3000 + n)
+    # 16 pictures (cjpeg), each made into many by its quantisation table: the DC entry and the
+    # first AC entry of table 0 set to one of 60 values each. Every file decodes whole (flipped
+    # scan bytes, used before, could corrupt the data, which check-ins now refuse) and to
+    # pixels of its own.
+    bases = []
+    for seed in range(16):
+        jpeg = jpeg_from_picture(40 + seed)
+        segs, _ = segments(jpeg)
+        dqt = next(s for m, s, e in segs if m == 0xDB)
+        assert jpeg[dqt + 4] == 0x00, "table 0, 8-bit entries"
+        bases.append((jpeg, dqt + 5))
     landmarks = [(36.082014, -115.172734), (36.12056, -115.16139), (36.1175, -115.1681), (36.1126, -115.174)]
     for i in range(n):
-        data = bytearray(image)
-        for k in rng.sample(safe, 3):
-            data[k] = rng.randrange(0, 0xFE)
+        jpeg, table = bases[i % 16]
+        data = bytearray(jpeg)
+        k = i // 16
+        data[table] = 2 + k % 60
+        data[table + 1] = 2 + (k // 60) % 60
         lat, lon = landmarks[i % len(landmarks)]
         minute = i % 600
         stamp = f"2026-11-21T{10 + minute // 60:02d}:{minute % 60:02d}:00Z"

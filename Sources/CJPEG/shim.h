@@ -5,6 +5,7 @@
 #include <string.h>
 #include <setjmp.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 /* libjpeg reports a fatal error by calling error_exit, which by default ends the
    process; the only way back is longjmp, which Swift cannot call. These two
@@ -14,6 +15,8 @@ struct vsh_jpeg_error {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
+    /* The first warning that means the image data is not whole (0 when none). */
+    int damage;
 };
 
 static void vsh_jpeg_error_exit(j_common_ptr cinfo) {
@@ -25,6 +28,17 @@ static void vsh_jpeg_error_exit(j_common_ptr cinfo) {
 static void vsh_jpeg_no_messages(j_common_ptr cinfo, int level) {
     (void)cinfo;
     (void)level;
+}
+
+/* libjpeg goes on past a file cut short (it inserts an end of image and fills the rest
+   grey) or past corrupt entropy-coded data, with only a warning: remembers the first. */
+static void vsh_jpeg_note_damage(j_common_ptr cinfo, int level) {
+    struct vsh_jpeg_error *error = (struct vsh_jpeg_error *)cinfo->err;
+    int code = cinfo->err->msg_code;
+    if (level < 0 && error->damage == 0 &&
+        (code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER || code == JWRN_HUFF_BAD_CODE)) {
+        error->damage = code;
+    }
 }
 
 /* A decode's bounds on work, checked by libjpeg's progress monitor (called once
@@ -53,20 +67,23 @@ static void vsh_jpeg_progress_monitor(j_common_ptr cinfo) {
    scans, or that need more than max_memory bytes of libjpeg's working memory (a
    progressive image keeps every coefficient of the full image; Debian's
    libjpeg-turbo has no backing store, so past the limit the decode stops).
+   With refuse_damaged, an image whose data ends early (a file cut short, as by an
+   interrupted upload) or is corrupt is refused instead of drawn with grey.
    Returns 0 and a malloc'd buffer (free() it), or -1 with a message. */
 static inline int vsh_jpeg_decode(const unsigned char *data, unsigned long size, unsigned int min_width,
                                   unsigned int min_height, unsigned long max_pixels,
                                   unsigned long long max_declared_pixels, int max_scans, long max_memory,
-                                  unsigned char **pixels, unsigned int *width, unsigned int *height, char *message,
+                                  int refuse_damaged, unsigned char **pixels, unsigned int *width, unsigned int *height, char *message,
                                   size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct vsh_jpeg_error error;
     struct vsh_jpeg_progress progress;
     unsigned char *volatile buffer = NULL;
     error.message[0] = 0;
+    error.damage = 0;
     cinfo.err = jpeg_std_error(&error.pub);
     error.pub.error_exit = vsh_jpeg_error_exit;
-    error.pub.emit_message = vsh_jpeg_no_messages;
+    error.pub.emit_message = vsh_jpeg_note_damage;
     if (setjmp(error.jump)) {
         snprintf(message, message_size, "%s", error.message);
         jpeg_destroy_decompress(&cinfo);
@@ -116,6 +133,14 @@ static inline int vsh_jpeg_decode(const unsigned char *data, unsigned long size,
     *height = cinfo.output_height;
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
+    if (refuse_damaged && error.damage != 0) {
+        snprintf(message, message_size, "%s",
+                 error.damage == JWRN_HUFF_BAD_CODE
+                     ? "its image data is corrupt: a bad Huffman code"
+                     : "its image data ends early: the file was cut short, as by an interrupted upload");
+        free(buffer);
+        return -1;
+    }
     *pixels = buffer;
     return 0;
 }

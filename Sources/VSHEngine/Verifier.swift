@@ -231,12 +231,30 @@ public struct Verifier: Sendable {
             results.append(RuleResult(.atStop, .skipped, "no position"))
         }
 
-        // 9. unique_photo
+        // 9. unique_photo: a picture belongs to the player who submitted it first; they may send
+        // it again after a rejection, nobody else may. A near copy of another player's photo
+        // (re-saved, scaled, cropped a little, brightened) goes to a moderator.
         if submission.photo != nil {
-            if let earlier = facts.earlierUseOfPhoto {
+            if let uses = facts.photoUses, uses.owner != submission.player {
                 results.append(
                     RuleResult(
-                        .uniquePhoto, .failed, "this photo was already submitted (check-in #\(earlier))"))
+                        .uniquePhoto, .failed,
+                        "this photo was first submitted by another player (check-in #\(uses.first))"))
+            } else if let standing = facts.photoUses?.ownStanding {
+                results.append(
+                    RuleResult(
+                        .uniquePhoto, .failed, "this photo was already submitted (check-in #\(standing))"))
+            } else if let near = facts.nearCopy {
+                results.append(
+                    RuleResult(
+                        .uniquePhoto, .needsReview,
+                        "looks like the photo of another player's check-in #\(near.checkInID) (a near copy: \(near.bits) of 64 bits differ)"
+                    ))
+            } else if let uses = facts.photoUses {
+                results.append(
+                    RuleResult(
+                        .uniquePhoto, .passed, "your photo again, after check-in #\(uses.first) was rejected")
+                )
             } else {
                 results.append(RuleResult(.uniquePhoto, .passed, "a new photo"))
             }

@@ -448,7 +448,8 @@ extension MemoryStore {
                 id: id, player: player.id, receivedAt: submission.receivedAt, huntID: decision.hunt?.id,
                 stopID: decision.stop?.id, verdict: decision.verdict, rules: decision.rules,
                 photoFile: photoFile,
-                imageSHA256: submission.photo?.imageSHA256, position: submission.reportedPosition,
+                imageSHA256: submission.photo?.imageSHA256, pixelSHA256: submission.photo?.pixelSHA256,
+                perceptualHash: submission.photo?.perceptualHash, position: submission.reportedPosition,
                 accuracyMeters: submission.accuracyMeters,
                 fixTime: decision.fix?.time ?? submission.fixTime(in: decision.hunt),
                 source: submission.source))
@@ -529,6 +530,8 @@ struct MemoryCheckIn: Sendable {
     var rules: [RuleResult]
     var photoFile: String?
     var imageSHA256: String?
+    var pixelSHA256: String?
+    var perceptualHash: UInt64?
     var position: Coordinate?
     var accuracyMeters: Double?
     var fixTime: Date?
@@ -571,8 +574,29 @@ struct MemoryHistory: CheckInHistory {
             }
         }
     }
-    func earliestUse(ofImage imageSHA256: String) throws -> Int64? {
-        store.assumeIsolated { store in store.checkInsSnapshot.first { $0.imageSHA256 == imageSHA256 }?.id }
+    func photoUses(image: String, pixels: String?, player: PlayerID) throws -> PhotoUses? {
+        store.assumeIsolated { store in
+            let uses = store.checkInsSnapshot.filter {
+                $0.imageSHA256 == image || (pixels != nil && $0.pixelSHA256 == pixels)
+            }
+            guard let first = uses.first else { return nil }
+            let standing = uses.first { $0.player == player && store.state($0) != "rejected" }
+            return PhotoUses(first: first.id, owner: first.player, ownStanding: standing?.id)
+        }
+    }
+
+    func nearCopy(of perceptualHash: UInt64, excluding player: PlayerID, image: String, pixels: String?)
+        throws
+        -> NearCopy?
+    {
+        store.assumeIsolated { store in
+            NearCopy.nearest(
+                to: perceptualHash,
+                among: store.checkInsSnapshot.compactMap { c in
+                    let exact = c.imageSHA256 == image || (pixels != nil && c.pixelSHA256 == pixels)
+                    return c.player == player || exact ? nil : c.perceptualHash.map { (c.id, $0) }
+                })
+        }
     }
 }
 

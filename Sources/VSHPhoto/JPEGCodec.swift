@@ -48,6 +48,17 @@ public enum JPEGCodec {
             maxMemory: maxMemory)
     }
 
+    /// `decode(_:covering:_:maxPixels:)` that also refuses an image whose data ends early (a
+    /// file cut short: libjpeg would draw the rest grey with a warning) or is corrupt: for a
+    /// check-in's photo, which must be whole.
+    public static func decodeWhole(_ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int) throws
+        -> RGBImage
+    {
+        try decode(
+            bytes, covering: minWidth, minHeight, maxPixels: 20_000_000, maxScans: maxScans,
+            maxMemory: maxMemory, refuseDamaged: true)
+    }
+
     /// Scans a decode may read: a baseline photo has 1, libjpeg's progressive default 10,
     /// mozjpeg's optimised scripts a few dozen. (libjpeg-turbo's own djpeg -maxscans idea.)
     public static let maxScans = 100
@@ -58,7 +69,7 @@ public enum JPEGCodec {
     /// `decode(_:covering:_:maxPixels:)` with its bounds given (for tests).
     static func decode(
         _ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int, maxPixels: Int, maxScans: Int,
-        maxMemory: Int
+        maxMemory: Int, refuseDamaged: Bool = false
     ) throws -> RGBImage {
         var pointer: UnsafeMutablePointer<UInt8>?
         var width: UInt32 = 0
@@ -68,7 +79,7 @@ public enum JPEGCodec {
             vsh_jpeg_decode(
                 buffer.baseAddress, UInt(buffer.count), UInt32(max(1, minWidth)), UInt32(max(1, minHeight)),
                 UInt(maxPixels), UInt64(PhotoReader.maxPixels), Int32(maxScans), Int(maxMemory),
-                &pointer, &width, &height, &message, message.count)
+                refuseDamaged ? 1 : 0, &pointer, &width, &height, &message, message.count)
         }
         guard status == 0, let pointer else {
             let text = Self.text(message)

@@ -86,9 +86,21 @@ public enum PhotoReader {
         let metadata = metadata(of: layout)
         var image = SHA256()
         for range in layout.imageRanges { image.update(bytes[range]) }
+        // The pixels, decoded small: a file cut short or corrupt is refused here (its structure
+        // can look whole up to where it stops), and the pixel hashes see through re-encodings.
+        let decoded: RGBImage
+        do {
+            decoded = try JPEGCodec.decodeWhole(bytes, covering: 64, 64)
+        } catch let error as JPEGCodecError {
+            if case .decode(let message) = error { throw .corrupt(file: path, reason: message) }
+            throw .corrupt(file: path, reason: "\(error)")
+        } catch {
+            throw .corrupt(file: path, reason: "\(error)")
+        }
+        let pixels = PixelIdentity(decoded: decoded, orientation: metadata.orientation ?? 1)
         return Photo(
             metadata: metadata, fileSHA256: SHA256.hex(bytes), imageSHA256: image.finalizeHex(),
-            byteCount: bytes.count)
+            byteCount: bytes.count, pixelSHA256: pixels.sha256, perceptualHash: pixels.perceptualHash)
     }
 }
 

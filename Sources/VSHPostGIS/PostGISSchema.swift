@@ -2,6 +2,14 @@
 /// text beside epoch seconds, rules as JSON text), so that rows move between the two as they
 /// are; PostGIS geometry under a GiST index; photos in the database.
 enum PostGISSchema {
+    /// Check-in photos' decoded-pixel SHA-256 and 64-bit perceptual hash (photos recorded before
+    /// keep only image_sha256).
+    static let version3: [String] = [
+        "ALTER TABLE checkins ADD COLUMN pixel_sha256 text",
+        "ALTER TABLE checkins ADD COLUMN phash int8",
+        "CREATE INDEX checkins_by_pixels ON checkins(pixel_sha256) WHERE pixel_sha256 IS NOT NULL",
+    ]
+
     static let version1: [String] = [
         "CREATE EXTENSION IF NOT EXISTS postgis",
         """

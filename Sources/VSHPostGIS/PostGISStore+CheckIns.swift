@@ -37,7 +37,10 @@ extension PostGISStore {
     {
         var lockKeys = Set(requests.map { Lock.player($0.submission.player) })
         for request in requests {
-            if let photo = request.submission.photo { lockKeys.insert(Lock.image(photo.imageSHA256)) }
+            if let photo = request.submission.photo {
+                lockKeys.insert(Lock.image(photo.imageSHA256))
+                if let pixels = photo.pixelSHA256 { lockKeys.insert(Lock.image(pixels)) }
+            }
         }
         let (logger, keys) = (self.logger, lockKeys)
         return try await transaction { db in
@@ -162,11 +165,36 @@ extension PostGISStore {
                         source: FixSource(rawValue: source) ?? .photo))
             }
             return .neighbourFixes(fixes)
-        case .earliestUse(let sha):
-            let id = try await db.query(
-                "SELECT id FROM checkins WHERE image_sha256 = \(sha) ORDER BY id LIMIT 1", logger: logger
+        case .photoUses(let image, let pixels, let player):
+            guard
+                let first = try await db.query(
+                    """
+                    SELECT id, player_id FROM checkins WHERE image_sha256 = \(image) OR pixel_sha256 = \(pixels)
+                    ORDER BY id LIMIT 1
+                    """, logger: logger
+                ).collect().first?.decode((Int64, Int64).self)
+            else { return .photoUses(nil) }
+            let standing = try await db.query(
+                """
+                SELECT s.id FROM checkins c JOIN checkin_state s ON s.id = c.id
+                WHERE (c.image_sha256 = \(image) OR c.pixel_sha256 = \(pixels)) AND c.player_id = \(player.rawValue)
+                    AND s.state <> 'rejected'
+                ORDER BY s.id LIMIT 1
+                """, logger: logger
             ).collect().first?.decode(Int64.self)
-            return .earliestUse(id)
+            return .photoUses(PhotoUses(first: first.0, owner: PlayerID(first.1), ownStanding: standing))
+        case .nearCopy(let hash, let player, let image, let pixels):
+            // Every other player's hash, compared in the database (bit_count of the XOR).
+            let row = try await db.query(
+                """
+                SELECT id, bit_count((phash # \(Int64(bitPattern: hash)))::bit(64))::int8 AS bits FROM checkins
+                WHERE phash IS NOT NULL AND player_id <> \(player.rawValue)
+                    AND image_sha256 IS DISTINCT FROM \(image) AND pixel_sha256 IS DISTINCT FROM \(pixels)
+                    AND bit_count((phash # \(Int64(bitPattern: hash)))::bit(64)) <= \(NearCopy.maxBits)
+                ORDER BY bits, id LIMIT 1
+                """, logger: logger
+            ).collect().first?.decode((Int64, Int64).self)
+            return .nearCopy(row.map { NearCopy(checkInID: $0.0, bits: Int($0.1)) })
         }
     }
 
@@ -216,7 +244,8 @@ extension PostGISStore {
                 position?.longitude, submission.accuracyMeters, fixTime.map(RFC3339.format),
                 fixTime?.timeIntervalSince1970, decision.hunt?.id, decision.stop?.id,
                 decision.verdict.rawValue,
-                Int64(decision.points), rules),
+                Int64(decision.points), rules, submission.photo?.pixelSHA256,
+                submission.photo?.perceptualHash.map { Int64(bitPattern: $0) }),
             logger: logger)
         guard let id = try rows.first?.decode(Int64.self) else {
             throw PostGISError(kind: .other, message: "the check-in was not recorded", location: location)

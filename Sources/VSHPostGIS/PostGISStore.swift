@@ -248,7 +248,8 @@ public final class PostGISStore: LeagueStore {
     /// under an advisory lock so that instances starting together migrate once.
     /// Version 2 has no SQL: its step is `rekeyPlayers` (names in NFC, unique by their NFKC
     /// case-folded key), which only Swift computes the way every instance looks names up.
-    static let migrations: [[String]] = [PostGISSchema.version1, []]
+    /// Version 3: check-in photos' pixel hashes (`unique_photo` by decoded pixels and near copies).
+    static let migrations: [[String]] = [PostGISSchema.version1, [], PostGISSchema.version3]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this
     /// version, since nothing may be created on it.

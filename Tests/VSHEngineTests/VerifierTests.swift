@@ -271,10 +271,45 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         m.latitude = 36.0805
         m.longitude = -115.1725
         let reused = verifier.evaluate(
-            photo(m), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA], earlierUseOfPhoto: 7))
+            photo(m),
+            facts: CheckInFacts(
+                hunt: hunt, coveringStops: [stopA],
+                photoUses: PhotoUses(first: 7, owner: PlayerID(1), ownStanding: 7)))
         #expect(result(reused, .uniquePhoto) == .failed)
         #expect(
             reused.rules.first { $0.rule == .uniquePhoto }?.detail
                 == "this photo was already submitted (check-in #7)")
+    }
+
+    /// A picture belongs to the player who submitted it first: they may send it again after a
+    /// rejection; another player's copy is refused whatever became of the first; a near copy of
+    /// another player's photo goes to a moderator.
+    @Test func photosBelongToTheirFirstSubmitter() {
+        var m = PhotoMetadata()
+        m.latitude = 36.0805
+        m.longitude = -115.1725
+        m.gpsTime = RFC3339.parse("2026-11-21T19:30:00Z")
+        func decide(_ uses: PhotoUses?, near: NearCopy? = nil) -> (Verdict, String?) {
+            let decision = verifier.evaluate(
+                photo(m),
+                facts: CheckInFacts(hunt: hunt, coveringStops: [stopA], photoUses: uses, nearCopy: near))
+            return (decision.verdict, decision.rules.first { $0.rule == .uniquePhoto }?.detail)
+        }
+        #expect(decide(nil) == (.accepted, "a new photo"))
+        // Player 1's own photo, its first use rejected: theirs to send again.
+        #expect(
+            decide(PhotoUses(first: 3, owner: PlayerID(1), ownStanding: nil))
+                == (.accepted, "your photo again, after check-in #3 was rejected"))
+        // Player 2 sent it first (whatever its verdict): refused.
+        #expect(
+            decide(PhotoUses(first: 3, owner: PlayerID(2), ownStanding: nil))
+                == (.rejected, "this photo was first submitted by another player (check-in #3)"))
+        // A near copy of another player's photo: review.
+        #expect(
+            decide(nil, near: NearCopy(checkInID: 9, bits: 4))
+                == (
+                    .pending,
+                    "looks like the photo of another player's check-in #9 (a near copy: 4 of 64 bits differ)"
+                ))
     }
 }

@@ -16,20 +16,81 @@ public struct CheckInFacts: Sendable {
     public var visitedStops: [String: Date]
     /// The player's accepted check-ins nearest in fix time before and after this fix (any hunt).
     public var neighbourFixes: [Fix]
-    /// An earlier submission (anyone's) of the same image data, if any.
-    public var earlierUseOfPhoto: Int64?
+    /// Earlier submissions of the same picture (the same image data or the same decoded
+    /// pixels), if any: who submitted it first, and whether this player already has it live.
+    public var photoUses: PhotoUses?
+    /// Another player's check-in whose photo is a near copy of this one (perceptual hashes
+    /// within `nearCopyBits`), the nearest, if any.
+    public var nearCopy: NearCopy?
 
     /// The facts for a decision (see each property).
     public init(
         hunt: Hunt?, coveringStops: [Stop] = [], nearestStop: (stop: Stop, distanceMeters: Double)? = nil,
-        visitedStops: [String: Date] = [:], neighbourFixes: [Fix] = [], earlierUseOfPhoto: Int64? = nil
+        visitedStops: [String: Date] = [:], neighbourFixes: [Fix] = [], photoUses: PhotoUses? = nil,
+        nearCopy: NearCopy? = nil
     ) {
         self.hunt = hunt
         self.coveringStops = coveringStops
         self.nearestStop = nearestStop
         self.visitedStops = visitedStops
         self.neighbourFixes = neighbourFixes
-        self.earlierUseOfPhoto = earlierUseOfPhoto
+        self.photoUses = photoUses
+        self.nearCopy = nearCopy
+    }
+}
+
+/// What a league holds of one picture (its exact copies), for `unique_photo`.
+public struct PhotoUses: Hashable, Sendable {
+    /// The first check-in that used it: the picture belongs to its player.
+    public var first: Int64
+    /// Who submitted it first.
+    public var owner: PlayerID
+    /// The submitting player's earliest check-in with it that was not rejected (accepted,
+    /// pending or revoked), if any: the picture has been used by them already.
+    public var ownStanding: Int64?
+
+    /// Uses from their parts.
+    public init(first: Int64, owner: PlayerID, ownStanding: Int64?) {
+        self.first = first
+        self.owner = owner
+        self.ownStanding = ownStanding
+    }
+}
+
+/// Another player's check-in whose photo looks like this one.
+public struct NearCopy: Hashable, Sendable {
+    /// The check-in.
+    public var checkInID: Int64
+    /// How many of the 64 perceptual-hash bits differ.
+    public var bits: Int
+
+    /// A near copy from its parts.
+    public init(checkInID: Int64, bits: Int) {
+        self.checkInID = checkInID
+        self.bits = bits
+    }
+
+    /// Photos whose perceptual hashes differ in at most this many of 64 bits are near copies.
+    /// Measured (`PixelIdentityTests`, docs/anti-cheat.md): 22 real camera photos re-saved at
+    /// quality 95, 75 and 50, halved, brightened: 0 to 4 bits; cropped by 2 % a side: 6 to 10;
+    /// the closest two of the distinct photos: 22 bits; of 300 generated pictures: 14.
+    public static let maxBits = 10
+
+    /// Bits in which two perceptual hashes differ.
+    public static func distance(_ a: UInt64, _ b: UInt64) -> Int { (a ^ b).nonzeroBitCount }
+
+    /// The nearest near copy among `candidates` (check-in id, perceptual hash), ties to the earliest.
+    public static func nearest(to hash: UInt64, among candidates: some Sequence<(Int64, UInt64)>) -> NearCopy?
+    {
+        var best: NearCopy?
+        for (id, other) in candidates {
+            let bits = distance(hash, other)
+            guard bits <= maxBits else { continue }
+            if best.map({ bits < $0.bits || (bits == $0.bits && id < $0.checkInID) }) ?? true {
+                best = NearCopy(checkInID: id, bits: bits)
+            }
+        }
+        return best
     }
 }
 

@@ -12,13 +12,25 @@ public struct Photo: Sendable {
     public var imageSHA256: String
     /// The file's size in bytes.
     public var byteCount: Int
+    /// SHA-256 of the decoded pixels, upright (VSHPhoto's `PixelIdentity`): equal for files that
+    /// store the same picture differently (`jpegtran -optimize`, inserted no-op segments). Nil
+    /// for a photo recorded before pixels were hashed.
+    public var pixelSHA256: String?
+    /// The 64-bit DCT perceptual hash of the decoded pixels: near for a re-saved, scaled,
+    /// slightly cropped or brightened copy. Nil as `pixelSHA256`.
+    public var perceptualHash: UInt64?
 
     /// A photo from its metadata and identities.
-    public init(metadata: PhotoMetadata, fileSHA256: String, imageSHA256: String, byteCount: Int) {
+    public init(
+        metadata: PhotoMetadata, fileSHA256: String, imageSHA256: String, byteCount: Int,
+        pixelSHA256: String? = nil, perceptualHash: UInt64? = nil
+    ) {
         self.metadata = metadata
         self.fileSHA256 = fileSHA256
         self.imageSHA256 = imageSHA256
         self.byteCount = byteCount
+        self.pixelSHA256 = pixelSHA256
+        self.perceptualHash = perceptualHash
     }
 }
 

@@ -8,7 +8,8 @@ public enum HistoryQuestion: Hashable, Sendable {
     case nearest(Coordinate, huntID: String?)
     case visitedStops(PlayerID, huntID: String)
     case neighbourFixes(PlayerID, around: Date)
-    case earliestUse(imageSHA256: String)
+    case photoUses(image: String, pixels: String?, PlayerID)
+    case nearCopy(UInt64, excluding: PlayerID, image: String, pixels: String?)
 }
 
 /// The answer to a `HistoryQuestion`, of the type `CheckInHistory` gives for it.
@@ -19,7 +20,8 @@ public enum HistoryAnswer: Sendable {
     case nearest(NearestStop?)
     case visitedStops([String: Date])
     case neighbourFixes([Fix])
-    case earliestUse(Int64?)
+    case photoUses(PhotoUses?)
+    case nearCopy(NearCopy?)
 }
 
 extension CheckInFacts {
@@ -89,8 +91,22 @@ struct AnsweredHistory: CheckInHistory {
         return []
     }
 
-    func earliestUse(ofImage imageSHA256: String) throws -> Int64? {
-        if case .earliestUse(let id) = try answer(.earliestUse(imageSHA256: imageSHA256)) { return id }
+    func photoUses(image: String, pixels: String?, player: PlayerID) throws -> PhotoUses? {
+        if case .photoUses(let uses) = try answer(.photoUses(image: image, pixels: pixels, player)) {
+            return uses
+        }
+        return nil
+    }
+
+    func nearCopy(of perceptualHash: UInt64, excluding player: PlayerID, image: String, pixels: String?)
+        throws
+        -> NearCopy?
+    {
+        if case .nearCopy(let copy) = try answer(
+            .nearCopy(perceptualHash, excluding: player, image: image, pixels: pixels))
+        {
+            return copy
+        }
         return nil
     }
 }

@@ -19,8 +19,15 @@ public protocol CheckInHistory {
     /// The player's accepted check-ins nearest in fix time: the last at or before `time`, then the
     /// first after it (each when there is one, in that order).
     func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix]
-    /// The first check-in (anyone's, any verdict) with this image hash, or nil.
-    func earliestUse(ofImage imageSHA256: String) throws -> Int64?
+    /// The uses of a picture: check-ins (anyone's, any verdict) whose image-data hash is
+    /// `image` or whose pixel hash is `pixels`; nil when there is none.
+    func photoUses(image: String, pixels: String?, player: PlayerID) throws -> PhotoUses?
+    /// The nearest near copy of a perceptual hash among other players' check-ins, leaving out
+    /// exact copies of the picture (image-data hash `image` or pixel hash `pixels`): those are
+    /// `photoUses`' to judge.
+    func nearCopy(of perceptualHash: UInt64, excluding player: PlayerID, image: String, pixels: String?)
+        throws
+        -> NearCopy?
 }
 
 extension CheckInFacts {
@@ -61,7 +68,13 @@ extension CheckInFacts {
             facts.neighbourFixes = try history.neighbourFixes(player: submission.player, around: time)
         }
         if let photo = submission.photo {
-            facts.earlierUseOfPhoto = try history.earliestUse(ofImage: photo.imageSHA256)
+            facts.photoUses = try history.photoUses(
+                image: photo.imageSHA256, pixels: photo.pixelSHA256, player: submission.player)
+            if let hash = photo.perceptualHash {
+                facts.nearCopy = try history.nearCopy(
+                    of: hash, excluding: submission.player, image: photo.imageSHA256,
+                    pixels: photo.pixelSHA256)
+            }
         }
         return facts
     }

@@ -41,7 +41,8 @@ public struct CopiedTable: Sendable {
             name: "checkins",
             columns: [
                 ("id", .integer), ("player_id", .integer), ("received_at", .text), ("source", .text),
-                ("photo_file", .text), ("photo_sha256", .text), ("image_sha256", .text), ("lat", .real),
+                ("photo_file", .text), ("photo_sha256", .text), ("image_sha256", .text),
+                ("pixel_sha256", .text), ("phash", .integer), ("lat", .real),
                 ("lon", .real), ("accuracy_m", .real), ("fix_time", .text), ("fix_epoch", .real),
                 ("hunt_id", .text), ("stop_id", .text), ("verdict", .text), ("points", .integer),
                 ("rules", .text),
