@@ -132,6 +132,10 @@ public struct Verifier: Sendable {
                         "±\(format(accuracy)) m is worse than the hunt's \(format(hunt.maxAccuracyMeters)) m")
                 )
             }
+        } else if submission.deviceTime != nil, !submission.isReplay {
+            // A phone always knows how sure it is; a fix without an accuracy is a fix typed in.
+            results.append(
+                RuleResult(.accuracy, .failed, "the device fix does not state its accuracy (accuracy_m)"))
         } else {
             results.append(RuleResult(.accuracy, .skipped, "the fix does not state its accuracy"))
         }

@@ -478,6 +478,11 @@ extension MemoryStore {
         checkIns.filter { $0.player == player && state($0) == "accepted" }
     }
 
+    /// The player's accepted and pending check-ins: what the rules' history questions see.
+    func standing(_ player: PlayerID) -> [MemoryCheckIn] {
+        checkIns.filter { $0.player == player && ["accepted", "pending"].contains(state($0)) }
+    }
+
     private func rescore(_ player: PlayerID) {
         let scored = accepted(player).compactMap { c -> ScoredCheckIn? in
             guard let hunt = c.huntID, let stop = c.stopID, let time = c.fixTime else { return nil }
@@ -553,7 +558,7 @@ struct MemoryHistory: CheckInHistory {
     func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date] {
         store.assumeIsolated { store in
             var first: [String: Date] = [:]
-            for c in store.accepted(player) where c.huntID == huntID {
+            for c in store.standing(player) where c.huntID == huntID {
                 guard let stop = c.stopID, let time = c.fixTime else { continue }
                 if first[stop].map({ time < $0 }) ?? true { first[stop] = time }
             }
@@ -562,7 +567,7 @@ struct MemoryHistory: CheckInHistory {
     }
     func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix] {
         store.assumeIsolated { store in
-            let timed = store.accepted(player).filter { $0.fixTime != nil && $0.position != nil }
+            let timed = store.standing(player).filter { $0.fixTime != nil && $0.position != nil }
             let before = timed.filter { $0.fixTime! <= time }.max { $0.fixTime! < $1.fixTime! }
             let after = timed.filter { $0.fixTime! > time }.min { $0.fixTime! < $1.fixTime! }
             return [before, after].compactMap { c in

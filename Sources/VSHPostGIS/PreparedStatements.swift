@@ -56,7 +56,7 @@ enum VisitedSQL: PreparedSQL {
     static let sql = """
         SELECT stop_id, MIN(fix_epoch) FROM checkin_state
         WHERE player_id = $1::int8 AND hunt_id = $2::text AND verdict IN ('accepted', 'pending')
-            AND state = 'accepted' AND stop_id IS NOT NULL
+            AND state IN ('accepted', 'pending') AND stop_id IS NOT NULL
         GROUP BY stop_id
         """
 }
@@ -66,12 +66,12 @@ enum NeighboursSQL: PreparedSQL {
     static let name = "vsh_neighbours"
     static let sql = """
         (SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
-        WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+        WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
             AND fix_epoch IS NOT NULL AND fix_epoch <= $2::float8
         ORDER BY fix_epoch DESC LIMIT 1)
         UNION ALL
         (SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
-        WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+        WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
             AND fix_epoch IS NOT NULL AND fix_epoch > $2::float8
         ORDER BY fix_epoch ASC LIMIT 1)
         """

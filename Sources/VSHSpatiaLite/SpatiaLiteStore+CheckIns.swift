@@ -79,8 +79,8 @@ extension SpatiaLiteStore {
                 let facts = try CheckInFacts.gather(for: submission, from: history)
                 let decision = decide(submission, facts)
                 let id = try Self.insert(db, submission, decision: decision, photoFile: request.photoFile)
-                if decision.verdict == .accepted, let stop = decision.stop, let fix = decision.fix {
-                    rescore.insert(submission.player)
+                if decision.verdict == .accepted { rescore.insert(submission.player) }
+                if decision.verdict != .rejected, let stop = decision.stop, let fix = decision.fix {
                     history.accepted(
                         player: submission.player, huntID: stop.huntID, stopID: stop.id, at: fix.time)
                 }
@@ -242,7 +242,7 @@ final class TransactionHistory: CheckInHistory {
             try db.cachedStatement(
                 sql: """
                     SELECT stop_id, MIN(fix_epoch) AS first FROM checkin_state
-                    WHERE player_id = ? AND hunt_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL GROUP BY stop_id
+                    WHERE player_id = ? AND hunt_id = ? AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND stop_id IS NOT NULL GROUP BY stop_id
                     """),
             arguments: [player.rawValue, huntID])
         {
@@ -252,7 +252,7 @@ final class TransactionHistory: CheckInHistory {
         return found
     }
 
-    /// Records an accepted check-in the transaction just inserted.
+    /// Records an accepted or pending check-in the transaction just inserted.
     func accepted(player: PlayerID, huntID: String, stopID: String, at time: Date) {
         let key = "\(player)|\(huntID)"
         guard var known = visited[key] else { return }
@@ -319,12 +319,12 @@ final class TransactionHistory: CheckInHistory {
 
     static let lastBefore = """
         SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
-        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND fix_epoch IS NOT NULL AND fix_epoch <= ?2
+        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch <= ?2
         ORDER BY fix_epoch DESC LIMIT 1
         """
     static let firstAfter = """
         SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
-        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND fix_epoch IS NOT NULL AND fix_epoch > ?2
+        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch > ?2
         ORDER BY fix_epoch ASC LIMIT 1
         """
 }

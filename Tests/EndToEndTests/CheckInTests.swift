@@ -198,7 +198,7 @@ extension Workspace {
         #expect(try workspace.checkin("Ann", "sign-inside.jpg").status == 0)
         let later = try workspace.vsh([
             "checkin", "--player", "Ann", "--fix", "36.0815,-115.1727", "--time", "2026-11-21T19:59:30Z",
-            "--now", fixtureNow, "--json",
+            "--accuracy", "5", "--now", fixtureNow, "--json",
         ])
         let again = try json(later.stdout)
         #expect(again["verdict"]?.string == "accepted")

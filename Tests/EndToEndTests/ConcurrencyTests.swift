@@ -123,7 +123,7 @@ import VSHTestSupport
                 "vsh",
                 [
                     "checkin", "--player", "Ann", "--fix", "36.12056,-115.16139", "--time",
-                    "2026-11-21T19:59:00Z", "--now", fixtureNow,
+                    "2026-11-21T19:59:00Z", "--accuracy", "5", "--now", fixtureNow,
                     "--db", workspace.db, "--hunts", workspace.hunts,
                 ],
                 environment: ["VSH_BUSY_TIMEOUT": wait])

@@ -281,6 +281,21 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
                 == "this photo was already submitted (check-in #7)")
     }
 
+    /// A device fix must say how accurate it is (a phone always knows; a script need not say):
+    /// without it the check-in is rejected. A replayed walk's points may lack one (GPX often does).
+    @Test func aDeviceFixWithoutAnAccuracyIsRejected() {
+        let facts = CheckInFacts(hunt: hunt, coveringStops: [stopA])
+        let bare = verifier.evaluate(device(36.0805, -115.1725, accuracy: nil), facts: facts)
+        #expect(bare.verdict == .rejected)
+        #expect(
+            bare.rules.first { $0.rule == .accuracy }?.detail
+                == "the device fix does not state its accuracy (accuracy_m)")
+        #expect(verifier.evaluate(device(36.0805, -115.1725, accuracy: 5), facts: facts).verdict == .accepted)
+        var replay = device(36.0805, -115.1725, accuracy: nil)
+        replay.isReplay = true
+        #expect(result(verifier.evaluate(replay, facts: facts), .accuracy) == .skipped)
+    }
+
     /// A picture belongs to the player who submitted it first: they may send it again after a
     /// rejection; another player's copy is refused whatever became of the first; a near copy of
     /// another player's photo goes to a moderator.

@@ -12,9 +12,9 @@ public struct CheckInFacts: Sendable {
     public var coveringStops: [Stop]
     /// The nearest stop of that hunt when none covers, with the geodesic distance to its boundary.
     public var nearestStop: (stop: Stop, distanceMeters: Double)?
-    /// Stops of `hunt` the player already has an accepted check-in at, with its fix time.
+    /// Stops of `hunt` the player already has an accepted or pending check-in at, with its fix time.
     public var visitedStops: [String: Date]
-    /// The player's accepted check-ins nearest in fix time before and after this fix (any hunt).
+    /// The player's accepted and pending check-ins nearest in fix time before and after this fix (any hunt).
     public var neighbourFixes: [Fix]
     /// Earlier submissions of the same picture (the same image data or the same decoded
     /// pixels), if any: who submitted it first, and whether this player already has it live.

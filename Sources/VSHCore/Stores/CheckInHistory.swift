@@ -14,10 +14,12 @@ public protocol CheckInHistory {
     func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference]
     /// The nearest stop to a position, with the geodesic distance to its boundary in metres.
     func nearestStop(to position: Coordinate, inHunt huntID: String?) throws -> NearestStop?
-    /// The stops of a hunt the player holds an accepted check-in at, with its earliest fix time.
+    /// The stops of a hunt the player holds an accepted or pending check-in at, with its earliest
+    /// fix time (a check-in waiting for a moderator counts: it may be approved).
     func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date]
-    /// The player's accepted check-ins nearest in fix time: the last at or before `time`, then the
-    /// first after it (each when there is one, in that order).
+    /// The player's accepted or pending check-ins nearest in fix time: the last at or before
+    /// `time`, then the first after it (each when there is one, in that order). Pending ones
+    /// count, so that a check-in sent to review cannot be followed by an impossible journey.
     func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix]
     /// The uses of a picture: check-ins (anyone's, any verdict) whose image-data hash is
     /// `image` or whose pixel hash is `pixels`; nil when there is none.
