@@ -177,6 +177,16 @@ public struct Verifier: Sendable {
             } else if let end = hunt.endsAt, captured > end {
                 results.append(
                     RuleResult(.huntWindow, .failed, "taken after the hunt closed at \(RFC3339.format(end))"))
+            } else if let end = hunt.endsAt, now.timeIntervalSince(end) > hunt.lateGraceSeconds {
+                // The received time is the server's: a check-in that arrives after the hunt closed
+                // (and its grace for phones that were offline) is too late, whatever it claims.
+                let grace =
+                    hunt.lateGraceSeconds > 0 ? " and its \(duration(hunt.lateGraceSeconds)) grace" : ""
+                results.append(
+                    RuleResult(
+                        .huntWindow, .failed,
+                        "received at \(RFC3339.format(now)), after the hunt closed at \(RFC3339.format(end))\(grace)"
+                    ))
             } else if hunt.startsAt == nil && hunt.endsAt == nil {
                 results.append(RuleResult(.huntWindow, .skipped, "the hunt is always open"))
             } else {
@@ -262,6 +272,10 @@ public struct Verifier: Sendable {
             } else {
                 results.append(RuleResult(.uniquePhoto, .passed, "a new photo"))
             }
+        } else if facts.hunt?.proof == .photo {
+            results.append(
+                RuleResult(
+                    .uniquePhoto, .failed, "this hunt asks for a photo: a device fix alone does not count"))
         } else {
             results.append(RuleResult(.uniquePhoto, .skipped, "no photo"))
         }

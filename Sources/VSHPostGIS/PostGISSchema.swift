@@ -10,6 +10,12 @@ enum PostGISSchema {
         "CREATE INDEX checkins_by_pixels ON checkins(pixel_sha256) WHERE pixel_sha256 IS NOT NULL",
     ]
 
+    /// A hunt's grace for late check-ins and the proof it asks for.
+    static let version4: [String] = [
+        "ALTER TABLE hunts ADD COLUMN late_grace_s float8 NOT NULL DEFAULT 0",
+        "ALTER TABLE hunts ADD COLUMN proof text NOT NULL DEFAULT 'any'",
+    ]
+
     static let version1: [String] = [
         "CREATE EXTENSION IF NOT EXISTS postgis",
         """

@@ -22,18 +22,18 @@ extension PostGISStore {
         let huntRows = try await db.query(
             """
             SELECT id, name, description, difficulty, bonus_points, ordered, timezone, starts_at, ends_at,
-                max_accuracy_m, max_photo_age_s, max_fix_age_s, tolerance_m, image, file
+                max_accuracy_m, max_photo_age_s, max_fix_age_s, tolerance_m, image, file, late_grace_s, proof
             FROM hunts WHERE \(id)::text IS NULL OR id = \(id) ORDER BY position
             """, logger: logger
         ).collect()
         for row in huntRows {
             let (
                 huntID, name, description, difficulty, bonus, ordered, timezone, startsAt, endsAt, accuracy,
-                photoAge, fixAge, tolerance, image, file
+                photoAge, fixAge, tolerance, image, file, grace, proof
             ) = try row.decode(
                 (
                     String, String, String, String, Int, Bool, String, String?, String?, Double, Double,
-                    Double, Double, String?, String
+                    Double, Double, String?, String, Double, String
                 ).self)
             var hunt = Hunt(id: huntID, name: name)
             hunt.description = description
@@ -46,6 +46,8 @@ extension PostGISStore {
             hunt.maxAccuracyMeters = accuracy
             hunt.maxPhotoAgeSeconds = photoAge
             hunt.maxFixAgeSeconds = fixAge
+            hunt.lateGraceSeconds = grace
+            hunt.proof = Hunt.Proof(rawValue: proof) ?? .any
             hunt.toleranceMeters = tolerance
             hunt.image = image
             var areas: [String: Double] = [:]
@@ -307,11 +309,13 @@ extension PostGISStore {
             try await db.query(
                 """
                 INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
-                    starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s)
+                    starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s,
+                    late_grace_s, proof)
                 VALUES (\(hunt.id), \(position), \(hunt.name), \(hunt.description), \(hunt.difficulty.rawValue),
                     \(hunt.bonusPoints), \(hunt.ordered), \(hunt.timeZone), \(hunt.startsAt.map(RFC3339.format)),
                     \(hunt.endsAt.map(RFC3339.format)), \(hunt.maxAccuracyMeters), \(hunt.maxPhotoAgeSeconds),
-                    \(hunt.toleranceMeters), \(hunt.image), \(file), \(hunt.maxFixAgeSeconds))
+                    \(hunt.toleranceMeters), \(hunt.image), \(file), \(hunt.maxFixAgeSeconds),
+                    \(hunt.lateGraceSeconds), \(hunt.proof.rawValue))
                 """, logger: logger)
             for (stopPosition, stop) in hunt.stops.enumerated() {
                 let geometry = stop.geofence.geoJSON().compactText

@@ -249,7 +249,10 @@ public final class PostGISStore: LeagueStore {
     /// Version 2 has no SQL: its step is `rekeyPlayers` (names in NFC, unique by their NFKC
     /// case-folded key), which only Swift computes the way every instance looks names up.
     /// Version 3: check-in photos' pixel hashes (`unique_photo` by decoded pixels and near copies).
-    static let migrations: [[String]] = [PostGISSchema.version1, [], PostGISSchema.version3]
+    /// Version 4: hunts' `late_grace_s` and `proof`.
+    static let migrations: [[String]] = [
+        PostGISSchema.version1, [], PostGISSchema.version3, PostGISSchema.version4,
+    ]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this
     /// version, since nothing may be created on it.

@@ -20,6 +20,8 @@ struct HuntRow: Decodable, FetchableRecord {
     var maxAccuracyMeters: Double
     var maxPhotoAgeSeconds: Double
     var maxFixAgeSeconds: Double
+    var lateGraceSeconds: Double
+    var proof: String
     var toleranceMeters: Double
     var image: String?
     var file: String
@@ -32,6 +34,8 @@ struct HuntRow: Decodable, FetchableRecord {
         case maxAccuracyMeters = "max_accuracy_m"
         case maxPhotoAgeSeconds = "max_photo_age_s"
         case maxFixAgeSeconds = "max_fix_age_s"
+        case lateGraceSeconds = "late_grace_s"
+        case proof
         case toleranceMeters = "tolerance_m"
     }
 
@@ -48,6 +52,8 @@ struct HuntRow: Decodable, FetchableRecord {
         hunt.maxAccuracyMeters = maxAccuracyMeters
         hunt.maxPhotoAgeSeconds = maxPhotoAgeSeconds
         hunt.maxFixAgeSeconds = maxFixAgeSeconds
+        hunt.lateGraceSeconds = lateGraceSeconds
+        hunt.proof = Hunt.Proof(rawValue: proof) ?? .any
         hunt.toleranceMeters = toleranceMeters
         hunt.image = image
         return hunt

@@ -111,8 +111,9 @@ extension SpatiaLiteStore {
         let insertHunt = try db.makeStatement(
             sql: """
                 INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
-                    starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s,
+                    late_grace_s, proof)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let insertStop = try db.makeStatement(
             sql: """
@@ -126,7 +127,8 @@ extension SpatiaLiteStore {
                 hunt.ordered, hunt.timeZone, hunt.startsAt.map(RFC3339.format),
                 hunt.endsAt.map(RFC3339.format),
                 hunt.maxAccuracyMeters, hunt.maxPhotoAgeSeconds, hunt.toleranceMeters, hunt.image,
-                files[hunt.id] ?? "\(hunt.id).geojson", hunt.maxFixAgeSeconds,
+                files[hunt.id] ?? "\(hunt.id).geojson", hunt.maxFixAgeSeconds, hunt.lateGraceSeconds,
+                hunt.proof.rawValue,
             ])
             for (stopPosition, stop) in hunt.stops.enumerated() {
                 try insertStop.execute(arguments: [

@@ -333,6 +333,15 @@ public final class SpatiaLiteStore: LeagueStore {
                     CREATE INDEX checkins_by_pixels ON checkins(pixel_sha256) WHERE pixel_sha256 IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v13-late-grace-and-proof") { db in
+            // How long after its end a hunt still takes check-ins that arrive late, and whether it
+            // asks for a photo; existing hunts get the defaults until re-synced.
+            try db.execute(
+                sql: """
+                    ALTER TABLE hunts ADD COLUMN late_grace_s REAL NOT NULL DEFAULT 0;
+                    ALTER TABLE hunts ADD COLUMN proof TEXT NOT NULL DEFAULT 'any';
+                    """)
+        }
         return migrator
     }
 }

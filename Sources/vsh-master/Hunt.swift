@@ -28,6 +28,21 @@ struct HuntFields: ParsableArguments {
             "How far outside a stop a fix may be when its accuracy reaches it.", valueName: "m"))
     var tolerance: Double?
     @Option(
+        name: .customLong("max-fix-age"),
+        help: ArgumentHelp(
+            "A device fix older than this when it arrives goes to review.", valueName: "seconds"))
+    var maxFixAge: Double?
+    @Option(
+        name: .customLong("late-grace"),
+        help: ArgumentHelp(
+            "How long after --ends check-ins may still arrive (phones that were offline).",
+            valueName: "seconds"))
+    var lateGrace: Double?
+    @Option(
+        help: ArgumentHelp(
+            "What a check-in must show: any (a photo or a device fix) or photo.", valueName: "any|photo"))
+    var proof: String?
+    @Option(
         help: ArgumentHelp("A picture for the hunt (copied into the folder's images/).", valueName: "file"))
     var image: String?
 
@@ -51,6 +66,14 @@ struct HuntFields: ParsableArguments {
         if let maxAccuracy { hunt.maxAccuracyMeters = maxAccuracy }
         if let maxPhotoAge { hunt.maxPhotoAgeSeconds = maxPhotoAge }
         if let tolerance { hunt.toleranceMeters = tolerance }
+        if let maxFixAge { hunt.maxFixAgeSeconds = maxFixAge }
+        if let lateGrace { hunt.lateGraceSeconds = lateGrace }
+        if let proof {
+            guard let value = Hunt.Proof(rawValue: proof) else {
+                throw InputError("--proof takes any or photo", status: .usage)
+            }
+            hunt.proof = value
+        }
         if let image { hunt.image = try folder.keepImage(image, as: hunt.id) }
     }
 }

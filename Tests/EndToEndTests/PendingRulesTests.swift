@@ -42,3 +42,42 @@ import VSHTestSupport
         #expect(first?["detail"]?.string?.hasPrefix("already visited at 2026-11-21T19:50:00Z") == true)
     }
 }
+
+/// Issue 14: deadlines by the server's clock and hunts that ask for a photo, set by the
+/// organiser with vsh-master and kept by both stores.
+@Suite struct HuntDeadlineTests {
+    @Test(arguments: [false, true]) func lateCheckInsAndBareFixesAreRefused(onPostGIS: Bool) throws {
+        let workspace =
+            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+        try workspace.addPlayers("Ann", "Bo")
+        let set = try workspace.master([
+            "hunt", "set", "strip-classics", "--ends", "2026-11-21T19:45:00Z", "--late-grace", "600",
+            "--proof",
+            "photo",
+        ])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try workspace.fileText("strip-classics").contains(#""late_grace_s": 600"#))
+        // Taken at 19:30 (GPS time), received at 20:00: the hunt closed at 19:45, grace 10 min.
+        let late = try workspace.checkin("Ann", "sign-inside.jpg")
+        #expect(late.status == 1, "\(late.stdout)")
+        let window = try json(late.stdout)["rules"]?.array.first { $0["rule"]?.string == "hunt_window" }
+        #expect(
+            window?["detail"]?.string
+                == "received at 2026-11-21T20:00:00Z, after the hunt closed at 2026-11-21T19:45:00Z and its 10 min grace"
+        )
+        // Received at 19:50, within the grace: accepted.
+        let onTime = try workspace.vsh([
+            "checkin", "--player", "Bo", "--photo", workspace.fixturePath("sign-vertex.jpg"), "--now",
+            "2026-11-21T19:50:00Z", "--json",
+        ])
+        #expect(onTime.status == 0, "\(onTime.stdout)\(onTime.stderr)")
+        // A device fix alone is not a photo.
+        let bare = try workspace.vsh([
+            "checkin", "--player", "Bo", "--fix", "36.1126,-115.1740", "--time", "2026-11-21T19:39:30Z",
+            "--accuracy", "5", "--now", "2026-11-21T19:40:00Z", "--json",
+        ])
+        #expect(bare.status == 1)
+        let proof = try json(bare.stdout)["rules"]?.array.first { $0["rule"]?.string == "unique_photo" }
+        #expect(proof?["detail"]?.string == "this hunt asks for a photo: a device fix alone does not count")
+    }
+}

@@ -101,6 +101,24 @@ func messages(_ text: String, inspector: FixedInspector = FixedInspector()) -> [
                 "is outside the 1...25000000 m²") == true)
     }
 
+    /// `late_grace_s` and `proof` (issue 14): read, checked, written only when not the default.
+    @Test func lateGraceAndProofAreReadCheckedAndWritten() throws {
+        let hunt = try read(huntText(extraHunt: #", "late_grace_s": 900, "proof": "photo""#)).get()
+        #expect(hunt.lateGraceSeconds == 900 && hunt.proof == .photo)
+        let written = HuntFile.text(of: hunt)
+        #expect(written.contains(#""late_grace_s": 900"#) && written.contains(#""proof": "photo""#))
+        #expect(try read(written).get() == hunt)
+        let plain = try read(huntText()).get()
+        #expect(plain.lateGraceSeconds == 0 && plain.proof == .any)
+        #expect(
+            !HuntFile.text(of: plain).contains("late_grace_s") && !HuntFile.text(of: plain).contains("proof"))
+        #expect(
+            messages(huntText(extraHunt: #", "proof": "selfie""#)) == [
+                #"hunts/test-hunt.geojson: "proof" must be "any" or "photo""#
+            ])
+        #expect(messages(huntText(extraHunt: #", "late_grace_s": -1"#)).count == 1)
+    }
+
     @Test func featuredStopsAndSponsorLinesAreReadCheckedAndWritten() throws {
         let hunt = try read(
             huntText(

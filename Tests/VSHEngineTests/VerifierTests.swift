@@ -296,6 +296,39 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(result(verifier.evaluate(replay, facts: facts), .accuracy) == .skipped)
     }
 
+    /// The received time (the server's) is bounded by the hunt's end and its grace for late
+    /// phones, whatever the capture time claims; a hunt that asks for a photo refuses a bare fix.
+    @Test func deadlinesUseTheReceivedTimeAndPhotoProofRefusesBareFixes() {
+        var closing = hunt
+        closing.endsAt = RFC3339.parse("2026-11-21T19:59:10Z")
+        let inside = device(36.0805, -115.1725, at: "2026-11-21T19:59:00Z")  // received at `now`, 20:00
+        func window(_ h: Hunt) -> (RuleResult.Outcome?, String?) {
+            let decision = verifier.evaluate(inside, facts: CheckInFacts(hunt: h, coveringStops: [stopA]))
+            let rule = decision.rules.first { $0.rule == .huntWindow }
+            return (rule?.outcome, rule?.detail)
+        }
+        #expect(
+            window(closing)
+                == (
+                    .failed,
+                    "received at 2026-11-21T20:00:00Z, after the hunt closed at 2026-11-21T19:59:10Z"
+                ))
+        closing.lateGraceSeconds = 60
+        #expect(window(closing).0 == .passed)
+        closing.lateGraceSeconds = 30
+        #expect(
+            window(closing).1
+                == "received at 2026-11-21T20:00:00Z, after the hunt closed at 2026-11-21T19:59:10Z and its 30 s grace"
+        )
+        var photos = hunt
+        photos.proof = .photo
+        let bare = verifier.evaluate(inside, facts: CheckInFacts(hunt: photos, coveringStops: [stopA]))
+        #expect(bare.verdict == .rejected)
+        #expect(
+            bare.rules.first { $0.rule == .uniquePhoto }?.detail
+                == "this hunt asks for a photo: a device fix alone does not count")
+    }
+
     /// A picture belongs to the player who submitted it first: they may send it again after a
     /// rejection; another player's copy is refused whatever became of the first; a near copy of
     /// another player's photo goes to a moderator.

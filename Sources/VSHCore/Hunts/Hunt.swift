@@ -32,6 +32,20 @@ public struct Hunt: Hashable, Sendable {
     public var maxFixAgeSeconds: Double = Hunt.defaultMaxFixAgeSeconds
     /// The default of `maxFixAgeSeconds`: two minutes.
     public static let defaultMaxFixAgeSeconds: Double = 120
+    /// How long after `endsAt` a check-in may still be received (seconds; default 0): a grace for
+    /// phones that were offline at the end. Past it, `hunt_window` fails whatever the capture time.
+    public var lateGraceSeconds: Double = 0
+    /// What a check-in must show: any fix (`any`, the default), or a photo (`photo`): a device
+    /// fix alone is then refused.
+    public var proof: Proof = .any
+
+    /// What a hunt asks a check-in to show.
+    public enum Proof: String, Sendable, Hashable, CaseIterable {
+        /// A photo with its EXIF GPS, a device fix, or both.
+        case any
+        /// A photo (alone, or with the device's fix).
+        case photo
+    }
     /// How far outside a stop (metres) a fix may lie when its accuracy circle
     /// reaches the stop; the cap on "close enough".
     public var toleranceMeters: Double

@@ -16,6 +16,8 @@ public enum HuntFile {
     public static let huntKeys: Set<String> = [
         "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
         "ends_at", "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "max_fix_age_s",
+        "late_grace_s",
+        "proof",
     ]
 
     /// Reads and validates one hunt file.
@@ -282,6 +284,16 @@ private struct Reader<Inspector: GeofenceInspector> {
         }
         if let value = number(meta, "max_photo_age_s", integer: false, range: 60...31_622_400) {
             hunt.maxPhotoAgeSeconds = value
+        }
+        if let value = number(meta, "late_grace_s", integer: false, range: 0...31_622_400) {
+            hunt.lateGraceSeconds = value
+        }
+        if let value = string(meta, "proof", required: false) {
+            if let proof = Hunt.Proof(rawValue: value) {
+                hunt.proof = proof
+            } else {
+                fail(.invalidValue(field: "proof", reason: "must be \"any\" or \"photo\""))
+            }
         }
         if let value = number(meta, "tolerance_m", integer: false, range: 0...1_000) {
             hunt.toleranceMeters = value

@@ -27,6 +27,8 @@ extension HuntFile {
         if hunt.maxFixAgeSeconds != Hunt.defaultMaxFixAgeSeconds {
             fields["max_fix_age_s"] = .double(hunt.maxFixAgeSeconds)
         }
+        if hunt.lateGraceSeconds != 0 { fields["late_grace_s"] = .double(hunt.lateGraceSeconds) }
+        if hunt.proof != .any { fields["proof"] = .string(hunt.proof.rawValue) }
         return fields
     }
 
