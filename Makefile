@@ -132,9 +132,9 @@ demo: build
 	$(BIN)/vsh checkin --player "Cy Reyes" --photo Fixtures/photos/poor-accuracy.jpg $(DEMO_NOW) --db $(DEMO_DB) || echo "(exit $$?: pending review)"
 	$(BIN)/vsh checkin --player "Ann Lee" --fix 36.1706,-115.1445 --time 2026-11-21T19:59:00Z --accuracy 6 $(DEMO_NOW) --db $(DEMO_DB)
 	@echo
-	@echo "== a recorded walk through Downtown, replayed through the engine (Fixtures/walks)"
+	@echo "== a recorded walk through Downtown, replayed through the engine on its own clock (Fixtures/walks; --dry-run: a test of the hunt, not points)"
 	$(BIN)/vsh player add "Dee Walker" --db $(DEMO_DB)
-	$(BIN)/vsh replay Fixtures/walks/downtown-complete.gpx --player "Dee Walker" --hunt downtown-fremont --db $(DEMO_DB) --map out/downtown-walk.svg
+	$(BIN)/vsh replay Fixtures/walks/downtown-complete.gpx --player "Dee Walker" --hunt downtown-fremont --dry-run --db $(DEMO_DB) --map out/downtown-walk.svg
 	@echo "(map of the walk: out/downtown-walk.svg)"
 	@echo
 	@echo "== a moderator looks at the pending check-in and approves it"
@@ -145,7 +145,7 @@ demo: build
 	$(BIN)/vsh players --db $(DEMO_DB)
 	@echo
 	@echo "== a profile, the leaderboard (also as a page for a venue screen), and a collage"
-	$(BIN)/vsh profile "Dee Walker" --db $(DEMO_DB)
+	$(BIN)/vsh profile "Cy Reyes" --db $(DEMO_DB)
 	@echo
 	$(BIN)/vsh leaderboard --db $(DEMO_DB)
 	$(BIN)/vsh leaderboard --format html --db $(DEMO_DB) > out/leaderboard.html

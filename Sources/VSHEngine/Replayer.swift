@@ -56,6 +56,10 @@ public struct Replayer: Sendable {
     static let chunkSize = 4096
     public var verifier = Verifier()
     public var keepTrack = false
+    /// When the check-ins are received: the server's clock for a replay that records (so the
+    /// freshness rules judge an old walk as they would any late fix), or nil to receive each at
+    /// its own fix's time (a dry run: the walk's timeline, to test a hunt before it goes live).
+    public var receivedAt: Date?
 
     public init(store: any LeagueStore, player: PlayerRecord, huntID: String?) {
         self.store = store
@@ -214,7 +218,7 @@ public struct Replayer: Sendable {
     {
         let submission = Submission(
             player: player.id, evidence: .device(position: position, time: time, accuracyMeters: accuracy),
-            huntID: stop.huntID, receivedAt: time, isReplay: true)
+            huntID: stop.huntID, receivedAt: receivedAt ?? time, isReplay: true)
         let verifier = self.verifier
         let recorded = try await store.record(submission, photoFile: nil) { verifier.evaluate($0, facts: $1) }
         let decision = recorded.decision

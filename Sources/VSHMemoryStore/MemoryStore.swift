@@ -558,7 +558,7 @@ struct MemoryHistory: CheckInHistory {
     func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date] {
         store.assumeIsolated { store in
             var first: [String: Date] = [:]
-            for c in store.standing(player) where c.huntID == huntID {
+            for c in store.accepted(player) where c.huntID == huntID {
                 guard let stop = c.stopID, let time = c.fixTime else { continue }
                 if first[stop].map({ time < $0 }) ?? true { first[stop] = time }
             }

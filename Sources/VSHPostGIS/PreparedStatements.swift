@@ -50,13 +50,13 @@ enum CoveringSQL: PreparedSQL {
         """
 }
 
-/// A player's first accepted or pending visit to each stop of a hunt.
+/// A player's first accepted visit to each stop of a hunt.
 enum VisitedSQL: PreparedSQL {
     static let name = "vsh_visited"
     static let sql = """
         SELECT stop_id, MIN(fix_epoch) FROM checkin_state
         WHERE player_id = $1::int8 AND hunt_id = $2::text AND verdict IN ('accepted', 'pending')
-            AND state IN ('accepted', 'pending') AND stop_id IS NOT NULL
+            AND state = 'accepted' AND stop_id IS NOT NULL
         GROUP BY stop_id
         """
 }

@@ -79,8 +79,8 @@ extension SpatiaLiteStore {
                 let facts = try CheckInFacts.gather(for: submission, from: history)
                 let decision = decide(submission, facts)
                 let id = try Self.insert(db, submission, decision: decision, photoFile: request.photoFile)
-                if decision.verdict == .accepted { rescore.insert(submission.player) }
-                if decision.verdict != .rejected, let stop = decision.stop, let fix = decision.fix {
+                if decision.verdict == .accepted, let stop = decision.stop, let fix = decision.fix {
+                    rescore.insert(submission.player)
                     history.accepted(
                         player: submission.player, huntID: stop.huntID, stopID: stop.id, at: fix.time)
                 }
@@ -242,7 +242,7 @@ final class TransactionHistory: CheckInHistory {
             try db.cachedStatement(
                 sql: """
                     SELECT stop_id, MIN(fix_epoch) AS first FROM checkin_state
-                    WHERE player_id = ? AND hunt_id = ? AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND stop_id IS NOT NULL GROUP BY stop_id
+                    WHERE player_id = ? AND hunt_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL GROUP BY stop_id
                     """),
             arguments: [player.rawValue, huntID])
         {
@@ -252,7 +252,7 @@ final class TransactionHistory: CheckInHistory {
         return found
     }
 
-    /// Records an accepted or pending check-in the transaction just inserted.
+    /// Records an accepted check-in the transaction just inserted.
     func accepted(player: PlayerID, huntID: String, stopID: String, at time: Date) {
         let key = "\(player)|\(huntID)"
         guard var known = visited[key] else { return }

@@ -11,9 +11,13 @@ extension VSH {
             abstract: "Replay a recorded walk (GPX) through the engine: enter, check-in, exit events.",
             discussion: """
                 Each stay of at least --dwell seconds at a stop becomes a check-in through the same rules as a \
-                device check-in, submitted at the fix's time. With --dry-run nothing is written: on a SpatiaLite file \
-                the replay runs on a private copy of it; on PostgreSQL, in one transaction that is rolled back. Events print one a line (--json: {time, event, hunt, stop, \
-                points, verdict}).
+                device check-in. With --dry-run nothing is written and each check-in is received at its fix's own \
+                time (the walk's timeline, to test a hunt before it goes live): on a SpatiaLite file the replay runs \
+                on a private copy of it; on PostgreSQL, in one transaction that is rolled back. Without it the \
+                check-ins are recorded as received now (--now sets the clock), so the freshness rules judge an old \
+                walk as any late fix: points older than the hunt's max_fix_age_s wait for review, older than its \
+                max_photo_age_s are rejected. Events print one a line (--json: {time, event, hunt, stop, points, \
+                verdict}).
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -23,7 +27,12 @@ extension VSH {
         @Option(help: "Only this hunt's stops.") var hunt: String?
         @Option(help: ArgumentHelp("Seconds at a stop before a check-in.", valueName: "seconds")) var dwell:
             Double = 10
-        @Flag(help: "Write nothing to the database.") var dryRun = false
+        @Flag(help: "Write nothing to the database; receive each check-in at its fix's time.") var dryRun =
+            false
+        @Option(
+            help: ArgumentHelp(
+                "Use this time as now for the check-ins a replay records (RFC 3339).", valueName: "time"))
+        var now: String?
         @Flag(help: "One JSON object a line.") var json = false
         @Option(help: ArgumentHelp("Also draw the walk and the stops as an SVG map.", valueName: "out.svg"))
         var map: String?
@@ -32,23 +41,28 @@ extension VSH {
             guard dwell >= 0 && dwell <= 86_400 else {
                 throw ValidationError("--dwell takes 0 to 86400 seconds")
             }
+            if dryRun, now != nil {
+                throw ValidationError(
+                    "--now goes with a replay that records; a dry run keeps the walk's own clock")
+            }
         }
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 let live = try await store.openStore()
-                guard dryRun else { return try await replay(on: live) }
+                guard dryRun else { return try await replay(on: live, receivedAt: try Clock.now(now)) }
                 guard let source = live as? any DryRunStore else {
                     throw InputError("--dry-run is not available on this database", status: .usage)
                 }
-                return try await source.dryRun { view in try await replay(on: view) }
+                return try await source.dryRun { view in try await replay(on: view, receivedAt: nil) }
             }
         }
 
         /// Replays the walk into `db` (the league itself, or a dry run's view of it).
-        func replay(on db: any LeagueStore) async throws -> ExitStatus {
+        func replay(on db: any LeagueStore, receivedAt: Date?) async throws -> ExitStatus {
             var replayer = Replayer(
                 store: db, player: try await db.requirePlayer(named: player), huntID: hunt)
+            replayer.receivedAt = receivedAt
             replayer.dwellSeconds = dwell
             replayer.keepTrack = map != nil
             let summary = try await replayer.run(path: file) { event in

@@ -34,12 +34,6 @@ import VSHTestSupport
         let rule = fremont.answer?["rules"]?.array.first { $0["rule"]?.string == "travel_speed" }
         #expect(rule?["result"]?.string == "failed", "\(String(describing: fremont.answer))")
         #expect(rule?["detail"]?.string?.hasPrefix("that would mean travelling at ") == true)
-        // A second pending visit to the sign is not a first visit either.
-        let again = try Self.device(
-            workspace, "Ann", "36.082014,-115.172734", accuracy: "120", at: "2026-11-21T19:55:00Z",
-            now: "2026-11-21T19:55:30Z")
-        let first = again.answer?["rules"]?.array.first { $0["rule"]?.string == "first_visit" }
-        #expect(first?["detail"]?.string?.hasPrefix("already visited at 2026-11-21T19:50:00Z") == true)
     }
 }
 

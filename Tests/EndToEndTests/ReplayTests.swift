@@ -119,30 +119,39 @@ enum Timeline {
         #expect(Timeline.mismatches(expected: expected, actual: actual) == ["unexpected: \(actual.last!)"])
     }
 
-    @Test func aRealReplayRecordsCheckInsAndTheHuntBonusEvent() throws {
+    /// A replay that records receives its check-ins now (the server's clock, or --now), so the
+    /// freshness rules judge an old walk as any late fix: it used to record with the walk's own
+    /// clock, so walks dated 1999 or 2099 scored and back-dated points won ties.
+    @Test func aRealReplayIsReceivedNowAndJudgedByFreshness() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Walker")
-        let result = try workspace.vsh([
-            "replay", Self.walk("downtown-complete"), "--player", "Walker", "--json",
-        ])
-        #expect(result.status == 0)
-        let events = try Timeline.parse(result.stdout)
-        #expect(
-            events.suffix(3).map(\.key) == [
-                "hunt-complete downtown-fremont - 150 -", "badge downtown-fremont - 50 - glitter-gulch",
-                "badge downtown-fremont - 25 - easy-street",
+        func replay(now: String) throws -> [Timeline.Event] {
+            let result = try workspace.vsh([
+                "replay", Self.walk("downtown-complete"), "--player", "Walker", "--json", "--now", now,
             ])
-        let totals = try workspace.totals()["Walker"]
-        #expect(totals?.checkins == 8)
-        #expect(totals?.points == 660)  // the seven stops 360, the bonus 150, five badges 150
-        // Replaying the same walk again: every stop already visited, no points.
-        let again = try Timeline.parse(
-            try workspace.vsh(["replay", Self.walk("downtown-complete"), "--player", "Walker", "--json"])
-                .stdout)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Timeline.parse(result.stdout)
+        }
+        // A minute after the walk ended (18:00 to 19:18:48): its last check-in is fresh, the
+        // earlier ones are late fixes that wait for a moderator; no hunt is complete.
+        let justAfter = try replay(now: "2026-11-21T19:19:30Z").filter { $0.key.hasPrefix("check-in") }
+        #expect(justAfter.count >= 7)
+        #expect(justAfter.dropLast().allSatisfy { $0.key.hasSuffix(" pending") }, "\(justAfter.map(\.key))")
+        let review = try workspace.vsh(["review", "list"]).stdout
+        #expect(review.contains("before it was received"), "\(review)")
+        #expect(try workspace.totals()["Walker"]?.points ?? 0 <= 60)
+        // Two days later: every point is older than the hunt's max_photo_age_s; before the walk:
+        // every point is in the future. Nothing scores.
+        for now in ["2026-11-23T19:19:30Z", "2026-11-21T17:00:00Z"] {
+            let events = try replay(now: now).filter { $0.key.hasPrefix("check-in") }
+            #expect(!events.isEmpty && events.allSatisfy { $0.key.hasSuffix(" rejected") }, "\(now)")
+        }
+        // --now is for a replay that records; a dry run keeps the walk's clock.
         #expect(
-            again.filter { $0.key.hasPrefix("check-in") }.allSatisfy {
-                $0.key.contains(" 0 accepted") || $0.key.contains("rejected")
-            })
+            try workspace.vsh([
+                "replay", Self.walk("downtown-complete"), "--player", "Walker", "--dry-run", "--now",
+                "2026-11-21T19:19:30Z",
+            ]).status == 64)
     }
 
     @Test func theMapIsAnSVGWithTheStopsAndTheTrack() throws {

@@ -12,7 +12,7 @@ public struct CheckInFacts: Sendable {
     public var coveringStops: [Stop]
     /// The nearest stop of that hunt when none covers, with the geodesic distance to its boundary.
     public var nearestStop: (stop: Stop, distanceMeters: Double)?
-    /// Stops of `hunt` the player already has an accepted or pending check-in at, with its fix time.
+    /// Stops of `hunt` the player already has an accepted check-in at, with its fix time.
     public var visitedStops: [String: Date]
     /// The player's accepted and pending check-ins nearest in fix time before and after this fix (any hunt).
     public var neighbourFixes: [Fix]

@@ -14,8 +14,9 @@ public protocol CheckInHistory {
     func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference]
     /// The nearest stop to a position, with the geodesic distance to its boundary in metres.
     func nearestStop(to position: Coordinate, inHunt huntID: String?) throws -> NearestStop?
-    /// The stops of a hunt the player holds an accepted or pending check-in at, with its earliest
-    /// fix time (a check-in waiting for a moderator counts: it may be approved).
+    /// The stops of a hunt the player holds an accepted check-in at, with its earliest fix time
+    /// (pending ones do not count here: points are derived from accepted check-ins, and a
+    /// check-in's answer says what the board will show).
     func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date]
     /// The player's accepted or pending check-ins nearest in fix time: the last at or before
     /// `time`, then the first after it (each when there is one, in that order). Pending ones
