@@ -574,7 +574,7 @@ struct MemoryHistory: CheckInHistory {
                 c.map {
                     Fix(
                         position: $0.position!, time: $0.fixTime!, accuracyMeters: $0.accuracyMeters,
-                        source: $0.source)
+                        source: $0.source, receivedAt: $0.receivedAt)
                 }
             }
         }

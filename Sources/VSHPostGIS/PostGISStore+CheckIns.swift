@@ -153,8 +153,8 @@ extension PostGISStore {
             // The fix just before and the one just after, in one statement.
             let rows = try await db.rows(Prepared<NeighboursSQL>(player.rawValue, epoch), logger: logger)
             for row in rows {
-                let (lat, lon, accuracy, fixEpoch, source) = try row.decode(
-                    (Double?, Double?, Double?, Double, String).self)
+                let (lat, lon, accuracy, fixEpoch, source, received) = try row.decode(
+                    (Double?, Double?, Double?, Double, String, String).self)
                 guard let lat, let lon, let position = try? Coordinate(latitude: lat, longitude: lon) else {
                     continue
                 }
@@ -162,7 +162,7 @@ extension PostGISStore {
                     Fix(
                         position: position, time: Date(timeIntervalSince1970: fixEpoch),
                         accuracyMeters: accuracy,
-                        source: FixSource(rawValue: source) ?? .photo))
+                        source: FixSource(rawValue: source) ?? .photo, receivedAt: RFC3339.parse(received)))
             }
             return .neighbourFixes(fixes)
         case .photoUses(let image, let pixels, let player):

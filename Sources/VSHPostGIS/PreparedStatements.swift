@@ -65,12 +65,12 @@ enum VisitedSQL: PreparedSQL {
 enum NeighboursSQL: PreparedSQL {
     static let name = "vsh_neighbours"
     static let sql = """
-        (SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
+        (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
         WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
             AND fix_epoch IS NOT NULL AND fix_epoch <= $2::float8
         ORDER BY fix_epoch DESC LIMIT 1)
         UNION ALL
-        (SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
+        (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
         WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
             AND fix_epoch IS NOT NULL AND fix_epoch > $2::float8
         ORDER BY fix_epoch ASC LIMIT 1)

@@ -318,12 +318,12 @@ final class TransactionHistory: CheckInHistory {
     }
 
     static let lastBefore = """
-        SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
+        SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
         WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch <= ?2
         ORDER BY fix_epoch DESC LIMIT 1
         """
     static let firstAfter = """
-        SELECT lat, lon, accuracy_m, fix_epoch, source FROM checkin_state
+        SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
         WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch > ?2
         ORDER BY fix_epoch ASC LIMIT 1
         """
@@ -336,11 +336,13 @@ struct NeighbourRow: Decodable, FetchableRecord {
     var accuracyMeters: Double?
     var fixEpoch: Double
     var source: String
+    var receivedAt: String?
 
     enum CodingKeys: String, CodingKey {
         case lat, lon, source
         case accuracyMeters = "accuracy_m"
         case fixEpoch = "fix_epoch"
+        case receivedAt = "received_at"
     }
 
     var fix: Fix? {
@@ -349,7 +351,7 @@ struct NeighbourRow: Decodable, FetchableRecord {
         }
         return Fix(
             position: position, time: Date(timeIntervalSince1970: fixEpoch), accuracyMeters: accuracyMeters,
-            source: FixSource(rawValue: source) ?? .photo)
+            source: FixSource(rawValue: source) ?? .photo, receivedAt: receivedAt.flatMap(RFC3339.parse))
     }
 }
 

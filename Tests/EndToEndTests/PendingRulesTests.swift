@@ -75,3 +75,28 @@ import VSHTestSupport
         #expect(proof?["detail"]?.string == "this hunt asks for a photo: a device fix alone does not count")
     }
 }
+
+/// Issue 14: a script that sends fresh device fixes for one stop after another within a second
+/// claims times a couple of minutes apart (each within max_fix_age_s of its receipt), which
+/// pass by claimed time; by the server's receipts they are a teleport.
+@Suite struct ReceiptSpeedTests {
+    @Test(arguments: [false, true]) func aScriptVisitingStopsInASecondIsRefused(onPostGIS: Bool) throws {
+        let workspace =
+            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+        try workspace.addPlayers("Bot")
+        // Fremont Street Experience, then the Mob Museum (about 550 m apart), claimed 100 s apart,
+        // received 1 s apart.
+        let first = try PendingRulesTests.device(
+            workspace, "Bot", "36.1706,-115.1445", accuracy: "5", at: "2026-11-21T19:58:00Z",
+            now: "2026-11-21T19:59:39Z")
+        #expect(first.status == 0, "\(String(describing: first.answer))")
+        let second = try PendingRulesTests.device(
+            workspace, "Bot", "36.1728,-115.1410", accuracy: "5", at: "2026-11-21T19:59:40Z",
+            now: "2026-11-21T19:59:40Z")
+        #expect(second.status == 1, "\(String(describing: second.answer))")
+        let rule = second.answer?["rules"]?.array.first { $0["rule"]?.string == "travel_speed" }
+        #expect(
+            rule?["detail"]?.string?.hasSuffix("since your check-in received at 2026-11-21T19:59:39Z") == true
+        )
+    }
+}

@@ -329,6 +329,34 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
                 == "this hunt asks for a photo: a device fix alone does not count")
     }
 
+    /// travel_speed also compares the times the server received two fresh fixes: claimed times
+    /// may be spread over max_fix_age_s, receipts not (a script sent 17 stops in 1.5 s).
+    @Test func travelSpeedComparesReceiptsOfFreshFixes() {
+        // The last fix: 400 m away, taken 100 s ago, received 1 s ago (fresh).
+        let other = Fix(
+            position: Coordinate(unchecked: 36.0841, -115.1725), time: now.addingTimeInterval(-100),
+            accuracyMeters: 5, source: .device, receivedAt: now.addingTimeInterval(-1))
+        let here = device(36.0805, -115.1725, at: "2026-11-21T19:59:59Z")
+        let decision = verifier.evaluate(
+            here, facts: CheckInFacts(hunt: hunt, coveringStops: [stopA], neighbourFixes: [other]))
+        #expect(result(decision, .travelSpeed) == .failed)
+        #expect(
+            decision.rules.first { $0.rule == .travelSpeed }?.detail.hasSuffix(
+                "since your check-in received at 2026-11-21T19:59:59Z") == true)
+        // Received 99 s after it was taken? Then 100 s between receipts: a walk.
+        var earlier = other
+        earlier.receivedAt = now.addingTimeInterval(-100)
+        let walk = verifier.evaluate(
+            here, facts: CheckInFacts(hunt: hunt, coveringStops: [stopA], neighbourFixes: [earlier]))
+        #expect(result(walk, .travelSpeed) == .passed)
+        // A fix that arrived late (offline) is compared by its claimed time only.
+        var late = other
+        late.time = now.addingTimeInterval(-1000)
+        let offline = verifier.evaluate(
+            here, facts: CheckInFacts(hunt: hunt, coveringStops: [stopA], neighbourFixes: [late]))
+        #expect(result(offline, .travelSpeed) == .passed)
+    }
+
     /// A picture belongs to the player who submitted it first: they may send it again after a
     /// rejection; another player's copy is refused whatever became of the first; a near copy of
     /// another player's photo goes to a moderator.

@@ -20,13 +20,18 @@ public struct Fix: Equatable, Sendable {
     public var accuracyMeters: Double?
     /// Where the fix came from.
     public var source: FixSource
+    /// When the check-in that holds it was received (the server's clock), for a recorded fix.
+    public var receivedAt: Date?
 
     /// A fix from its parts.
-    public init(position: Coordinate, time: Date, accuracyMeters: Double?, source: FixSource) {
+    public init(
+        position: Coordinate, time: Date, accuracyMeters: Double?, source: FixSource, receivedAt: Date? = nil
+    ) {
         self.position = position
         self.time = time
         self.accuracyMeters = accuracyMeters
         self.source = source
+        self.receivedAt = receivedAt
     }
 }
 
