@@ -449,7 +449,8 @@ extension MemoryStore {
                 stopID: decision.stop?.id, verdict: decision.verdict, rules: decision.rules,
                 photoFile: photoFile,
                 imageSHA256: submission.photo?.imageSHA256, pixelSHA256: submission.photo?.pixelSHA256,
-                perceptualHash: submission.photo?.perceptualHash, position: submission.reportedPosition,
+                perceptualHash: submission.photo?.perceptualHash, clock: submission.clockTime,
+                position: submission.reportedPosition,
                 accuracyMeters: submission.accuracyMeters,
                 fixTime: decision.fix?.time ?? submission.fixTime(in: decision.hunt),
                 source: submission.source))
@@ -486,7 +487,7 @@ extension MemoryStore {
     private func rescore(_ player: PlayerID) {
         let scored = accepted(player).compactMap { c -> ScoredCheckIn? in
             guard let hunt = c.huntID, let stop = c.stopID, let time = c.fixTime else { return nil }
-            return ScoredCheckIn(id: c.id, huntID: hunt, stopID: stop, time: time)
+            return ScoredCheckIn(id: c.id, huntID: hunt, stopID: stop, time: time, clock: c.clock)
         }
         scores[player] = Scoring.events(
             for: scored, hunts: catalog.hunts.map(ScoringHunt.init), badges: catalog.badges)
@@ -537,6 +538,7 @@ struct MemoryCheckIn: Sendable {
     var imageSHA256: String?
     var pixelSHA256: String?
     var perceptualHash: UInt64?
+    var clock: Date?
     var position: Coordinate?
     var accuracyMeters: Double?
     var fixTime: Date?

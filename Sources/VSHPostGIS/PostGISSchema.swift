@@ -16,6 +16,9 @@ enum PostGISSchema {
         "ALTER TABLE hunts ADD COLUMN proof text NOT NULL DEFAULT 'any'",
     ]
 
+    /// The time badges of the hour and the day go by (GPS or device time, else the received time).
+    static let version5: [String] = ["ALTER TABLE checkins ADD COLUMN clock_epoch float8"]
+
     static let version1: [String] = [
         "CREATE EXTENSION IF NOT EXISTS postgis",
         """

@@ -245,7 +245,8 @@ extension PostGISStore {
                 fixTime?.timeIntervalSince1970, decision.hunt?.id, decision.stop?.id,
                 decision.verdict.rawValue,
                 Int64(decision.points), rules, submission.photo?.pixelSHA256,
-                submission.photo?.perceptualHash.map { Int64(bitPattern: $0) }),
+                submission.photo?.perceptualHash.map { Int64(bitPattern: $0) },
+                submission.clockTime.timeIntervalSince1970),
             logger: logger)
         guard let id = try rows.first?.decode(Int64.self) else {
             throw PostGISError(kind: .other, message: "the check-in was not recorded", location: location)

@@ -59,14 +59,18 @@ extension PostGISStore {
         var checkIns: [PlayerID: [ScoredCheckIn]] = [:]
         for row in try await db.query(
             """
-            SELECT player_id, id, hunt_id, stop_id, fix_epoch FROM checkin_state
-            WHERE player_id = ANY(\(ids)::int8[]) AND verdict IN ('accepted', 'pending') AND state = 'accepted'
-                AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
+            SELECT s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch
+            FROM checkin_state s JOIN checkins c ON c.id = s.id
+            WHERE s.player_id = ANY(\(ids)::int8[]) AND s.verdict IN ('accepted', 'pending') AND s.state = 'accepted'
+                AND s.stop_id IS NOT NULL AND s.hunt_id IS NOT NULL AND s.fix_epoch IS NOT NULL
             """, logger: logger
         ).collect() {
-            let (player, id, hunt, stop, epoch) = try row.decode((Int64, Int64, String, String, Double).self)
+            let (player, id, hunt, stop, epoch, clock) = try row.decode(
+                (Int64, Int64, String, String, Double, Double?).self)
             checkIns[PlayerID(player), default: []].append(
-                ScoredCheckIn(id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch)))
+                ScoredCheckIn(
+                    id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch),
+                    clock: clock.map(Date.init(timeIntervalSince1970:))))
         }
         var events: [PlayerID: [ScoreEvent]] = [:]
         var rows: [(player: Int64, event: ScoreEvent)] = []

@@ -249,9 +249,9 @@ public final class PostGISStore: LeagueStore {
     /// Version 2 has no SQL: its step is `rekeyPlayers` (names in NFC, unique by their NFKC
     /// case-folded key), which only Swift computes the way every instance looks names up.
     /// Version 3: check-in photos' pixel hashes (`unique_photo` by decoded pixels and near copies).
-    /// Version 4: hunts' `late_grace_s` and `proof`.
+    /// Version 4: hunts' `late_grace_s` and `proof`. Version 5: check-ins' `clock_epoch`.
     static let migrations: [[String]] = [
-        PostGISSchema.version1, [], PostGISSchema.version3, PostGISSchema.version4,
+        PostGISSchema.version1, [], PostGISSchema.version3, PostGISSchema.version4, PostGISSchema.version5,
     ]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this

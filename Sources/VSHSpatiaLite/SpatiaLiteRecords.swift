@@ -208,11 +208,13 @@ struct ScoredRow: Decodable, FetchableRecord {
     var huntID: String
     var stopID: String
     var fixEpoch: Double
+    var clockEpoch: Double?
 
     enum CodingKeys: String, CodingKey {
         case id
         case huntID = "hunt_id"
         case stopID = "stop_id"
         case fixEpoch = "fix_epoch"
+        case clockEpoch = "clock_epoch"
     }
 }

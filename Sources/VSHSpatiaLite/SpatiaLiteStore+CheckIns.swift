@@ -175,6 +175,7 @@ extension SpatiaLiteStore {
             photoFile,
             submission.photo?.fileSHA256, submission.photo?.imageSHA256,
             submission.photo?.pixelSHA256, submission.photo?.perceptualHash.map { Int64(bitPattern: $0) },
+            submission.clockTime.timeIntervalSince1970,
             position?.latitude, position?.longitude, submission.accuracyMeters,
             fixTime.map(RFC3339.format), fixTime?.timeIntervalSince1970,
             decision.hunt?.id, decision.stop?.id, decision.verdict.rawValue, decision.points,
@@ -183,9 +184,9 @@ extension SpatiaLiteStore {
         try db.cachedStatement(
             sql: """
                 INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256,
-                    pixel_sha256, phash, lat, lon, accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points,
-                    rules)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    pixel_sha256, phash, clock_epoch, lat, lon, accuracy_m, fix_time, fix_epoch, hunt_id, stop_id,
+                    verdict, points, rules)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: arguments)
         return db.lastInsertedRowID

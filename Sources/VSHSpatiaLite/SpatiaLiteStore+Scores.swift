@@ -37,7 +37,7 @@ extension SpatiaLiteStore {
         let checkIns = try ScoredRow.fetchAll(
             db,
             sql: """
-                SELECT id, hunt_id, stop_id, fix_epoch FROM checkin_state
+                SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
                 WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL
                     AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                 """,
@@ -45,7 +45,8 @@ extension SpatiaLiteStore {
         ).map {
             ScoredCheckIn(
                 id: $0.id, huntID: $0.huntID, stopID: $0.stopID,
-                time: Date(timeIntervalSince1970: $0.fixEpoch))
+                time: Date(timeIntervalSince1970: $0.fixEpoch),
+                clock: $0.clockEpoch.map(Date.init(timeIntervalSince1970:)))
         }
         let events = Scoring.events(for: checkIns, hunts: definitions.hunts, badges: definitions.badges)
         try db.execute(sql: "DELETE FROM score_events WHERE player_id = ?", arguments: [playerID])

@@ -342,6 +342,11 @@ public final class SpatiaLiteStore: LeagueStore {
                     ALTER TABLE hunts ADD COLUMN proof TEXT NOT NULL DEFAULT 'any';
                     """)
         }
+        migrator.registerMigration("v14-clock") { db in
+            // The time badges of the hour and the day go by: GPS or device time, else the received
+            // time, never a camera clock. Check-ins recorded before keep their fix time (NULL).
+            try db.execute(sql: "ALTER TABLE checkins ADD COLUMN clock_epoch REAL")
+        }
         return migrator
     }
 }

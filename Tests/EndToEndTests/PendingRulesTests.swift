@@ -100,3 +100,37 @@ import VSHTestSupport
         )
     }
 }
+
+/// Issue 14: badges of the hour and the day follow GPS or device time, or when the check-in
+/// arrived, never a camera clock the phone's owner can set.
+@Suite struct BadgeClockTests {
+    @Test(arguments: [false, true]) func aCameraClockDoesNotEarnNightOwl(onPostGIS: Bool) throws {
+        let workspace =
+            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+        try workspace.addPlayers("Ann", "Bo")
+        // The Sphere, a camera clock only (no GPS time): set to 03:30 in Las Vegas, inside Night
+        // Owl's 22:00-04:00; received at 12:00 Las Vegas time.
+        let photo = workspace.root.appendingPathComponent("night.jpg").path
+        try FileManager.default.copyItem(
+            atPath: workspace.fixturePath("sphere-camera-clock.jpg"), toPath: photo)
+        let tagged = try TestSupport.run(
+            "/usr/bin/exiftool",
+            ["-q", "-overwrite_original", "-DateTimeOriginal=2026:11:21 03:30:00", photo])
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+        let ann = try workspace.vsh([
+            "checkin", "--player", "Ann", "--photo", photo, "--now", "2026-11-21T20:00:00Z", "--json",
+        ])
+        #expect(ann.status == 0, "\(ann.stdout)\(ann.stderr)")
+        let awards = try json(ann.stdout)["awards"]?.array.compactMap { $0["badge"]?.string } ?? []
+        #expect(!awards.contains("night-owl"), "\(awards)")
+        // A device fix at 03:30 Las Vegas time, received at once: Night Owl.
+        let bo = try workspace.vsh([
+            "checkin", "--player", "Bo", "--fix", "36.12056,-115.16139", "--time", "2026-11-21T11:30:00Z",
+            "--accuracy", "5", "--now", "2026-11-21T11:30:30Z", "--json",
+        ])
+        #expect(bo.status == 0, "\(bo.stdout)\(bo.stderr)")
+        let boAwards = try json(bo.stdout)["awards"]?.array.compactMap { $0["badge"]?.string } ?? []
+        #expect(boAwards.contains("night-owl"), "\(boAwards)")
+        #expect(try workspace.vsh(["doctor"]).status == 0)
+    }
+}

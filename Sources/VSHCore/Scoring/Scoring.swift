@@ -48,13 +48,18 @@ public struct ScoredCheckIn: Sendable {
     public var stopID: String
     /// The fix's time: when the player was there.
     public var time: Date
+    /// The time for badges of the hour or the day (`time_window`, `consecutive_days`): GPS time or
+    /// the device's fix time, else the time the check-in was received, never a camera's clock
+    /// (which the phone's owner sets). `time` when nothing else is known.
+    public var clock: Date
 
     /// A scored check-in from its parts.
-    public init(id: Int64, huntID: String, stopID: String, time: Date) {
+    public init(id: Int64, huntID: String, stopID: String, time: Date, clock: Date? = nil) {
         self.id = id
         self.huntID = huntID
         self.stopID = stopID
         self.time = time
+        self.clock = clock ?? time
     }
 }
 
@@ -142,7 +147,7 @@ public enum Scoring {
             }
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = hunt.timeZone
-            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: checkIn.time)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: checkIn.clock)
             let minuteOfDay = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
             let dayNumber = daysFromCivil(parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
             localDays.insert(dayNumber)

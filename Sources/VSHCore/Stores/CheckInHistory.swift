@@ -95,6 +95,16 @@ extension Submission {
         }
     }
 
+    /// The time badges of the hour and the day go by (`ScoredCheckIn.clock`): the photo's GPS
+    /// time, else the device fix's time, else when it was received; never a bare camera clock.
+    public var clockTime: Date {
+        switch evidence {
+        case .device(_, let time, _): return time
+        case .photo(let photo): return photo.metadata.gpsTime ?? receivedAt
+        case .photoWithFix(let photo, _, let time, _): return photo.metadata.gpsTime ?? time
+        }
+    }
+
     /// The time of the position that places the player (the one `travel_speed` compares): the
     /// device fix's time when there is a device fix, else the photo's capture time.
     public func fixTime(in hunt: Hunt?) -> Date? {

@@ -42,7 +42,7 @@ public struct CopiedTable: Sendable {
             columns: [
                 ("id", .integer), ("player_id", .integer), ("received_at", .text), ("source", .text),
                 ("photo_file", .text), ("photo_sha256", .text), ("image_sha256", .text),
-                ("pixel_sha256", .text), ("phash", .integer), ("lat", .real),
+                ("pixel_sha256", .text), ("phash", .integer), ("clock_epoch", .real), ("lat", .real),
                 ("lon", .real), ("accuracy_m", .real), ("fix_time", .text), ("fix_epoch", .real),
                 ("hunt_id", .text), ("stop_id", .text), ("verdict", .text), ("points", .integer),
                 ("rules", .text),
