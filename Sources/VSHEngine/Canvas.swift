@@ -33,17 +33,8 @@ extension RGBImage {
                 let u = min(sw - 1, (Double(column) + offsetX) / scale)
                 let v = min(sh - 1, (Double(row) + offsetY) / scale)
                 // ...mapped back to the stored pixels (EXIF 2.32 Orientation).
-                let (px, py): (Double, Double)
-                switch orientation {
-                case 2: (px, py) = (sw - 1 - u, v)
-                case 3: (px, py) = (sw - 1 - u, sh - 1 - v)
-                case 4: (px, py) = (u, sh - 1 - v)
-                case 5: (px, py) = (v, u)
-                case 6: (px, py) = (v, sw - 1 - u)
-                case 7: (px, py) = (sh - 1 - v, sw - 1 - u)
-                case 8: (px, py) = (sh - 1 - v, u)
-                default: (px, py) = (u, v)
-                }
+                let (px, py) = RGBImage.stored(
+                    x: u, y: v, orientation: orientation, uprightWidth: sw, uprightHeight: sh)
                 let si = (Int(py) * source.width + Int(px)) * 3
                 let di = ((y + row) * width + (x + column)) * 3
                 guard si >= 0, si + 2 < source.pixels.count, di >= 0, di + 2 < pixels.count else { continue }

@@ -82,18 +82,10 @@ extension RGBImage {
         var out = [UInt8](repeating: 0, count: w * h * 3)
         for y in 0..<h {
             for x in 0..<w {
-                // The stored pixel shown at (x, y) (EXIF 2.32, Orientation).
-                let (sx, sy): (Int, Int)
-                switch orientation {
-                case 2: (sx, sy) = (width - 1 - x, y)
-                case 3: (sx, sy) = (width - 1 - x, height - 1 - y)
-                case 4: (sx, sy) = (x, height - 1 - y)
-                case 5: (sx, sy) = (y, x)
-                case 6: (sx, sy) = (y, height - 1 - x)
-                case 7: (sx, sy) = (width - 1 - y, height - 1 - x)
-                default: (sx, sy) = (width - 1 - y, x)  // 8
-                }
-                let from = (sy * width + sx) * 3
+                let (sx, sy) = Self.stored(
+                    x: Double(x), y: Double(y), orientation: orientation, uprightWidth: Double(w),
+                    uprightHeight: Double(h))
+                let from = (Int(sy) * width + Int(sx)) * 3
                 let to = (y * w + x) * 3
                 out[to] = pixels[from]
                 out[to + 1] = pixels[from + 1]
@@ -101,6 +93,23 @@ extension RGBImage {
             }
         }
         return RGBImage(width: w, height: h, pixels: out)
+    }
+
+    /// Where the pixel shown at (x, y) of the upright picture (`uprightWidth` x `uprightHeight`)
+    /// is stored, for an EXIF orientation (EXIF 2.32, Orientation; 1 or unknown: as stored).
+    public static func stored(
+        x u: Double, y v: Double, orientation: Int, uprightWidth sw: Double, uprightHeight sh: Double
+    ) -> (x: Double, y: Double) {
+        switch orientation {
+        case 2: return (sw - 1 - u, v)
+        case 3: return (sw - 1 - u, sh - 1 - v)
+        case 4: return (u, sh - 1 - v)
+        case 5: return (v, u)
+        case 6: return (v, sw - 1 - u)
+        case 7: return (sh - 1 - v, sw - 1 - u)
+        case 8: return (sh - 1 - v, u)
+        default: return (u, v)
+        }
     }
 
     /// Luma (BT.601) averaged over a `side` x `side` grid of equal areas (each output cell
