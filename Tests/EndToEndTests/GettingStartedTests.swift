@@ -26,4 +26,36 @@ import VSHTestSupport
         #expect(result.stdout.contains("ACCEPTED: MGM Grand Lion (my-first-hunt) · +30 points"))
         #expect(result.stdout.contains("Ann Lee      30"), "\(result.stdout)")
     }
+
+    /// The README's authoring example, run as written from a copy of the project's folder (its
+    /// hunts and fixtures): every file it names exists, and every command succeeds.
+    @Test func theReadmesAuthoringExampleWorksAsWritten() throws {
+        let readme = try String(
+            contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Authoring hunts: `vsh-master`"))
+        let rest = readme[section.upperBound...]
+        let open = try #require(rest.range(of: "```sh\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        let block = String(rest[open.upperBound..<close.lowerBound])
+        #expect(block.contains("vsh-master stop add") && block.contains("Fixtures/authoring/"))
+        let folder = try TestSupport.temporaryDirectory("vsh-authoring")
+        defer { TestSupport.remove(folder) }
+        try FileManager.default.copyItem(
+            at: TestSupport.packageRoot.appendingPathComponent("hunts"),
+            to: folder.appendingPathComponent("hunts"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("Fixtures"),
+            withDestinationURL: TestSupport.packageRoot.appendingPathComponent("Fixtures"))
+        let result = try TestSupport.run(
+            "/bin/bash",
+            [
+                "-c", "export PATH=\"$0:$PATH\"\nset -euo pipefail\n" + block,
+                TestSupport.productsDirectory.path,
+            ],
+            currentDirectory: folder)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("added el-cortez"), "\(result.stdout)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("arts-walk.kml").path))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("strip.svg").path))
+    }
 }

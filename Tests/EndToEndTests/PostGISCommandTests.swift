@@ -34,7 +34,7 @@ import VSHTestSupport
             [
                 "replay", fixtures + "/walks/downtown-complete.gpx", "--player", "Dee Walker", "--hunt",
                 "downtown-fremont",
-            ],
+            ] + now,
             ["review", "list"],
             ["review", "approve", "5", "--moderator", "demo", "--reason", "the fountains are in the picture"]
                 + now,
