@@ -281,40 +281,43 @@ public struct Verifier: Sendable {
         }
 
         // 10. travel_speed: against the player's accepted and pending fixes just before and after
-        // in time, by the times the fixes claim and, when both arrived fresh, by the times the
-        // server received them (a script can claim any times within max_fix_age_s, not when it
-        // sends: 17 stops in 1.5 s of real time).
-        // Fresh: received within the hunt's max_fix_age_s of when it was taken (a check-in that
-        // waited offline is not compared by receipt). Replays are received all at once.
+        // in time, by the times the fixes claim (too fast: rejected) and, when both arrived
+        // within two minutes of being taken, by the times the server received them (too fast:
+        // review). A script can claim times spread over that window but sent 17 stops in 1.5 s;
+        // an honest phone that lost its connection between two stops close together can send
+        // both at once, so a moderator, not the rule, decides that case.
+        let receiptWindow = min(hunt.maxFixAgeSeconds, Hunt.defaultMaxFixAgeSeconds)
         let fresh = { (fix: Fix) -> Bool in
             guard fix.source != .replay, let received = fix.receivedAt else { return false }
-            return received.timeIntervalSince(fix.time) <= hunt.maxFixAgeSeconds
+            return received.timeIntervalSince(fix.time) <= receiptWindow
         }
         let thisIsFresh =
-            !submission.isReplay
-            && (fixTime.map { now.timeIntervalSince($0) <= hunt.maxFixAgeSeconds } ?? false)
+            !submission.isReplay && (fixTime.map { now.timeIntervalSince($0) <= receiptWindow } ?? false)
         if let position, let fixTime {
-            var fastest: (speed: Double, fix: Fix, byReceipt: Bool)?
+            var fastest: (speed: Double, fix: Fix)?
+            var fastestByReceipt: (speed: Double, fix: Fix)?
             for other in facts.neighbourFixes {
                 let distance = Geodesic.distanceMeters(position, other.position)
                 let slack = (accuracy ?? 0) + (other.accuracyMeters ?? 0)
                 let seconds = max(1, abs(fixTime.timeIntervalSince(other.time)))
                 let speed = max(0, distance - slack) / seconds
-                if speed > fastest?.speed ?? -1 { fastest = (speed, other, false) }
+                if speed > fastest?.speed ?? -1 { fastest = (speed, other) }
                 if thisIsFresh, fresh(other), let received = other.receivedAt {
                     let byReceipt = max(0, distance - slack) / max(1, abs(now.timeIntervalSince(received)))
-                    if byReceipt > fastest?.speed ?? -1 { fastest = (byReceipt, other, true) }
+                    if byReceipt > fastestByReceipt?.speed ?? -1 { fastestByReceipt = (byReceipt, other) }
                 }
             }
             if let fastest, fastest.speed > maxSpeedMetersPerSecond {
-                let since =
-                    fastest.byReceipt
-                    ? "your check-in received at \(RFC3339.format(fastest.fix.receivedAt ?? fastest.fix.time))"
-                    : "your check-in at \(RFC3339.format(fastest.fix.time))"
                 results.append(
                     RuleResult(
                         .travelSpeed, .failed,
-                        "that would mean travelling at \(Int((fastest.speed * 3.6).rounded())) km/h since \(since)"
+                        "that would mean travelling at \(Int((fastest.speed * 3.6).rounded())) km/h since your check-in at \(RFC3339.format(fastest.fix.time))"
+                    ))
+            } else if let receipt = fastestByReceipt, receipt.speed > maxSpeedMetersPerSecond {
+                results.append(
+                    RuleResult(
+                        .travelSpeed, .needsReview,
+                        "by the server's clock that would mean travelling at \(Int((receipt.speed * 3.6).rounded())) km/h since your check-in received at \(RFC3339.format(receipt.fix.receivedAt ?? receipt.fix.time))"
                     ))
             } else if fastest != nil {
                 results.append(

@@ -280,6 +280,22 @@ public actor MemoryStore: LeagueStore {
         checkIns.first { $0.id == id }.map { CheckInPhoto(playerID: $0.player, photoFile: $0.photoFile) }
     }
 
+    /// Check-in `id` as it was submitted.
+    public func reviewSubject(_ id: Int64) -> ReviewSubject? {
+        checkIns.first { $0.id == id }.map { c in
+            ReviewSubject(
+                id: c.id, playerID: c.player, receivedAt: c.receivedAt, source: c.source, huntID: c.huntID,
+                position: c.position, accuracyMeters: c.accuracyMeters, fixTime: c.fixTime,
+                photoFile: c.photoFile,
+                state: state(c))
+        }
+    }
+
+    /// The facts the rules would see for `submission` now.
+    public func facts(for submission: Submission) throws -> CheckInFacts {
+        try CheckInFacts.gather(for: submission, from: MemoryHistory(store: self))
+    }
+
     /// Records a moderator's decision and rescores the player.
     public func review(
         _ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date
@@ -567,9 +583,11 @@ struct MemoryHistory: CheckInHistory {
             return first
         }
     }
-    func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix] {
+    func neighbourFixes(player: PlayerID, around time: Date, excluding checkIn: Int64?) throws -> [Fix] {
         store.assumeIsolated { store in
-            let timed = store.standing(player).filter { $0.fixTime != nil && $0.position != nil }
+            let timed = store.standing(player).filter {
+                $0.fixTime != nil && $0.position != nil && $0.id != checkIn
+            }
             let before = timed.filter { $0.fixTime! <= time }.max { $0.fixTime! < $1.fixTime! }
             let after = timed.filter { $0.fixTime! > time }.min { $0.fixTime! < $1.fixTime! }
             return [before, after].compactMap { c in
@@ -581,10 +599,12 @@ struct MemoryHistory: CheckInHistory {
             }
         }
     }
-    func photoUses(image: String, pixels: String?, player: PlayerID) throws -> PhotoUses? {
+    func photoUses(image: String, pixels: String?, player: PlayerID, excluding checkIn: Int64?) throws
+        -> PhotoUses?
+    {
         store.assumeIsolated { store in
             let uses = store.checkInsSnapshot.filter {
-                $0.imageSHA256 == image || (pixels != nil && $0.pixelSHA256 == pixels)
+                $0.id != checkIn && ($0.imageSHA256 == image || (pixels != nil && $0.pixelSHA256 == pixels))
             }
             guard let first = uses.first else { return nil }
             let standing = uses.first { $0.player == player && store.state($0) != "rejected" }

@@ -128,6 +128,16 @@ extension PostGISStore {
         }
     }
 
+    /// The facts the rules would see for `submission` now, read outside any check-in's transaction.
+    public func facts(for submission: Submission) async throws -> CheckInFacts {
+        try await read { db in
+            let catalogue = try await self.catalogue(db)
+            return try await CheckInFacts.gather(for: submission) { question in
+                try await self.answer(question, db, catalogue: catalogue)
+            }
+        }
+    }
+
     /// One question of `CheckInFacts.gather`, answered inside the check-in's transaction.
     private func answer(
         _ question: HistoryQuestion, _ db: PostgresConnection,
@@ -147,11 +157,12 @@ extension PostGISStore {
                 found[stop] = Date(timeIntervalSince1970: first ?? 0)
             }
             return .visitedStops(found)
-        case .neighbourFixes(let player, let time):
+        case .neighbourFixes(let player, let time, let excluded):
             let epoch = time.timeIntervalSince1970
             var fixes: [Fix] = []
             // The fix just before and the one just after, in one statement.
-            let rows = try await db.rows(Prepared<NeighboursSQL>(player.rawValue, epoch), logger: logger)
+            let rows = try await db.rows(
+                Prepared<NeighboursSQL>(player.rawValue, epoch, excluded ?? 0), logger: logger)
             for row in rows {
                 let (lat, lon, accuracy, fixEpoch, source, received) = try row.decode(
                     (Double?, Double?, Double?, Double, String, String).self)
@@ -165,11 +176,13 @@ extension PostGISStore {
                         source: FixSource(rawValue: source) ?? .photo, receivedAt: RFC3339.parse(received)))
             }
             return .neighbourFixes(fixes)
-        case .photoUses(let image, let pixels, let player):
+        case .photoUses(let image, let pixels, let player, let excluded):
+            let other = excluded ?? 0
             guard
                 let first = try await db.query(
                     """
-                    SELECT id, player_id FROM checkins WHERE image_sha256 = \(image) OR pixel_sha256 = \(pixels)
+                    SELECT id, player_id FROM checkins
+                    WHERE (image_sha256 = \(image) OR pixel_sha256 = \(pixels)) AND id <> \(other)
                     ORDER BY id LIMIT 1
                     """, logger: logger
                 ).collect().first?.decode((Int64, Int64).self)
@@ -178,7 +191,7 @@ extension PostGISStore {
                 """
                 SELECT s.id FROM checkins c JOIN checkin_state s ON s.id = c.id
                 WHERE (c.image_sha256 = \(image) OR c.pixel_sha256 = \(pixels)) AND c.player_id = \(player.rawValue)
-                    AND s.state <> 'rejected'
+                    AND s.state <> 'rejected' AND c.id <> \(other)
                 ORDER BY s.id LIMIT 1
                 """, logger: logger
             ).collect().first?.decode(Int64.self)

@@ -296,6 +296,32 @@ extension PostGISStore {
         }
     }
 
+    /// Check-in `id` as it was submitted.
+    public func reviewSubject(_ id: Int64) async throws -> ReviewSubject? {
+        try await read { db in
+            try await db.query(
+                """
+                SELECT player_id, received_at, source, hunt_id, lat, lon, accuracy_m, fix_epoch, photo_file, state
+                FROM checkin_state WHERE id = \(id)
+                """, logger: self.logger
+            ).collect().first.map { row in
+                let (player, received, source, hunt, lat, lon, accuracy, epoch, photo, state) =
+                    try row.decode(
+                        (Int64, String, String, String?, Double?, Double?, Double?, Double?, String?, String)
+                            .self)
+                return ReviewSubject(
+                    id: id, playerID: PlayerID(player),
+                    receivedAt: RFC3339.parse(received) ?? Date(timeIntervalSince1970: 0),
+                    source: FixSource(rawValue: source) ?? .photo, huntID: hunt,
+                    position: lat.flatMap { lat in
+                        lon.flatMap { try? Coordinate(latitude: lat, longitude: $0) }
+                    },
+                    accuracyMeters: accuracy, fixTime: epoch.map(Date.init(timeIntervalSince1970:)),
+                    photoFile: photo, state: state)
+            }
+        }
+    }
+
     /// Records a moderator's decision (append-only `reviews`) and rescores the player, under
     /// the player's lock.
     public func review(

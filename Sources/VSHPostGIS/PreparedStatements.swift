@@ -63,16 +63,16 @@ enum VisitedSQL: PreparedSQL {
 
 /// A player's accepted or pending fixes just before and just after a time.
 enum NeighboursSQL: PreparedSQL {
-    static let name = "vsh_neighbours"
+    static let name = "vsh_neighbours_2"
     static let sql = """
         (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
         WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
-            AND fix_epoch IS NOT NULL AND fix_epoch <= $2::float8
+            AND fix_epoch IS NOT NULL AND fix_epoch <= $2::float8 AND id <> $3::int8
         ORDER BY fix_epoch DESC LIMIT 1)
         UNION ALL
         (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
         WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
-            AND fix_epoch IS NOT NULL AND fix_epoch > $2::float8
+            AND fix_epoch IS NOT NULL AND fix_epoch > $2::float8 AND id <> $3::int8
         ORDER BY fix_epoch ASC LIMIT 1)
         """
 }

@@ -220,7 +220,9 @@ public enum OpenAPIDocument {
             ("lat", nullableNumber), ("lon", nullableNumber), ("accuracy_m", nullableNumber),
             ("has_photo", boolean), ("fix_time", nullableDateTime),
         ]),
-        "Decision": object([("reason", string)], required: []).merging(["additionalProperties": .bool(false)]
+        "Decision": object(
+            [("reason", string), ("override", .object(["type": .string("boolean")]))], required: []
+        ).merging(["additionalProperties": .bool(false)]
         ),
         "RejectDecision": object([("reason", string)]).merging(["additionalProperties": .bool(false)]),
         "ReviewOutcome": object([
@@ -459,7 +461,12 @@ public enum OpenAPIDocument {
                 responses: [
                     ("200", answer("Decided", ref("ReviewOutcome"))), ("401", problem("No valid token")),
                     ("403", problem("Not a moderator")), ("404", problem("No such check-in")),
-                    ("409", problem("The check-in is not pending")),
+                    (
+                        "409",
+                        problem(
+                            "The check-in is not pending, or fails a rule run again now (override: true approves it anyway)"
+                        )
+                    ),
                 ] + badBody, body: ref("Decision"), parameters: [parameter("id", in: "path", integer)],
                 authenticated: true)
         ]),

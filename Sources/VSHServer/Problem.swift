@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import VSHAccounts
 import VSHCore
+import VSHEngine
 import VSHPhoto
 
 /// An error the service answers with: an RFC 9457 problem (`application/problem+json`).
@@ -41,6 +42,10 @@ public struct Problem: Error, Sendable {
             case .invalidEmail, .missingReason, .reasonTooLong:
                 return Problem(.unprocessableContent, "Invalid", "\(error)")
             }
+        case let error as ReviewRecheckError:
+            // The rules, run again now, refuse the approval: the moderator may override.
+            let detail = "\(error)".replacingOccurrences(of: "--override", with: "\"override\": true")
+            return Problem(.conflict, "Fails the rules now", detail)
         case let error as PlayerNameError: return Problem(.unprocessableContent, "Invalid name", "\(error)")
         case let error as PasswordError: return Problem(.unprocessableContent, "Invalid password", "\(error)")
         case let error as SubmissionError: return Problem(.unprocessableContent, "Invalid", "\(error)")

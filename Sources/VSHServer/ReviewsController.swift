@@ -6,6 +6,7 @@ import VSHEngine
 /// Moderation over HTTP: the review queue, approvals and rejections, for moderators only.
 struct ReviewsController: Sendable {
     let store: any LeagueStore
+    let photos: any PhotoStore
     let authentication: Authentication
     let clock: @Sendable () -> Date
 
@@ -64,10 +65,24 @@ struct ReviewsController: Sendable {
         }
         let body = try await JSONBodies.object(
             request, context: context, required: decision == .rejected ? ["reason"] : [],
-            optional: decision == .rejected ? [] : ["reason"])
+            optional: decision == .rejected ? [] : ["reason", "override"])
         let reason = try JSONBodies.string(body, "reason") ?? "approved by a moderator"
-        let outcome = try await store.review(
-            id, decision, reason: reason, moderator: session.player.name, at: clock())
+        let outcome: ReviewOutcome
+        if decision == .approved {
+            // The rules run again against the check-ins known now; a failing one refuses the
+            // approval (409) unless the moderator overrides.
+            var override = false
+            switch body["override"] {
+            case nil, .null?: break
+            case .bool(let value)?: override = value
+            default: throw Problem(.unprocessableContent, "Invalid field", "override must be true or false")
+            }
+            outcome = try await ReviewService(store: store, photos: photos).approve(
+                id, reason: reason, moderator: session.player.name, at: clock(), override: override)
+        } else {
+            outcome = try await store.review(
+                id, decision, reason: reason, moderator: session.player.name, at: clock())
+        }
         return JSONBodies.response(
             .object([
                 "id": .int(Int(outcome.checkInID)), "player": .string(outcome.player),

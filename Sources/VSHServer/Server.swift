@@ -57,8 +57,11 @@ public func buildApplication(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
         uploads: configuration.uploadFolder
     ).add(to: router)
-    ReviewsController(store: configuration.store, authentication: authentication, clock: configuration.clock)
-        .add(to: router)
+    ReviewsController(
+        store: configuration.store, photos: configuration.photos, authentication: authentication,
+        clock: configuration.clock
+    )
+    .add(to: router)
     PicturesController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
         folder: configuration.uploadFolder, huntsFolder: configuration.huntsFolder

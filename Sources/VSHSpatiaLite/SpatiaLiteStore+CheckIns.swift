@@ -261,11 +261,12 @@ final class TransactionHistory: CheckInHistory {
         visited[key] = known
     }
 
-    func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix] {
+    func neighbourFixes(player: PlayerID, around time: Date, excluding checkIn: Int64?) throws -> [Fix] {
         var fixes: [Fix] = []
         for sql in [Self.lastBefore, Self.firstAfter] {
             if let row = try NeighbourRow.fetchOne(
-                try db.cachedStatement(sql: sql), arguments: [player.rawValue, time.timeIntervalSince1970]),
+                try db.cachedStatement(sql: sql),
+                arguments: [player.rawValue, time.timeIntervalSince1970, checkIn]),
                 let fix = row.fix
             {
                 fixes.append(fix)
@@ -274,22 +275,24 @@ final class TransactionHistory: CheckInHistory {
         return fixes
     }
 
-    func photoUses(image: String, pixels: String?, player: PlayerID) throws -> PhotoUses? {
+    func photoUses(image: String, pixels: String?, player: PlayerID, excluding checkIn: Int64?) throws
+        -> PhotoUses?
+    {
         guard
             let first = try Row.fetchOne(
                 try db.cachedStatement(
                     sql: """
-                        SELECT id, player_id FROM checkins WHERE image_sha256 = ?1 OR pixel_sha256 = ?2
+                        SELECT id, player_id FROM checkins WHERE (image_sha256 = ?1 OR pixel_sha256 = ?2) AND id IS NOT ?3
                         ORDER BY id LIMIT 1
-                        """), arguments: [image, pixels])
+                        """), arguments: [image, pixels, checkIn])
         else { return nil }
         let standing = try Int64.fetchOne(
             try db.cachedStatement(
                 sql: """
                     SELECT id FROM checkin_state WHERE id IN (
-                        SELECT id FROM checkins WHERE image_sha256 = ?1 OR pixel_sha256 = ?2)
+                        SELECT id FROM checkins WHERE (image_sha256 = ?1 OR pixel_sha256 = ?2) AND id IS NOT ?4)
                     AND player_id = ?3 AND state <> 'rejected' ORDER BY id LIMIT 1
-                    """), arguments: [image, pixels, player.rawValue])
+                    """), arguments: [image, pixels, player.rawValue, checkIn])
         return PhotoUses(first: first[0], owner: PlayerID(first[1] as Int64), ownStanding: standing)
     }
 
@@ -320,12 +323,12 @@ final class TransactionHistory: CheckInHistory {
 
     static let lastBefore = """
         SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
-        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch <= ?2
+        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch <= ?2 AND id IS NOT ?3
         ORDER BY fix_epoch DESC LIMIT 1
         """
     static let firstAfter = """
         SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
-        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch > ?2
+        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch > ?2 AND id IS NOT ?3
         ORDER BY fix_epoch ASC LIMIT 1
         """
 }

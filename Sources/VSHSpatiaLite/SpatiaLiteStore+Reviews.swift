@@ -39,6 +39,40 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// Check-in `id` as it was submitted.
+    public func reviewSubject(_ id: Int64) async throws -> ReviewSubject? {
+        try await read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT player_id, received_at, source, hunt_id, lat, lon, accuracy_m, fix_epoch, photo_file, state
+                    FROM checkin_state WHERE id = ?
+                    """, arguments: [id]
+            ).map { row in
+                let lat: Double? = row[4]
+                let lon: Double? = row[5]
+                let epoch: Double? = row[7]
+                return ReviewSubject(
+                    id: id, playerID: PlayerID(row[0] as Int64),
+                    receivedAt: RFC3339.parse(row[1] as String) ?? Date(timeIntervalSince1970: 0),
+                    source: FixSource(rawValue: row[2] as String) ?? .photo, huntID: row[3],
+                    position: lat.flatMap { lat in
+                        lon.flatMap { try? Coordinate(latitude: lat, longitude: $0) }
+                    },
+                    accuracyMeters: row[6], fixTime: epoch.map(Date.init(timeIntervalSince1970:)),
+                    photoFile: row[8], state: row[9])
+            }
+        }
+    }
+
+    /// The facts the rules would see for `submission` now, on a reader connection.
+    public func facts(for submission: Submission) async throws -> CheckInFacts {
+        let perceptual = self.perceptual
+        return try await read { db in
+            try CheckInFacts.gather(for: submission, from: TransactionHistory(db, perceptual: perceptual))
+        }
+    }
+
     /// Records a moderator's decision as a `reviews` row (append-only) and rescores the player.
     public func review(
         _ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date

@@ -59,11 +59,19 @@ extension VSH {
             @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now:
                 String?
 
-            func decide(_ decision: ReviewDecision, reason: String) async throws {
+            func decide(_ decision: ReviewDecision, reason: String, override: Bool = false) async throws {
                 try await CommandRunner.run(tool: "vsh") {
                     let who = moderator ?? ProcessInfo.processInfo.environment["USER"] ?? "moderator"
-                    let outcome = try await store.openStore(existing: true).review(
-                        id, decision, reason: reason, moderator: who, at: try Clock.now(now))
+                    let db = try await store.openStore(existing: true)
+                    let outcome: ReviewOutcome
+                    if decision == .approved {
+                        // The rules run again against the check-ins known now.
+                        outcome = try await ReviewService(store: db, photos: store.photos(of: db)).approve(
+                            id, reason: reason, moderator: who, at: try Clock.now(now), override: override)
+                    } else {
+                        outcome = try await db.review(
+                            id, decision, reason: reason, moderator: who, at: try Clock.now(now))
+                    }
                     var line = "check-in #\(outcome.checkInID) by \(outcome.player): \(outcome.state)"
                     // What the player's total changed by: a badge or bonus may move between check-ins.
                     let change = outcome.pointsChange
@@ -78,10 +86,19 @@ extension VSH {
 
         struct Approve: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Accept a pending check-in (credits its points).")
+                abstract: "Accept a pending check-in (credits its points).",
+                discussion: """
+                    The rules run again first, against the check-ins known now (the player may have checked \
+                    in elsewhere since): when one fails now, the approval is refused with the rule's words \
+                    (exit 65), unless --override, which the audit trail keeps with the reason.
+                    """)
             @OptionGroup var decision: Decide
             @Option(help: "Why (kept in the audit trail).") var reason = "approved by a moderator"
-            func run() async throws { try await decision.decide(.approved, reason: reason) }
+            @Flag(help: "Approve although a rule fails now (the failing rules are added to the reason).")
+            var override = false
+            func run() async throws {
+                try await decision.decide(.approved, reason: reason, override: override)
+            }
         }
 
         struct Revoke: AsyncParsableCommand {

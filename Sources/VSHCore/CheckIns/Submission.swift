@@ -61,6 +61,9 @@ public struct Submission: Sendable {
 
     /// Set for device fixes that come from a replayed walk rather than a live device.
     public var isReplay = false
+    /// The recorded check-in this submission decides again (a moderator's approval re-runs the
+    /// rules): the history questions leave it out, so that it is not its own neighbour or copy.
+    public var recheckOf: Int64?
 
     /// A submission from its parts (see each property).
     public init(

@@ -7,8 +7,8 @@ public enum HistoryQuestion: Hashable, Sendable {
     case covering(Coordinate, huntID: String?)
     case nearest(Coordinate, huntID: String?)
     case visitedStops(PlayerID, huntID: String)
-    case neighbourFixes(PlayerID, around: Date)
-    case photoUses(image: String, pixels: String?, PlayerID)
+    case neighbourFixes(PlayerID, around: Date, excluding: Int64?)
+    case photoUses(image: String, pixels: String?, PlayerID, excluding: Int64?)
     case nearCopy(UInt64, excluding: PlayerID, image: String, pixels: String?)
 }
 
@@ -84,15 +84,21 @@ struct AnsweredHistory: CheckInHistory {
         return [:]
     }
 
-    func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix] {
-        if case .neighbourFixes(let fixes) = try answer(.neighbourFixes(player, around: time)) {
+    func neighbourFixes(player: PlayerID, around time: Date, excluding checkIn: Int64?) throws -> [Fix] {
+        if case .neighbourFixes(let fixes) = try answer(
+            .neighbourFixes(player, around: time, excluding: checkIn))
+        {
             return fixes
         }
         return []
     }
 
-    func photoUses(image: String, pixels: String?, player: PlayerID) throws -> PhotoUses? {
-        if case .photoUses(let uses) = try answer(.photoUses(image: image, pixels: pixels, player)) {
+    func photoUses(image: String, pixels: String?, player: PlayerID, excluding checkIn: Int64?) throws
+        -> PhotoUses?
+    {
+        if case .photoUses(let uses) = try answer(
+            .photoUses(image: image, pixels: pixels, player, excluding: checkIn))
+        {
             return uses
         }
         return nil

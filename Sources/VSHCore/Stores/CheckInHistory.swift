@@ -21,10 +21,11 @@ public protocol CheckInHistory {
     /// The player's accepted or pending check-ins nearest in fix time: the last at or before
     /// `time`, then the first after it (each when there is one, in that order). Pending ones
     /// count, so that a check-in sent to review cannot be followed by an impossible journey.
-    func neighbourFixes(player: PlayerID, around time: Date) throws -> [Fix]
+    func neighbourFixes(player: PlayerID, around time: Date, excluding checkIn: Int64?) throws -> [Fix]
     /// The uses of a picture: check-ins (anyone's, any verdict) whose image-data hash is
     /// `image` or whose pixel hash is `pixels`; nil when there is none.
-    func photoUses(image: String, pixels: String?, player: PlayerID) throws -> PhotoUses?
+    func photoUses(image: String, pixels: String?, player: PlayerID, excluding checkIn: Int64?) throws
+        -> PhotoUses?
     /// The nearest near copy of a perceptual hash among other players' check-ins, leaving out
     /// exact copies of the picture (image-data hash `image` or pixel hash `pixels`): those are
     /// `photoUses`' to judge.
@@ -68,11 +69,13 @@ extension CheckInFacts {
             facts.visitedStops = try history.visitedStops(player: submission.player, hunt: hunt.id)
         }
         if let time = submission.fixTime(in: hunt) {
-            facts.neighbourFixes = try history.neighbourFixes(player: submission.player, around: time)
+            facts.neighbourFixes = try history.neighbourFixes(
+                player: submission.player, around: time, excluding: submission.recheckOf)
         }
         if let photo = submission.photo {
             facts.photoUses = try history.photoUses(
-                image: photo.imageSHA256, pixels: photo.pixelSHA256, player: submission.player)
+                image: photo.imageSHA256, pixels: photo.pixelSHA256, player: submission.player,
+                excluding: submission.recheckOf)
             if let hash = photo.perceptualHash {
                 facts.nearCopy = try history.nearCopy(
                     of: hash, excluding: submission.player, image: photo.imageSHA256,

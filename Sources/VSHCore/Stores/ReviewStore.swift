@@ -49,6 +49,47 @@ public struct PendingCheckIn: Sendable {
     }
 }
 
+/// A recorded check-in as it was submitted, for a moderator's approval to decide it again.
+public struct ReviewSubject: Sendable {
+    /// The check-in's id.
+    public var id: Int64
+    /// The player's id.
+    public var playerID: PlayerID
+    /// When vsh received it.
+    public var receivedAt: Date
+    /// A photo (with or without the device's fix), a device fix, or a replayed walk.
+    public var source: FixSource
+    /// The hunt it was decided for, if any.
+    public var huntID: String?
+    /// The position that placed the player, if any.
+    public var position: Coordinate?
+    /// Its accuracy in metres, if known.
+    public var accuracyMeters: Double?
+    /// The fix's time, if known.
+    public var fixTime: Date?
+    /// The archived photo's key, if any.
+    public var photoFile: String?
+    /// Its state now: accepted, rejected, pending or revoked.
+    public var state: String
+
+    /// A subject from its parts.
+    public init(
+        id: Int64, playerID: PlayerID, receivedAt: Date, source: FixSource, huntID: String?,
+        position: Coordinate?, accuracyMeters: Double?, fixTime: Date?, photoFile: String?, state: String
+    ) {
+        self.id = id
+        self.playerID = playerID
+        self.receivedAt = receivedAt
+        self.source = source
+        self.huntID = huntID
+        self.position = position
+        self.accuracyMeters = accuracyMeters
+        self.fixTime = fixTime
+        self.photoFile = photoFile
+        self.state = state
+    }
+}
+
 /// Whose a check-in is and which photo it holds: enough to decide who may see the photo.
 public struct CheckInPhoto: Sendable, Equatable {
     /// The player who sent it.
@@ -116,6 +157,13 @@ public protocol ReviewStore: Sendable {
 
     /// The player and photo of check-in `id`, or nil when there is no such check-in.
     func photo(ofCheckIn id: Int64) async throws -> CheckInPhoto?
+
+    /// Check-in `id` as it was submitted, or nil when there is no such check-in.
+    func reviewSubject(_ id: Int64) async throws -> ReviewSubject?
+
+    /// The facts the rules would see for `submission` now (read only; `submission.recheckOf`
+    /// leaves the check-in being decided again out of its own history).
+    func facts(for submission: Submission) async throws -> CheckInFacts
 
     /// Records a moderator's decision (append-only: a review row decides the check-in's
     /// state) and rescores the player. Approve and reject take a pending check-in;

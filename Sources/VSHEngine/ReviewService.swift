@@ -1,0 +1,118 @@
+public import Foundation
+public import VSHCore
+import VSHPhoto
+
+/// A moderator's decisions, with the rules run again before an approval: a check-in that went to
+/// review was decided against the check-ins known then; by the time a moderator approves it the
+/// player may have checked in elsewhere (a pending check-in at the Welcome sign, then one at
+/// Fremont Street two minutes later). Approving re-decides it against the check-ins known now
+/// and refuses when a rule fails, unless the moderator overrides, which the audit trail keeps.
+public struct ReviewService: Sendable {
+    public let store: any LeagueStore
+    public let photos: any PhotoStore
+    public var verifier = Verifier()
+
+    /// A service over a league and its photo archive.
+    public init(store: any LeagueStore, photos: any PhotoStore) {
+        self.store = store
+        self.photos = photos
+    }
+
+    /// Check-in `id` decided again now: its evidence as recorded (the archived photo read again),
+    /// its received time as it was, against every other check-in known now.
+    /// - Throws: `LeagueError.unknownCheckIn`; `ReviewRecheckError.unreadable` when the archived
+    ///   photo is missing or damaged.
+    public func recheck(_ id: Int64) async throws -> Decision {
+        guard let subject = try await store.reviewSubject(id) else {
+            throw LeagueError.unknownCheckIn(id: id)
+        }
+        let evidence: Submission.Evidence
+        switch subject.source {
+        case .device, .replay:
+            guard let position = subject.position, let time = subject.fixTime else {
+                throw ReviewRecheckError.unreadable(id: id, why: "it has no position or time")
+            }
+            evidence = .device(position: position, time: time, accuracyMeters: subject.accuracyMeters)
+        case .photo:
+            guard let key = subject.photoFile, let bytes = try await photos.get(key),
+                let photo = try? PhotoReader.photo(bytes: bytes, name: key)
+            else {
+                throw ReviewRecheckError.unreadable(id: id, why: "its archived photo is missing or damaged")
+            }
+            // A position other than the photo's own GPS came from the device's fix sent with it.
+            if let position = subject.position, let time = subject.fixTime,
+                photo.metadata.position.map({ Self.distinct($0, position) }) ?? true
+            {
+                evidence = .photoWithFix(
+                    photo, position: position, time: time, accuracyMeters: subject.accuracyMeters)
+            } else {
+                evidence = .photo(photo)
+            }
+        }
+        var submission = Submission(
+            player: subject.playerID, evidence: evidence, huntID: subject.huntID,
+            receivedAt: subject.receivedAt,
+            isReplay: subject.source == .replay)
+        submission.recheckOf = id
+        let facts = try await store.facts(for: submission)
+        return verifier.evaluate(submission, facts: facts)
+    }
+
+    static func distinct(_ a: Coordinate, _ b: Coordinate) -> Bool {
+        abs(a.latitude - b.latitude) > 1e-7 || abs(a.longitude - b.longitude) > 1e-7
+    }
+
+    /// Approves check-in `id` after deciding it again now. When a rule fails now, the approval is
+    /// refused with those rules, unless `override` is set: then it is recorded with the rules it
+    /// overrode added to the reason, for the audit trail.
+    /// - Throws: `ReviewRecheckError.rulesFail` (nothing recorded), and whatever `review` throws.
+    public func approve(_ id: Int64, reason: String, moderator: String, at now: Date, override: Bool = false)
+        async throws -> ReviewOutcome
+    {
+        var failing: [RuleResult] = []
+        do {
+            failing = try await recheck(id).rules.filter { $0.outcome == .failed }
+        } catch let error as ReviewRecheckError where override {
+            failing = [RuleResult(.position, .failed, error.why)]
+        }
+        var reason = reason
+        if !failing.isEmpty {
+            guard override else { throw ReviewRecheckError.rulesFail(id: id, rules: failing) }
+            let overridden = failing.map(\.rule.rawValue).joined(separator: ", ")
+            reason = String(
+                "\(reason) [approved over failing rules: \(overridden)]".prefix(maxReviewReasonLength))
+        }
+        return try await store.review(id, .approved, reason: reason, moderator: moderator, at: now)
+    }
+}
+
+/// Why an approval was refused after the rules ran again.
+public enum ReviewRecheckError: Error, Sendable, CustomStringConvertible, ExitStatusProviding {
+    /// Rules fail against the check-ins known now.
+    case rulesFail(id: Int64, rules: [RuleResult])
+    /// The check-in's evidence cannot be read again.
+    case unreadable(id: Int64, why: String)
+
+    /// What went wrong, in one line.
+    public var description: String {
+        switch self {
+        case .rulesFail(let id, let rules):
+            let which = rules.map { "\($0.rule.rawValue): \($0.detail)" }.joined(separator: "; ")
+            return "check-in #\(id) fails now: \(which) (approve with --override to accept it anyway)"
+        case .unreadable(let id, let why):
+            return
+                "check-in #\(id) cannot be checked again: \(why) (approve with --override to accept it anyway)"
+        }
+    }
+
+    /// The reason, for the audit trail.
+    var why: String {
+        switch self {
+        case .rulesFail(_, let rules): return rules.map(\.detail).joined(separator: "; ")
+        case .unreadable(_, let why): return why
+        }
+    }
+
+    /// 65: the check-in does not pass the rules now.
+    public var exitStatus: ExitStatus { .dataError }
+}
