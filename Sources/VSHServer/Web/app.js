@@ -655,16 +655,26 @@ async function reviewCard(item) {
       h('div', { class: 'row' },
         h('button', { type: 'button', onclick: () => decide('approve') }, 'Approve'),
         h('button', { type: 'button', class: 'danger', onclick: () => decide('reject') }, 'Reject'))));
-  async function decide(action) {
+  async function decide(action, override = false) {
     reasonError.textContent = '';
     const text = reason.value.trim();
     if (action === 'reject' && !text) { reasonError.textContent = 'Say why it is rejected: the player sees it.'; reason.setAttribute('aria-invalid', 'true'); reason.focus(); return; }
+    const json = { ...(text ? { reason: text } : {}), ...(override ? { override: true } : {}) };
     try {
-      const outcome = await api(`/v1/reviews/${item.id}/${action}`, { method: 'POST', auth: true, json: text ? { reason: text } : {} });
+      const outcome = await api(`/v1/reviews/${item.id}/${action}`, { method: 'POST', auth: true, json });
       say(`Check-in ${item.id} by ${item.player}: ${outcome.state}${outcome.points_change ? `, ${outcome.points_change > 0 ? '+' : ''}${outcome.points_change} points` : ''}.`);
       card.remove();
     } catch (error) {
-      reasonError.textContent = error.message;
+      if (action === 'approve' && error.status === 409 && error.title === 'Fails the rules now') {
+        // The rules, run again now, refuse it: say which, and offer to approve it anyway.
+        reasonError.textContent = `${error.message.replace(/ \(approve with .*\)$/, '')}.`;
+        if (!card.querySelector('button.override')) {
+          card.querySelector('form.decide .row').append(
+            h('button', { type: 'button', class: 'override', onclick: () => decide('approve', true) }, 'Approve anyway'));
+        }
+      } else {
+        reasonError.textContent = error.message;
+      }
     }
   }
   if (item.has_photo) {
