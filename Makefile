@@ -3,18 +3,19 @@
 
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Build and link: SQLite, SpatiaLite (brings GEOS, PROJ, RTTOPO), libexif, libjpeg.
-APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libproj-dev libxml2-dev pkg-config
+# Build and link: SQLite, SpatiaLite (brings GEOS, PROJ, RTTOPO), libexif, libjpeg, libheif (HEIC photos).
+APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libheif-dev libproj-dev libxml2-dev pkg-config
 # Tests talk to the real tools: ogrinfo (GDAL) reads our database and exported KML/GeoJSON,
 # gpsbabel our GPX, rsvg-convert our SVG maps, exiftool our avatars (no metadata may survive);
-# jpegtran, djpeg and cjpeg (libjpeg-turbo-progs) make the lossless and re-saved copies of photos.
+# jpegtran, djpeg and cjpeg (libjpeg-turbo-progs) make the lossless and re-saved copies of photos;
+# heif-enc (libheif-examples) makes HEIC photos from the fixture JPEGs.
 # The web app runs in real headless Chromium (chromium, chromium-driver); Leaflet (libjs-leaflet)
 # draws its maps over street tiles when the operator gives `vsh serve --tiles`.
 # From PyPI: schemathesis (the API against its OpenAPI document), aiosmtpd (an SMTP sink for e-mail),
 # selenium (drives Chromium), axe-selenium-python (carries axe-core, the accessibility checker).
 # PostgreSQL 15 + PostGIS 3: the tests start a throwaway cluster themselves (initdb, pg_ctl on loopback).
 APT_TEST := gdal-bin gpsbabel librsvg2-bin libimage-exiftool-perl chromium chromium-driver libjs-leaflet \
-  postgresql-15 postgresql-15-postgis-3 libjpeg-turbo-progs
+  postgresql-15 postgresql-15-postgis-3 libjpeg-turbo-progs libheif-examples
 PG_BIN := /usr/lib/postgresql/15/bin
 VSH_CORPUS ?= $(abspath ../shared/corpus)
 BIN := .build/debug
@@ -26,7 +27,7 @@ DEMO_NOW := --now 2026-11-21T20:00:00Z
 all: build
 
 deps:
-	@if ! pkg-config --exists spatialite libexif libjpeg proj sqlite3 libxml-2.0 2>/dev/null; then \
+	@if ! pkg-config --exists spatialite libexif libjpeg libheif proj sqlite3 libxml-2.0 2>/dev/null; then \
 	  echo "make deps: installing $(APT_BUILD)"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_BUILD) >/dev/null; \
@@ -37,7 +38,7 @@ test-deps: deps
 	  echo "make test-deps: installing schemathesis, aiosmtpd, selenium and axe-selenium-python (PyPI)"; \
 	  python3 -m pip install --quiet schemathesis aiosmtpd selenium axe-selenium-python; \
 	fi
-	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v jpegtran >/dev/null || ! command -v rsvg-convert >/dev/null || ! command -v exiftool >/dev/null \
+	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v jpegtran >/dev/null || ! command -v heif-enc >/dev/null || ! command -v rsvg-convert >/dev/null || ! command -v exiftool >/dev/null \
 	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ] \
 	  || [ ! -x $(PG_BIN)/initdb ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then \
 	  echo "make test-deps: installing $(APT_TEST)"; \

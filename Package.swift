@@ -37,6 +37,7 @@ let package = Package(
             providers: [.apt(["libspatialite-dev", "libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
@@ -47,7 +48,10 @@ let package = Package(
         // Photos: EXIF through libexif, JPEG structure and identity (no pixels decoded for those),
         // and libjpeg's scaled decoding and encoding for collages.
         .target(
-            name: "VSHPhoto", dependencies: ["VSHCore", "CExif", "CJPEG"], swiftSettings: strictSettings),
+            name: "VSHPhoto", dependencies: ["VSHCore", "CExif", "CJPEG", "VSHHEIF"],
+            swiftSettings: strictSettings),
+        // HEIC/HEIF photos (the iPhone camera's format) through libheif: the only importer of it.
+        .target(name: "VSHHEIF", dependencies: ["CHEIF"], swiftSettings: strictSettings),
         // GPX 1.0/1.1 and KML 2.2, streamed through libxml2's reader.
         .target(name: "VSHXML", dependencies: ["VSHCore", "CLibXML2"], swiftSettings: strictSettings),
         // The SpatiaLite adapter: every store protocol of the core on one SpatiaLite file

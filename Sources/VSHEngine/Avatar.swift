@@ -17,7 +17,7 @@ public enum Avatar {
     ///     thumbnails of check-in photos a moderator looks at).
     /// - Throws: `JPEGCodecError.decode` for what libjpeg cannot read.
     public static func make(from bytes: [UInt8], folder: String, side: Int = side) throws -> [UInt8] {
-        let image = try JPEGCodec.decode(bytes, covering: side, side)
+        let image = try PhotoDecoder.decode(bytes, covering: side, side)
         let orientation = PhotoReader.metadata(bytes: bytes)?.orientation ?? 1
         var square = RGBImage(width: side, height: side)
         square.draw(image, orientation: orientation, x: 0, y: 0, width: side, height: side)
@@ -27,7 +27,7 @@ public enum Avatar {
     /// A JPEG drawn anew, upright, its longer side at most `longest` pixels, without any metadata
     /// (an organiser's hunt and stop images keep no camera, owner or GPS tag when served).
     public static func fitted(from bytes: [UInt8], folder: String, longest: Int) throws -> [UInt8] {
-        let image = try JPEGCodec.decode(bytes, covering: longest, longest)
+        let image = try PhotoDecoder.decode(bytes, covering: longest, longest)
         let orientation = PhotoReader.metadata(bytes: bytes)?.orientation ?? 1
         let turned = orientation >= 5
         let (w, h) = turned ? (image.height, image.width) : (image.width, image.height)

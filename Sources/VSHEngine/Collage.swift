@@ -55,7 +55,7 @@ public enum Collage {
             if let file = tile.photoFile {
                 do {
                     guard let bytes = try await photos.get(file) else { throw CollageError.missingPhoto }
-                    let image = try JPEGCodec.decode(bytes, covering: tileWidth, tileHeight)
+                    let image = try PhotoDecoder.decode(bytes, covering: tileWidth, tileHeight)
                     let orientation = PhotoReader.metadata(bytes: bytes)?.orientation ?? 1
                     canvas.draw(
                         image, orientation: orientation, x: x, y: y, width: tileWidth, height: tileHeight)

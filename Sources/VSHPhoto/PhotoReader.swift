@@ -1,5 +1,6 @@
 import Foundation
 public import VSHCore
+import VSHHEIF
 
 /// Reads photos: EXIF with libexif, structure by walking JPEG segments. Never decodes pixels.
 public enum PhotoReader {
@@ -16,7 +17,18 @@ public enum PhotoReader {
         let file = try OpenFile(path: path)
         let head = file.read(at: 0, count: 2)
         guard head.count == 2 else { throw .empty(file: path) }
-        guard head == [0xFF, 0xD8] else { throw .notJPEG(file: path) }
+        guard head == [0xFF, 0xD8] else {
+            // A HEIC photo: its EXIF lives in the container, read whole (within the size limit).
+            guard HEIF.isHEIF(file.read(at: 0, count: 64)) else { throw .notJPEG(file: path) }
+            guard file.size <= maxFileBytes else {
+                throw .tooLarge(file: path, bytes: file.size, limit: maxFileBytes)
+            }
+            do {
+                return heifMetadata(try HEIF.header(file.read(at: 0, count: file.size), maxPixels: maxPixels))
+            } catch {
+                throw .corruptHEIF(file: path, reason: "\(error)")
+            }
+        }
         let buffered = BufferedRead(file)
         let layout = JPEGLayout.walk(size: file.size, throughScans: false) { buffered.read($0, $1) }
         return metadata(of: layout)
@@ -34,6 +46,7 @@ public enum PhotoReader {
 
     /// What `metadata(path:)` reads, from bytes already in memory (an archived photo).
     public static func metadata(bytes: [UInt8]) -> PhotoMetadata? {
+        if HEIF.isHEIF(bytes) { return (try? HEIF.header(bytes, maxPixels: maxPixels)).map(heifMetadata) }
         guard bytes.starts(with: [0xFF, 0xD8]) else { return nil }
         let layout = JPEGLayout.walk(size: bytes.count, throughScans: false) { offset, count in
             guard offset < bytes.count else { return [] }
@@ -70,7 +83,10 @@ public enum PhotoReader {
         guard bytes.count <= maxFileBytes else {
             throw .tooLarge(file: path, bytes: bytes.count, limit: maxFileBytes)
         }
-        guard bytes.starts(with: [0xFF, 0xD8]) else { throw .notJPEG(file: path) }
+        guard bytes.starts(with: [0xFF, 0xD8]) else {
+            guard HEIF.isHEIF(bytes) else { throw .notJPEG(file: path) }
+            return try heifPhoto(bytes, name: path)
+        }
         let layout = JPEGLayout.walk(size: bytes.count, throughScans: true) { offset, count in
             guard offset < bytes.count else { return [] }
             return Array(bytes[offset..<min(bytes.count, offset + count)])
@@ -101,6 +117,90 @@ public enum PhotoReader {
         return Photo(
             metadata: metadata, fileSHA256: SHA256.hex(bytes), imageSHA256: image.finalizeHex(),
             byteCount: bytes.count, pixelSHA256: pixels.sha256, perceptualHash: pixels.perceptualHash)
+    }
+}
+
+extension PhotoReader {
+    /// A HEIC photo's metadata: the container's EXIF block read by the same EXIF parser as a
+    /// JPEG's APP1 segment, the size as shown. Orientation is the container's (libheif applies
+    /// it), so an EXIF orientation tag is not used.
+    static func heifMetadata(_ header: HEIF.Header) -> PhotoMetadata {
+        let document = header.exifTIFF.flatMap { ExifDocument(payload: Array("Exif\0\0".utf8) + $0) }
+        var metadata = document?.metadata() ?? PhotoMetadata()
+        if document == nil { metadata.positionNote = "no EXIF" }
+        metadata.orientation = nil
+        metadata.width = header.width
+        metadata.height = header.height
+        return metadata
+    }
+
+    /// A HEIC photo for a check-in: metadata, the pixels decoded (a file cut short or corrupt is
+    /// refused), and the identities: the image identity is the pixels' (EXIF rewritten leaves it).
+    static func heifPhoto(_ bytes: [UInt8], name path: String) throws(PhotoError) -> Photo {
+        let header: HEIF.Header
+        let decoded: HEIF.Pixels
+        do {
+            header = try HEIF.header(bytes, maxPixels: maxPixels)
+            decoded = try HEIF.decode(bytes, maxPixels: maxPixels)
+        } catch {
+            throw .corruptHEIF(file: path, reason: "\(error)")
+        }
+        let image = RGBImage(width: decoded.width, height: decoded.height, pixels: decoded.rgb)
+        let pixels = PixelIdentity(decoded: image.reduced(covering: 64, 64), orientation: 1)
+        return Photo(
+            metadata: heifMetadata(header), fileSHA256: SHA256.hex(bytes), imageSHA256: pixels.sha256,
+            byteCount: bytes.count, pixelSHA256: pixels.sha256, perceptualHash: pixels.perceptualHash)
+    }
+}
+
+/// Decodes a photo of either format vsh takes (JPEG, HEIC) scaled to cover a size: collages,
+/// thumbnails and avatars use it.
+public enum PhotoDecoder {
+    /// The image, at least `minWidth` x `minHeight` where it is that large (JPEG: libjpeg's DCT
+    /// scaling; HEIC: decoded whole, then averaged down by a whole factor).
+    public static func decode(_ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int) throws -> RGBImage {
+        if !bytes.starts(with: [0xFF, 0xD8]), HEIF.isHEIF(bytes) {
+            let decoded = try HEIF.decode(bytes, maxPixels: PhotoReader.maxPixels)
+            return RGBImage(width: decoded.width, height: decoded.height, pixels: decoded.rgb)
+                .reduced(covering: minWidth, minHeight)
+        }
+        return try JPEGCodec.decode(bytes, covering: minWidth, minHeight)
+    }
+}
+
+extension RGBImage {
+    /// The image averaged down by the largest whole factor (up to 8) that still covers
+    /// `minWidth` x `minHeight`, as libjpeg's DCT scaling would give for a JPEG.
+    func reduced(covering minWidth: Int, _ minHeight: Int) -> RGBImage {
+        var factor = 1
+        for candidate in [8, 4, 2] where width / candidate >= minWidth && height / candidate >= minHeight {
+            factor = candidate
+            break
+        }
+        guard factor > 1 else { return self }
+        let w = width / factor
+        let h = height / factor
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        let area = factor * factor
+        for y in 0..<h {
+            for x in 0..<w {
+                var sums = (0, 0, 0)
+                for dy in 0..<factor {
+                    var i = ((y * factor + dy) * width + x * factor) * 3
+                    for _ in 0..<factor {
+                        sums.0 += Int(pixels[i])
+                        sums.1 += Int(pixels[i + 1])
+                        sums.2 += Int(pixels[i + 2])
+                        i += 3
+                    }
+                }
+                let o = (y * w + x) * 3
+                out[o] = UInt8(sums.0 / area)
+                out[o + 1] = UInt8(sums.1 / area)
+                out[o + 2] = UInt8(sums.2 / area)
+            }
+        }
+        return RGBImage(width: w, height: h, pixels: out)
     }
 }
 

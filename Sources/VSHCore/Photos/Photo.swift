@@ -40,6 +40,8 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible, Exi
     case empty(file: String)
     case notJPEG(file: String)
     case corrupt(file: String, reason: String)
+    /// A HEIC/HEIF file libheif cannot read (cut short, damaged, an unsupported coding).
+    case corruptHEIF(file: String, reason: String)
     case tooLarge(file: String, bytes: Int, limit: Int)
     case absurdDimensions(file: String, width: Int, height: Int)
 
@@ -50,6 +52,8 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible, Exi
         case .empty(let file): return "\(file): the file is empty"
         case .notJPEG(let file): return "\(file): not a JPEG file"
         case .corrupt(let file, let reason): return "\(file): corrupt JPEG (\(reason))"
+        case .corruptHEIF(let file, let reason):
+            return "\(file): unreadable HEIC (\(reason.trimmingCharacters(in: .whitespaces)))"
         case .tooLarge(let file, let bytes, let limit):
             return "\(file): the photo is \(bytes / 1_048_576) MiB; the limit is \(limit / 1_048_576) MiB"
         case .absurdDimensions(let file, let width, let height):
