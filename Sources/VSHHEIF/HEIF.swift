@@ -43,26 +43,35 @@ public enum HEIF {
 
     /// The primary image decoded to RGB, as shown (rotation and mirroring applied).
     public static func decode(_ bytes: [UInt8], maxPixels: Int) throws -> Pixels {
-        try withPrimaryImage(bytes, maxPixels: maxPixels) { _, handle, _, _ in
-            var image: OpaquePointer?
-            let error = heif_decode_image(
-                handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
-            guard error.code == heif_error_Ok, let image else { throw ReadError(description: message(error)) }
-            defer { heif_image_release(image) }
-            let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-            let height = Int(heif_image_get_height(image, heif_channel_interleaved))
-            var stride: Int32 = 0
-            guard width > 0, height > 0,
-                let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride)
-            else { throw ReadError(description: "the image has no pixels") }
-            var rgb = [UInt8](repeating: 0, count: width * height * 3)
-            rgb.withUnsafeMutableBufferPointer { out in
-                for row in 0..<height {
-                    memcpy(out.baseAddress! + row * width * 3, plane + row * Int(stride), width * 3)
-                }
-            }
-            return Pixels(width: width, height: height, rgb: rgb)
+        try withPrimaryImage(bytes, maxPixels: maxPixels) { _, handle, _, _ in try pixels(handle) }
+    }
+
+    /// The header and the decoded pixels, from one reading of the container (a check-in needs both).
+    public static func read(_ bytes: [UInt8], maxPixels: Int) throws -> (header: Header, pixels: Pixels) {
+        try withPrimaryImage(bytes, maxPixels: maxPixels) { _, handle, width, height in
+            (Header(width: width, height: height, exifTIFF: exif(handle)), try pixels(handle))
         }
+    }
+
+    private static func pixels(_ handle: OpaquePointer) throws -> Pixels {
+        var image: OpaquePointer?
+        let error = heif_decode_image(
+            handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
+        guard error.code == heif_error_Ok, let image else { throw ReadError(description: message(error)) }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width > 0, height > 0,
+            let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride)
+        else { throw ReadError(description: "the image has no pixels") }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        rgb.withUnsafeMutableBufferPointer { out in
+            for row in 0..<height {
+                memcpy(out.baseAddress! + row * width * 3, plane + row * Int(stride), width * 3)
+            }
+        }
+        return Pixels(width: width, height: height, rgb: rgb)
     }
 
     private static func withPrimaryImage<T>(

@@ -140,8 +140,7 @@ extension PhotoReader {
         let header: HEIF.Header
         let decoded: HEIF.Pixels
         do {
-            header = try HEIF.header(bytes, maxPixels: maxPixels)
-            decoded = try HEIF.decode(bytes, maxPixels: maxPixels)
+            (header, decoded) = try HEIF.read(bytes, maxPixels: maxPixels)
         } catch {
             throw .corruptHEIF(file: path, reason: "\(error)")
         }
