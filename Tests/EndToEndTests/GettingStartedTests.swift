@@ -5,14 +5,19 @@ import VSHTestSupport
 /// The README's "Getting started" block, run as written in an empty folder with the built commands
 /// on the PATH (its `make install` line is what puts them there).
 @Suite struct GettingStartedTests {
-    @Test func theReadmesGettingStartedWorksAsWritten() throws {
+    /// The first ```sh block of the README after `heading`.
+    static func readmeBlock(after heading: String) throws -> String {
         let readme = try String(
             contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "### Getting started"))
+        let section = try #require(readme.range(of: heading))
         let rest = readme[section.upperBound...]
         let open = try #require(rest.range(of: "```sh\n"))
         let close = try #require(rest[open.upperBound...].range(of: "```"))
-        let lines = rest[open.upperBound..<close.lowerBound].split(separator: "\n").map(String.init)
+        return String(rest[open.upperBound..<close.lowerBound])
+    }
+
+    @Test func theReadmesGettingStartedWorksAsWritten() throws {
+        let lines = try Self.readmeBlock(after: "### Getting started").split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("make install PREFIX=") == true)
         let script = (["set -euo pipefail"] + lines.dropFirst()).joined(separator: "\n")
         #expect(script.contains("vsh checkin"))
@@ -30,13 +35,7 @@ import VSHTestSupport
     /// The README's authoring example, run as written from a copy of the project's folder (its
     /// hunts and fixtures): every file it names exists, and every command succeeds.
     @Test func theReadmesAuthoringExampleWorksAsWritten() throws {
-        let readme = try String(
-            contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "## Authoring hunts: `vsh-master`"))
-        let rest = readme[section.upperBound...]
-        let open = try #require(rest.range(of: "```sh\n"))
-        let close = try #require(rest[open.upperBound...].range(of: "```"))
-        let block = String(rest[open.upperBound..<close.lowerBound])
+        let block = try Self.readmeBlock(after: "## Authoring hunts: `vsh-master`")
         #expect(block.contains("vsh-master stop add") && block.contains("Fixtures/authoring/"))
         let folder = try TestSupport.temporaryDirectory("vsh-authoring")
         defer { TestSupport.remove(folder) }

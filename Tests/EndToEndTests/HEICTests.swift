@@ -17,8 +17,7 @@ import VSHTestSupport
     }
 
     @Test(arguments: [false, true]) func iPhonePhotosCheckIn(onPostGIS: Bool) throws {
-        let workspace =
-            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Ann", "Bo")
         let photo = try Self.heic(from: "sign-inside.jpg", in: workspace)
         // What vsh exif reads is what exiftool reads.

@@ -83,3 +83,10 @@ struct Landmark {
         }
     }
 }
+
+extension Workspace {
+    /// A league on a SpatiaLite file, or on a database of the test PostgreSQL cluster.
+    static func on(postGIS: Bool) throws -> Workspace {
+        postGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+    }
+}

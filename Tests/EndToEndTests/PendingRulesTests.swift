@@ -20,8 +20,7 @@ import VSHTestSupport
     /// the second used to be accepted (only accepted check-ins were compared), and approving the
     /// first left the player holding both stops at 300 km/h. Now the second fails travel_speed.
     @Test(arguments: [false, true]) func aPendingCheckInCountsForTravelSpeed(onPostGIS: Bool) throws {
-        let workspace =
-            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Ann")
         let sign = try Self.device(
             workspace, "Ann", "36.082014,-115.172734", accuracy: "120", at: "2026-11-21T19:50:00Z",
@@ -41,8 +40,7 @@ import VSHTestSupport
 /// organiser with vsh-master and kept by both stores.
 @Suite struct HuntDeadlineTests {
     @Test(arguments: [false, true]) func lateCheckInsAndBareFixesAreRefused(onPostGIS: Bool) throws {
-        let workspace =
-            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Ann", "Bo")
         let set = try workspace.master([
             "hunt", "set", "strip-classics", "--ends", "2026-11-21T19:45:00Z", "--late-grace", "600",
@@ -83,8 +81,7 @@ import VSHTestSupport
 /// once too), so the script's points do not count unseen.
 @Suite struct ReceiptSpeedTests {
     @Test(arguments: [false, true]) func aScriptVisitingStopsInASecondWaitsForReview(onPostGIS: Bool) throws {
-        let workspace =
-            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Bot")
         // Fremont Street Experience, then the Mob Museum (about 550 m apart), claimed 100 s apart,
         // received 1 s apart.
@@ -107,8 +104,7 @@ import VSHTestSupport
 /// arrived, never a camera clock the phone's owner can set.
 @Suite struct BadgeClockTests {
     @Test(arguments: [false, true]) func aCameraClockDoesNotEarnNightOwl(onPostGIS: Bool) throws {
-        let workspace =
-            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Ann", "Bo")
         // The Sphere, a camera clock only (no GPS time): set to 03:30 in Las Vegas, inside Night
         // Owl's 22:00-04:00; received at 12:00 Las Vegas time.
@@ -142,8 +138,7 @@ import VSHTestSupport
 /// approve on the check-in's accuracy alone.
 @Suite struct ApprovalRecheckTests {
     @Test(arguments: [false, true]) func anApprovalRunsTheRulesAgain(onPostGIS: Bool) throws {
-        let workspace =
-            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Ann")
         // At the fountains at 19:30 with a poor accuracy: pending.
         #expect(try workspace.checkin("Ann", "poor-accuracy.jpg").status == 2)

@@ -5,11 +5,6 @@ import VSHTestSupport
 
 /// Issue 14: copies that are not byte copies, half-received photos, and whose a photo is.
 @Suite struct PhotoCopyTests {
-    /// A league on a SpatiaLite file, or on a database of the test PostgreSQL cluster.
-    static func workspace(onPostGIS: Bool) throws -> Workspace {
-        onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
-    }
-
     static func bytes(_ path: String) throws -> [UInt8] {
         try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     }
@@ -40,7 +35,7 @@ import VSHTestSupport
     /// refused. (It was accepted: the identity hashed the compressed stream.)
     @Test(arguments: [false, true]) func losslessCopiesOfAnotherPlayersPhotoAreRefused(onPostGIS: Bool) throws
     {
-        let workspace = try Self.workspace(onPostGIS: onPostGIS)
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Ann", "Bo")
         let original = workspace.fixturePath("sign-inside.jpg")
         #expect(try workspace.checkin("Ann", "sign-inside.jpg").status == 0)
@@ -67,7 +62,7 @@ import VSHTestSupport
     /// A lossy re-save of another player's photo (no EXIF left, placed by the phone's fix) is a
     /// near copy: it waits for a moderator, who is told which check-in it looks like.
     @Test(arguments: [false, true]) func aReSavedCopyGoesToReviewNamingTheOriginal(onPostGIS: Bool) throws {
-        let workspace = try Self.workspace(onPostGIS: onPostGIS)
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Ann", "Bo")
         #expect(try workspace.checkin("Ann", "sign-inside.jpg").status == 0)
         let folder = workspace.root.path
@@ -97,7 +92,7 @@ import VSHTestSupport
     /// The first half of a valid JPEG (an upload cut off) is refused in one line and records
     /// nothing: the segment walk finds it whole up to where it stops, libjpeg does not.
     @Test(arguments: [false, true]) func aHalfReceivedPhotoIsRefused(onPostGIS: Bool) throws {
-        let workspace = try Self.workspace(onPostGIS: onPostGIS)
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Ann")
         let bytes = try Self.bytes(workspace.fixturePath("sign-inside.jpg"))
         let half = try Self.write(Array(bytes.prefix(bytes.count / 2)), "half.jpg", in: workspace)
@@ -117,7 +112,7 @@ import VSHTestSupport
     /// wrong hunt) they may send it again; another player's copy is refused whatever the
     /// verdict of the first. (Every earlier check-in used to burn it, rejected ones too.)
     @Test(arguments: [false, true]) func aPlayerMaySendTheirOwnRejectedPhotoAgain(onPostGIS: Bool) throws {
-        let workspace = try Self.workspace(onPostGIS: onPostGIS)
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Cy", "Dee")
         let wrongHunt = try workspace.checkin("Cy", "sign-vertex.jpg", extra: ["--hunt", "downtown-fremont"])
         #expect(wrongHunt.status == 1)

@@ -84,8 +84,7 @@ enum Timeline {
     /// copy) and on PostGIS (one transaction, rolled back).
     @Test(arguments: walks, [false, true])
     func eachWalkReplaysToItsExpectedTimeline(_ name: String, onPostGIS: Bool) throws {
-        let workspace =
-            onPostGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+        let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Walker")
         let result = try workspace.vsh([
             "replay", Self.walk(name), "--player", "Walker", "--dry-run", "--json",
