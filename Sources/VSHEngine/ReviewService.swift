@@ -23,6 +23,13 @@ public struct ReviewService: Sendable {
     /// - Throws: `LeagueError.unknownCheckIn`; `ReviewRecheckError.unreadable` when the archived
     ///   photo is missing or damaged.
     public func recheck(_ id: Int64) async throws -> Decision {
+        let (submission, _) = try await resubmission(id)
+        let facts = try await store.facts(for: submission)
+        return verifier.evaluate(submission, facts: facts)
+    }
+
+    /// Check-in `id`'s evidence as a submission again (`recheckOf` = `id`), with what it was.
+    func resubmission(_ id: Int64) async throws -> (Submission, ReviewSubject) {
         guard let subject = try await store.reviewSubject(id) else {
             throw LeagueError.unknownCheckIn(id: id)
         }
@@ -54,8 +61,7 @@ public struct ReviewService: Sendable {
             receivedAt: subject.receivedAt,
             isReplay: subject.source == .replay)
         submission.recheckOf = id
-        let facts = try await store.facts(for: submission)
-        return verifier.evaluate(submission, facts: facts)
+        return (submission, subject)
     }
 
     static func distinct(_ a: Coordinate, _ b: Coordinate) -> Bool {
@@ -65,24 +71,58 @@ public struct ReviewService: Sendable {
     /// Approves check-in `id` after deciding it again now. When a rule fails now, the approval is
     /// refused with those rules, unless `override` is set: then it is recorded with the rules it
     /// overrode added to the reason, for the audit trail.
-    /// - Throws: `ReviewRecheckError.rulesFail` (nothing recorded), and whatever `review` throws.
-    public func approve(_ id: Int64, reason: String, moderator: String, at now: Date, override: Bool = false)
+    ///
+    /// A rejected check-in is overturned (`ReviewStore.overturn`): it needs the moderator's own
+    /// `reason`, and the rules that failed when it was rejected are what the moderator overturns;
+    /// only a rule that fails now and did not then needs `override`. A pending one takes the
+    /// default reason when none is given.
+    /// - Throws: `ReviewRecheckError.rulesFail` (nothing recorded), `LeagueError`, and whatever
+    ///   the store throws.
+    public func approve(_ id: Int64, reason: String?, moderator: String, at now: Date, override: Bool = false)
         async throws -> ReviewOutcome
     {
+        var subject: ReviewSubject
+        var submission: Submission?
         var failing: [RuleResult] = []
         do {
-            failing = try await recheck(id).rules.filter { $0.outcome == .failed }
+            let (resubmitted, recorded) = try await resubmission(id)
+            (submission, subject) = (resubmitted, recorded)
+            let facts = try await store.facts(for: resubmitted)
+            failing = verifier.evaluate(resubmitted, facts: facts).rules.filter { $0.outcome == .failed }
         } catch let error as ReviewRecheckError where override {
+            guard let recorded = try await store.reviewSubject(id) else { throw error }
+            subject = recorded
             failing = [RuleResult(.position, .failed, error.why)]
         }
-        var reason = reason
-        if !failing.isEmpty {
-            guard override else { throw ReviewRecheckError.rulesFail(id: id, rules: failing) }
-            let overridden = failing.map(\.rule.rawValue).joined(separator: ", ")
-            reason = String(
-                "\(reason) [approved over failing rules: \(overridden)]".prefix(maxReviewReasonLength))
+        let overturning = subject.state == "rejected"
+        if overturning && reason == nil { throw LeagueError.overturnNeedsReason(id: id) }
+        var reason = try ReviewDecision.validReason(reason ?? "approved by a moderator")
+        let new = failing.filter { !overturning || !subject.failedRules.contains($0.rule) }
+        if !new.isEmpty && !override { throw ReviewRecheckError.rulesFail(id: id, rules: new) }
+        guard overturning else {
+            if !failing.isEmpty {
+                let overridden = failing.map(\.rule.rawValue).joined(separator: ", ")
+                reason = String(
+                    "\(reason) [approved over failing rules: \(overridden)]".prefix(maxReviewReasonLength))
+            }
+            return try await store.review(id, .approved, reason: reason, moderator: moderator, at: now)
         }
-        return try await store.review(id, .approved, reason: reason, moderator: moderator, at: now)
+        guard let submission else {
+            // The evidence cannot be read again: nothing to record it from.
+            throw ReviewRecheckError.unreadable(id: id, why: "its evidence cannot be read again")
+        }
+        let overturned = subject.failedRules.map(\.rawValue).joined(separator: ", ")
+        var note = "overturns rejected check-in #\(id)"
+        if !overturned.isEmpty { note += " (\(overturned))" }
+        if !new.isEmpty {
+            note += "; over failing rules: " + new.map(\.rule.rawValue).joined(separator: ", ")
+        }
+        reason = String("\(reason) [\(note)]".prefix(maxReviewReasonLength))
+        let verifier = self.verifier
+        return try await store.overturn(
+            id, as: submission, photoFile: subject.photoFile,
+            decide: { verifier.evaluate($0, facts: $1).awaitingApproval },
+            reason: reason, moderator: moderator, at: now)
     }
 }
 

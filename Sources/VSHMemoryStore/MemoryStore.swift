@@ -287,7 +287,7 @@ public actor MemoryStore: LeagueStore {
                 id: c.id, playerID: c.player, receivedAt: c.receivedAt, source: c.source, huntID: c.huntID,
                 position: c.position, accuracyMeters: c.accuracyMeters, fixTime: c.fixTime,
                 photoFile: c.photoFile,
-                state: state(c))
+                state: state(c), failedRules: c.rules.filter { $0.outcome == .failed }.map(\.rule))
         }
     }
 
@@ -318,6 +318,33 @@ public actor MemoryStore: LeagueStore {
         return ReviewOutcome(
             checkInID: id, playerID: checkIn.player, player: playersByID[checkIn.player]?.name ?? "?",
             state: state(checkIn), pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter)
+    }
+
+    /// Overturns rejected check-in `id`: its evidence recorded again, decided now, and approved.
+    public func overturn(
+        _ id: Int64, as submission: Submission, photoFile: String?, decide: @escaping CheckInDecider,
+        reason: String, moderator: String, at now: Date
+    ) throws -> ReviewOutcome {
+        _ = try ReviewDecision.validReason(reason)
+        guard let rejected = checkIns.first(where: { $0.id == id }) else {
+            throw LeagueError.unknownCheckIn(id: id)
+        }
+        guard state(rejected) == "rejected" else {
+            throw LeagueError.checkInState(id: id, state: state(rejected), required: "rejected")
+        }
+        if let by = checkIns.first(where: { $0.overturns == id }) {
+            throw LeagueError.overturned(id: id, by: by.id)
+        }
+        let total = { (self.scores[rejected.player] ?? []).reduce(0) { $0 + $1.points } }
+        let pointsBefore = total()
+        let copy = try recordOne(submission, photoFile: photoFile, decide: decide, overturns: id)
+        decisions[copy.id] = .approved
+        rescore(rejected.player)
+        let pointsAfter = total()
+        return ReviewOutcome(
+            checkInID: id, playerID: rejected.player, player: copy.player,
+            state: state(checkIns[checkIns.count - 1]),
+            pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter, recordedAs: copy.id)
     }
 
     // MARK: scores
@@ -450,9 +477,9 @@ extension MemoryStore {
         rescoreEveryone()
     }
 
-    private func recordOne(_ submission: Submission, photoFile: String?, decide: CheckInDecider) throws
-        -> RecordedCheckIn
-    {
+    private func recordOne(
+        _ submission: Submission, photoFile: String?, decide: CheckInDecider, overturns: Int64? = nil
+    ) throws -> RecordedCheckIn {
         guard let player = playersByID[submission.player] else {
             throw LeagueError.unknownPlayerID(submission.player)
         }
@@ -469,7 +496,7 @@ extension MemoryStore {
                 position: submission.reportedPosition,
                 accuracyMeters: submission.accuracyMeters,
                 fixTime: decision.fix?.time ?? submission.fixTime(in: decision.hunt),
-                source: submission.source))
+                source: submission.source, overturns: overturns))
         var awards: [ScoreEvent] = []
         if decision.verdict == .accepted {
             rescore(player.id)
@@ -559,6 +586,8 @@ struct MemoryCheckIn: Sendable {
     var accuracyMeters: Double?
     var fixTime: Date?
     var source: FixSource
+    /// The rejected check-in this one overturns, if any.
+    var overturns: Int64? = nil
 }
 
 /// `CheckInHistory` over the store's state, read inside the actor (one "transaction").
@@ -604,11 +633,14 @@ struct MemoryHistory: CheckInHistory {
     {
         store.assumeIsolated { store in
             let uses = store.checkInsSnapshot.filter {
-                $0.id != checkIn && ($0.imageSHA256 == image || (pixels != nil && $0.pixelSHA256 == pixels))
+                $0.imageSHA256 == image || (pixels != nil && $0.pixelSHA256 == pixels)
             }
             guard let first = uses.first else { return nil }
-            let standing = uses.first { $0.player == player && store.state($0) != "rejected" }
-            return PhotoUses(first: first.id, owner: first.player, ownStanding: standing?.id)
+            let standing = uses.first {
+                $0.id != checkIn && $0.player == player && store.state($0) != "rejected"
+            }
+            return PhotoUses.seen(
+                first: first.id, owner: first.player, ownStanding: standing?.id, rechecked: checkIn)
         }
     }
 

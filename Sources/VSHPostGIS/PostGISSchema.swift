@@ -18,6 +18,12 @@ enum PostGISSchema {
 
     /// The time badges of the hour and the day go by (GPS or device time, else the received time).
     static let version5: [String] = ["ALTER TABLE checkins ADD COLUMN clock_epoch float8"]
+    /// A moderator overturning a rejection records its evidence again as a new check-in that
+    /// names the rejected one (check-ins are append-only); once per rejection.
+    static let version6: [String] = [
+        "ALTER TABLE checkins ADD COLUMN overturns int8 REFERENCES checkins(id)",
+        "CREATE UNIQUE INDEX checkins_by_overturns ON checkins(overturns) WHERE overturns IS NOT NULL",
+    ]
 
     static let version1: [String] = [
         "CREATE EXTENSION IF NOT EXISTS postgis",

@@ -139,7 +139,7 @@ extension PostGISStore {
     }
 
     /// One question of `CheckInFacts.gather`, answered inside the check-in's transaction.
-    private func answer(
+    func answer(
         _ question: HistoryQuestion, _ db: PostgresConnection,
         catalogue: Catalogue
     ) async throws -> HistoryAnswer {
@@ -182,7 +182,7 @@ extension PostGISStore {
                 let first = try await db.query(
                     """
                     SELECT id, player_id FROM checkins
-                    WHERE (image_sha256 = \(image) OR pixel_sha256 = \(pixels)) AND id <> \(other)
+                    WHERE image_sha256 = \(image) OR pixel_sha256 = \(pixels)
                     ORDER BY id LIMIT 1
                     """, logger: logger
                 ).collect().first?.decode((Int64, Int64).self)
@@ -195,7 +195,9 @@ extension PostGISStore {
                 ORDER BY s.id LIMIT 1
                 """, logger: logger
             ).collect().first?.decode(Int64.self)
-            return .photoUses(PhotoUses(first: first.0, owner: PlayerID(first.1), ownStanding: standing))
+            return .photoUses(
+                PhotoUses.seen(
+                    first: first.0, owner: PlayerID(first.1), ownStanding: standing, rechecked: excluded))
         case .nearCopy(let hash, let player, let image, let pixels):
             // Every other player's hash, compared in the database (bit_count of the XOR).
             let row = try await db.query(
@@ -244,9 +246,10 @@ extension PostGISStore {
         }
     }
 
-    func insert(_ db: PostgresConnection, _ submission: Submission, decision: Decision, photoFile: String?)
-        async throws -> Int64
-    {
+    func insert(
+        _ db: PostgresConnection, _ submission: Submission, decision: Decision, photoFile: String?,
+        overturns: Int64? = nil
+    ) async throws -> Int64 {
         let position = submission.reportedPosition
         let fixTime = decision.fix?.time ?? submission.fixTime(in: decision.hunt)
         let rules = RuleResult.json(decision.rules).compactText
@@ -259,7 +262,7 @@ extension PostGISStore {
                 decision.verdict.rawValue,
                 Int64(decision.points), rules, submission.photo?.pixelSHA256,
                 submission.photo?.perceptualHash.map { Int64(bitPattern: $0) },
-                submission.clockTime.timeIntervalSince1970),
+                submission.clockTime.timeIntervalSince1970, overturns),
             logger: logger)
         guard let id = try rows.first?.decode(Int64.self) else {
             throw PostGISError(kind: .other, message: "the check-in was not recorded", location: location)

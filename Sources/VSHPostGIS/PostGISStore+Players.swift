@@ -301,14 +301,18 @@ extension PostGISStore {
         try await read { db in
             try await db.query(
                 """
-                SELECT player_id, received_at, source, hunt_id, lat, lon, accuracy_m, fix_epoch, photo_file, state
+                SELECT player_id, received_at, source, hunt_id, lat, lon, accuracy_m, fix_epoch, photo_file, state,
+                    rules
                 FROM checkin_state WHERE id = \(id)
                 """, logger: self.logger
             ).collect().first.map { row in
-                let (player, received, source, hunt, lat, lon, accuracy, epoch, photo, state) =
+                let (player, received, source, hunt, lat, lon, accuracy, epoch, photo, state, rules) =
                     try row.decode(
-                        (Int64, String, String, String?, Double?, Double?, Double?, Double?, String?, String)
-                            .self)
+                        (
+                            Int64, String, String, String?, Double?, Double?, Double?, Double?, String?,
+                            String,
+                            String
+                        ).self)
                 return ReviewSubject(
                     id: id, playerID: PlayerID(player),
                     receivedAt: RFC3339.parse(received) ?? Date(timeIntervalSince1970: 0),
@@ -317,7 +321,7 @@ extension PostGISStore {
                         lon.flatMap { try? Coordinate(latitude: lat, longitude: $0) }
                     },
                     accuracyMeters: accuracy, fixTime: epoch.map(Date.init(timeIntervalSince1970:)),
-                    photoFile: photo, state: state)
+                    photoFile: photo, state: state, failedRules: ReviewSubject.failedRules(rulesJSON: rules))
             }
         }
     }
@@ -363,6 +367,68 @@ extension PostGISStore {
             return ReviewOutcome(
                 checkInID: id, playerID: player, player: after.2, state: after.0,
                 pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter)
+        }
+    }
+
+    /// Overturns rejected check-in `id`: its evidence recorded again as a check-in that names it
+    /// in `overturns`, decided now and approved, in one transaction under the player's and the
+    /// photo's locks (as a check-in takes them); the unique index on `overturns` keeps it to once.
+    public func overturn(
+        _ id: Int64, as submission: Submission, photoFile: String?, decide: @escaping CheckInDecider,
+        reason: String, moderator: String, at now: Date
+    ) async throws -> ReviewOutcome {
+        let reason = try ReviewDecision.validReason(reason)
+        let logger = self.logger
+        var keys: Set<Int64> = [Lock.player(submission.player)]
+        if let photo = submission.photo {
+            keys.insert(Lock.image(photo.imageSHA256))
+            if let pixels = photo.pixelSHA256 { keys.insert(Lock.image(pixels)) }
+        }
+        return try await transaction { [keys] db in
+            try await Lock.take(keys, on: db, logger: logger)
+            let select: PostgresQuery = """
+                SELECT c.state, c.player_id, p.name FROM checkin_state c JOIN players p ON p.id = c.player_id
+                WHERE c.id = \(id)
+                """
+            guard let row = try await db.query(select, logger: logger).collect().first else {
+                throw LeagueError.unknownCheckIn(id: id)
+            }
+            let (state, playerID, _) = try row.decode((String, Int64, String).self)
+            guard playerID == submission.player.rawValue else { throw LeagueError.unknownCheckIn(id: id) }
+            guard state == "rejected" else {
+                throw LeagueError.checkInState(id: id, state: state, required: "rejected")
+            }
+            if let by = try await db.query("SELECT id FROM checkins WHERE overturns = \(id)", logger: logger)
+                .collect().first?.decode(Int64.self)
+            {
+                throw LeagueError.overturned(id: id, by: by)
+            }
+            let total: PostgresQuery =
+                "SELECT COALESCE(SUM(points), 0)::int8 FROM score_events WHERE player_id = \(playerID)"
+            let pointsBefore =
+                try await db.query(total, logger: logger).collect().first?.decode(Int.self) ?? 0
+            let catalogue = try await self.catalogue(db)
+            let facts = try await CheckInFacts.gather(for: submission) { question in
+                try await self.answer(question, db, catalogue: catalogue)
+            }
+            let copy = try await self.insert(
+                db, submission, decision: decide(submission, facts), photoFile: photoFile, overturns: id)
+            try await db.query(
+                """
+                INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at)
+                VALUES (\(copy), \(ReviewDecision.approved.rawValue), \(reason), \(moderator), \(RFC3339.format(now)))
+                """, logger: logger)
+            try await self.rescore(db, player: submission.player)
+            let selectCopy: PostgresQuery = """
+                SELECT c.state, c.player_id, p.name FROM checkin_state c JOIN players p ON p.id = c.player_id
+                WHERE c.id = \(copy)
+                """
+            let after = try await db.query(selectCopy, logger: logger).collect().first!.decode(
+                (String, Int64, String).self)
+            let pointsAfter = try await db.query(total, logger: logger).collect().first?.decode(Int.self) ?? 0
+            return ReviewOutcome(
+                checkInID: id, playerID: submission.player, player: after.2, state: after.0,
+                pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter, recordedAs: copy)
         }
     }
 

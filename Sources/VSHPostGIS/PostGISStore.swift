@@ -252,6 +252,7 @@ public final class PostGISStore: LeagueStore {
     /// Version 4: hunts' `late_grace_s` and `proof`. Version 5: check-ins' `clock_epoch`.
     static let migrations: [[String]] = [
         PostGISSchema.version1, [], PostGISSchema.version3, PostGISSchema.version4, PostGISSchema.version5,
+        PostGISSchema.version6,
     ]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this

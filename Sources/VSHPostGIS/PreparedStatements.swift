@@ -83,10 +83,10 @@ enum InsertCheckInSQL: PreparedSQL {
     static let sql = """
         INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
             accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules, pixel_sha256, phash,
-            clock_epoch)
+            clock_epoch, overturns)
         VALUES ($1::int8, $2::text, $3::text, $4::text, $5::text, $6::text, $7::float8, $8::float8, $9::float8,
             $10::text, $11::float8, $12::text, $13::text, $14::text, $15::int8, $16::text, $17::text, $18::int8,
-            $19::float8)
+            $19::float8, $20::int8)
         RETURNING id
         """
 }

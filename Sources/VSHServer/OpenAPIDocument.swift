@@ -225,10 +225,11 @@ public enum OpenAPIDocument {
         ).merging(["additionalProperties": .bool(false)]
         ),
         "RejectDecision": object([("reason", string)]).merging(["additionalProperties": .bool(false)]),
-        "ReviewOutcome": object([
-            ("id", integer), ("player", string), ("state", string), ("points_change", integer),
-            ("player_points", integer),
-        ]),
+        "ReviewOutcome": object(
+            [
+                ("id", integer), ("player", string), ("state", string), ("points_change", integer),
+                ("player_points", integer), ("recorded_as", integer),
+            ], required: ["id", "player", "state", "points_change", "player_points"]),
         "MyCheckIn": object([
             ("id", integer), ("received_at", dateTime), ("hunt", nullableString), ("stop", nullableString),
             ("stop_name", nullableString), ("state", string), ("points", integer), ("has_photo", boolean),
@@ -457,14 +458,15 @@ public enum OpenAPIDocument {
         ]),
         "/v1/reviews/{id}/approve": .object([
             "post": operation(
-                "approve", "Accept a pending check-in (moderators)",
+                "approve",
+                "Accept a pending check-in, or overturn a rejected one with a reason (moderators; recorded_as names the check-in that holds it)",
                 responses: [
                     ("200", answer("Decided", ref("ReviewOutcome"))), ("401", problem("No valid token")),
                     ("403", problem("Not a moderator")), ("404", problem("No such check-in")),
                     (
                         "409",
                         problem(
-                            "The check-in is not pending, or fails a rule run again now (override: true approves it anyway)"
+                            "The check-in is neither pending nor rejected, was already overturned, or fails a rule run again now (override: true approves it anyway)"
                         )
                     ),
                 ] + badBody, body: ref("Decision"), parameters: [parameter("id", in: "path", integer)],

@@ -38,8 +38,8 @@ public struct Problem: Error, Sendable {
             case .unknownPlayer, .unknownPlayerID, .unknownHunt, .unknownCheckIn:
                 return Problem(.notFound, "Not found", "\(error)")
             case .nameTaken: return Problem(.conflict, "Name taken", "\(error)")
-            case .checkInState: return Problem(.conflict, "Conflict", "\(error)")
-            case .invalidEmail, .missingReason, .reasonTooLong:
+            case .checkInState, .overturned: return Problem(.conflict, "Conflict", "\(error)")
+            case .invalidEmail, .missingReason, .reasonTooLong, .overturnNeedsReason:
                 return Problem(.unprocessableContent, "Invalid", "\(error)")
             }
         case let error as ReviewRecheckError:

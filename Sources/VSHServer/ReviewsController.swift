@@ -54,7 +54,8 @@ struct ReviewsController: Sendable {
     static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.double) ?? .null }
 
     /// POST /v1/reviews/{id}/approve or /reject `{reason}` → `{id, player, state, points_change, player_points}`
-    /// (what the player's total changed by, and the total).
+    /// (what the player's total changed by, and the total). Approving a rejected check-in
+    /// overturns it (a reason is required) and adds `recorded_as`, the check-in that now holds it.
     func decide(_ decision: ReviewDecision, _ request: Request, _ context: VSHRequestContext) async throws
         -> Response
     {
@@ -66,7 +67,7 @@ struct ReviewsController: Sendable {
         let body = try await JSONBodies.object(
             request, context: context, required: decision == .rejected ? ["reason"] : [],
             optional: decision == .rejected ? [] : ["reason", "override"])
-        let reason = try JSONBodies.string(body, "reason") ?? "approved by a moderator"
+        let reason = try JSONBodies.string(body, "reason")
         let outcome: ReviewOutcome
         if decision == .approved {
             // The rules run again against the check-ins known now; a failing one refuses the
@@ -81,13 +82,15 @@ struct ReviewsController: Sendable {
                 id, reason: reason, moderator: session.player.name, at: clock(), override: override)
         } else {
             outcome = try await store.review(
-                id, decision, reason: reason, moderator: session.player.name, at: clock())
+                id, decision, reason: reason ?? "", moderator: session.player.name, at: clock())
         }
-        return JSONBodies.response(
-            .object([
-                "id": .int(Int(outcome.checkInID)), "player": .string(outcome.player),
-                "state": .string(outcome.state),
-                "points_change": .int(outcome.pointsChange), "player_points": .int(outcome.playerPoints),
-            ]))
+        var answer: JSONObject = [
+            "id": .int(Int(outcome.checkInID)), "player": .string(outcome.player),
+            "state": .string(outcome.state),
+            "points_change": .int(outcome.pointsChange), "player_points": .int(outcome.playerPoints),
+        ]
+        // An overturned rejection: the new check-in that holds it, whose state `state` is.
+        if let copy = outcome.recordedAs { answer["recorded_as"] = .int(Int(copy)) }
+        return JSONBodies.response(.object(answer))
     }
 }

@@ -165,9 +165,10 @@ extension SpatiaLiteStore {
         }
     }
 
-    static func insert(_ db: Database, _ submission: Submission, decision: Decision, photoFile: String?)
-        throws -> Int64
-    {
+    static func insert(
+        _ db: Database, _ submission: Submission, decision: Decision, photoFile: String?,
+        overturns: Int64? = nil
+    ) throws -> Int64 {
         let position = submission.reportedPosition
         let fixTime = decision.fix?.time ?? submission.fixTime(in: decision.hunt)
         let arguments: StatementArguments = [
@@ -179,14 +180,14 @@ extension SpatiaLiteStore {
             position?.latitude, position?.longitude, submission.accuracyMeters,
             fixTime.map(RFC3339.format), fixTime?.timeIntervalSince1970,
             decision.hunt?.id, decision.stop?.id, decision.verdict.rawValue, decision.points,
-            RuleResult.json(decision.rules).compactText,
+            RuleResult.json(decision.rules).compactText, overturns,
         ]
         try db.cachedStatement(
             sql: """
                 INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256,
                     pixel_sha256, phash, clock_epoch, lat, lon, accuracy_m, fix_time, fix_epoch, hunt_id, stop_id,
-                    verdict, points, rules)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    verdict, points, rules, overturns)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: arguments)
         return db.lastInsertedRowID
@@ -282,9 +283,9 @@ final class TransactionHistory: CheckInHistory {
             let first = try Row.fetchOne(
                 try db.cachedStatement(
                     sql: """
-                        SELECT id, player_id FROM checkins WHERE (image_sha256 = ?1 OR pixel_sha256 = ?2) AND id IS NOT ?3
+                        SELECT id, player_id FROM checkins WHERE image_sha256 = ?1 OR pixel_sha256 = ?2
                         ORDER BY id LIMIT 1
-                        """), arguments: [image, pixels, checkIn])
+                        """), arguments: [image, pixels])
         else { return nil }
         let standing = try Int64.fetchOne(
             try db.cachedStatement(
@@ -293,7 +294,8 @@ final class TransactionHistory: CheckInHistory {
                         SELECT id FROM checkins WHERE (image_sha256 = ?1 OR pixel_sha256 = ?2) AND id IS NOT ?4)
                     AND player_id = ?3 AND state <> 'rejected' ORDER BY id LIMIT 1
                     """), arguments: [image, pixels, player.rawValue, checkIn])
-        return PhotoUses(first: first[0], owner: PlayerID(first[1] as Int64), ownStanding: standing)
+        return PhotoUses.seen(
+            first: first[0], owner: PlayerID(first[1] as Int64), ownStanding: standing, rechecked: checkIn)
     }
 
     func nearCopy(of perceptualHash: UInt64, excluding player: PlayerID, image: String, pixels: String?)

@@ -45,7 +45,8 @@ extension SpatiaLiteStore {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT player_id, received_at, source, hunt_id, lat, lon, accuracy_m, fix_epoch, photo_file, state
+                    SELECT player_id, received_at, source, hunt_id, lat, lon, accuracy_m, fix_epoch, photo_file, state,
+                        rules
                     FROM checkin_state WHERE id = ?
                     """, arguments: [id]
             ).map { row in
@@ -60,7 +61,8 @@ extension SpatiaLiteStore {
                         lon.flatMap { try? Coordinate(latitude: lat, longitude: $0) }
                     },
                     accuracyMeters: row[6], fixTime: epoch.map(Date.init(timeIntervalSince1970:)),
-                    photoFile: row[8], state: row[9])
+                    photoFile: row[8], state: row[9],
+                    failedRules: ReviewSubject.failedRules(rulesJSON: row[10]))
             }
         }
     }
@@ -104,6 +106,48 @@ extension SpatiaLiteStore {
             return ReviewOutcome(
                 checkInID: id, playerID: player, player: after.name, state: after.state,
                 pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter)
+        }
+    }
+
+    /// Overturns rejected check-in `id`: its evidence recorded again as a check-in that names it
+    /// in `overturns`, decided now and approved, in one IMMEDIATE transaction.
+    public func overturn(
+        _ id: Int64, as submission: Submission, photoFile: String?, decide: @escaping CheckInDecider,
+        reason: String, moderator: String, at now: Date
+    ) async throws -> ReviewOutcome {
+        let reason = try ReviewDecision.validReason(reason)
+        return try await write { db in
+            let select = """
+                SELECT c.state, c.player_id, p.name FROM checkin_state c JOIN players p ON p.id = c.player_id
+                WHERE c.id = ?
+                """
+            guard let before = try CheckInStateRow.fetchOne(db, sql: select, arguments: [id]) else {
+                throw LeagueError.unknownCheckIn(id: id)
+            }
+            guard before.state == "rejected" else {
+                throw LeagueError.checkInState(id: id, state: before.state, required: "rejected")
+            }
+            if let by = try Int64.fetchOne(
+                db, sql: "SELECT id FROM checkins WHERE overturns = ?", arguments: [id])
+            {
+                throw LeagueError.overturned(id: id, by: by)
+            }
+            let total = "SELECT COALESCE(SUM(points), 0) FROM score_events WHERE player_id = ?"
+            let pointsBefore = try Int.fetchOne(db, sql: total, arguments: [before.playerID]) ?? 0
+            let history = TransactionHistory(db, perceptual: self.perceptual)
+            let decision = decide(submission, try CheckInFacts.gather(for: submission, from: history))
+            let copy = try Self.insert(
+                db, submission, decision: decision, photoFile: photoFile, overturns: id)
+            try db.execute(
+                sql:
+                    "INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [copy, ReviewDecision.approved.rawValue, reason, moderator, RFC3339.format(now)])
+            try Self.rescore(db, playerID: PlayerID(before.playerID))
+            let after = try CheckInStateRow.fetchOne(db, sql: select, arguments: [copy])!
+            let pointsAfter = try Int.fetchOne(db, sql: total, arguments: [before.playerID]) ?? 0
+            return ReviewOutcome(
+                checkInID: id, playerID: PlayerID(before.playerID), player: after.name, state: after.state,
+                pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter, recordedAs: copy)
         }
     }
 }

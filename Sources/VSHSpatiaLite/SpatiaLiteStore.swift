@@ -347,6 +347,15 @@ public final class SpatiaLiteStore: LeagueStore {
             // time, never a camera clock. Check-ins recorded before keep their fix time (NULL).
             try db.execute(sql: "ALTER TABLE checkins ADD COLUMN clock_epoch REAL")
         }
+        migrator.registerMigration("v15-overturns") { db in
+            // A moderator overturning a rejection records its evidence again as a new check-in
+            // that names the rejected one (check-ins are append-only); once per rejection.
+            try db.execute(
+                sql: """
+                    ALTER TABLE checkins ADD COLUMN overturns INTEGER REFERENCES checkins(id);
+                    CREATE UNIQUE INDEX checkins_by_overturns ON checkins(overturns) WHERE overturns IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }

@@ -59,7 +59,7 @@ extension VSH {
             @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now:
                 String?
 
-            func decide(_ decision: ReviewDecision, reason: String, override: Bool = false) async throws {
+            func decide(_ decision: ReviewDecision, reason: String?, override: Bool = false) async throws {
                 try await CommandRunner.run(tool: "vsh") {
                     let who = moderator ?? ProcessInfo.processInfo.environment["USER"] ?? "moderator"
                     let db = try await store.openStore(existing: true)
@@ -70,9 +70,14 @@ extension VSH {
                             id, reason: reason, moderator: who, at: try Clock.now(now), override: override)
                     } else {
                         outcome = try await db.review(
-                            id, decision, reason: reason, moderator: who, at: try Clock.now(now))
+                            id, decision, reason: reason ?? "", moderator: who, at: try Clock.now(now))
                     }
                     var line = "check-in #\(outcome.checkInID) by \(outcome.player): \(outcome.state)"
+                    if let copy = outcome.recordedAs {
+                        // The rejected check-in stays as it was; a new one records the evidence.
+                        line =
+                            "check-in #\(outcome.checkInID) by \(outcome.player): rejection overturned, recorded as #\(copy) \(outcome.state)"
+                    }
                     // What the player's total changed by: a badge or bonus may move between check-ins.
                     let change = outcome.pointsChange
                     if change != 0 {
@@ -86,14 +91,23 @@ extension VSH {
 
         struct Approve: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Accept a pending check-in (credits its points).",
+                abstract: "Accept a pending check-in, or overturn a rejected one (credits its points).",
                 discussion: """
                     The rules run again first, against the check-ins known now (the player may have checked \
                     in elsewhere since): when one fails now, the approval is refused with the rule's words \
                     (exit 65), unless --override, which the audit trail keeps with the reason.
+
+                    A rejected check-in (its GPS was off, or a copy of its photo came first) is overturned: \
+                    --reason is required, the rules that rejected it are what you overturn, and only a rule \
+                    that fails now and did not then needs --override. Check-ins are never changed: the \
+                    rejected one stays in the record and a new check-in, approved by you, holds its photo \
+                    or fix (the line printed names it). A rejection is overturned once.
                     """)
             @OptionGroup var decision: Decide
-            @Option(help: "Why (kept in the audit trail).") var reason = "approved by a moderator"
+            @Option(
+                help: ArgumentHelp(
+                    "Why (kept in the audit trail; default for a pending check-in: \"approved by a moderator\"; required to overturn a rejection)."
+                )) var reason: String?
             @Flag(help: "Approve although a rule fails now (the failing rules are added to the reason).")
             var override = false
             func run() async throws {

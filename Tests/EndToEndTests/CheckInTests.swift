@@ -299,9 +299,16 @@ extension Workspace {
         #expect(rejected.stdout == "check-in #\(Int(second)) by Bea: rejected\n")
         #expect(try workspace.totals()["Bea"]?.points == 0)
 
+        // Approving it now would overturn the rejection: that takes a reason of one's own.
         let twice = try workspace.vsh(["review", "approve", "\(Int(second))"])
-        #expect(twice.status == 65)
-        #expect(twice.stderr == "vsh: check-in #\(Int(second)) is rejected, not pending\n")
+        #expect(twice.status == 64)
+        #expect(
+            twice.stderr
+                == "vsh: check-in #\(Int(second)) was rejected: overturning it needs a reason (kept in the audit trail)\n"
+        )
+        let revoke = try workspace.vsh(["review", "revoke", "\(Int(second))", "--reason", "no"])
+        #expect(revoke.status == 65)
+        #expect(revoke.stderr == "vsh: check-in #\(Int(second)) is rejected, not accepted\n")
         #expect(try workspace.vsh(["review", "approve", "999"]).stderr == "vsh: no check-in #999\n")
         #expect(try json(try workspace.vsh(["review", "list", "--json"]).stdout).array.isEmpty)
     }

@@ -16,6 +16,9 @@ import VSHTestSupport
                 Coordinate(unchecked: 36.080, -115.173),
             ])))
 
+    /// Stop "a" of hunt "h": 50 points, the plaza.
+    var stopA: Stop { Stop(id: "a", huntID: "h", name: "A", points: 50, geofence: plaza) }
+
     func league() async throws -> (MemoryStore, PlayerID) {
         let store = MemoryStore()
         await store.replace(

@@ -672,6 +672,37 @@ import VSHTestSupport
             try await client.execute(
                 uri: "/v1/reviews/999/approve", method: .post, headers: asModerator, body: Self.body("{}")
             ) { response in try Self.expectProblem(response, .notFound) }
+            // A second visit, rejected by the moderator, then overturned: a reason is required,
+            // and the answer names the check-in that now holds it.
+            var secondID = 0
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(player), body: poorFix
+            ) { response in
+                if case .number(let id, _)? = try Self.object(response)["id"] { secondID = Int(id) }
+            }
+            try await client.execute(
+                uri: "/v1/reviews/\(secondID)/reject", method: .post, headers: asModerator,
+                body: Self.body(#"{"reason":"blurred"}"#)
+            ) { #expect($0.status == .ok) }
+            try await client.execute(
+                uri: "/v1/reviews/\(secondID)/approve", method: .post, headers: asModerator,
+                body: Self.body("{}")
+            ) { response in try Self.expectProblem(response, .unprocessableContent) }
+            try await client.execute(
+                uri: "/v1/reviews/\(secondID)/approve", method: .post, headers: asModerator,
+                body: Self.body(#"{"reason":"sharp enough"}"#)
+            ) { response in
+                #expect(response.status == .ok)
+                let outcome = try Self.object(response)
+                #expect(outcome["id"] == .int(secondID))
+                #expect(outcome["recorded_as"] == .int(secondID + 1))
+                #expect(outcome["state"] == .string("accepted"))
+                #expect(outcome["points_change"] == .int(0))  // a second visit earns nothing
+            }
+            try await client.execute(
+                uri: "/v1/reviews/\(secondID)/approve", method: .post, headers: asModerator,
+                body: Self.body(#"{"reason":"sharp enough"}"#)
+            ) { response in try Self.expectProblem(response, .conflict) }
         }
     }
 

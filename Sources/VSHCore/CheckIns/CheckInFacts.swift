@@ -55,6 +55,17 @@ public struct PhotoUses: Hashable, Sendable {
         self.owner = owner
         self.ownStanding = ownStanding
     }
+
+    /// The uses the rules see, from the picture's first check-in (whichever it is), its owner,
+    /// and the player's earliest standing use other than `rechecked`: a check-in decided again
+    /// (an approval) keeps its place as the first use, so a later copy by someone else does not
+    /// take the picture from its owner, and its own use is not an earlier one.
+    public static func seen(first: Int64, owner: PlayerID, ownStanding: Int64?, rechecked: Int64?)
+        -> PhotoUses?
+    {
+        if let rechecked, first == rechecked, ownStanding == nil { return nil }
+        return PhotoUses(first: first, owner: owner, ownStanding: ownStanding)
+    }
 }
 
 /// Another player's check-in whose photo looks like this one.

@@ -45,7 +45,7 @@ public struct CopiedTable: Sendable {
                 ("pixel_sha256", .text), ("phash", .integer), ("clock_epoch", .real), ("lat", .real),
                 ("lon", .real), ("accuracy_m", .real), ("fix_time", .text), ("fix_epoch", .real),
                 ("hunt_id", .text), ("stop_id", .text), ("verdict", .text), ("points", .integer),
-                ("rules", .text),
+                ("rules", .text), ("overturns", .integer),
             ], order: "id", hasIdentity: true),
         CopiedTable(
             name: "reviews",

@@ -21,6 +21,10 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Ex
     case missingReason
     /// A moderator's reason is longer than `limit` characters.
     case reasonTooLong(limit: Int)
+    /// A rejected check-in was already overturned by check-in `by`.
+    case overturned(id: Int64, by: Int64)
+    /// Overturning a rejection needs the moderator's own reason.
+    case overturnNeedsReason(id: Int64)
 
     /// The message in the library's words.
     public var description: String {
@@ -36,11 +40,19 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Ex
         case .invalidEmail(let text): return "\"\(text)\" is not an email address"
         case .missingReason: return "a moderator's decision needs a reason"
         case .reasonTooLong(let limit): return "the reason is over \(limit) characters"
+        case .overturned(let id, let by): return "check-in #\(id) was already overturned by check-in #\(by)"
+        case .overturnNeedsReason(let id):
+            return "check-in #\(id) was rejected: overturning it needs a reason (kept in the audit trail)"
         }
     }
 
     /// 65 for every case but a missing reason (64).
-    public var exitStatus: ExitStatus { self == .missingReason ? .usage : .dataError }
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .missingReason, .overturnNeedsReason: return .usage
+        default: return .dataError
+        }
+    }
 }
 
 /// A submission that cannot be judged at all: refused before any rule runs.

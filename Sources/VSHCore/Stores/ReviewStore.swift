@@ -71,12 +71,16 @@ public struct ReviewSubject: Sendable {
     public var photoFile: String?
     /// Its state now: accepted, rejected, pending or revoked.
     public var state: String
+    /// The rules that failed when it was recorded (what a rejection is about).
+    public var failedRules: [Rule]
 
     /// A subject from its parts.
     public init(
         id: Int64, playerID: PlayerID, receivedAt: Date, source: FixSource, huntID: String?,
-        position: Coordinate?, accuracyMeters: Double?, fixTime: Date?, photoFile: String?, state: String
+        position: Coordinate?, accuracyMeters: Double?, fixTime: Date?, photoFile: String?, state: String,
+        failedRules: [Rule] = []
     ) {
+        self.failedRules = failedRules
         self.id = id
         self.playerID = playerID
         self.receivedAt = receivedAt
@@ -132,12 +136,16 @@ public struct ReviewOutcome: Sendable {
     public var pointsChange: Int
     /// The player's total points after the decision.
     public var playerPoints: Int
+    /// For an overturned rejection: the check-in that records it accepted (the rejected one
+    /// stays as it was); `state` is then that check-in's.
+    public var recordedAs: Int64?
 
     /// An outcome from its parts.
     public init(
         checkInID: Int64, playerID: PlayerID, player: String, state: String, pointsChange: Int,
-        playerPoints: Int
+        playerPoints: Int, recordedAs: Int64? = nil
     ) {
+        self.recordedAs = recordedAs
         self.checkInID = checkInID
         self.playerID = playerID
         self.player = player
@@ -173,6 +181,18 @@ public protocol ReviewStore: Sendable {
     func review(_ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String, at now: Date)
         async throws
         -> ReviewOutcome
+
+    /// Overturns rejected check-in `id` in one transaction: `submission` (its evidence, with
+    /// `recheckOf` = `id`) is decided by `decide` against the check-ins known now and recorded as
+    /// a new check-in that names `id` in `overturns`, approved by `moderator` with `reason`, and the
+    /// player is rescored. Check-ins are append-only: the rejected one stays as it was, and the
+    /// rules' history and scoring read the new one like any other. A rejection is overturned once.
+    /// - Throws: `LeagueError` when there is no such check-in, it is not rejected, it was already
+    ///   overturned, or the reason is empty or too long (nothing is written).
+    func overturn(
+        _ id: Int64, as submission: Submission, photoFile: String?, decide: @escaping CheckInDecider,
+        reason: String, moderator: String, at now: Date
+    ) async throws -> ReviewOutcome
 }
 
 extension ReviewDecision {
@@ -184,6 +204,27 @@ extension ReviewDecision {
             throw .reasonTooLong(limit: maxReviewReasonLength)
         }
         return trimmed
+    }
+}
+
+extension Decision {
+    /// This decision as the pending check-in a moderator's approval of an overturn turns accepted:
+    /// the rules' results are kept for the audit trail; points come from the approval's rescore.
+    public var awaitingApproval: Decision {
+        Decision(verdict: .pending, rules: rules, hunt: hunt, stop: stop, points: 0, fix: fix)
+    }
+}
+
+extension ReviewSubject {
+    /// The rules whose stored result (rules JSON) is `failed`.
+    public static func failedRules(rulesJSON: String) -> [Rule] {
+        guard case .array(let rules)? = try? JSONValue.parse(rulesJSON) else { return [] }
+        return rules.compactMap { entry in
+            guard case .object(let rule) = entry, rule["result"] == .string("failed"),
+                case .string(let name)? = rule["rule"]
+            else { return nil }
+            return Rule(rawValue: name)
+        }
     }
 }
 
