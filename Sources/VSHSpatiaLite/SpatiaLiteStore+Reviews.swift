@@ -83,29 +83,11 @@ extension SpatiaLiteStore {
     {
         let reason = try ReviewDecision.validReason(reason)
         return try await write { db in
-            let select = """
-                SELECT c.state, c.player_id, p.name FROM checkin_state c JOIN players p ON p.id = c.player_id
-                WHERE c.id = ?
-                """
-            guard let before = try CheckInStateRow.fetchOne(db, sql: select, arguments: [id]) else {
-                throw LeagueError.unknownCheckIn(id: id)
-            }
-            guard before.state == decision.requiredState else {
-                throw LeagueError.checkInState(id: id, state: before.state, required: decision.requiredState)
-            }
-            let player = PlayerID(before.playerID)
-            let total = "SELECT COALESCE(SUM(points), 0) FROM score_events WHERE player_id = ?"
-            let pointsBefore = try Int.fetchOne(db, sql: total, arguments: [before.playerID]) ?? 0
-            try db.execute(
-                sql:
-                    "INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [id, decision.rawValue, reason, moderator, RFC3339.format(now)])
-            try Self.rescore(db, playerID: player)
-            let after = try CheckInStateRow.fetchOne(db, sql: select, arguments: [id])!
-            let pointsAfter = try Int.fetchOne(db, sql: total, arguments: [before.playerID]) ?? 0
-            return ReviewOutcome(
-                checkInID: id, playerID: player, player: after.name, state: after.state,
-                pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter)
+            let before = try Self.checkInState(db, id, required: decision.requiredState)
+            let pointsBefore = try Self.totalPoints(db, before.playerID)
+            try Self.insertReview(db, id, decision, reason: reason, moderator: moderator, at: now)
+            try Self.rescore(db, playerID: PlayerID(before.playerID))
+            return try Self.outcome(db, id, of: before, pointsBefore: pointsBefore)
         }
     }
 
@@ -117,37 +99,67 @@ extension SpatiaLiteStore {
     ) async throws -> ReviewOutcome {
         let reason = try ReviewDecision.validReason(reason)
         return try await write { db in
-            let select = """
-                SELECT c.state, c.player_id, p.name FROM checkin_state c JOIN players p ON p.id = c.player_id
-                WHERE c.id = ?
-                """
-            guard let before = try CheckInStateRow.fetchOne(db, sql: select, arguments: [id]) else {
-                throw LeagueError.unknownCheckIn(id: id)
-            }
-            guard before.state == "rejected" else {
-                throw LeagueError.checkInState(id: id, state: before.state, required: "rejected")
-            }
+            let before = try Self.checkInState(db, id, required: "rejected")
             if let by = try Int64.fetchOne(
                 db, sql: "SELECT id FROM checkins WHERE overturns = ?", arguments: [id])
             {
                 throw LeagueError.overturned(id: id, by: by)
             }
-            let total = "SELECT COALESCE(SUM(points), 0) FROM score_events WHERE player_id = ?"
-            let pointsBefore = try Int.fetchOne(db, sql: total, arguments: [before.playerID]) ?? 0
+            let pointsBefore = try Self.totalPoints(db, before.playerID)
             let history = TransactionHistory(db, perceptual: self.perceptual)
             let decision = decide(submission, try CheckInFacts.gather(for: submission, from: history))
             let copy = try Self.insert(
                 db, submission, decision: decision, photoFile: photoFile, overturns: id)
-            try db.execute(
-                sql:
-                    "INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [copy, ReviewDecision.approved.rawValue, reason, moderator, RFC3339.format(now)])
+            try Self.insertReview(db, copy, .approved, reason: reason, moderator: moderator, at: now)
             try Self.rescore(db, playerID: PlayerID(before.playerID))
-            let after = try CheckInStateRow.fetchOne(db, sql: select, arguments: [copy])!
-            let pointsAfter = try Int.fetchOne(db, sql: total, arguments: [before.playerID]) ?? 0
-            return ReviewOutcome(
-                checkInID: id, playerID: PlayerID(before.playerID), player: after.name, state: after.state,
-                pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter, recordedAs: copy)
+            var outcome = try Self.outcome(db, copy, of: before, pointsBefore: pointsBefore)
+            (outcome.checkInID, outcome.recordedAs) = (id, copy)
+            return outcome
         }
+    }
+
+    private static let stateSQL = """
+        SELECT c.state, c.player_id, p.name FROM checkin_state c JOIN players p ON p.id = c.player_id
+        WHERE c.id = ?
+        """
+
+    /// Check-in `id`'s state and player, when it is in the `required` state.
+    private static func checkInState(_ db: Database, _ id: Int64, required: String) throws -> CheckInStateRow
+    {
+        guard let row = try CheckInStateRow.fetchOne(db, sql: stateSQL, arguments: [id]) else {
+            throw LeagueError.unknownCheckIn(id: id)
+        }
+        guard row.state == required else {
+            throw LeagueError.checkInState(id: id, state: row.state, required: required)
+        }
+        return row
+    }
+
+    private static func totalPoints(_ db: Database, _ player: Int64) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COALESCE(SUM(points), 0) FROM score_events WHERE player_id = ?",
+            arguments: [player]
+        ) ?? 0
+    }
+
+    private static func insertReview(
+        _ db: Database, _ id: Int64, _ decision: ReviewDecision, reason: String, moderator: String,
+        at now: Date
+    ) throws {
+        try db.execute(
+            sql:
+                "INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, decision.rawValue, reason, moderator, RFC3339.format(now)])
+    }
+
+    /// What a decision did: check-in `id`'s state after it, and the player's points then and now.
+    private static func outcome(_ db: Database, _ id: Int64, of before: CheckInStateRow, pointsBefore: Int)
+        throws -> ReviewOutcome
+    {
+        let after = try CheckInStateRow.fetchOne(db, sql: stateSQL, arguments: [id])!
+        let pointsAfter = try totalPoints(db, before.playerID)
+        return ReviewOutcome(
+            checkInID: id, playerID: PlayerID(before.playerID), player: after.name, state: after.state,
+            pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter)
     }
 }

@@ -648,30 +648,28 @@ import VSHTestSupport
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("accuracy"))
             }
-            try await client.execute(
-                uri: "/v1/reviews/\(pendingID)/reject", method: .post, headers: asModerator,
-                body: Self.body("{}")
-            ) { response in try Self.expectProblem(response, .unprocessableContent) }
-            try await client.execute(
-                uri: "/v1/reviews/\(pendingID)/approve", method: .post, headers: asPlayer,
-                body: Self.body("{}")
-            ) { response in try Self.expectProblem(response, .forbidden) }
-            try await client.execute(
-                uri: "/v1/reviews/\(pendingID)/approve", method: .post, headers: asModerator,
-                body: Self.body(#"{"reason":"the Sphere is in the picture"}"#)
-            ) { response in
+            /// POST /v1/reviews/{id}/{action} with a JSON body, checked by `check`.
+            func review(
+                _ id: Int, _ action: String, _ body: String, as headers: HTTPFields = asModerator,
+                _ check: @escaping @Sendable (TestResponse) throws -> Void
+            ) async throws {
+                try await client.execute(
+                    uri: "/v1/reviews/\(id)/\(action)", method: .post, headers: headers, body: Self.body(body)
+                ) { try check($0) }
+            }
+            try await review(pendingID, "reject", "{}") { try Self.expectProblem($0, .unprocessableContent) }
+            try await review(pendingID, "approve", "{}", as: asPlayer) {
+                try Self.expectProblem($0, .forbidden)
+            }
+            try await review(pendingID, "approve", #"{"reason":"the Sphere is in the picture"}"#) {
+                response in
                 #expect(response.status == .ok)
                 let outcome = try Self.object(response)
                 #expect(outcome["state"] == .string("accepted"))
                 #expect(outcome["points_change"] == .int(80))
             }
-            try await client.execute(
-                uri: "/v1/reviews/\(pendingID)/approve", method: .post, headers: asModerator,
-                body: Self.body("{}")
-            ) { response in try Self.expectProblem(response, .conflict) }
-            try await client.execute(
-                uri: "/v1/reviews/999/approve", method: .post, headers: asModerator, body: Self.body("{}")
-            ) { response in try Self.expectProblem(response, .notFound) }
+            try await review(pendingID, "approve", "{}") { try Self.expectProblem($0, .conflict) }
+            try await review(999, "approve", "{}") { try Self.expectProblem($0, .notFound) }
             // A second visit, rejected by the moderator, then overturned: a reason is required,
             // and the answer names the check-in that now holds it.
             var secondID = 0
@@ -680,29 +678,22 @@ import VSHTestSupport
             ) { response in
                 if case .number(let id, _)? = try Self.object(response)["id"] { secondID = Int(id) }
             }
-            try await client.execute(
-                uri: "/v1/reviews/\(secondID)/reject", method: .post, headers: asModerator,
-                body: Self.body(#"{"reason":"blurred"}"#)
-            ) { #expect($0.status == .ok) }
-            try await client.execute(
-                uri: "/v1/reviews/\(secondID)/approve", method: .post, headers: asModerator,
-                body: Self.body("{}")
-            ) { response in try Self.expectProblem(response, .unprocessableContent) }
-            try await client.execute(
-                uri: "/v1/reviews/\(secondID)/approve", method: .post, headers: asModerator,
-                body: Self.body(#"{"reason":"sharp enough"}"#)
-            ) { response in
+            let rejectedID = secondID
+            try await review(rejectedID, "reject", #"{"reason":"blurred"}"#) { #expect($0.status == .ok) }
+            try await review(rejectedID, "approve", "{}") {
+                try Self.expectProblem($0, .unprocessableContent)
+            }
+            try await review(rejectedID, "approve", #"{"reason":"sharp enough"}"#) { response in
                 #expect(response.status == .ok)
                 let outcome = try Self.object(response)
-                #expect(outcome["id"] == .int(secondID))
-                #expect(outcome["recorded_as"] == .int(secondID + 1))
+                #expect(outcome["id"] == .int(rejectedID))
+                #expect(outcome["recorded_as"] == .int(rejectedID + 1))
                 #expect(outcome["state"] == .string("accepted"))
                 #expect(outcome["points_change"] == .int(0))  // a second visit earns nothing
             }
-            try await client.execute(
-                uri: "/v1/reviews/\(secondID)/approve", method: .post, headers: asModerator,
-                body: Self.body(#"{"reason":"sharp enough"}"#)
-            ) { response in try Self.expectProblem(response, .conflict) }
+            try await review(rejectedID, "approve", #"{"reason":"sharp enough"}"#) {
+                try Self.expectProblem($0, .conflict)
+            }
         }
     }
 
