@@ -203,18 +203,20 @@ struct BadgeRow: Decodable, FetchableRecord {
 }
 
 /// An accepted check-in as scoring reads it.
-struct ScoredRow: Decodable, FetchableRecord {
+/// `id, hunt_id, stop_id, fix_epoch, clock_epoch`, read by position: a heavy player's rescore
+/// reads thousands (the Decodable path looked each column up by name).
+struct ScoredRow: FetchableRecord {
     var id: Int64
     var huntID: String
     var stopID: String
     var fixEpoch: Double
     var clockEpoch: Double?
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case huntID = "hunt_id"
-        case stopID = "stop_id"
-        case fixEpoch = "fix_epoch"
-        case clockEpoch = "clock_epoch"
+    init(row: Row) {
+        id = row[0]
+        huntID = row[1]
+        stopID = row[2]
+        fixEpoch = row[3]
+        clockEpoch = row[4]
     }
 }

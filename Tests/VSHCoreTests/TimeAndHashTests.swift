@@ -65,3 +65,35 @@ import VSHCore
         #expect(output.hasPrefix(SHA256.hex(bytes) + " "))
     }
 }
+
+/// Scoring's local clock (for badges of the hour and the day) against Foundation's Calendar.
+@Suite struct LocalClockTests {
+    @Test func theLocalClockAgreesWithCalendarAcrossZonesAndDSTChanges() throws {
+        let zones = try [
+            "UTC", "America/Los_Angeles", "Europe/London", "Asia/Kolkata", "Australia/Lord_Howe",
+            "Pacific/Chatham", "America/St_Johns",
+        ].map { try #require(TimeZone(identifier: $0)) }
+        var generator = SystemRandomNumberGenerator()
+        // Random instants 1901-2100, plus each side of 2026's DST changes in Las Vegas and London.
+        var instants = (0..<3_000).map { _ in
+            Date(timeIntervalSince1970: Double.random(in: -2_177_452_800...4_102_444_800, using: &generator))
+        }
+        for change in ["2026-03-08T10:00:00Z", "2026-11-01T09:00:00Z", "2026-03-29T01:00:00Z"] {
+            let at = try #require(RFC3339.parse(change))
+            instants += stride(from: -7_200.0, through: 7_200, by: 599.5).map { at.addingTimeInterval($0) }
+        }
+        #expect(instants.count > 3_000)
+        for zone in zones {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            for instant in instants {
+                let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+                let day = RFC3339.daysFromCivil(parts.year!, parts.month!, parts.day!)
+                let clock = Scoring.localClock(instant, in: zone)
+                #expect(
+                    clock.day == day && clock.minuteOfDay == parts.hour! * 60 + parts.minute!,
+                    "\(zone.identifier) \(instant)")
+            }
+        }
+    }
+}

@@ -109,85 +109,114 @@ public enum Scoring {
     public static func events(for checkIns: [ScoredCheckIn], hunts: [ScoringHunt], badges: [Badge])
         -> [ScoreEvent]
     {
-        let huntsByID = Dictionary(uniqueKeysWithValues: hunts.map { ($0.id, $0) })
-        var stopPoints: [String: (hunt: String, points: Int)] = [:]
-        for hunt in hunts { for stop in hunt.stops { stopPoints[stop.id] = (hunt.id, stop.points) } }
+        // Everything by small integers, read in place: a player with thousands of check-ins is
+        // scored in one pass without copying a hunt or a badge (or hashing their ids) per check-in.
+        var huntIndex: [String: Int] = [:]
+        for (h, hunt) in hunts.enumerated() where huntIndex[hunt.id] == nil { huntIndex[hunt.id] = h }
+        var slotOf: [String: Int] = [:]  // each distinct stop id: one slot (first visits are by stop id)
+        var stopPoints: [String: (hunt: String, slot: Int, points: Int)] = [:]
+        var huntSlots: [[Int]] = []
+        for hunt in hunts {
+            var slots: [Int] = []
+            for stop in hunt.stops {
+                let slot = slotOf[stop.id] ?? slotOf.count
+                slotOf[stop.id] = slot
+                slots.append(slot)
+                stopPoints[stop.id] = (hunt.id, slot, stop.points)
+            }
+            huntSlots.append(slots)
+        }
+        let rules = badges.map(\.rule)
+        var earnedSlot: [Int] = []  // badges sharing an id are earned once, by the first
+        var firstOfID: [String: Int] = [:]
+        for (b, badge) in badges.enumerated() {
+            earnedSlot.append(firstOfID[badge.id] ?? b)
+            if firstOfID[badge.id] == nil { firstOfID[badge.id] = b }
+        }
+        let huntIDs = hunts.map(\.id)
 
         var events: [ScoreEvent] = []
-        var firstVisit: [String: Date] = [:]
-        var visitOrder: [String: [String]] = [:]  // hunt -> stops in first-visit order
-        var completed = Set<String>()
-        var earned = Set<String>()
-        var windowCounts: [String: Int] = [:]
+        var firstVisit = [Date?](repeating: nil, count: slotOf.count)
+        var visitedCount = 0
+        var visitOrder = [[Int]](repeating: [], count: hunts.count)  // hunt -> slots in first-visit order
+        var completed = [Bool](repeating: false, count: hunts.count)
+        var completedCount = 0
+        var earned = [Bool](repeating: false, count: badges.count)
+        var windowCounts = [Int](repeating: 0, count: badges.count)
         var localDays = Set<Int>()
         var checkInCount = 0
 
         for checkIn in checkIns.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
             guard let stop = stopPoints[checkIn.stopID], stop.hunt == checkIn.huntID,
-                let hunt = huntsByID[checkIn.huntID]
+                let h = huntIndex[checkIn.huntID]
             else { continue }
             checkInCount += 1
-            if firstVisit[checkIn.stopID] == nil {
-                firstVisit[checkIn.stopID] = checkIn.time
-                visitOrder[hunt.id, default: []].append(checkIn.stopID)
+            if firstVisit[stop.slot] == nil {
+                firstVisit[stop.slot] = checkIn.time
+                visitedCount += 1
+                visitOrder[h].append(stop.slot)
                 events.append(
                     ScoreEvent(
-                        kind: .stop, huntID: hunt.id, stopID: checkIn.stopID, points: stop.points,
+                        kind: .stop, huntID: huntIDs[h], stopID: checkIn.stopID, points: stop.points,
                         at: checkIn.time, checkInID: checkIn.id))
             }
-            if !completed.contains(hunt.id), hunt.stops.allSatisfy({ firstVisit[$0.id] != nil }) {
-                let inOrder = !hunt.ordered || visitOrder[hunt.id] == hunt.stops.map(\.id)
+            if !completed[h], huntSlots[h].allSatisfy({ firstVisit[$0] != nil }) {
+                let inOrder = !hunts[h].ordered || visitOrder[h] == huntSlots[h]
                 if inOrder {
-                    completed.insert(hunt.id)
+                    completed[h] = true
+                    completedCount += 1
                     events.append(
                         ScoreEvent(
-                            kind: .bonus, huntID: hunt.id, points: hunt.bonusPoints, at: checkIn.time,
+                            kind: .bonus, huntID: huntIDs[h], points: hunts[h].bonusPoints, at: checkIn.time,
                             checkInID: checkIn.id))
                 }
             }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = hunt.timeZone
-            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: checkIn.clock)
-            let minuteOfDay = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
-            let dayNumber = daysFromCivil(parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+            let (dayNumber, minuteOfDay) = localClock(checkIn.clock, in: hunts[h].timeZone)
             localDays.insert(dayNumber)
 
-            for badge in badges where !earned.contains(badge.id) {
+            for b in rules.indices where !earned[earnedSlot[b]] {
                 let holds: Bool
-                switch badge.rule {
+                switch rules[b] {
                 case .firstCheckIn:
                     holds = checkInCount >= 1
                 case .stopsVisited(let count):
-                    holds = firstVisit.count >= count
+                    holds = visitedCount >= count
                 case .huntsCompleted(let count):
-                    holds = completed.count >= count
+                    holds = completedCount >= count
                 case .huntCompleted(let id):
-                    holds = completed.contains(id)
+                    holds = huntIndex[id].map { completed[$0] } ?? false
                 case .difficultyCompleted(let difficulty):
-                    let ofKind = hunts.filter { $0.difficulty == difficulty }
-                    holds = !ofKind.isEmpty && ofKind.allSatisfy { completed.contains($0.id) }
+                    var any = false
+                    var all = true
+                    for k in hunts.indices where hunts[k].difficulty == difficulty {
+                        any = true
+                        if !completed[k] { all = false }
+                    }
+                    holds = any && all
                 case .timeWindow(let from, let to, let count):
                     let inside =
                         from < to
                         ? (minuteOfDay >= from && minuteOfDay < to)
                         : (minuteOfDay >= from || minuteOfDay < to)
-                    if inside { windowCounts[badge.id, default: 0] += 1 }
-                    holds = windowCounts[badge.id, default: 0] >= count
+                    if inside { windowCounts[earnedSlot[b]] += 1 }
+                    holds = windowCounts[earnedSlot[b]] >= count
                 case .stopsWithin(let count, let hours):
-                    let times = firstVisit.values.filter {
-                        $0 <= checkIn.time && checkIn.time.timeIntervalSince($0) <= hours * 3600
+                    var within = 0
+                    for case let time? in firstVisit
+                    where time <= checkIn.time && checkIn.time.timeIntervalSince(time) <= hours * 3600 {
+                        within += 1
                     }
-                    holds = times.count >= count
+                    holds = within >= count
                 case .consecutiveDays(let days):
                     var streak = 1
                     while localDays.contains(dayNumber - streak) { streak += 1 }
                     holds = streak >= days
                 }
                 if holds {
-                    earned.insert(badge.id)
+                    earned[earnedSlot[b]] = true
                     events.append(
                         ScoreEvent(
-                            kind: .badge, huntID: hunt.id, badgeID: badge.id, points: badge.points,
+                            kind: .badge, huntID: huntIDs[h], badgeID: badges[b].id, points: badges[b].points,
                             at: checkIn.time, checkInID: checkIn.id))
                 }
             }
@@ -195,6 +224,15 @@ public enum Scoring {
         return events
     }
 
-    /// Days since 1970-01-01 of a calendar date.
-    static func daysFromCivil(_ y: Int, _ m: Int, _ d: Int) -> Int { RFC3339.daysFromCivil(y, m, d) }
+    /// The local day (days since 1970-01-01) and minute of the day of `date` in `zone`: the
+    /// zone's offset at that instant added to the Unix time, so the proleptic Gregorian calendar
+    /// without a `Calendar` (making one and asking it for components was most of a rescore of a
+    /// player with thousands of check-ins). Held to `Calendar` across zones and DST changes by a test.
+    public static func localClock(_ date: Date, in zone: TimeZone) -> (day: Int, minuteOfDay: Int) {
+        // Clamped to about ±31 million years, where Int cannot overflow.
+        let seconds = Swift.min(Swift.max(date.timeIntervalSince1970, -1e15), 1e15)
+        let local = Int(seconds.rounded(.down)) + zone.secondsFromGMT(for: date)
+        let day = local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
+        return (day, (local - day * 86_400) / 60)
+    }
 }

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+import VSHCore
+
+/// Scoring as it was written first (a Calendar a check-in, dictionaries by id, copies of hunts
+/// and badges): the reference the one-pass version is held to.
+enum ReferenceScoring {
+    static func events(for checkIns: [ScoredCheckIn], hunts: [ScoringHunt], badges: [Badge])
+        -> [ScoreEvent]
+    {
+        let huntsByID = Dictionary(uniqueKeysWithValues: hunts.map { ($0.id, $0) })
+        var stopPoints: [String: (hunt: String, points: Int)] = [:]
+        for hunt in hunts { for stop in hunt.stops { stopPoints[stop.id] = (hunt.id, stop.points) } }
+
+        var events: [ScoreEvent] = []
+        var firstVisit: [String: Date] = [:]
+        var visitOrder: [String: [String]] = [:]  // hunt -> stops in first-visit order
+        var completed = Set<String>()
+        var earned = Set<String>()
+        var windowCounts: [String: Int] = [:]
+        var localDays = Set<Int>()
+        var checkInCount = 0
+
+        for checkIn in checkIns.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
+            guard let stop = stopPoints[checkIn.stopID], stop.hunt == checkIn.huntID,
+                let hunt = huntsByID[checkIn.huntID]
+            else { continue }
+            checkInCount += 1
+            if firstVisit[checkIn.stopID] == nil {
+                firstVisit[checkIn.stopID] = checkIn.time
+                visitOrder[hunt.id, default: []].append(checkIn.stopID)
+                events.append(
+                    ScoreEvent(
+                        kind: .stop, huntID: hunt.id, stopID: checkIn.stopID, points: stop.points,
+                        at: checkIn.time, checkInID: checkIn.id))
+            }
+            if !completed.contains(hunt.id), hunt.stops.allSatisfy({ firstVisit[$0.id] != nil }) {
+                let inOrder = !hunt.ordered || visitOrder[hunt.id] == hunt.stops.map(\.id)
+                if inOrder {
+                    completed.insert(hunt.id)
+                    events.append(
+                        ScoreEvent(
+                            kind: .bonus, huntID: hunt.id, points: hunt.bonusPoints, at: checkIn.time,
+                            checkInID: checkIn.id))
+                }
+            }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = hunt.timeZone
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: checkIn.clock)
+            let minuteOfDay = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+            let dayNumber = RFC3339.daysFromCivil(parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+            localDays.insert(dayNumber)
+
+            for badge in badges where !earned.contains(badge.id) {
+                let holds: Bool
+                switch badge.rule {
+                case .firstCheckIn:
+                    holds = checkInCount >= 1
+                case .stopsVisited(let count):
+                    holds = firstVisit.count >= count
+                case .huntsCompleted(let count):
+                    holds = completed.count >= count
+                case .huntCompleted(let id):
+                    holds = completed.contains(id)
+                case .difficultyCompleted(let difficulty):
+                    let ofKind = hunts.filter { $0.difficulty == difficulty }
+                    holds = !ofKind.isEmpty && ofKind.allSatisfy { completed.contains($0.id) }
+                case .timeWindow(let from, let to, let count):
+                    let inside =
+                        from < to
+                        ? (minuteOfDay >= from && minuteOfDay < to)
+                        : (minuteOfDay >= from || minuteOfDay < to)
+                    if inside { windowCounts[badge.id, default: 0] += 1 }
+                    holds = windowCounts[badge.id, default: 0] >= count
+                case .stopsWithin(let count, let hours):
+                    let times = firstVisit.values.filter {
+                        $0 <= checkIn.time && checkIn.time.timeIntervalSince($0) <= hours * 3600
+                    }
+                    holds = times.count >= count
+                case .consecutiveDays(let days):
+                    var streak = 1
+                    while localDays.contains(dayNumber - streak) { streak += 1 }
+                    holds = streak >= days
+                }
+                if holds {
+                    earned.insert(badge.id)
+                    events.append(
+                        ScoreEvent(
+                            kind: .badge, huntID: hunt.id, badgeID: badge.id, points: badge.points,
+                            at: checkIn.time, checkInID: checkIn.id))
+                }
+            }
+        }
+        return events
+    }
+
+}
+
+/// The one-pass scoring gives exactly the reference's events on random leagues: hunts ordered
+/// and not, a stop id shared by two hunts, every kind of badge, check-ins out of time order,
+/// at stops of other hunts and unknown stops, clocks in several zones.
+@Suite struct ScoringEquivalenceTests {
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func oneLeagueAfterAnotherScoresAsTheReference() throws {
+        var random = Seeded(state: 2026)
+        let zones = try ["America/Los_Angeles", "UTC", "Asia/Kolkata", "Australia/Lord_Howe"].map {
+            try #require(TimeZone(identifier: $0))
+        }
+        var compared = 0
+        var withBadges = 0
+        for round in 0..<300 {
+            var hunts: [ScoringHunt] = []
+            for h in 0..<Int.random(in: 1...4, using: &random) {
+                let stops = (0..<Int.random(in: 1...5, using: &random)).map { s in
+                    // Now and then a stop id another hunt has too.
+                    (
+                        id: Bool.random(using: &random) && h > 0 && s == 0 ? "h0-s0" : "h\(h)-s\(s)",
+                        points: Int.random(in: 0...100, using: &random)
+                    )
+                }
+                hunts.append(
+                    ScoringHunt(
+                        id: "h\(h)", stops: stops, bonusPoints: Int.random(in: 0...200, using: &random),
+                        difficulty: Hunt.Difficulty.allCases.randomElement(using: &random)!,
+                        ordered: Int.random(in: 0..<3, using: &random) == 0,
+                        timeZone: zones.randomElement(using: &random)!))
+            }
+            let rules: [Badge.Rule] = [
+                .firstCheckIn, .stopsVisited(count: Int.random(in: 1...8, using: &random)),
+                .huntsCompleted(count: Int.random(in: 1...3, using: &random)), .huntCompleted(huntID: "h1"),
+                .difficultyCompleted(Hunt.Difficulty.allCases.randomElement(using: &random)!),
+                .timeWindow(
+                    fromMinute: Int.random(in: 0..<1440, using: &random),
+                    toMinute: Int.random(in: 0..<1440, using: &random),
+                    count: Int.random(in: 1...4, using: &random)
+                ),
+                .stopsWithin(
+                    count: Int.random(in: 2...5, using: &random),
+                    hours: Double.random(in: 0.1...30, using: &random)),
+                .consecutiveDays(days: Int.random(in: 2...4, using: &random)),
+            ]
+            let badges = rules.shuffled(using: &random).enumerated().map { b, rule in
+                Badge(id: "b\(b)", name: "B\(b)", points: Int.random(in: 0...50, using: &random), rule: rule)
+            }
+            let start = 1_795_000_000.0 + Double(round) * 86_400
+            let checkIns = (0..<Int.random(in: 0...60, using: &random)).map { i in
+                let hunt = hunts.randomElement(using: &random)!
+                let stop =
+                    Int.random(in: 0..<10, using: &random) == 0
+                    ? "nowhere" : hunt.stops.randomElement(using: &random)!.id
+                let time = start + Double.random(in: 0...(6 * 86_400), using: &random)
+                let clock =
+                    Bool.random(using: &random) ? time + Double.random(in: -600...600, using: &random) : nil
+                return ScoredCheckIn(
+                    id: Int64(i + 1), huntID: Int.random(in: 0..<8, using: &random) == 0 ? "h0" : hunt.id,
+                    stopID: stop, time: Date(timeIntervalSince1970: time),
+                    clock: clock.map(Date.init(timeIntervalSince1970:)))
+            }
+            let expected = ReferenceScoring.events(for: checkIns, hunts: hunts, badges: badges)
+            #expect(Scoring.events(for: checkIns, hunts: hunts, badges: badges) == expected, "round \(round)")
+            compared += 1
+            if expected.contains(where: { $0.kind == .badge }) { withBadges += 1 }
+        }
+        #expect(compared == 300)
+        #expect(withBadges > 100)  // the rounds exercised the badges, not just empty leagues
+    }
+}
