@@ -32,13 +32,15 @@ let package = Package(
     ],
     targets: [
         // C libraries: a module map and a shim each, nothing else (STYLE.md 3).
-        .systemLibrary(
-            name: "CSpatiaLite", pkgConfig: "spatialite",
-            providers: [.apt(["libspatialite-dev", "libsqlite3-dev"])]),
+        // SpatiaLite, libheif and PROJ are not linked: their shims load them on first use (dlopen),
+        // so that a command that does not need them (and their dozens of dependencies: curl,
+        // GnuTLS, Kerberos, video codecs) does not load them at start-up. Their headers are in
+        // the compiler's default paths.
+        .systemLibrary(name: "CSpatiaLite", providers: [.apt(["libspatialite-dev", "libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
-        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CProj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // Pure Swift: coordinates, geofences, hunts, the hunt-file format, JSON.

@@ -52,8 +52,12 @@ measure checkins "\`vsh checkin --photo DIR\`: 10,000 photos, batched, durable" 
 $BIN player add Newcomer --db "$D/checkins.sqlite" --hunts hunts >/dev/null
 measure checkin-one "\`vsh checkin\`: one photo, a player's first, process start to exit" check-ins 1 \
   $BIN checkin --player Newcomer --photo Fixtures/photos/sign-inside.jpg $NOW --db "$D/checkins.sqlite" --hunts hunts
-measure checkin-heavy "\`vsh checkin\`: one photo by the player who has the 10,000 above (their score is recomputed)" check-ins 1 \
-  $BIN checkin --player Bench --photo Fixtures/photos/sign-inside.jpg $NOW --db "$D/checkins.sqlite" --hunts hunts
+# A device fix at the Welcome sign half a minute before "now": accepted (a photo of theirs would be
+# refused: travel_speed from the world's photos, or a copy of Newcomer's), so their score is recomputed.
+measure checkin-heavy "\`vsh checkin\`: one device fix by the player who has the 10,000 above (accepted: their score is recomputed)" check-ins 1 \
+  $BIN checkin --player Bench --fix 36.082014,-115.172734 --accuracy 5 --time 2026-11-21T22:59:30Z $NOW --db "$D/checkins.sqlite" --hunts hunts
+measure help "\`vsh --help\`: process start-up, 20 runs in a row" runs 20 \
+  bash -c "for i in \$(seq 20); do $BIN --help >/dev/null; done"
 rm -f "$D/replay.sqlite"*
 $BIN player add Bench --db "$D/replay.sqlite" --hunts hunts >/dev/null
 measure replay "\`vsh replay --dry-run\`: the 1,000,000-point walk, 17 stops" fixes 1000000 \

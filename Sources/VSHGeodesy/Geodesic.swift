@@ -8,8 +8,16 @@ public import VSHCore
 public enum Geodesic {
     /// WGS84: a = 6378137 m, f = 1/298.257223563.
     private static let wgs84: geod_geodesic = {
+        // PROJ is loaded here, on first use (it comes with SpatiaLite, which every league needs).
+        if let error = vsh_proj_load_error() {
+            FileHandle.standardError.write(
+                Data(
+                    "vsh: PROJ cannot be loaded (\(String(cString: error))); install it (Debian: libproj25)\n"
+                        .utf8))
+            exit(69)
+        }
         var g = geod_geodesic()
-        geod_init(&g, 6_378_137, 1 / 298.257_223_563)
+        vsh_geod_init(&g, 6_378_137, 1 / 298.257_223_563)
         return g
     }()
 
@@ -56,7 +64,7 @@ public enum Geodesic {
         var azi1 = 0.0
         var azi2 = 0.0
         withUnsafePointer(to: wgs84) { g in
-            geod_inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, &azi2)
+            vsh_geod_inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, &azi2)
         }
         return (s12, azi1, azi2)
     }
@@ -70,7 +78,7 @@ public enum Geodesic {
         var lon2 = 0.0
         var azi2 = 0.0
         withUnsafePointer(to: wgs84) { g in
-            geod_direct(g, start.latitude, start.longitude, azimuth, distanceMeters, &lat2, &lon2, &azi2)
+            vsh_geod_direct(g, start.latitude, start.longitude, azimuth, distanceMeters, &lat2, &lon2, &azi2)
         }
         // geod_direct returns longitudes in [-180, 180]; clamp rounding at the poles.
         return Coordinate(unchecked: max(-90, min(90, lat2)), max(-180, min(180, lon2)))
@@ -84,7 +92,7 @@ public enum Geodesic {
         var area = 0.0
         var perimeter = 0.0
         withUnsafePointer(to: wgs84) { g in
-            geod_polygonarea(g, &lats, &lons, Int32(lats.count), &area, &perimeter)
+            vsh_geod_polygonarea(g, &lats, &lons, Int32(lats.count), &area, &perimeter)
         }
         return abs(area)
     }

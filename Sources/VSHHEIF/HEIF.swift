@@ -6,9 +6,13 @@ import Foundation
 public enum HEIF {
     /// Whether `bytes` begin like a HEIF file libheif can read (an `ftyp` box with a HEIF brand).
     public static func isHEIF(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 12 else { return false }
+        // Every ISO media file starts with its `ftyp` box: anything else (a JPEG) is not asked of
+        // libheif, which is then not loaded at all. Without libheif, a file that looks like one
+        // is taken as one, so that reading it says what is missing.
+        guard bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
+        guard vsh_heif_library() != nil else { return true }
         let result = bytes.withUnsafeBufferPointer {
-            heif_check_filetype($0.baseAddress, Int32(min($0.count, 64)))
+            vsh_heif_check_filetype($0.baseAddress, Int32(min($0.count, 64)))
         }
         return result == heif_filetype_yes_supported || result == heif_filetype_yes_unsupported
     }
@@ -55,15 +59,15 @@ public enum HEIF {
 
     private static func pixels(_ handle: OpaquePointer) throws -> Pixels {
         var image: OpaquePointer?
-        let error = heif_decode_image(
+        let error = vsh_heif_decode_image(
             handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
         guard error.code == heif_error_Ok, let image else { throw ReadError(description: message(error)) }
-        defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        defer { vsh_heif_image_release(image) }
+        let width = Int(vsh_heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(vsh_heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
         guard width > 0, height > 0,
-            let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride)
+            let plane = vsh_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride)
         else { throw ReadError(description: "the image has no pixels") }
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         rgb.withUnsafeMutableBufferPointer { out in
@@ -78,22 +82,26 @@ public enum HEIF {
         _ bytes: [UInt8], maxPixels: Int,
         _ body: (OpaquePointer, OpaquePointer, Int, Int) throws -> T
     ) throws -> T {
-        guard let context = heif_context_alloc() else { throw ReadError(description: "out of memory") }
-        defer { heif_context_free(context) }
+        if let error = vsh_heif_load_error() {
+            throw ReadError(
+                description: "HEIC photos need libheif, which cannot be loaded (\(String(cString: error)))")
+        }
+        guard let context = vsh_heif_context_alloc() else { throw ReadError(description: "out of memory") }
+        defer { vsh_heif_context_free(context) }
         // Refuse declared sizes beyond any camera's before anything is decoded.
-        heif_context_set_maximum_image_size_limit(context, 40_000)
+        vsh_heif_context_set_maximum_image_size_limit(context, 40_000)
         return try bytes.withUnsafeBufferPointer { buffer in
-            let read = heif_context_read_from_memory_without_copy(
+            let read = vsh_heif_context_read_from_memory_without_copy(
                 context, buffer.baseAddress, buffer.count, nil)
             guard read.code == heif_error_Ok else { throw ReadError(description: message(read)) }
             var handle: OpaquePointer?
-            let primary = heif_context_get_primary_image_handle(context, &handle)
+            let primary = vsh_heif_context_get_primary_image_handle(context, &handle)
             guard primary.code == heif_error_Ok, let handle else {
                 throw ReadError(description: message(primary))
             }
-            defer { heif_image_handle_release(handle) }
-            let width = Int(heif_image_handle_get_width(handle))
-            let height = Int(heif_image_handle_get_height(handle))
+            defer { vsh_heif_image_handle_release(handle) }
+            let width = Int(vsh_heif_image_handle_get_width(handle))
+            let height = Int(vsh_heif_image_handle_get_height(handle))
             guard width > 0, height > 0 else { throw ReadError(description: "zero pixel size") }
             guard width * height <= maxPixels else {
                 throw ReadError(
@@ -105,16 +113,16 @@ public enum HEIF {
 
     /// The first EXIF block's TIFF data: the block starts with a 4-byte offset to the TIFF header.
     private static func exif(_ handle: OpaquePointer) -> [UInt8]? {
-        guard heif_image_handle_get_number_of_metadata_blocks(handle, "Exif") > 0 else { return nil }
+        guard vsh_heif_image_handle_get_number_of_metadata_blocks(handle, "Exif") > 0 else { return nil }
         var id: heif_item_id = 0
-        guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else {
+        guard vsh_heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else {
             return nil
         }
-        let size = heif_image_handle_get_metadata_size(handle, id)
+        let size = vsh_heif_image_handle_get_metadata_size(handle, id)
         guard size > 4, size <= 1 << 20 else { return nil }
         var block = [UInt8](repeating: 0, count: size)
         let error = block.withUnsafeMutableBytes {
-            heif_image_handle_get_metadata(handle, id, $0.baseAddress)
+            vsh_heif_image_handle_get_metadata(handle, id, $0.baseAddress)
         }
         guard error.code == heif_error_Ok else { return nil }
         let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])

@@ -10,8 +10,8 @@ final class SpatiaLiteCache: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 
     init() {
-        spatialite_initialize()
-        pointer = spatialite_alloc_connection()
+        vsh_spatialite_initialize()
+        pointer = vsh_spatialite_alloc_connection()
     }
 
     /// Registers SpatiaLite's SQL functions on a connection (`spatialite_init_ex`).
@@ -19,14 +19,14 @@ final class SpatiaLiteCache: @unchecked Sendable {
         guard let handle = db.sqliteConnection else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "connection is closed")
         }
-        spatialite_init_ex(handle, pointer, 0)
+        vsh_spatialite_init_ex(handle, pointer, 0)
         // SpatiaLite's initialisation sets a busy timeout of its own (5 s), over the one GRDB set:
         // put ours back, so that the wait is the documented one (and VSH_BUSY_TIMEOUT works).
         sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
     }
 
     deinit {
-        spatialite_cleanup_ex(pointer)
+        vsh_spatialite_cleanup_ex(pointer)
     }
 }
 
@@ -50,6 +50,13 @@ final class SpatiaLiteDatabase: Sendable {
         self.path = path ?? ":memory:"
         self.readOnly = readOnly
         _ = Self.uriFileNames
+        if let error = vsh_spatialite_load_error() {
+            throw StoreError(
+                code: 0,
+                message:
+                    "SpatiaLite cannot be loaded (\(String(cString: error))); install it (Debian: libspatialite7)",
+                path: self.path)
+        }
         let caches = CacheList()
         self.caches = caches
         var config = Configuration()

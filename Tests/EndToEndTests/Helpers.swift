@@ -29,11 +29,14 @@ struct Workspace {
 
     /// Runs `vsh` with this workspace's database and hunts; with `hunts: false`
     /// from a folder that has no `./hunts`, so the database is used as it is.
-    func vsh(_ arguments: [String], hunts: Bool = true) throws -> TestSupport.ProcessResult {
+    func vsh(_ arguments: [String], hunts: Bool = true, environment: [String: String] = [:]) throws
+        -> TestSupport.ProcessResult
+    {
         let elsewhere = root.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         return try TestSupport.run(
             "vsh", arguments + ["--db", db] + (hunts ? ["--hunts", self.hunts] : []),
+            environment: environment,
             currentDirectory: hunts ? root : elsewhere)
     }
 }

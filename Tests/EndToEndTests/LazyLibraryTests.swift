@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import VSHTestSupport
+
+/// Issue 18: SpatiaLite, PROJ and libheif (with curl, GnuTLS, Kerberos and video codecs behind
+/// them: 46 of the 74 shared libraries `vsh --help` loaded) are loaded when a command first
+/// needs them, not at start-up. The dynamic loader's own log (LD_DEBUG) says what it loaded.
+@Suite struct LazyLibraryTests {
+    /// The libraries the loader opened while `vsh arguments` ran.
+    static func loaded(_ arguments: [String], in workspace: Workspace? = nil) throws -> (Int32, Set<String>) {
+        let result =
+            try workspace?.vsh(arguments, environment: ["LD_DEBUG": "libs"])
+            ?? TestSupport.run("vsh", arguments, environment: ["LD_DEBUG": "libs"])
+        var names = Set<String>()
+        for line in result.stderr.split(separator: "\n") where line.contains("calling init: ") {
+            if let path = line.split(separator: " ").last {
+                names.insert(String(path.split(separator: "/").last ?? path))
+            }
+        }
+        return (result.status, names)
+    }
+
+    static func has(_ names: Set<String>, _ prefix: String) -> Bool {
+        names.contains { $0.hasPrefix(prefix) }
+    }
+
+    @Test func commandsLoadSpatiaLitePROJAndLibheifOnlyWhenTheyNeedThem() throws {
+        let (helpStatus, help) = try Self.loaded(["--help"])
+        #expect(helpStatus == 0)
+        #expect(Self.has(help, "libsqlite3"), "\(help.sorted())")  // the log works
+        for library in ["libspatialite", "libproj", "libheif", "libgeos", "libcurl"] {
+            #expect(!Self.has(help, library), "vsh --help loaded \(library)")
+        }
+        // Reading a JPEG's EXIF needs none of them.
+        let jpeg = TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg").path
+        let (exifStatus, exif) = try Self.loaded(["exif", jpeg])
+        #expect(exifStatus == 0)
+        #expect(!Self.has(exif, "libspatialite") && !Self.has(exif, "libheif"), "\(exif.sorted())")
+        // A league is a SpatiaLite file: a check-in loads it (and PROJ with it).
+        let workspace = try Workspace()
+        #expect(try workspace.vsh(["player", "add", "Ann"]).status == 0)
+        let (checkinStatus, checkin) = try Self.loaded(
+            ["checkin", "--player", "Ann", "--photo", jpeg, "--now", fixtureNow], in: workspace)
+        #expect(checkinStatus == 0)
+        #expect(Self.has(checkin, "libspatialite") && Self.has(checkin, "libproj"), "\(checkin.sorted())")
+        #expect(!Self.has(checkin, "libheif"), "\(checkin.sorted())")
+    }
+}
