@@ -23,16 +23,24 @@ extension SpatiaLiteStore {
             let stopRows = try Row.fetchCursor(
                 db,
                 sql:
-                    "SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor FROM stops WHERE hunt_id = ? ORDER BY position",
+                    "SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor, geometry_bin FROM stops WHERE hunt_id = ? ORDER BY position",
                 arguments: [hunt.id])
             while let stopRow = try stopRows.next() {
                 let stopID: String = stopRow[0]
-                let geometryText: String = stopRow[1]
+                // The binary form when the row has it (written by every sync since v17), else the text.
+                let stored = try stopRow.withUnsafeData(atIndex: 9) { data in
+                    data.flatMap { data in data.withUnsafeBytes { HuntFile.storedGeofence(bytes: $0) } }
+                }
                 let geofence: Geofence
                 do {
-                    geofence =
-                        try HuntFile.storedGeofence(geometryText)
-                        ?? HuntFile.geofence(from: try JSONValue.parse(geometryText))
+                    if let stored {
+                        geofence = stored
+                    } else {
+                        let geometryText: String = stopRow[1]
+                        geofence =
+                            try HuntFile.storedGeofence(geometryText)
+                            ?? HuntFile.geofence(from: try JSONValue.parse(geometryText))
+                    }
                 } catch {
                     throw StoreError(
                         code: 11, message: "stop \(stopID) has a damaged geometry", path: db.description)

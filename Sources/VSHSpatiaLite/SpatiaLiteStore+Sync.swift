@@ -118,8 +118,8 @@ extension SpatiaLiteStore {
         let insertStop = try db.makeStatement(
             sql: """
                 INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom, area_m2,
-                    featured, sponsor)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?, ?, ?)
+                    featured, sponsor, geometry_bin)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?, ?, ?, ?)
                 """)
         for (position, hunt) in catalog.hunts.enumerated() {
             try insertHunt.execute(arguments: [
@@ -135,6 +135,7 @@ extension SpatiaLiteStore {
                     stop.id, hunt.id, stopPosition, stop.name, stop.description, stop.points, stop.image,
                     stop.geofence.geoJSON().compactText, stop.geofence.wkt,
                     Geodesic.areaSquareMeters(of: stop.geofence), stop.featured, stop.sponsor,
+                    Data(HuntFile.storedBytes(stop.geofence)),
                 ])
             }
         }

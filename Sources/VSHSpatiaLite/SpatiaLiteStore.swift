@@ -367,6 +367,22 @@ public final class SpatiaLiteStore: LeagueStore {
                         WHERE verdict IN ('accepted', 'pending');
                     """)
         }
+        migrator.registerMigration("v17-binary-geometry") { db in
+            // Each stop's geofence in a compact binary form beside its GeoJSON text, which bulk
+            // lookups read back (`HuntFile.storedBytes`): no decimal numbers to parse.
+            try db.execute(sql: "ALTER TABLE stops ADD COLUMN geometry_bin BLOB")
+            let rows = try Row.fetchAll(db, sql: "SELECT pk, geometry_json FROM stops")
+            for row in rows {
+                let text: String = row[1]
+                guard
+                    let geofence = HuntFile.storedGeofence(text)
+                        ?? (try? JSONValue.parse(text)).flatMap({ try? HuntFile.geofence(from: $0) })
+                else { continue }  // a damaged row keeps its text: reading it says so, as before
+                try db.execute(
+                    sql: "UPDATE stops SET geometry_bin = ? WHERE pk = ?",
+                    arguments: [Data(HuntFile.storedBytes(geofence)), row[0] as Int64])
+            }
+        }
         return migrator
     }
 }

@@ -41,9 +41,54 @@ import VSHTestSupport
             ] {
                 #expect(HuntFile.storedGeofence(text) == general, "\(text.prefix(120))")
             }
+            // The binary form gives back the same geofence, bit for bit.
+            let bytes = HuntFile.storedBytes(general)
+            #expect(bytes.withUnsafeBytes { HuntFile.storedGeofence(bytes: $0) } == general)
             compared += 1
         }
         #expect(compared >= 20)
+    }
+
+    /// Damaged binary geometry (cut short at every length, a count made larger, a trailing byte, a
+    /// latitude out of range, an unclosed ring) reads as nothing, never as a crash or a fence.
+    @Test func damagedBinaryGeometryReadsAsNothing() throws {
+        let ring = try LinearRing(
+            [
+                Coordinate(unchecked: 36.08, -115.17), Coordinate(unchecked: 36.08, -115.16),
+                Coordinate(unchecked: 36.09, -115.16), Coordinate(unchecked: 36.08, -115.17),
+            ])
+        let hole = try LinearRing(
+            [
+                Coordinate(unchecked: 36.081, -115.169), Coordinate(unchecked: 36.082, -115.165),
+                Coordinate(unchecked: 36.083, -115.168), Coordinate(unchecked: 36.081, -115.169),
+            ], index: 1)
+        let fence = try Geofence(
+            kind: .multiPolygon, polygons: [Polygon(shell: ring, holes: [hole]), Polygon(shell: ring)])
+        let bytes = HuntFile.storedBytes(fence)
+        #expect(bytes.count == 1 + 4 + (4 + 4 + 4 * 16 + 4 + 4 * 16) + (4 + 4 + 4 * 16))
+        func read(_ bytes: [UInt8]) -> Geofence? {
+            bytes.withUnsafeBytes { HuntFile.storedGeofence(bytes: $0) }
+        }
+        #expect(read(bytes) == fence)
+        for length in 0..<bytes.count { #expect(read(Array(bytes.prefix(length))) == nil, "\(length) bytes") }
+        #expect(read(bytes + [0]) == nil)
+        var wrongKind = bytes
+        wrongKind[0] = 0  // a Polygon with two polygons
+        #expect(read(wrongKind) == nil)
+        var huge = bytes
+        huge[5] = 0xFF  // the first polygon's ring count
+        #expect(read(huge) == nil)
+        var outOfRange = bytes
+        let latitude = 1 + 4 + 4 + 4 + 8  // the first position's latitude
+        withUnsafeBytes(of: (91.0).bitPattern.littleEndian) {
+            outOfRange.replaceSubrange(latitude..<latitude + 8, with: $0)
+        }
+        #expect(read(outOfRange) == nil)
+        var unclosed = bytes
+        withUnsafeBytes(of: (36.5).bitPattern.littleEndian) {
+            unclosed.replaceSubrange(latitude..<latitude + 8, with: $0)
+        }
+        #expect(read(unclosed) == nil)
     }
 
     @Test func anythingButThePlainShapesIsLeftToTheJSONPath() {

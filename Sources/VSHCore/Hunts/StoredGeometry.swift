@@ -110,3 +110,72 @@ struct StoredGeometryReader {
         return value
     }
 }
+
+extension HuntFile {
+    /// A geofence in the compact binary form a store keeps beside its GeoJSON text (SpatiaLite's
+    /// `stops.geometry_bin`): reading 50,000 stops back from text spent most of its time turning
+    /// decimal numbers into doubles. Little-endian: the kind (0 Polygon, 1 MultiPolygon), the
+    /// polygon count (UInt32), then each polygon's ring count and each ring's position count
+    /// (UInt32) followed by its positions as (longitude, latitude) Float64 pairs, GeoJSON's order.
+    public static func storedBytes(_ geofence: Geofence) -> [UInt8] {
+        var bytes: [UInt8] = [geofence.kind == .polygon ? 0 : 1]
+        func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        func append(_ value: Double) { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
+        append(UInt32(geofence.polygons.count))
+        for polygon in geofence.polygons {
+            append(UInt32(polygon.rings.count))
+            for ring in polygon.rings {
+                append(UInt32(ring.positions.count))
+                for position in ring.positions {
+                    append(position.longitude)
+                    append(position.latitude)
+                }
+            }
+        }
+        return bytes
+    }
+
+    /// The geofence `storedBytes` wrote, or nil when `bytes` are not one (cut short, a count past
+    /// the end, trailing bytes, a coordinate out of range, a ring that is not a ring).
+    public static func storedGeofence(bytes: UnsafeRawBufferPointer) -> Geofence? {
+        var offset = 0
+        func uint32() -> Int? {
+            guard bytes.count - offset >= 4 else { return nil }
+            defer { offset += 4 }
+            return Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
+        func double() -> Double {
+            defer { offset += 8 }
+            return Double(
+                bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            )
+        }
+        guard bytes.count >= 1, bytes[0] <= 1 else { return nil }
+        offset = 1
+        guard let polygonCount = uint32(), polygonCount > 0, polygonCount <= bytes.count else { return nil }
+        var polygons: [Polygon] = []
+        for _ in 0..<polygonCount {
+            guard let ringCount = uint32(), ringCount > 0, ringCount <= bytes.count else { return nil }
+            var rings: [LinearRing] = []
+            for index in 0..<ringCount {
+                guard let count = uint32(), count <= (bytes.count - offset) / 16 else { return nil }
+                var positions: [Coordinate] = []
+                positions.reserveCapacity(count)
+                for _ in 0..<count {
+                    let longitude = double()
+                    guard let position = try? Coordinate(latitude: double(), longitude: longitude) else {
+                        return nil
+                    }
+                    positions.append(position)
+                }
+                guard let ring = try? LinearRing(positions, index: index) else { return nil }
+                rings.append(ring)
+            }
+            polygons.append(Polygon(shell: rings[0], holes: Array(rings.dropFirst())))
+        }
+        guard offset == bytes.count else { return nil }
+        return bytes[0] == 0
+            ? (polygons.count == 1 ? Geofence(polygons[0]) : nil)
+            : try? Geofence(kind: .multiPolygon, polygons: polygons)
+    }
+}
