@@ -34,6 +34,57 @@ func syntheticStops(count: Int, seed: UInt64) -> [Stop] {
 }
 
 @Suite struct GeofenceIndexTests {
+    /// The index compiled straight from the stored binary geofences is the one compiled from the
+    /// stops read back (every array equal), for all the hunts and for one, in catalog order; a
+    /// row whose binary form is damaged sends the whole compilation the general way.
+    @Test func theIndexFromStoredBytesIsTheIndexFromStops() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-index")
+        let path = folder.appendingPathComponent("world.sqlite").path
+        let store = try SpatiaLiteStore(path: path)
+        let stops = syntheticStops(count: 1_500, seed: 9)
+        try await store.replace(
+            with: HuntCatalog(hunts: [
+                Hunt(id: "b-world", name: "B", stops: Array(stops.prefix(900))),
+                Hunt(
+                    id: "a-world", name: "A",
+                    stops: stops.dropFirst(900).map {
+                        var s = $0
+                        s.huntID = "a-world"
+                        return s
+                    }),
+            ]))
+        let general = GeofenceIndex(stops: try await store.hunts().flatMap(\.hunt.stops))
+        let direct = try await store.compiledIndex()
+        #expect(direct.entries.count == 1_500)
+        #expect(direct.entries.first?.huntID == "b-world")  // catalog order, not by id
+        #expect(direct == general)
+        // The builder fed the stored bytes directly gives the index of the stops themselves.
+        var builder = GeofenceIndex.Builder()
+        for stop in stops.prefix(900) {
+            let bytes = HuntFile.storedBytes(stop.geofence)
+            let added = bytes.withUnsafeBytes {
+                builder.add(huntID: stop.huntID, stopID: stop.id, name: stop.name, storedBytes: $0)
+            }
+            #expect(added)
+        }
+        let refused = builder.add(
+            huntID: "x", stopID: "x", name: "x", storedBytes: UnsafeRawBufferPointer(start: nil, count: 0))
+        #expect(!refused)
+        #expect(GeofenceIndex(builder) == GeofenceIndex(stops: Array(stops.prefix(900))))
+        let one = try await store.compiledIndex(huntID: "a-world")
+        #expect(one.entries.count == 600)
+        #expect(one == GeofenceIndex(stops: try #require(try await store.hunt(id: "a-world")).hunt.stops))
+        let damaged = try TestSupport.run(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE stops SET geometry_bin = x'00' WHERE id = 's5'\"); c.commit()",
+                path,
+            ])
+        #expect(damaged.status == 0, "\(damaged.stderr)")
+        #expect(try await SpatiaLiteStore(path: path).compiledIndex() == general)
+    }
+
     @Test func agreesWithSpatiaLiteOnEveryFixBoundariesIncluded() async throws {
         let folder = try TestSupport.temporaryDirectory("vsh-index")
         let store = try SpatiaLiteStore(path: folder.appendingPathComponent("world.sqlite").path)

@@ -13,9 +13,9 @@
 /// the bound cannot certify the sign (the position lies within rounding
 /// distance of an edge) the answer is `.undecided`, and the caller asks
 /// SpatiaLite, which stays the authority. A test holds the two to the same answers.
-public struct GeofenceIndex: Sendable {
+public struct GeofenceIndex: Equatable, Sendable {
     /// One stop in the index.
-    public struct Entry: Sendable {
+    public struct Entry: Equatable, Sendable {
         /// The hunt of the stop.
         public let huntID: String
         /// The stop's id.
@@ -51,38 +51,86 @@ public struct GeofenceIndex: Sendable {
 
     /// Builds the index from stops in catalog order (hunt order, then stop order).
     public init(stops: [Stop]) {
+        var builder = Builder()
+        for stop in stops { builder.add(stop) }
+        self.init(builder)
+    }
+
+    /// Flat geometry gathered stop by stop, in catalog order, for `init(_:)` to index: from
+    /// `Stop`s, or straight from their stored binary geofences (no `Stop` or `Geofence` built
+    /// for 50,000 stops that are only looked up).
+    public struct Builder: Sendable {
         var entries: [Entry] = []
         var coords: [Double] = []
         var ringStart: [Int32] = [0]
         var polygonStart: [Int32] = [0]
         var entryStart: [Int32] = [0]
         var boxes: [Double] = []
-        entries.reserveCapacity(stops.count)
-        for stop in stops {
-            var minX = Double.infinity
-            var minY = Double.infinity
-            var maxX = -Double.infinity
-            var maxY = -Double.infinity
+        var box = (
+            minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity
+        )
+
+        /// No stops yet.
+        public init() {}
+
+        /// Adds a stop.
+        public mutating func add(_ stop: Stop) {
             for polygon in stop.geofence.polygons {
                 for ring in polygon.rings {
-                    for p in ring.positions {
-                        coords.append(p.longitude)
-                        coords.append(p.latitude)
-                        minX = min(minX, p.longitude)
-                        maxX = max(maxX, p.longitude)
-                        minY = min(minY, p.latitude)
-                        maxY = max(maxY, p.latitude)
-                    }
+                    for p in ring.positions { append(x: p.longitude, y: p.latitude) }
                     ringStart.append(Int32(coords.count))
                 }
                 polygonStart.append(Int32(ringStart.count - 1))
             }
-            entryStart.append(Int32(polygonStart.count - 1))
-            boxes += [minX, minY, maxX, maxY]
-            entries.append(Entry(huntID: stop.huntID, stopID: stop.id, name: stop.name))
+            endStop(Entry(huntID: stop.huntID, stopID: stop.id, name: stop.name))
         }
+
+        /// Adds a stop from its binary geofence (`HuntFile.storedBytes`); false, with nothing
+        /// added, when the bytes are not a valid geofence (the caller reads the stop another way).
+        public mutating func add(
+            huntID: String, stopID: String, name: String, storedBytes: UnsafeRawBufferPointer
+        )
+            -> Bool
+        {
+            // The walk checks all of the bytes before it reports a part: a damaged geofence adds nothing.
+            let kind = HuntFile.walkStored(storedBytes) { part in
+                switch part {
+                case .ring(let pairs, let count):
+                    for i in 0..<count {
+                        append(x: pairs.double(at: i * 16), y: pairs.double(at: i * 16 + 8))
+                    }
+                    ringStart.append(Int32(coords.count))
+                case .polygonEnd:
+                    polygonStart.append(Int32(ringStart.count - 1))
+                }
+            }
+            guard kind != nil else { return false }
+            endStop(Entry(huntID: huntID, stopID: stopID, name: name))
+            return true
+        }
+
+        mutating func append(x: Double, y: Double) {
+            coords.append(x)
+            coords.append(y)
+            box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
+        }
+
+        mutating func endStop(_ entry: Entry) {
+            entryStart.append(Int32(polygonStart.count - 1))
+            boxes.append(box.minX)
+            boxes.append(box.minY)
+            boxes.append(box.maxX)
+            boxes.append(box.maxY)
+            box = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+            entries.append(entry)
+        }
+    }
+
+    /// The index of what `builder` gathered.
+    public init(_ builder: Builder) {
+        let (entries, boxes) = (builder.entries, builder.boxes)
         (self.coords, self.ringStart, self.polygonStart, self.entryStart, self.boxes) = (
-            coords, ringStart, polygonStart, entryStart, boxes
+            builder.coords, builder.ringStart, builder.polygonStart, builder.entryStart, boxes
         )
         self.entries = entries
         guard !entries.isEmpty else {

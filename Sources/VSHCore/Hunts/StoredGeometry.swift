@@ -138,44 +138,100 @@ extension HuntFile {
     /// The geofence `storedBytes` wrote, or nil when `bytes` are not one (cut short, a count past
     /// the end, trailing bytes, a coordinate out of range, a ring that is not a ring).
     public static func storedGeofence(bytes: UnsafeRawBufferPointer) -> Geofence? {
+        var polygons: [Polygon] = []
+        var rings: [LinearRing] = []
+        var failed = false
+        let kind = walkStored(bytes) { event in
+            switch event {
+            case .ring(let pairs, let count):
+                // Checked by the walk already; built through the checking initialisers all the same.
+                let positions = (0..<count).compactMap { i in
+                    try? Coordinate(
+                        latitude: pairs.double(at: i * 16 + 8), longitude: pairs.double(at: i * 16))
+                }
+                guard let ring = try? LinearRing(positions, index: rings.count) else { return failed = true }
+                rings.append(ring)
+            case .polygonEnd:
+                if !rings.isEmpty {
+                    polygons.append(Polygon(shell: rings[0], holes: Array(rings.dropFirst())))
+                }
+                rings = []
+            }
+        }
+        guard !failed else { return nil }
+        switch kind {
+        case .polygon?: return Geofence(polygons[0])
+        case .multiPolygon?: return try? Geofence(kind: .multiPolygon, polygons: polygons)
+        case nil: return nil
+        }
+    }
+
+    /// What `walkStored` reports, in order: each ring's (longitude, latitude) pairs, checked,
+    /// then the end of its polygon.
+    public enum StoredPart {
+        /// A ring of `count` positions, as 16-byte (longitude, latitude) Float64 pairs.
+        case ring(UnsafeRawBufferPointer, count: Int)
+        /// The polygon whose rings came before ends.
+        case polygonEnd
+    }
+
+    /// Walks binary geometry (`storedBytes`) once, checking all of it first, then reporting each
+    /// ring and polygon to `part`: nil (nothing reported) when the bytes are not a geofence, with
+    /// the checks of `Coordinate` and `LinearRing` (in range, at least four positions, closed, no
+    /// edge over 180° of longitude). One reader for the geofence and for the bulk index.
+    public static func walkStored(_ bytes: UnsafeRawBufferPointer, _ part: (StoredPart) -> Void) -> Geofence
+        .Kind?
+    {
         var offset = 0
         func uint32() -> Int? {
             guard bytes.count - offset >= 4 else { return nil }
             defer { offset += 4 }
             return Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
         }
-        func double() -> Double {
-            defer { offset += 8 }
-            return Double(
-                bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            )
-        }
         guard bytes.count >= 1, bytes[0] <= 1 else { return nil }
         offset = 1
-        guard let polygonCount = uint32(), polygonCount > 0, polygonCount <= bytes.count else { return nil }
-        var polygons: [Polygon] = []
+        guard let polygonCount = uint32(), polygonCount > 0, polygonCount <= bytes.count,
+            bytes[0] == 1 || polygonCount == 1
+        else { return nil }
+        var parts: [(start: Int, count: Int)] = []  // rings; count -1 ends a polygon
         for _ in 0..<polygonCount {
             guard let ringCount = uint32(), ringCount > 0, ringCount <= bytes.count else { return nil }
-            var rings: [LinearRing] = []
-            for index in 0..<ringCount {
-                guard let count = uint32(), count <= (bytes.count - offset) / 16 else { return nil }
-                var positions: [Coordinate] = []
-                positions.reserveCapacity(count)
-                for _ in 0..<count {
-                    let longitude = double()
-                    guard let position = try? Coordinate(latitude: double(), longitude: longitude) else {
-                        return nil
-                    }
-                    positions.append(position)
+            for _ in 0..<ringCount {
+                guard let count = uint32(), count >= 4, count <= (bytes.count - offset) / 16 else {
+                    return nil
                 }
-                guard let ring = try? LinearRing(positions, index: index) else { return nil }
-                rings.append(ring)
+                let ring = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count * 16])
+                var previous = ring.double(at: 0)
+                for i in 0..<count {
+                    let (x, y) = (ring.double(at: i * 16), ring.double(at: i * 16 + 8))
+                    guard x.isFinite, y.isFinite, (-180...180).contains(x), (-90...90).contains(y),
+                        abs(x - previous) <= 180
+                    else { return nil }
+                    previous = x
+                }
+                guard ring.double(at: 0) == ring.double(at: (count - 1) * 16),
+                    ring.double(at: 8) == ring.double(at: (count - 1) * 16 + 8)
+                else { return nil }
+                parts.append((offset, count))
+                offset += count * 16
             }
-            polygons.append(Polygon(shell: rings[0], holes: Array(rings.dropFirst())))
+            parts.append((0, -1))
         }
         guard offset == bytes.count else { return nil }
-        return bytes[0] == 0
-            ? (polygons.count == 1 ? Geofence(polygons[0]) : nil)
-            : try? Geofence(kind: .multiPolygon, polygons: polygons)
+        for (start, count) in parts {
+            part(
+                count < 0
+                    ? .polygonEnd
+                    : .ring(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count * 16]), count: count)
+            )
+        }
+        return bytes[0] == 0 ? .polygon : .multiPolygon
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The little-endian Float64 at `offset`.
+    @inline(__always) func double(at offset: Int) -> Double {
+        Double(bitPattern: UInt64(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
     }
 }

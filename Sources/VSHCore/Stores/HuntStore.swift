@@ -112,6 +112,10 @@ public protocol HuntStore: Sendable {
     /// Syncs the hunt files of a folder (every `*.geojson` and `badges.json`) when they changed.
     @discardableResult
     func sync(directory: String) async throws -> SyncOutcome
+
+    /// Every stop compiled into an in-memory `GeofenceIndex`, in catalog order (the order
+    /// `stops(covering:)` answers in), optionally one hunt's.
+    func compiledIndex(huntID: String?) async throws -> GeofenceIndex
 }
 
 /// A straight segment between two positions (WGS84 degrees, the line drawn in longitude and latitude).
@@ -138,9 +142,12 @@ extension HuntStore {
             badges: try HuntSources.readBadges(directory: directory))
     }
 
+    /// Every stop's, through the store's own `compiledIndex(huntID:)`.
+    public func compiledIndex() async throws -> GeofenceIndex { try await compiledIndex(huntID: nil) }
+
     /// Every stop compiled into an in-memory `GeofenceIndex`, in catalog order
-    /// (the order `stops(covering:)` answers in), optionally one hunt's.
-    public func compiledIndex(huntID: String? = nil) async throws -> GeofenceIndex {
+    /// (the order `stops(covering:)` answers in), optionally one hunt's, from `hunts()`.
+    public func compiledIndex(huntID: String?) async throws -> GeofenceIndex {
         GeofenceIndex(
             stops: try await hunts().filter { huntID == nil || $0.hunt.id == huntID }.flatMap(\.hunt.stops))
     }
