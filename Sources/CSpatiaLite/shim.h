@@ -1,49 +1,22 @@
 #include <sqlite3.h>
 #include <spatialite.h>
 
-/* Loaded on first use (dlopen), not at start-up: with the executables linked --as-needed, a
-   library whose functions are only reached through these wrappers is not loaded by every
-   command (`vsh --help` loaded 74 shared libraries, most of them SpatiaLite's, PROJ's and
-   libheif's dependencies: curl, GnuTLS, Kerberos, x265, AV1 codecs). The symbol's type comes from
-   the library's own header; each is looked up once and kept (atomics: any thread may be first). */
-#include <dlfcn.h>
-#include <stddef.h>
-#define VSH_SPATIALITE_LIBRARY(function, name, soname)                                 \
-    static inline void *function(void) {                                         \
-        static void *handle;                                                     \
-        void *h = __atomic_load_n(&handle, __ATOMIC_ACQUIRE);                    \
-        if (!h) {                                                                \
-            h = dlopen(name, RTLD_NOW | RTLD_LOCAL);                             \
-            if (!h) h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);                   \
-            __atomic_store_n(&handle, h, __ATOMIC_RELEASE);                      \
-        }                                                                        \
-        return h;                                                                \
-    }
-#define VSH_SPATIALITE(library, symbol)                                                           \
-    ({                                                                                      \
-        static __typeof__(&symbol) cached;                                                  \
-        __typeof__(&symbol) f = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                 \
-        if (!f) {                                                                           \
-            f = (__typeof__(&symbol))dlsym(library(), #symbol);                             \
-            __atomic_store_n(&cached, f, __ATOMIC_RELEASE);                                 \
-        }                                                                                   \
-        f;                                                                                  \
-    })
+#include "lazy.h"
 
-VSH_SPATIALITE_LIBRARY(vsh_spatialite_library, "libspatialite.so", "libspatialite.so.7")
+VSH_LAZY_LIBRARY(vsh_spatialite_library, "libspatialite.so", "libspatialite.so.7")
 /* NULL once SpatiaLite is loaded, else the loader's words. */
 static inline const char *vsh_spatialite_load_error(void) {
     return vsh_spatialite_library() ? NULL : dlerror();
 }
-static inline void vsh_spatialite_initialize(void) { VSH_SPATIALITE(vsh_spatialite_library, spatialite_initialize)(); }
+static inline void vsh_spatialite_initialize(void) { VSH_LAZY(vsh_spatialite_library, spatialite_initialize)(); }
 static inline void *vsh_spatialite_alloc_connection(void) {
-    return VSH_SPATIALITE(vsh_spatialite_library, spatialite_alloc_connection)();
+    return VSH_LAZY(vsh_spatialite_library, spatialite_alloc_connection)();
 }
 static inline void vsh_spatialite_init_ex(sqlite3 *db, const void *cache, int verbose) {
-    VSH_SPATIALITE(vsh_spatialite_library, spatialite_init_ex)(db, cache, verbose);
+    VSH_LAZY(vsh_spatialite_library, spatialite_init_ex)(db, cache, verbose);
 }
 static inline void vsh_spatialite_cleanup_ex(const void *cache) {
-    VSH_SPATIALITE(vsh_spatialite_library, spatialite_cleanup_ex)(cache);
+    VSH_LAZY(vsh_spatialite_library, spatialite_cleanup_ex)(cache);
 }
 
 /* sqlite3_config is variadic, which Swift cannot call. Lets file names be file: URIs (for a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VSHCore
+import VSHTestSupport
 
 /// Scoring as it was written first (a Calendar a check-in, dictionaries by id, copies of hunts
 /// and badges): the reference the one-pass version is held to.
@@ -100,19 +101,8 @@ enum ReferenceScoring {
 /// and not, a stop id shared by two hunts, every kind of badge, check-ins out of time order,
 /// at stops of other hunts and unknown stops, clocks in several zones.
 @Suite struct ScoringEquivalenceTests {
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func oneLeagueAfterAnotherScoresAsTheReference() throws {
-        var random = Seeded(state: 2026)
+        var random = SplitMix64(seed: 2026)
         let zones = try ["America/Los_Angeles", "UTC", "Asia/Kolkata", "Australia/Lord_Howe"].map {
             try #require(TimeZone(identifier: $0))
         }

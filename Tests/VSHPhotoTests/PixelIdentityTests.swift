@@ -102,7 +102,7 @@ import VSHTestSupport
     /// Generated pictures (smooth random shapes on random backgrounds, with noise): no two of
     /// 300 come within the threshold.
     @Test func generatedPicturesAreFarApart() throws {
-        var generator = SeededGenerator(seed: 14)
+        var generator = SplitMix64(seed: 14)
         var hashes: [UInt64] = []
         for _ in 0..<300 {
             var image = RGBImage(
@@ -160,18 +160,5 @@ import VSHTestSupport
         #expect(
             PixelIdentity(decoded: turned, orientation: 8).sha256
                 == PixelIdentity(decoded: image, orientation: 1).sha256)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for repeatable generated pictures.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
