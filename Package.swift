@@ -43,8 +43,10 @@ let package = Package(
         .systemLibrary(name: "CProj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
-        // Pure Swift: coordinates, geofences, hunts, the hunt-file format, JSON.
-        .target(name: "VSHCore", swiftSettings: strictSettings),
+        // SHA-256's rounds on the CPU's SHA instructions (x86-64), used by VSHCore's SHA256.
+        .target(name: "CSHA256"),
+        // Swift but for that: coordinates, geofences, hunts, the hunt-file format, JSON.
+        .target(name: "VSHCore", dependencies: ["CSHA256"], swiftSettings: strictSettings),
         // Geodesics on the WGS84 ellipsoid through PROJ's geodesic.h (Karney).
         .target(name: "VSHGeodesy", dependencies: ["VSHCore", "CProj"], swiftSettings: strictSettings),
         // Photos: EXIF through libexif, JPEG structure and identity (no pixels decoded for those),

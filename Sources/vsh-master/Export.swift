@@ -14,6 +14,7 @@ enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
 extension VSHMaster {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a hunt as GeoJSON, KML (Google Earth) or GPX (waypoints for a GPS app).")
         @OptionGroup var folder: FolderOptions
         @Argument(help: "The hunt id.") var id: String
@@ -42,6 +43,7 @@ extension VSHMaster {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Make a hunt file from KML (Google Earth, or a vsh export) or GeoJSON.",
             discussion: """
                 A file exported by vsh-master comes back as the same hunt file, byte for byte. A file drawn \

@@ -101,6 +101,7 @@ extension VSHMaster {
 
         struct New: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "new",
                 abstract: "Create a hunt file (add stops with `stop add`).")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The hunt id: lower-case letters, digits, hyphens (the file name).") var id:
@@ -144,7 +145,8 @@ extension VSHMaster {
         }
 
         struct Set: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Change a hunt's fields.")
+            static let configuration = CommandConfiguration(
+                commandName: "set", abstract: "Change a hunt's fields.")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The hunt id.") var id: String
             @OptionGroup var fields: HuntFields

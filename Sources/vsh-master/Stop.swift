@@ -80,6 +80,7 @@ extension VSHMaster {
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "add",
                 abstract: "Add a stop from a walked GPX perimeter, corner photos, a circle, GeoJSON or WKT.",
                 discussion: """
                     vsh-master stop add --hunt strip-classics --id mgm-lion --name "MGM Grand Lion" --points 30 \\
@@ -135,6 +136,7 @@ extension VSHMaster {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "list",
                 abstract: "List the stops of every hunt, or of one.")
             @OptionGroup var folder: FolderOptions
             @Option(help: "Only this hunt.") var hunt: String?
@@ -161,6 +163,7 @@ extension VSHMaster {
 
         struct Show: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "show",
                 abstract: "Show one stop, with its geometry as GeoJSON.")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The stop id.") var id: String
@@ -184,6 +187,7 @@ extension VSHMaster {
 
         struct Move: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "move",
                 abstract: "Move a stop to another hunt (it keeps its id).")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The stop id.") var id: String
@@ -206,7 +210,8 @@ extension VSHMaster {
         }
 
         struct Set: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Change a stop's fields or geometry.")
+            static let configuration = CommandConfiguration(
+                commandName: "set", abstract: "Change a stop's fields or geometry.")
             @OptionGroup var folder: FolderOptions
             @Argument(help: "The stop id.") var id: String
             @OptionGroup var fields: StopFields

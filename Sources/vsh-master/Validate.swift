@@ -8,6 +8,7 @@ import VSHSpatiaLite
 extension VSHMaster {
     struct Validate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract:
                 "Check every hunt file of a folder; list every problem (exit 65) or say all is well, with warnings.",
             discussion: """
@@ -47,6 +48,7 @@ extension VSHMaster {
 
     struct Format: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "format",
             abstract: "Rewrite every hunt file in vsh-master's stable form (key order, 7 decimals, layout).")
         @OptionGroup var folder: FolderOptions
         @Flag(help: "Only say which files would change; exit 1 if any would.") var check = false

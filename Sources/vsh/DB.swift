@@ -13,6 +13,7 @@ extension VSH {
 
         struct Copy: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "copy",
                 abstract: "Copy a whole league into an empty database.",
                 discussion: """
                     Copies the hunts and badges, players with their accounts (password hashes, roles, \

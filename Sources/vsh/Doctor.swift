@@ -8,6 +8,7 @@ import VSHSpatiaLite
 extension VSH {
     struct Doctor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "doctor",
             abstract: "Check the database: SQLite integrity, archived photos and score totals.",
             discussion: """
                 Runs PRAGMA integrity_check and foreign_key_check, looks for every check-in's photo in the \

@@ -8,6 +8,7 @@ import VSHPhoto
 extension VSH {
     struct Exif: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "exif",
             abstract:
                 "Show what the verifier reads from photos (EXIF GPS position, times, accuracy, camera).",
             discussion: """

@@ -7,7 +7,7 @@ import VSHSpatiaLite
 
 extension VSH {
     struct Hunts: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the hunts.")
+        static let configuration = CommandConfiguration(commandName: "hunts", abstract: "List the hunts.")
 
         @OptionGroup var store: StoreOptions
         @Flag(help: "One JSON array of hunts (shape in the README).") var json = false

@@ -8,6 +8,7 @@ import VSHSpatiaLite
 extension VSH {
     struct Leaderboard: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "leaderboard",
             abstract: "Rank the players: points, hunts completed, stops visited, badges.",
             discussion: """
                 Points are derived from accepted check-ins: a stop's points on the first visit, a hunt's bonus \
@@ -54,6 +55,7 @@ extension VSH {
 
     struct Rescore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rescore",
             abstract:
                 "Recompute every player's points, completions and badges from the check-ins (also done after any hunt or badge change)."
         )

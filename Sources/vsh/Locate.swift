@@ -8,6 +8,7 @@ import VSHSpatiaLite
 extension VSH {
     struct Locate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "locate",
             abstract: "Which stops cover a point (boundary included); else the nearest stop and how far.",
             discussion: """
                 vsh locate 36.08208 -115.17284        (latitude, then longitude; decimal degrees)

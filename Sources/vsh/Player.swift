@@ -9,11 +9,13 @@ import VSHSpatiaLite
 extension VSH {
     struct Player: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "player",
             abstract: "Register players and manage their accounts.",
             subcommands: [Add.self, Password.self, RoleCommand.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "add",
                 abstract: "Register a player.",
                 discussion: "Names: 1 to 40 letters, digits, spaces and . _ - ' ; unique ignoring case.")
 
@@ -36,6 +38,7 @@ extension VSH {
 
     struct Players: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "players",
             abstract: "List the players with their points and check-ins.")
 
         @OptionGroup var store: StoreOptions
@@ -78,6 +81,7 @@ extension VSH {
 extension VSH.Player {
     struct Password: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "password",
             abstract: "Give a player a password for signing in to the service (read from standard input).",
             discussion: """
                 The password is read from standard input (without echo on a terminal), never from the \

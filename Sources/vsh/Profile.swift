@@ -8,6 +8,7 @@ import VSHSpatiaLite
 extension VSH {
     struct Profile: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "profile",
             abstract: "A player's totals, progress in each hunt, badges and latest check-ins.")
 
         @OptionGroup var store: StoreOptions

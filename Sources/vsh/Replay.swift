@@ -8,6 +8,7 @@ import VSHSpatiaLite
 extension VSH {
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "replay",
             abstract: "Replay a recorded walk (GPX) through the engine: enter, check-in, exit events.",
             discussion: """
                 Each stay of at least --dwell seconds at a stop becomes a check-in through the same rules as a \

@@ -8,11 +8,13 @@ import VSHSpatiaLite
 extension VSH {
     struct Review: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "review",
             abstract: "Moderate check-ins waiting for review.",
             subcommands: [List.self, Approve.self, Reject.self, Revoke.self])
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "list",
                 abstract: "Check-ins waiting for a moderator, oldest first.")
             @OptionGroup var store: StoreOptions
             @Flag(help: "One JSON array: [{id, player, player_id, received_at, hunt, stop, reasons, photo}].")
@@ -91,6 +93,7 @@ extension VSH {
 
         struct Approve: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "approve",
                 abstract: "Accept a pending check-in, or overturn a rejected one (credits its points).",
                 discussion: """
                     The rules run again first, against the check-ins known now (the player may have checked \
@@ -117,6 +120,7 @@ extension VSH {
 
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "revoke",
                 abstract:
                     "Withdraw an accepted check-in: its points, completions and badges are withdrawn too.")
             @OptionGroup var decision: Decide
@@ -125,7 +129,8 @@ extension VSH {
         }
 
         struct Reject: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Reject a pending check-in.")
+            static let configuration = CommandConfiguration(
+                commandName: "reject", abstract: "Reject a pending check-in.")
             @OptionGroup var decision: Decide
             @Option(help: "Why (required; kept in the audit trail).") var reason: String
             func run() async throws { try await decision.decide(.rejected, reason: reason) }

@@ -10,6 +10,7 @@ import VSHSpatiaLite
 extension VSH {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract:
                 "Run the web app and HTTP service for players' phones (accounts, hunts, check-ins, boards).",
             discussion: """

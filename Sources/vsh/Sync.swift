@@ -8,6 +8,7 @@ import VSHSpatiaLite
 extension VSH {
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract:
                 "Load the hunt files into the database now (every command also does this when they changed).")
 

@@ -46,3 +46,38 @@ import VSHTestSupport
         #expect(!Self.has(checkin, "libheif"), "\(checkin.sorted())")
     }
 }
+
+/// Issue 18: every command of `vsh` and `vsh-master` names itself. Without a `commandName`,
+/// ArgumentParser derives the name from the type's (`String(describing:)`), which asks the Swift
+/// runtime whether the type conforms to three printing protocols: each answer scans every
+/// conformance record of every loaded library, a fifth of `vsh --help`'s time for 44 commands.
+@Suite struct CommandNameTests {
+    @Test func everyCommandConfigurationNamesItsCommand() throws {
+        var configurations = 0
+        for folder in ["Sources/vsh", "Sources/vsh-master"] {
+            let url = TestSupport.packageRoot.appendingPathComponent(folder)
+            let files = try FileManager.default.contentsOfDirectory(atPath: url.path).filter {
+                $0.hasSuffix(".swift")
+            }
+            for file in files {
+                let source = try String(contentsOf: url.appendingPathComponent(file), encoding: .utf8)
+                var rest = Substring(source)
+                while let start = rest.range(of: "CommandConfiguration(") {
+                    // The arguments up to the matching parenthesis.
+                    var depth = 1
+                    var end = start.upperBound
+                    while depth > 0, end < rest.endIndex {
+                        if rest[end] == "(" { depth += 1 } else if rest[end] == ")" { depth -= 1 }
+                        end = rest.index(after: end)
+                    }
+                    configurations += 1
+                    #expect(
+                        rest[start.upperBound..<end].contains("commandName:"),
+                        "\(folder)/\(file): a CommandConfiguration without a commandName")
+                    rest = rest[end...]
+                }
+            }
+        }
+        #expect(configurations >= 44)
+    }
+}

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import VSHCore
+import VSHTestSupport
+
+@testable import VSHCore
 
 @Suite struct RFC3339Tests {
     @Test func parsesOffsetsFractionsAndZulu() {
@@ -49,6 +51,34 @@ import VSHCore
         }
         hasher.update(bytes[index...])
         #expect(hasher.finalizeHex() == SHA256.hex(bytes))
+    }
+
+    /// The rounds on the CPU's SHA instructions and the portable ones agree on every length
+    /// from 0 to 300 bytes (every padding case, one to five blocks) and on large random inputs
+    /// fed in random pieces. Where the CPU lacks them both hashers are the portable one.
+    @Test func theCPUsSHAInstructionsAgreeWithThePortableRounds() {
+        var generator = SplitMix64(seed: 18)
+        let bytes = (0..<200_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        for length in 0...300 {
+            var fast = SHA256()
+            var portable = SHA256(portable: true)
+            fast.update(bytes[0..<length])
+            portable.update(bytes[0..<length])
+            #expect(fast.finalizeHex() == portable.finalizeHex(), "length \(length)")
+        }
+        for _ in 0..<20 {
+            var fast = SHA256()
+            var portable = SHA256(portable: true)
+            var index = 0
+            while index < bytes.count {
+                let end = min(bytes.count, index + Int(generator.next() % 20_000))
+                fast.update(bytes[index..<end])
+                portable.update(bytes[index..<end])
+                index = end
+            }
+            #expect(fast.finalizeHex() == portable.finalizeHex())
+        }
+        print("SHA256: the CPU's SHA instructions \(SHA256().hardware ? "used" : "absent")")
     }
 
     @Test func agreesWithSha256sumOnAHuntFile() throws {

@@ -1,10 +1,17 @@
+internal import CSHA256
+
 /// SHA-256 (FIPS 180-4), streaming.
 ///
-/// vsh hashes hunt files (to know when to re-sync) and photo image data (to
-/// recognise a re-used photo). The toolchain's Foundation has no digest on
-/// Linux, and swift-crypto would double the build time for one function, so
-/// this is the textbook algorithm; tests hold it to `sha256sum`.
+/// vsh hashes hunt files (to know when to re-sync) and photos, three times each (the file, its
+/// image data and its decoded pixels, to recognise a re-used photo). The toolchain's Foundation
+/// has no digest on Linux, and swift-crypto would double the build time for one function, so
+/// this is the textbook algorithm, whose rounds run on the CPU's SHA instructions where it has
+/// them (`CSHA256`: x86-64 SHA-NI, 0.3 to 1.4 GB/s here); tests hold both to `sha256sum` and
+/// to each other.
 public struct SHA256: Sendable {
+    /// Whether this CPU has the SHA instructions.
+    static let cpuHasSHA: Bool = vsh_sha256_hardware() == 1
+
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
         0x5be0_cd19,
@@ -12,8 +19,17 @@ public struct SHA256: Sendable {
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
 
+    /// Whether this hasher's rounds run on the CPU's SHA instructions.
+    let hardware: Bool
+
     /// An empty hasher.
-    public init() { buffer.reserveCapacity(64) }
+    public init() { self.init(portable: false) }
+
+    /// An empty hasher; `portable` keeps it off the CPU's SHA instructions (tests compare the two).
+    init(portable: Bool) {
+        hardware = !portable && Self.cpuHasSHA
+        buffer.reserveCapacity(64)
+    }
 
     /// Hashes more bytes.
     public mutating func update(_ bytes: some Collection<UInt8>) {
@@ -32,13 +48,14 @@ public struct SHA256: Sendable {
             buffer.append(contentsOf: bytes[0..<take])
             offset = take
             if buffer.count == 64 {
-                buffer.withUnsafeBufferPointer { compress($0.baseAddress!) }
+                buffer.withUnsafeBufferPointer { compress($0.baseAddress!, blocks: 1) }
                 buffer.removeAll(keepingCapacity: true)
             }
         }
-        while bytes.count - offset >= 64 {
-            compress(bytes.baseAddress! + offset)
-            offset += 64
+        let whole = (bytes.count - offset) / 64
+        if whole > 0 {
+            compress(bytes.baseAddress! + offset, blocks: whole)
+            offset += whole * 64
         }
         if offset < bytes.count { buffer.append(contentsOf: bytes[offset...]) }
     }
@@ -52,9 +69,7 @@ public struct SHA256: Sendable {
             tail.append(UInt8(truncatingIfNeeded: bitLength >> shift))
         }
         buffer.removeAll()
-        tail.withUnsafeBufferPointer { t in
-            for start in stride(from: 0, to: t.count, by: 64) { compress(t.baseAddress! + start) }
-        }
+        tail.withUnsafeBufferPointer { t in compress(t.baseAddress!, blocks: t.count / 64) }
         return state.map { word in
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
@@ -87,15 +102,23 @@ public struct SHA256: Sendable {
         0xc671_78f2,
     ]
 
-    private mutating func compress(_ block: UnsafePointer<UInt8>) {
+    /// Compresses `blocks` consecutive 64-byte blocks into the state.
+    private mutating func compress(_ data: UnsafePointer<UInt8>, blocks: Int) {
+        if hardware {
+            state.withUnsafeMutableBufferPointer { vsh_sha256_blocks($0.baseAddress!, data, blocks) }
+            return
+        }
         // The message schedule lives on the stack: no allocation per block.
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for t in 0..<16 {
-                w[t] =
-                    UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2])
-                    << 8 | UInt32(block[t * 4 + 3])
+            for block in 0..<blocks {
+                let bytes = data + block * 64
+                for t in 0..<16 {
+                    w[t] =
+                        UInt32(bytes[t * 4]) << 24 | UInt32(bytes[t * 4 + 1]) << 16 | UInt32(bytes[t * 4 + 2])
+                        << 8 | UInt32(bytes[t * 4 + 3])
+                }
+                compress(schedule: w)
             }
-            compress(schedule: w)
         }
     }
 
