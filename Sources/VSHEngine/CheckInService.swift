@@ -112,37 +112,42 @@ public struct CheckInService: Sendable {
     {
         try await requireKnown(player: player, huntID: huntID)
         var items: [BatchItem] = []
-        var start = 0
         let photos = self.photos
         let verifier = self.verifier
-        while start < paths.count {
-            let slice = Array(paths[start..<min(paths.count, start + batchSize)])
-            start += batchSize
-            let decoded = await BoundedParallel.map(slice, width: readWidth) {
-                path -> Result<(Photo, [UInt8]), PhotoError> in
-                do throws(PhotoError) {
-                    return .success(try PhotoReader.photo(path: path))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            var read: [Result<(Photo, String), PhotoError>] = []
-            for (path, outcome) in zip(slice, decoded) {
-                switch outcome {
-                case .success(let (photo, bytes)):
+        let width = readWidth
+        let slices = stride(from: 0, to: paths.count, by: max(1, batchSize)).map {
+            Array(paths[$0..<min(paths.count, $0 + max(1, batchSize))])
+        }
+        // Each photo is read, hashed and copied into the store by one of `readWidth` tasks;
+        // the next slice is read while this one is decided and committed.
+        @Sendable func read(_ slice: [String]) -> Task<[Result<(Photo, String), PhotoError>], Never> {
+            Task {
+                await BoundedParallel.map(slice, width: width) {
+                    path -> Result<(Photo, String), PhotoError> in
+                    let photo: Photo
+                    let bytes: [UInt8]
+                    do throws(PhotoError) {
+                        (photo, bytes) = try PhotoReader.photo(path: path)
+                    } catch {
+                        return .failure(error)
+                    }
                     guard let key = try? await photos.put(bytes, sha256: photo.fileSHA256, durable: false)
                     else {
-                        read.append(.failure(.unreadable(file: path)))
-                        continue
+                        return .failure(.unreadable(file: path))
                     }
-                    read.append(.success((photo, key)))
-                case .failure(let error): read.append(.failure(error))
+                    return .success((photo, key))
                 }
             }
+        }
+        var pending = slices.first.map(read)
+        for (index, slice) in slices.enumerated() {
+            guard let reading = pending else { break }
+            let outcomes = await reading.value
+            pending = index + 1 < slices.count ? read(slices[index + 1]) : nil
             var batch: [(submission: Submission, photoFile: String?)] = []
             var order: [Int] = []
             var results = [BatchItem?](repeating: nil, count: slice.count)
-            for (i, outcome) in read.enumerated() {
+            for (i, outcome) in outcomes.enumerated() {
                 switch outcome {
                 case .success(let (photo, key)):
                     batch.append(

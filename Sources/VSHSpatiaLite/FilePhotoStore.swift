@@ -40,7 +40,9 @@ public struct FilePhotoStore: PhotoStore {
     /// Stores the bytes as `root/ab/<sha256>.jpg`: written to a temporary file, flushed, renamed, and the folder flushed (when `durable`).
     @discardableResult
     public func put(_ bytes: [UInt8], sha256: String, durable: Bool) throws -> String {
-        guard sha256.count == 64, sha256.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+        guard sha256.utf8.count == 64,
+            sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else {
             throw PhotoStoreError(message: "invalid photo hash \"\(sha256.prefix(80))\"", path: root)
         }
         let key = Self.key(sha256: sha256)

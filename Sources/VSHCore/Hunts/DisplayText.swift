@@ -49,6 +49,8 @@ public enum DisplayText {
 
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         if scalar == "\n" || scalar == "\t" { return false }
+        // Printable ASCII, most of any line: no Unicode property lookups (a batch's lines carry a "·").
+        if scalar.value >= 0x20 && scalar.value < 0x7F { return false }
         let props = scalar.properties
         return props.generalCategory == .control || props.isBidiControl
             || props.generalCategory == .lineSeparator || props.generalCategory == .paragraphSeparator
