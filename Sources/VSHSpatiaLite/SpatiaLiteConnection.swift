@@ -42,23 +42,29 @@ final class SpatiaLiteDatabase: Sendable {
     let writer: any DatabaseWriter
     /// One cache a connection; the pool opens reader connections on demand.
     private let caches: CacheList
+    /// Set when SpatiaLite is attached on first need rather than when the connection opens.
+    private let lazy: LazySpatiaLite?
 
     /// - Parameters:
     ///   - path: a file, or nil for a private in-memory database.
     ///   - pooled: a pool of reader connections beside the writer, or one connection for everything.
-    init(path: String?, busyTimeout: TimeInterval, pooled: Bool = true, readOnly: Bool = false) throws {
+    ///   - onDemand: SpatiaLite is attached when a statement first needs it (a single connection
+    ///     only): loading it and its 45 libraries and initialising PROJ costs a short-lived
+    ///     command about 14 ms, and a check-in or a lookup mostly needs none of it.
+    init(
+        path: String?, busyTimeout: TimeInterval, pooled: Bool = true, readOnly: Bool = false,
+        onDemand: Bool = false
+    ) throws {
         self.path = path ?? ":memory:"
         self.readOnly = readOnly
         _ = Self.uriFileNames
-        if let error = vsh_spatialite_load_error() {
-            throw StoreError(
-                code: 0,
-                message:
-                    "SpatiaLite cannot be loaded (\(String(cString: error))); install it (Debian: libspatialite7)",
-                path: self.path)
-        }
         let caches = CacheList()
         self.caches = caches
+        let lazy =
+            onDemand && !(path != nil && pooled && !readOnly)
+            ? LazySpatiaLite(busyTimeout: busyTimeout, path: self.path) : nil
+        self.lazy = lazy
+        if lazy == nil { try Self.requireSpatiaLite(path: self.path) }
         var config = Configuration()
         config.busyMode = .timeout(busyTimeout)
         // SpatiaLite's own SQL (metadata triggers) uses double-quoted strings.
@@ -66,9 +72,14 @@ final class SpatiaLiteDatabase: Sendable {
         config.foreignKeysEnabled = true
         config.readonly = readOnly
         config.prepareDatabase { db in
-            let cache = SpatiaLiteCache()
-            caches.list.withLock { $0.append(cache) }
-            try cache.attach(to: db, busyTimeout: busyTimeout)
+            if let lazy, let handle = db.sqliteConnection {
+                // A new connection: nothing attached yet (a closed one's handle may be reused).
+                lazy.register(handle, caches: caches)
+            } else {
+                let cache = SpatiaLiteCache()
+                caches.list.withLock { $0.append(cache) }
+                try cache.attach(to: db, busyTimeout: busyTimeout)
+            }
             // Pages are read through a memory map, not copied by pread: a server's readers reread
             // pages after every commit of the writer.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
@@ -112,14 +123,58 @@ final class SpatiaLiteDatabase: Sendable {
             + "?immutable=1"
     }
 
+    /// SpatiaLite's absence as an error: it could not be loaded.
+    static func requireSpatiaLite(path: String) throws {
+        if let error = vsh_spatialite_load_error() {
+            throw StoreError(
+                code: 0,
+                message:
+                    "SpatiaLite cannot be loaded (\(String(cString: error))); install it (Debian: libspatialite7)",
+                path: path)
+        }
+    }
+
+    /// Makes SpatiaLite's functions available on `db` (a no-op where they are): code about to
+    /// run spatial SQL calls it, and so does a retry after "no such function" (`run`, `read`, ...).
+    static func attachSpatiaLite(_ db: Database) throws {
+        guard let handle = db.sqliteConnection, let lazy = LazySpatiaLite.forConnection(handle) else {
+            return
+        }
+        try lazy.attach(db)
+    }
+
+    /// Whether `error` is SQL that needed SpatiaLite on a connection without it, which is
+    /// then attached and the work run again (its transaction was rolled back).
+    private func missingSpatiaLite(_ error: any Error) -> Bool {
+        guard let lazy, !lazy.attachedEverywhere, let error = error as? DatabaseError,
+            let message = error.message
+        else { return false }
+        return message.hasPrefix("no such function: ") || message.hasPrefix("no such module: ")
+    }
+
     /// Runs database work, turning GRDB errors into `StoreError`s that name the file.
     func run<T>(_ work: (any DatabaseWriter) throws -> T) throws -> T {
-        do { return try work(writer) } catch { throw StoreError.wrap(error, path: path) }
+        do { return try work(writer) } catch  where missingSpatiaLite(error) {
+            do {
+                try writer.writeWithoutTransaction { try Self.attachSpatiaLite($0) }
+                return try work(writer)
+            } catch { throw StoreError.wrap(error, path: path) }
+        } catch { throw StoreError.wrap(error, path: path) }
+    }
+
+    /// `work`, and once more with SpatiaLite attached when it needed it.
+    private func retrying<T: Sendable>(_ work: () async throws -> T) async throws -> T {
+        do { return try await work() } catch  where missingSpatiaLite(error) {
+            do {
+                try await writer.writeWithoutTransaction { try Self.attachSpatiaLite($0) }
+                return try await work()
+            } catch { throw StoreError.wrap(error, path: path) }
+        } catch { throw StoreError.wrap(error, path: path) }
     }
 
     /// Reads on a reader connection (a snapshot; never waits for the writer).
     func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.read(work) } catch { throw StoreError.wrap(error, path: path) }
+        try await retrying { try await writer.read(work) }
     }
 
     /// Writes in one IMMEDIATE transaction on the writer connection, committed when `work` returns.
@@ -131,9 +186,7 @@ final class SpatiaLiteDatabase: Sendable {
     func writeWithoutTransaction<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws
         -> T
     {
-        do { return try await writer.writeWithoutTransaction(work) } catch {
-            throw StoreError.wrap(error, path: path)
-        }
+        try await retrying { try await writer.writeWithoutTransaction(work) }
     }
 
     /// Runs `work` in an IMMEDIATE transaction that is rolled back: for checks that must change nothing.
@@ -145,8 +198,8 @@ final class SpatiaLiteDatabase: Sendable {
     private func transaction<T: Sendable>(
         _ work: @escaping @Sendable (Database) throws -> T, then completion: Database.TransactionCompletion
     ) async throws -> T {
-        do {
-            return try await writer.writeWithoutTransaction { db in
+        try await retrying {
+            try await writer.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try work(db)
@@ -154,13 +207,65 @@ final class SpatiaLiteDatabase: Sendable {
                 }
                 return result!
             }
-        } catch {
-            throw StoreError.wrap(error, path: path)
         }
     }
 
     deinit {
         try? writer.close()
+        lazy?.unregister()
+    }
+}
+
+/// SpatiaLite attached on first need to the connections of one database (`onDemand`), found by
+/// their SQLite handle: static code that holds only a `Database` asks `attachSpatiaLite`.
+final class LazySpatiaLite: Sendable {
+    let busyTimeout: TimeInterval
+    /// The handles of this database's open connections, and whether each has SpatiaLite.
+    private let connections = Mutex<[Int: Bool]>([:])
+    private let caches = Mutex<CacheList?>(nil)
+    /// Every lazily attached connection of the process, by handle.
+    private static let registry = Mutex<[Int: LazySpatiaLite]>([:])
+
+    let path: String
+
+    init(busyTimeout: TimeInterval, path: String) {
+        self.busyTimeout = busyTimeout
+        self.path = path
+    }
+
+    static func key(_ handle: OpaquePointer) -> Int { Int(bitPattern: UnsafeRawPointer(handle)) }
+
+    static func forConnection(_ handle: OpaquePointer) -> LazySpatiaLite? {
+        registry.withLock { $0[Self.key(handle)] }
+    }
+
+    /// Whether every connection opened so far has SpatiaLite (none left to attach it to).
+    var attachedEverywhere: Bool { connections.withLock { !$0.isEmpty && $0.values.allSatisfy { $0 } } }
+
+    func register(_ handle: OpaquePointer, caches list: CacheList) {
+        let key = Self.key(handle)
+        caches.withLock { $0 = list }
+        connections.withLock { $0[key] = false }
+        Self.registry.withLock { $0[key] = self }
+    }
+
+    func attach(_ db: Database) throws {
+        guard let handle = db.sqliteConnection else { return }
+        let key = Self.key(handle)
+        guard connections.withLock({ $0[key] == false }) else { return }
+        try SpatiaLiteDatabase.requireSpatiaLite(path: path)
+        let cache = SpatiaLiteCache()
+        caches.withLock { $0?.list.withLock { $0.append(cache) } }
+        try cache.attach(to: db, busyTimeout: busyTimeout)
+        connections.withLock { $0[key] = true }
+    }
+
+    /// Forgets this database's connections (closed).
+    func unregister() {
+        let keys = connections.withLock { Array($0.keys) }
+        Self.registry.withLock { registry in
+            for key in keys where registry[key] === self { registry[key] = nil }
+        }
     }
 }
 

@@ -9,7 +9,11 @@ extension SpatiaLiteStore {
     /// Boundary-inclusive (`ST_Covers`): a position on an edge or vertex is
     /// inside, one in a hole is not. Candidates come from the R*Tree spatial
     /// index `idx_stops_geom` (whose float32 boxes are rounded outwards, so no
-    /// candidate is lost), then GEOS decides.
+    /// candidate is lost); each is decided on its stored binary geofence by
+    /// `GeofenceIndex`'s certified test, and a position it cannot certify (within
+    /// rounding distance of an edge) or a damaged binary form is asked of
+    /// SpatiaLite (`spatiaLiteStops(covering:)`), which stays the authority. The R*Tree
+    /// is SQLite's own module: a check-in need not load SpatiaLite at all.
     public func stops(covering position: Coordinate, inHunt huntID: String? = nil) async throws
         -> [StopReference]
     {
@@ -23,12 +27,59 @@ extension SpatiaLiteStore {
         try await read { db in try positions.map { try Self.covering(db, $0, huntID: huntID) } }
     }
 
+    /// SpatiaLite's own answer (R*Tree candidates, then GEOS's `ST_Covers`): the authority
+    /// `stops(covering:)` defers to near an edge; tests hold the two to each other.
+    public func spatiaLiteStops(covering position: Coordinate, inHunt huntID: String? = nil) async throws
+        -> [StopReference]
+    {
+        try await read { db in try Self.spatiaLiteCovering(db, position, huntID: huntID) }
+    }
+
     static func covering(_ db: Database, _ position: Coordinate, huntID: String?) throws -> [StopReference] {
-        try Row.fetchAll(
+        let rows = try Row.fetchAll(
+            try db.cachedStatement(sql: candidatesSQL),
+            arguments: [position.longitude, position.latitude, huntID])
+        if rows.isEmpty { return [] }
+        var builder = GeofenceIndex.Builder()
+        for row in rows {
+            let added = try row.withUnsafeData(atIndex: 3) { data in
+                data?.withUnsafeBytes {
+                    builder.add(huntID: row[0], stopID: row[1], name: row[2], storedBytes: $0)
+                } ?? false
+            }
+            guard added else { return try spatiaLiteCovering(db, position, huntID: huntID) }
+        }
+        let index = GeofenceIndex(builder)
+        switch index.covering(latitude: position.latitude, longitude: position.longitude) {
+        case .covered(let found):
+            return found.map {
+                StopReference(
+                    huntID: index.entries[$0].huntID, stopID: index.entries[$0].stopID,
+                    name: index.entries[$0].name)
+            }
+        case .undecided:
+            return try spatiaLiteCovering(db, position, huntID: huntID)
+        }
+    }
+
+    static func spatiaLiteCovering(_ db: Database, _ position: Coordinate, huntID: String?) throws
+        -> [StopReference]
+    {
+        try SpatiaLiteDatabase.attachSpatiaLite(db)
+        return try Row.fetchAll(
             try db.cachedStatement(sql: coveringSQL),
             arguments: [position.longitude, position.latitude, huntID]
         ).map(reference)
     }
+
+    /// The stops whose R*Tree box holds a position, with their binary geofences, in catalog order.
+    static let candidatesSQL = """
+        SELECT s.hunt_id, s.id, s.name, s.geometry_bin
+        FROM stops s JOIN hunts h ON h.id = s.hunt_id
+        WHERE s.pk IN (SELECT pkid FROM idx_stops_geom WHERE xmin <= ?1 AND xmax >= ?1 AND ymin <= ?2 AND ymax >= ?2)
+          AND (?3 IS NULL OR s.hunt_id = ?3)
+        ORDER BY h.position, s.position
+        """
 
     static let coveringSQL = """
         SELECT s.hunt_id, s.id, s.name

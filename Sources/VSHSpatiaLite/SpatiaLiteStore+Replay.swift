@@ -20,6 +20,7 @@ extension SpatiaLiteStore {
 
     static func crossed(_ db: Database, _ segment: Segment, huntID: String?) throws -> [CrossedStop] {
         let (a, b) = (segment.from, segment.to)
+        try SpatiaLiteDatabase.attachSpatiaLite(db)
         return try Row.fetchAll(
             try db.cachedStatement(sql: Self.crossingSQL),
             arguments: [a.longitude, a.latitude, b.longitude, b.latitude, huntID]

@@ -96,6 +96,8 @@ extension SpatiaLiteStore {
     static func replaceDefinitions(_ db: Database, with catalog: HuntCatalog, files: [String: String])
         throws
     {
+        // Stops' rows carry SpatiaLite geometry (and its triggers keep the spatial index).
+        try SpatiaLiteDatabase.attachSpatiaLite(db)
         try db.execute(sql: "DELETE FROM stops")
         try db.execute(sql: "DELETE FROM hunts")
         try db.execute(sql: "DELETE FROM badges")

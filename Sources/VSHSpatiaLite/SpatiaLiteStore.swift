@@ -48,9 +48,11 @@ public final class SpatiaLiteStore: LeagueStore {
     /// - Throws: `StoreError` (code 5 busy, 26 not a database, 14 cannot open).
     public init(path: String, connections: Connections = .pool) throws {
         self.path = path
+        // A command's one connection gets SpatiaLite when its work first needs it (a check-in
+        // or a lookup mostly does not: stops are decided on their stored binary geofences).
         database = try SpatiaLiteDatabase(
             path: path, busyTimeout: Self.busyTimeoutSeconds, pooled: connections == .pool,
-            readOnly: connections == .readOnly)
+            readOnly: connections == .readOnly, onDemand: connections != .pool)
         inspector = SpatiaLiteInspector(database: database)
         perceptual = PerceptualIndex()
         if connections == .readOnly {
@@ -65,7 +67,15 @@ public final class SpatiaLiteStore: LeagueStore {
                         + "it can be written to bring it up to date)", path: path)
             }
         } else {
-            try database.run { try Self.migrator.migrate($0) }
+            try database.run { writer in
+                // The migrations are spatial SQL (a new league's metadata, its spatial index).
+                try writer.writeWithoutTransaction { db in
+                    if try !Self.migrator.hasCompletedMigrations(db) {
+                        try SpatiaLiteDatabase.attachSpatiaLite(db)
+                    }
+                }
+                try Self.migrator.migrate(writer)
+            }
         }
     }
 

@@ -36,14 +36,32 @@ import VSHTestSupport
         let (exifStatus, exif) = try Self.loaded(["exif", jpeg])
         #expect(exifStatus == 0)
         #expect(!Self.has(exif, "libspatialite") && !Self.has(exif, "libheif"), "\(exif.sorted())")
-        // A league is a SpatiaLite file: a check-in loads it (and PROJ with it).
+        // A league is a SpatiaLite file: making one loads SpatiaLite (and PROJ with it) ...
         let workspace = try Workspace()
-        #expect(try workspace.vsh(["player", "add", "Ann"]).status == 0)
+        let (addStatus, add) = try Self.loaded(["player", "add", "Ann"], in: workspace)
+        #expect(addStatus == 0)
+        #expect(Self.has(add, "libspatialite") && Self.has(add, "libproj"), "\(add.sorted())")
+        // ... but a check-in and a lookup decide stops on their stored binary geofences (SpatiaLite
+        // only near an edge), and read and write plain tables: they load none of the three.
         let (checkinStatus, checkin) = try Self.loaded(
             ["checkin", "--player", "Ann", "--photo", jpeg, "--now", fixtureNow], in: workspace)
         #expect(checkinStatus == 0)
-        #expect(Self.has(checkin, "libspatialite") && Self.has(checkin, "libproj"), "\(checkin.sorted())")
-        #expect(!Self.has(checkin, "libheif"), "\(checkin.sorted())")
+        #expect(try workspace.vsh(["leaderboard"]).stdout.contains("Ann"))
+        let (locateStatus, locate) = try Self.loaded(["locate", "36.082014", "-115.172734"], in: workspace)
+        #expect(locateStatus == 0)
+        for (what, libraries) in [("checkin", checkin), ("locate", locate)] {
+            for library in ["libspatialite", "libproj", "libheif"] {
+                #expect(!Self.has(libraries, library), "vsh \(what) loaded \(library)")
+            }
+        }
+        // A changed hunt is written into SpatiaLite geometry: the sync loads it.
+        let hunt = workspace.root.appendingPathComponent("hunts/strip-classics.geojson")
+        let text = try String(contentsOf: hunt, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"points\": 50", with: "\"points\": 55").write(
+            to: hunt, atomically: true, encoding: .utf8)
+        let (syncStatus, sync) = try Self.loaded(["sync"], in: workspace)
+        #expect(syncStatus == 0)
+        #expect(Self.has(sync, "libspatialite"), "\(sync.sorted())")
     }
 }
 
