@@ -159,6 +159,7 @@ let package = Package(
             name: "VSHEngineTests",
             dependencies: [
                 "VSHCore", "VSHEngine", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -16,7 +16,7 @@ extension SpatiaLiteStore {
             let id = try Self.insert(db, submission, decision: decision, photoFile: photoFile)
             var awards: [ScoreEvent] = []
             if decision.verdict == .accepted {
-                awards = try Self.rescore(db, playerID: submission.player).filter {
+                awards = try Self.scoreAccepted(db, playerID: submission.player, newIDs: [id]).filter {
                     $0.checkInID == id && $0.kind != .stop
                 }
             }
@@ -50,7 +50,7 @@ extension SpatiaLiteStore {
     {
         try await write { db in
             var names: [PlayerID: String] = [:]
-            var rescore = Set<PlayerID>()
+            var rescore: [PlayerID: [Int64]] = [:]
             let history = TransactionHistory(db, perceptual: self.perceptual)
             var outcomes: [CheckInOutcome] = []
             var recordedAt: [Int] = []
@@ -80,7 +80,7 @@ extension SpatiaLiteStore {
                 let decision = decide(submission, facts)
                 let id = try Self.insert(db, submission, decision: decision, photoFile: request.photoFile)
                 if decision.verdict == .accepted, let stop = decision.stop, let fix = decision.fix {
-                    rescore.insert(submission.player)
+                    rescore[submission.player, default: []].append(id)
                     history.accepted(
                         player: submission.player, huntID: stop.huntID, stopID: stop.id, at: fix.time)
                 }
@@ -96,8 +96,9 @@ extension SpatiaLiteStore {
             var awards: [Int64: [ScoreEvent]] = [:]
             if !rescore.isEmpty {
                 let catalog = try Self.scoringCatalog(db)
-                for player in rescore {
-                    for event in try Self.rescore(db, playerID: player, catalog: catalog)
+                for (player, newIDs) in rescore {
+                    for event in try Self.scoreAccepted(
+                        db, playerID: player, newIDs: newIDs, catalog: catalog)
                     where event.kind != .stop {
                         awards[event.checkInID, default: []].append(event)
                     }

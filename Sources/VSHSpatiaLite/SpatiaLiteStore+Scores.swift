@@ -50,6 +50,114 @@ extension SpatiaLiteStore {
         }
         let events = Scoring.events(for: checkIns, hunts: definitions.hunts, badges: definitions.badges)
         try db.execute(sql: "DELETE FROM score_events WHERE player_id = ?", arguments: [playerID])
+        try insertEvents(db, playerID: playerID, events)
+        try writeTotals(db, playerID: playerID, events)
+        return events
+    }
+
+    /// Scores a player's check-ins `newIDs`, just recorded as accepted: incrementally when they
+    /// come after every earlier check-in of theirs that can count (by fix time, then id), which
+    /// leaves the earlier events as they are (`Scoring.eventsAfter`, from the stored events:
+    /// a player with thousands of check-ins is not read again); otherwise, or when a badge needs
+    /// the earlier check-ins themselves, by `rescore`.
+    /// - Returns: the new events (incremental), or all of the player's (a rescore); callers pick
+    ///   the new check-ins' by id.
+    static func scoreAccepted(
+        _ db: Database, playerID player: PlayerID, newIDs: [Int64],
+        catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
+    ) throws -> [ScoreEvent] {
+        let definitions = try catalog ?? scoringCatalog(db)
+        if let events = try incrementalEvents(db, player: player, newIDs: newIDs, definitions: definitions) {
+            return events
+        }
+        return try rescore(db, playerID: player, catalog: definitions)
+    }
+
+    /// `scoreAccepted`'s incremental path, written; nil (nothing written) when it does not apply.
+    private static func incrementalEvents(
+        _ db: Database, player: PlayerID, newIDs: [Int64],
+        definitions: (hunts: [ScoringHunt], badges: [Badge])
+    ) throws -> [ScoreEvent]? {
+        let playerID = player.rawValue
+        let fresh = Set(newIDs)
+        guard !fresh.isEmpty else { return nil }
+        let added = try ScoredRow.fetchAll(
+            db,
+            sql: """
+                SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                WHERE id IN (\(newIDs.map { String($0) }.joined(separator: ","))) AND player_id = ?
+                    AND state = 'accepted' AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
+                """, arguments: [playerID]
+        ).map {
+            ScoredCheckIn(
+                id: $0.id, huntID: $0.huntID, stopID: $0.stopID,
+                time: Date(timeIntervalSince1970: $0.fixEpoch),
+                clock: $0.clockEpoch.map(Date.init(timeIntervalSince1970:)))
+        }
+        // One new check-in a player at a time (a group with two of theirs is scored whole).
+        guard added.count == 1, fresh.count == 1, let checkIn = added.first else { return nil }
+        // The latest earlier check-in that could count (accepted or pending, whatever a moderator
+        // made of it since): through the live check-ins index, newest first.
+        let latest = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT id, fix_epoch FROM checkins WHERE player_id = ? AND verdict IN ('accepted', 'pending')
+                        AND fix_epoch IS NOT NULL ORDER BY fix_epoch DESC LIMIT ?
+                    """), arguments: [playerID, fresh.count + 1]
+        ).first { !fresh.contains($0[0]) }
+        if let latest {
+            let (id, epoch): (Int64, Double) = (latest[0], latest[1])
+            guard (epoch, id) < (checkIn.time.timeIntervalSince1970, checkIn.id) else { return nil }
+        }
+        let earlier = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT kind, hunt_id, stop_id, badge_id, points, at_epoch, checkin_id FROM score_events
+                    WHERE player_id = ? ORDER BY id
+                    """), arguments: [playerID]
+        ).map { row -> ScoreEvent? in
+            guard let kind = ScoreEvent.Kind(rawValue: row[0]) else { return nil }
+            return ScoreEvent(
+                kind: kind, huntID: row[1], stopID: row[2], badgeID: row[3], points: row[4],
+                at: Date(timeIntervalSince1970: row[5]), checkInID: row[6])
+        }
+        guard !earlier.contains(where: { $0 == nil }) else { return nil }
+        let before = earlier.compactMap { $0 }
+        let (hunts, badges) = definitions
+        // A badge of days in a row not yet earned: the earlier check-ins of the days before this one's
+        // (local days are at most 14 hours from UTC's, so 15 hours on each side of them holds them all).
+        var days: Set<Int>?
+        if let range = Scoring.localDaysNeeded(before, adding: checkIn, hunts: hunts, badges: badges) {
+            let candidates = try ScoredRow.fetchAll(
+                db,
+                sql: """
+                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                    WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+                        AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL AND id <> ?
+                        AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?
+                    """,
+                arguments: [
+                    playerID, checkIn.id, Double(range.lowerBound) * 86_400 - 54_000,
+                    Double(range.upperBound + 1) * 86_400 + 54_000,
+                ]
+            ).map {
+                ScoredCheckIn(
+                    id: $0.id, huntID: $0.huntID, stopID: $0.stopID,
+                    time: Date(timeIntervalSince1970: $0.fixEpoch),
+                    clock: $0.clockEpoch.map(Date.init(timeIntervalSince1970:)))
+            }
+            days = Scoring.localDays(of: candidates, hunts: hunts).filter(range.contains)
+        }
+        guard
+            let events = Scoring.eventsAfter(
+                before, adding: checkIn, hunts: hunts, badges: badges, earlierLocalDays: days)
+        else { return nil }
+        try insertEvents(db, playerID: playerID, events)
+        try writeTotals(db, playerID: playerID, before + events)
+        return events
+    }
+
+    static func insertEvents(_ db: Database, playerID: Int64, _ events: [ScoreEvent]) throws {
         let insert = try db.cachedStatement(
             sql: """
                 INSERT INTO score_events(player_id, kind, hunt_id, stop_id, badge_id, points, at, at_epoch, checkin_id)
@@ -61,7 +169,10 @@ extension SpatiaLiteStore {
                 e.at.timeIntervalSince1970, e.checkInID,
             ])
         }
-        // The running totals the all-time leaderboard reads (same sums as the events'; `vsh doctor` checks).
+    }
+
+    /// The running totals the all-time leaderboard reads (same sums as the events'; `vsh doctor` checks).
+    static func writeTotals(_ db: Database, playerID: Int64, _ events: [ScoreEvent]) throws {
         if events.isEmpty {
             try db.execute(sql: "DELETE FROM player_scores WHERE player_id = ?", arguments: [playerID])
         } else {
@@ -72,7 +183,6 @@ extension SpatiaLiteStore {
                     events.map(\.at.timeIntervalSince1970).max()!,
                 ])
         }
-        return events
     }
 
     /// Recomputes everyone's score events (after the definitions changed).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VSHCore
 import VSHTestSupport
 
 /// Issue 18: SpatiaLite, PROJ and libheif (with curl, GnuTLS, Kerberos and video codecs behind
@@ -47,9 +48,18 @@ import VSHTestSupport
             ["checkin", "--player", "Ann", "--photo", jpeg, "--now", fixtureNow], in: workspace)
         #expect(checkinStatus == 0)
         #expect(try workspace.vsh(["leaderboard"]).stdout.contains("Ann"))
+        // A second check-in compares its fix with the first (travel_speed): in one town, without PROJ.
+        let fixTime = RFC3339.format(RFC3339.parse(fixtureNow)!.addingTimeInterval(-60))
+        let (secondStatus, second) = try Self.loaded(
+            [
+                "checkin", "--player", "Ann", "--fix", "36.0820,-115.1727", "--accuracy", "5", "--time",
+                fixTime,
+                "--now", fixtureNow,
+            ], in: workspace)
+        #expect(secondStatus == 0 || secondStatus == 1)
         let (locateStatus, locate) = try Self.loaded(["locate", "36.082014", "-115.172734"], in: workspace)
         #expect(locateStatus == 0)
-        for (what, libraries) in [("checkin", checkin), ("locate", locate)] {
+        for (what, libraries) in [("checkin", checkin), ("checkin --fix", second), ("locate", locate)] {
             for library in ["libspatialite", "libproj", "libheif"] {
                 #expect(!Self.has(libraries, library), "vsh \(what) loaded \(library)")
             }

@@ -101,61 +101,72 @@ enum ReferenceScoring {
 /// and not, a stop id shared by two hunts, every kind of badge, check-ins out of time order,
 /// at stops of other hunts and unknown stops, clocks in several zones.
 @Suite struct ScoringEquivalenceTests {
-    @Test func oneLeagueAfterAnotherScoresAsTheReference() throws {
-        var random = SplitMix64(seed: 2026)
+    /// A random league: 1-4 hunts (ordered and not, a stop id shared by two), eight badges of
+    /// every kind but `omitting` in random order, and up to 60 check-ins over six days, some at
+    /// other hunts' or unknown stops, with and without clocks, in four zones.
+    static func league(round: Int, omitting omitted: Set<String> = [], _ random: inout SplitMix64) throws
+        -> (hunts: [ScoringHunt], badges: [Badge], checkIns: [ScoredCheckIn])
+    {
         let zones = try ["America/Los_Angeles", "UTC", "Asia/Kolkata", "Australia/Lord_Howe"].map {
             try #require(TimeZone(identifier: $0))
         }
+        var hunts: [ScoringHunt] = []
+        for h in 0..<Int.random(in: 1...4, using: &random) {
+            let stops = (0..<Int.random(in: 1...5, using: &random)).map { s in
+                // Now and then a stop id another hunt has too.
+                (
+                    id: Bool.random(using: &random) && h > 0 && s == 0 ? "h0-s0" : "h\(h)-s\(s)",
+                    points: Int.random(in: 0...100, using: &random)
+                )
+            }
+            hunts.append(
+                ScoringHunt(
+                    id: "h\(h)", stops: stops, bonusPoints: Int.random(in: 0...200, using: &random),
+                    difficulty: Hunt.Difficulty.allCases.randomElement(using: &random)!,
+                    ordered: Int.random(in: 0..<3, using: &random) == 0,
+                    timeZone: zones.randomElement(using: &random)!))
+        }
+        let rules: [Badge.Rule] = [
+            .firstCheckIn, .stopsVisited(count: Int.random(in: 1...8, using: &random)),
+            .huntsCompleted(count: Int.random(in: 1...3, using: &random)), .huntCompleted(huntID: "h1"),
+            .difficultyCompleted(Hunt.Difficulty.allCases.randomElement(using: &random)!),
+            .timeWindow(
+                fromMinute: Int.random(in: 0..<1440, using: &random),
+                toMinute: Int.random(in: 0..<1440, using: &random),
+                count: Int.random(in: 1...4, using: &random)
+            ),
+            .stopsWithin(
+                count: Int.random(in: 2...5, using: &random),
+                hours: Double.random(in: 0.1...30, using: &random)),
+            .consecutiveDays(days: Int.random(in: 2...4, using: &random)),
+        ]
+        let badges = rules.filter { !omitted.contains($0.kind) }.shuffled(using: &random).enumerated().map {
+            b, rule in
+            Badge(id: "b\(b)", name: "B\(b)", points: Int.random(in: 0...50, using: &random), rule: rule)
+        }
+        let start = 1_795_000_000.0 + Double(round) * 86_400
+        let checkIns = (0..<Int.random(in: 0...60, using: &random)).map { i in
+            let hunt = hunts.randomElement(using: &random)!
+            let stop =
+                Int.random(in: 0..<10, using: &random) == 0
+                ? "nowhere" : hunt.stops.randomElement(using: &random)!.id
+            let time = start + Double.random(in: 0...(6 * 86_400), using: &random)
+            let clock =
+                Bool.random(using: &random) ? time + Double.random(in: -600...600, using: &random) : nil
+            return ScoredCheckIn(
+                id: Int64(i + 1), huntID: Int.random(in: 0..<8, using: &random) == 0 ? "h0" : hunt.id,
+                stopID: stop, time: Date(timeIntervalSince1970: time),
+                clock: clock.map(Date.init(timeIntervalSince1970:)))
+        }
+        return (hunts, badges, checkIns)
+    }
+
+    @Test func oneLeagueAfterAnotherScoresAsTheReference() throws {
+        var random = SplitMix64(seed: 2026)
         var compared = 0
         var withBadges = 0
         for round in 0..<300 {
-            var hunts: [ScoringHunt] = []
-            for h in 0..<Int.random(in: 1...4, using: &random) {
-                let stops = (0..<Int.random(in: 1...5, using: &random)).map { s in
-                    // Now and then a stop id another hunt has too.
-                    (
-                        id: Bool.random(using: &random) && h > 0 && s == 0 ? "h0-s0" : "h\(h)-s\(s)",
-                        points: Int.random(in: 0...100, using: &random)
-                    )
-                }
-                hunts.append(
-                    ScoringHunt(
-                        id: "h\(h)", stops: stops, bonusPoints: Int.random(in: 0...200, using: &random),
-                        difficulty: Hunt.Difficulty.allCases.randomElement(using: &random)!,
-                        ordered: Int.random(in: 0..<3, using: &random) == 0,
-                        timeZone: zones.randomElement(using: &random)!))
-            }
-            let rules: [Badge.Rule] = [
-                .firstCheckIn, .stopsVisited(count: Int.random(in: 1...8, using: &random)),
-                .huntsCompleted(count: Int.random(in: 1...3, using: &random)), .huntCompleted(huntID: "h1"),
-                .difficultyCompleted(Hunt.Difficulty.allCases.randomElement(using: &random)!),
-                .timeWindow(
-                    fromMinute: Int.random(in: 0..<1440, using: &random),
-                    toMinute: Int.random(in: 0..<1440, using: &random),
-                    count: Int.random(in: 1...4, using: &random)
-                ),
-                .stopsWithin(
-                    count: Int.random(in: 2...5, using: &random),
-                    hours: Double.random(in: 0.1...30, using: &random)),
-                .consecutiveDays(days: Int.random(in: 2...4, using: &random)),
-            ]
-            let badges = rules.shuffled(using: &random).enumerated().map { b, rule in
-                Badge(id: "b\(b)", name: "B\(b)", points: Int.random(in: 0...50, using: &random), rule: rule)
-            }
-            let start = 1_795_000_000.0 + Double(round) * 86_400
-            let checkIns = (0..<Int.random(in: 0...60, using: &random)).map { i in
-                let hunt = hunts.randomElement(using: &random)!
-                let stop =
-                    Int.random(in: 0..<10, using: &random) == 0
-                    ? "nowhere" : hunt.stops.randomElement(using: &random)!.id
-                let time = start + Double.random(in: 0...(6 * 86_400), using: &random)
-                let clock =
-                    Bool.random(using: &random) ? time + Double.random(in: -600...600, using: &random) : nil
-                return ScoredCheckIn(
-                    id: Int64(i + 1), huntID: Int.random(in: 0..<8, using: &random) == 0 ? "h0" : hunt.id,
-                    stopID: stop, time: Date(timeIntervalSince1970: time),
-                    clock: clock.map(Date.init(timeIntervalSince1970:)))
-            }
+            let (hunts, badges, checkIns) = try Self.league(round: round, &random)
             let expected = ReferenceScoring.events(for: checkIns, hunts: hunts, badges: badges)
             #expect(Scoring.events(for: checkIns, hunts: hunts, badges: badges) == expected, "round \(round)")
             compared += 1
@@ -163,5 +174,50 @@ enum ReferenceScoring {
         }
         #expect(compared == 300)
         #expect(withBadges > 100)  // the rounds exercised the badges, not just empty leagues
+    }
+
+    /// Incremental scoring (`Scoring.eventsAfter`): from the events of a player's check-ins so
+    /// far, the next one in time order earns exactly what scoring them all gives it, on random
+    /// leagues with and without badges of the hour and of days in a row (given the local days it
+    /// asks for); with a badge of the hour not yet earned it declines (nil), and the caller
+    /// scores them all.
+    @Test func theNextCheckInScoresAloneAsAllOfThemDo() throws {
+        var random = SplitMix64(seed: 18)
+        var compared = 0
+        var declined = 0
+        var earnedSomething = 0
+        var withDays = 0
+        for round in 0..<300 {
+            let omitted: Set<String> = round % 3 == 0 ? [] : ["time_window"]
+            let (hunts, badges, checkIns) = try Self.league(round: round, omitting: omitted, &random)
+            let ordered = checkIns.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
+            var earlier: [ScoreEvent] = []
+            for k in ordered.indices {
+                let all = Scoring.events(for: Array(ordered[...k]), hunts: hunts, badges: badges)
+                #expect(Array(all.prefix(earlier.count)) == earlier, "round \(round): earlier events changed")
+                // The local days asked for, from the earlier check-ins (as a store reads them).
+                let days = Scoring.localDaysNeeded(earlier, adding: ordered[k], hunts: hunts, badges: badges)
+                    .map { range in
+                        Scoring.localDays(of: Array(ordered[..<k]), hunts: hunts).filter(range.contains)
+                    }
+                if days != nil { withDays += 1 }
+                if let next = Scoring.eventsAfter(
+                    earlier, adding: ordered[k], hunts: hunts, badges: badges, earlierLocalDays: days ?? [])
+                {
+                    #expect(next == Array(all.dropFirst(earlier.count)), "round \(round), check-in \(k)")
+                    compared += 1
+                    if !next.isEmpty { earnedSomething += 1 }
+                } else {
+                    #expect(
+                        badges.contains { $0.rule.kind == "time_window" },
+                        "round \(round): declined without a badge that counts every check-in")
+                    declined += 1
+                }
+                earlier = all
+            }
+        }
+        #expect(
+            compared > 3_000 && earnedSomething > 500 && declined > 100,
+            "\(compared) \(earnedSomething) \(declined)")
     }
 }

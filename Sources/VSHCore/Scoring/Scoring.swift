@@ -109,47 +109,161 @@ public enum Scoring {
     public static func events(for checkIns: [ScoredCheckIn], hunts: [ScoringHunt], badges: [Badge])
         -> [ScoreEvent]
     {
+        var fold = Fold(hunts: hunts, badges: badges)
+        var events: [ScoreEvent] = []
+        for checkIn in checkIns.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
+            fold.add(checkIn, into: &events)
+        }
+        return events
+    }
+
+    /// The events one more check-in earns, given the events a player's earlier check-ins earned
+    /// (`events(for:)`, in their order), when it comes after all of them (by time, then id):
+    /// incremental scoring, for a player with thousands of check-ins, whose earlier events are
+    /// then unchanged. A badge of days in a row (`consecutive_days`) not yet earned needs the
+    /// local days of the earlier check-ins that count, in the range `localDaysNeeded` gives
+    /// (`localDays(of:)`); nil when it has none of them to go on, or when a badge of
+    /// the hour (`time_window`) is not yet earned (it counts every earlier check-in): the caller
+    /// then scores them all. `ScoringEquivalenceTests` holds it to `events(for:)`.
+    public static func eventsAfter(
+        _ earlier: [ScoreEvent], adding checkIn: ScoredCheckIn, hunts: [ScoringHunt], badges: [Badge],
+        earlierLocalDays: Set<Int>? = nil
+    ) -> [ScoreEvent]? {
+        guard var fold = Fold(hunts: hunts, badges: badges, resumingFrom: earlier) else { return nil }
+        if fold.awaitsDays > 1 {
+            guard let earlierLocalDays else { return nil }
+            fold.localDays = earlierLocalDays
+        }
+        var events: [ScoreEvent] = []
+        fold.add(checkIn, into: &events)
+        return events
+    }
+
+    /// The local days (in each check-in's hunt's zone, as `localDays(of:)` counts them) whose
+    /// earlier check-ins `eventsAfter` needs to know of, or nil when it needs none.
+    public static func localDaysNeeded(
+        _ earlier: [ScoreEvent], adding checkIn: ScoredCheckIn, hunts: [ScoringHunt], badges: [Badge]
+    ) -> ClosedRange<Int>? {
+        guard let fold = Fold(hunts: hunts, badges: badges, resumingFrom: earlier), fold.awaitsDays > 1,
+            let day = fold.localDay(of: checkIn)
+        else { return nil }
+        return (day - fold.awaitsDays + 1)...(day - 1)
+    }
+
+    /// The local days check-ins count on for badges of days in a row (those that count for
+    /// something: not at a stop or hunt no longer defined).
+    public static func localDays(of checkIns: [ScoredCheckIn], hunts: [ScoringHunt]) -> Set<Int> {
+        let fold = Fold(hunts: hunts, badges: [])
+        return Set(checkIns.compactMap { fold.localDay(of: $0) })
+    }
+
+    /// The one pass: the state of a player's scoring after the check-ins added so far.
+    struct Fold {
         // Everything by small integers, read in place: a player with thousands of check-ins is
         // scored in one pass without copying a hunt or a badge (or hashing their ids) per check-in.
-        var huntIndex: [String: Int] = [:]
-        for (h, hunt) in hunts.enumerated() where huntIndex[hunt.id] == nil { huntIndex[hunt.id] = h }
-        var slotOf: [String: Int] = [:]  // each distinct stop id: one slot (first visits are by stop id)
-        var stopPoints: [String: (hunt: String, slot: Int, points: Int)] = [:]
-        var huntSlots: [[Int]] = []
-        for hunt in hunts {
-            var slots: [Int] = []
-            for stop in hunt.stops {
-                let slot = slotOf[stop.id] ?? slotOf.count
-                slotOf[stop.id] = slot
-                slots.append(slot)
-                stopPoints[stop.id] = (hunt.id, slot, stop.points)
-            }
-            huntSlots.append(slots)
-        }
-        let rules = badges.map(\.rule)
-        var earnedSlot: [Int] = []  // badges sharing an id are earned once, by the first
-        var firstOfID: [String: Int] = [:]
-        for (b, badge) in badges.enumerated() {
-            earnedSlot.append(firstOfID[badge.id] ?? b)
-            if firstOfID[badge.id] == nil { firstOfID[badge.id] = b }
-        }
-        let huntIDs = hunts.map(\.id)
+        let hunts: [ScoringHunt]
+        let badges: [Badge]
+        let huntIndex: [String: Int]
+        let slotOf: [String: Int]  // each distinct stop id: one slot (first visits are by stop id)
+        let stopPoints: [String: (hunt: String, slot: Int, points: Int)]
+        let huntSlots: [[Int]]
+        let rules: [Badge.Rule]
+        let earnedSlot: [Int]  // badges sharing an id are earned once, by the first
+        let firstOfID: [String: Int]
+        let huntIDs: [String]
 
-        var events: [ScoreEvent] = []
-        var firstVisit = [Date?](repeating: nil, count: slotOf.count)
+        var firstVisit: [Date?]
         var visitedCount = 0
-        var visitOrder = [[Int]](repeating: [], count: hunts.count)  // hunt -> slots in first-visit order
-        var completed = [Bool](repeating: false, count: hunts.count)
+        var visitOrder: [[Int]]  // hunt -> slots in first-visit order
+        var completed: [Bool]
         var completedCount = 0
-        var earned = [Bool](repeating: false, count: badges.count)
-        var windowCounts = [Int](repeating: 0, count: badges.count)
+        var earned: [Bool]
+        var windowCounts: [Int]
         var localDays = Set<Int>()
         var checkInCount = 0
 
-        for checkIn in checkIns.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
+        init(hunts: [ScoringHunt], badges: [Badge]) {
+            var huntIndex: [String: Int] = [:]
+            for (h, hunt) in hunts.enumerated() where huntIndex[hunt.id] == nil { huntIndex[hunt.id] = h }
+            var slotOf: [String: Int] = [:]
+            var stopPoints: [String: (hunt: String, slot: Int, points: Int)] = [:]
+            var huntSlots: [[Int]] = []
+            for hunt in hunts {
+                var slots: [Int] = []
+                for stop in hunt.stops {
+                    let slot = slotOf[stop.id] ?? slotOf.count
+                    slotOf[stop.id] = slot
+                    slots.append(slot)
+                    stopPoints[stop.id] = (hunt.id, slot, stop.points)
+                }
+                huntSlots.append(slots)
+            }
+            var earnedSlot: [Int] = []
+            var firstOfID: [String: Int] = [:]
+            for (b, badge) in badges.enumerated() {
+                earnedSlot.append(firstOfID[badge.id] ?? b)
+                if firstOfID[badge.id] == nil { firstOfID[badge.id] = b }
+            }
+            (self.hunts, self.badges, self.huntIndex, self.slotOf) = (hunts, badges, huntIndex, slotOf)
+            (self.stopPoints, self.huntSlots, self.rules) = (stopPoints, huntSlots, badges.map(\.rule))
+            (self.earnedSlot, self.firstOfID, self.huntIDs) = (earnedSlot, firstOfID, hunts.map(\.id))
+            firstVisit = [Date?](repeating: nil, count: slotOf.count)
+            visitOrder = [[Int]](repeating: [], count: hunts.count)
+            completed = [Bool](repeating: false, count: hunts.count)
+            earned = [Bool](repeating: false, count: badges.count)
+            windowCounts = [Int](repeating: 0, count: badges.count)
+        }
+
+        /// The state after the check-ins that earned `events`, rebuilt from those events alone;
+        /// nil when it needs the check-ins that earned nothing (see `eventsAfter`).
+        init?(hunts: [ScoringHunt], badges: [Badge], resumingFrom events: [ScoreEvent]) {
+            self.init(hunts: hunts, badges: badges)
+            for event in events {
+                switch event.kind {
+                case .stop:
+                    guard let stopID = event.stopID, let slot = slotOf[stopID],
+                        let h = huntIndex[event.huntID],
+                        firstVisit[slot] == nil
+                    else { return nil }
+                    firstVisit[slot] = event.at
+                    visitedCount += 1
+                    visitOrder[h].append(slot)
+                case .bonus:
+                    guard let h = huntIndex[event.huntID], !completed[h] else { return nil }
+                    completed[h] = true
+                    completedCount += 1
+                case .badge:
+                    guard let badgeID = event.badgeID, let b = firstOfID[badgeID] else { return nil }
+                    earned[earnedSlot[b]] = true
+                }
+            }
+            // Any event came from a scored check-in; a first_checkin badge not yet earned means none.
+            checkInCount = events.isEmpty ? 0 : 1
+            for b in rules.indices where !earned[earnedSlot[b]] {
+                switch rules[b] {
+                case .timeWindow: return nil
+                case .consecutiveDays(let days): awaitsDays = max(awaitsDays, days)
+                default: break
+                }
+            }
+        }
+
+        /// The longest run of days that a badge not yet earned awaits (0: none).
+        private(set) var awaitsDays = 0
+
+        /// The local day of a check-in that counts, in its hunt's zone.
+        func localDay(of checkIn: ScoredCheckIn) -> Int? {
             guard let stop = stopPoints[checkIn.stopID], stop.hunt == checkIn.huntID,
                 let h = huntIndex[checkIn.huntID]
-            else { continue }
+            else { return nil }
+            return localClock(checkIn.clock, in: hunts[h].timeZone).day
+        }
+
+        /// Scores one more check-in (in time order), appending what it earns.
+        mutating func add(_ checkIn: ScoredCheckIn, into events: inout [ScoreEvent]) {
+            guard let stop = stopPoints[checkIn.stopID], stop.hunt == checkIn.huntID,
+                let h = huntIndex[checkIn.huntID]
+            else { return }
             checkInCount += 1
             if firstVisit[stop.slot] == nil {
                 firstVisit[stop.slot] = checkIn.time
@@ -221,7 +335,6 @@ public enum Scoring {
                 }
             }
         }
-        return events
     }
 
     /// The local day (days since 1970-01-01) and minute of the day of `date` in `zone`: the

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import Testing
+import VSHCore
+import VSHEngine
+import VSHTestSupport
+
+@testable import VSHSpatiaLite
+
+/// Issue 18: an accepted check-in that comes after all of its player's others is scored alone
+/// (the player's earlier score events stay as they are, rows and all), and the events are the
+/// ones a full rescore writes; one that comes earlier than another, or while a badge of the hour
+/// is not yet earned, has all of the player's check-ins scored again. A badge of three days in a
+/// row is earned on the incremental path, from the local days of the earlier check-ins.
+@Suite struct IncrementalScoringTests {
+    /// The score events in the order they were written, as a rescore compares them.
+    static func events(_ store: SpatiaLiteStore) async throws -> [String] {
+        try await store.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT kind, hunt_id, stop_id, badge_id, points, at_epoch, checkin_id FROM score_events
+                    ORDER BY id
+                    """
+            ).map { row in (0..<7).map { "\(row[$0] as DatabaseValue)" }.joined(separator: " ") }
+        }
+    }
+
+    /// Score event rows deleted on the writer connection since the last call (a rescore deletes
+    /// the player's events and writes them again; scoring alone deletes none).
+    static func deletions(_ store: SpatiaLiteStore) async throws -> Int {
+        try await store.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TEMP TABLE IF NOT EXISTS deleted_events(n);
+                    CREATE TEMP TRIGGER IF NOT EXISTS count_deleted_events AFTER DELETE ON main.score_events
+                    BEGIN INSERT INTO deleted_events VALUES (1); END;
+                    """)
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_events") ?? 0
+            try db.execute(sql: "DELETE FROM deleted_events")
+            return count
+        }
+    }
+
+    @Test func aCheckInAfterAllOthersIsScoredAloneAsAFullRescoreWould() async throws {
+        let league = try await League()
+        defer { league.remove() }
+        try await league.add("Eve")
+        // (stop, time, scored alone?): Las Vegas is UTC-8.
+        let visits: [(String, String, Bool?)] = [
+            ("fremont-street-experience", "2026-11-20T07:00:00Z", nil),  // 23:00 on the 19th: night owl
+            ("mob-museum", "2026-11-20T14:00:00Z", false),  // early bird not yet earned: all again
+            ("neon-museum", "2026-11-20T18:00:00Z", true),
+            ("mormon-fort", "2026-11-21T18:00:00Z", true),  // the third day in a row: the badge
+            ("container-park", "2026-11-21T12:00:00Z", false),  // earlier than the one before: all again
+            ("smith-center", "2026-11-22T18:00:00Z", true),
+            ("arts-district", "2026-11-22T19:00:00Z", true),  // the hunt's last stop: bonus and badges
+            ("arts-district", "2026-11-22T19:30:00Z", true),  // again: nothing
+            ("welcome-sign", "2026-11-22T23:00:00Z", true),
+        ]
+        var alone = 0
+        _ = try await Self.deletions(league.store)
+        for (stop, time, expectAlone) in visits {
+            let recorded = try await league.visit("Eve", stop, at: time)
+            #expect(recorded.decision.verdict == .accepted, "\(stop) at \(time): \(recorded.decision.rules)")
+            let scoredAlone = try await Self.deletions(league.store) == 0
+            if let expectAlone {
+                #expect(scoredAlone == expectAlone, "\(stop) at \(time)")
+                if scoredAlone { alone += 1 }
+            }
+            // What a full rescore of everyone writes, event for event.
+            let after = try await Self.events(league.store)
+            try await league.store.rescoreEveryone()
+            #expect(after == (try await Self.events(league.store)), "\(stop) at \(time)")
+            _ = try await Self.deletions(league.store)
+        }
+        #expect(alone == 6)
+        #expect(try await league.badges("Eve").contains("what-happens-in-vegas"))
+        #expect(try await league.badges("Eve").contains("glitter-gulch"))
+    }
+}
