@@ -53,7 +53,11 @@ PY
 export VSH_BENCH_TOKENS=$PWD/$D/tokens.txt VSH_BENCH_PHOTOS=$PWD/$D/photos/list.txt VSH_BENCH_LUA=$PWD/Benchmarks/wrk
 PHOTO_KB=$(( $(stat -c %s "$D/photos/p00.jpg") / 1024 ))
 
-# Start-up: from exec to the "listening on" line.
+for tool in wrk python3; do
+  command -v $tool >/dev/null || { echo "$tool is not installed (make bench installs it)" >&2; exit 1; }
+done
+# Start-up: from exec to the "listening on" line. The server is stopped however the script ends.
+trap '[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null' EXIT
 START=$(date +%s.%N)
 $BIN serve --port 0 --db "$D/vsh.sqlite" --hunts hunts --now $NOW --checkins-per-minute 1000000 \
   > "$D/serve.out" 2> "$D/serve.log" &
