@@ -2,7 +2,9 @@ import Foundation
 public import VSHCore
 
 /// Looks up a file of fixes (`lat,lon` a line) against every stop: the work of
-/// `vsh locate --fixes`, streamed (one line read, looked up and answered at a time).
+/// `vsh locate --fixes`, streamed: one fix read, looked up and answered at a time, or, among
+/// stops whose geometry outgrows the processor's caches, 65,536 fixes read, looked up in
+/// grid-cell order and answered in file order at a time.
 ///
 /// Lookups use an in-memory `GeofenceIndex` compiled from the store; a fix within
 /// rounding distance of an edge is asked of the store (`ST_Covers`), so the answers
@@ -12,12 +14,26 @@ public struct BatchLocator: Sendable {
     public let index: GeofenceIndex
     public let store: any HuntStore
 
+    /// Looks fixes up in cell order when the stops' coordinates take more bytes than this.
+    let cellOrderAbove: Int
+    /// How many fixes are read, then looked up in cell order and answered, at a time.
+    let batchSize: Int
+
     /// - Parameters:
     ///   - index: every stop, in catalog order (`GeofenceIndex(stops:)`).
     ///   - store: answers the fixes the index cannot decide.
-    public init(index: GeofenceIndex, store: any HuntStore) {
+    ///   - cellOrderAbove: the size of the stops' coordinates (`geometryBytes`) from which fixes
+    ///     are looked up in cell order: 8 MB (measured on 1,000,000 fixes: in cell order 15 %
+    ///     faster among 50,000 stops, 19 MB, and 30 % slower among 5,000, 2 MB, where sorting
+    ///     costs more than it saves).
+    ///   - batchSize: fixes a batch in cell order (1-65,536).
+    public init(
+        index: GeofenceIndex, store: any HuntStore, cellOrderAbove: Int = 8 << 20, batchSize: Int = 1 << 16
+    ) {
         self.index = index
         self.store = store
+        self.cellOrderAbove = cellOrderAbove
+        self.batchSize = min(max(1, batchSize), 1 << 16)
     }
 
     /// Reads `path` and calls `emit(line, huntID, stopID)` for every stop covering each fix,
@@ -27,7 +43,9 @@ public struct BatchLocator: Sendable {
     public func locate(path: String, emit: (Int, String, String) -> Void) async throws {
         let reader = try LineReader(path: path)
         var sawData = false
+        var batch = Batch()
         var found: [Int] = []
+        let inCellOrder = index.geometryBytes > cellOrderAbove
         while let line = reader.next() {
             guard let (lat, lon) = Self.parse(line) else {
                 let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
@@ -37,23 +55,90 @@ public struct BatchLocator: Sendable {
                     sawData = true
                     continue
                 }
+                try await answer(&batch, emit)
                 throw FixFileError.notAFix(file: path, line: reader.lineNumber)
             }
             sawData = true
             guard abs(lat) <= 90, abs(lon) <= 180 else {
+                try await answer(&batch, emit)
                 throw FixFileError.outOfRange(file: path, line: reader.lineNumber)
             }
-            if index.covering(latitude: lat, longitude: lon, into: &found) {
-                for i in found {
-                    let entry = index.entries[i]
-                    emit(reader.lineNumber, entry.huntID, entry.stopID)
+            guard inCellOrder else {
+                // Geometry that fits in the caches: each fix at once (sorting would cost more).
+                if index.covering(latitude: lat, longitude: lon, into: &found) {
+                    for i in found {
+                        emit(reader.lineNumber, index.entries[i].huntID, index.entries[i].stopID)
+                    }
+                } else {
+                    for stop in try await store.stops(covering: Coordinate(unchecked: lat, lon), inHunt: nil)
+                    {
+                        emit(reader.lineNumber, stop.huntID, stop.stopID)
+                    }
+                }
+                continue
+            }
+            batch.add(lat, lon, line: reader.lineNumber, cell: index.cell(latitude: lat, longitude: lon))
+            if batch.count == batchSize { try await answer(&batch, emit) }
+        }
+        try await answer(&batch, emit)
+    }
+
+    /// Fixes read but not yet answered.
+    struct Batch {
+        var lats: [Double] = []
+        var lons: [Double] = []
+        var lines: [Int] = []
+        /// The cell in the high bits, the fix's place in the batch in the low 16: sorted, the lookup order.
+        var keys: [UInt64] = []
+        var count: Int { lats.count }
+
+        mutating func add(_ lat: Double, _ lon: Double, line: Int, cell: Int) {
+            keys.append(UInt64(bitPattern: Int64(cell + 1)) << 16 | UInt64(lats.count))
+            lats.append(lat)
+            lons.append(lon)
+            lines.append(line)
+        }
+    }
+
+    /// Answers a batch in file order, having looked its fixes up in cell order (the stops of a
+    /// cell are then read from memory once for many fixes: 50,000 stops' geometry does not fit
+    /// in the processor's caches).
+    private func answer(_ batch: inout Batch, _ emit: (Int, String, String) -> Void) async throws {
+        let n = batch.count
+        guard n > 0 else { return }
+        batch.keys.sort()
+        // Per fix: -2 undecided (ask the store), -1 nothing, else its first covering entry; the
+        // rare second and later entries aside.
+        var first = [Int32](repeating: -1, count: n)
+        var more: [Int: [Int]] = [:]
+        var found: [Int] = []
+        for key in batch.keys {
+            let i = Int(key & 0xFFFF)
+            if index.covering(latitude: batch.lats[i], longitude: batch.lons[i], into: &found) {
+                if let entry = found.first {
+                    first[i] = Int32(entry)
+                    if found.count > 1 { more[i] = Array(found.dropFirst()) }
                 }
             } else {
-                for stop in try await store.stops(covering: Coordinate(unchecked: lat, lon), inHunt: nil) {
-                    emit(reader.lineNumber, stop.huntID, stop.stopID)
+                first[i] = -2
+            }
+        }
+        for i in 0..<n {
+            switch first[i] {
+            case -1: continue
+            case -2:
+                let position = Coordinate(unchecked: batch.lats[i], batch.lons[i])
+                for stop in try await store.stops(covering: position, inHunt: nil) {
+                    emit(batch.lines[i], stop.huntID, stop.stopID)
+                }
+            case let entry:
+                emit(batch.lines[i], index.entries[Int(entry)].huntID, index.entries[Int(entry)].stopID)
+                for e in more[i] ?? [] {
+                    emit(batch.lines[i], index.entries[e].huntID, index.entries[e].stopID)
                 }
             }
         }
+        batch = Batch()
     }
 
     /// `lat,lon[,...]` from bytes, without building strings.

@@ -227,6 +227,18 @@ public struct GeofenceIndex: Equatable, Sendable {
         return probe(cell: min(rows - 1, Int(fr)) * columns + min(columns - 1, Int(fc)), x, y, &found)
     }
 
+    /// The bytes of the stops' coordinates: beyond the processor's caches, lookups in cell order pay.
+    public var geometryBytes: Int { coords.count * MemoryLayout<Double>.size }
+
+    /// The grid cell (row-major) a position falls in, or -1 outside the grid: bulk callers look
+    /// positions up in cell order, so that a cell's stops are read from memory once for many.
+    public func cell(latitude y: Double, longitude x: Double) -> Int {
+        let fc = (x - originX) / cellWidth
+        let fr = (y - originY) / cellHeight
+        guard fc >= 0, fr >= 0, fc <= Double(columns), fr <= Double(rows) else { return -1 }
+        return min(rows - 1, Int(fr)) * columns + min(columns - 1, Int(fc))
+    }
+
     /// Whether the box between two positions meets any stop's bounding box:
     /// when it does not, the straight segment between them crosses no stop.
     public func mayCross(_ ay: Double, _ ax: Double, _ by: Double, _ bx: Double) -> Bool {
