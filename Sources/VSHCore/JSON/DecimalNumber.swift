@@ -16,6 +16,7 @@ public enum DecimalNumber {
         while stop > start, bytes[stop - 1] <= 0x20 { stop -= 1 }
         let count = stop - start
         guard count > 0, count < 64 else { return nil }
+        if let exact = exactlyRounded(UnsafeBufferPointer(rebasing: bytes[start..<stop])) { return exact }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buffer -> Double? in
             var i = 0
             for b in bytes[start..<stop] {
@@ -29,6 +30,46 @@ public enum DecimalNumber {
             guard end == buffer.baseAddress! + count, value.isFinite else { return nil }
             return value
         }
+    }
+
+    /// Powers of ten that a Double holds exactly (10^0 ... 10^22).
+    static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+
+    /// Clinger's fast path ("How to read floating point numbers accurately", 1990): a plain
+    /// decimal (`-36.2339094`: sign, digits, a point, digits) whose digits make an integer below
+    /// 2^53 with at most 22 after the point is that integer divided by a power of ten, both
+    /// exact, and IEEE division rounds correctly: the value `strtod` gives, without its arbitrary
+    /// precision (half of reading a million fixes). Nil for anything else, which `strtod` reads.
+    static func exactlyRounded(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        var negative = false
+        if i < bytes.count, bytes[i] == 0x2D || bytes[i] == 0x2B {
+            negative = bytes[i] == 0x2D
+            i += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = -1  // digits after the point; -1 before one
+        while i < bytes.count {
+            let b = bytes[i]
+            if b >= 0x30 && b <= 0x39 {
+                mantissa = mantissa &* 10 &+ UInt64(b - 0x30)
+                digits += 1
+                if fraction >= 0 { fraction += 1 }
+                // 16 digits can pass 2^53: then strtod decides.
+                guard digits <= 15 else { return nil }
+            } else if b == 0x2E, fraction < 0 {
+                fraction = 0
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard digits > 0 else { return nil }
+        let scale = max(0, fraction)
+        guard scale <= 22 else { return nil }
+        let value = Double(mantissa) / exactPowers[scale]
+        return negative ? -value : value
     }
 
     /// A decimal number from bytes, or nil.
