@@ -165,8 +165,8 @@ public struct GeofenceIndex: Equatable, Sendable {
         let spanX = max(maxX - minX, typicalW)
         let spanY = max(maxY - minY, typicalH)
         let budget = Double(max(64, entries.count * 4))
-        var cw = typicalW * 2
-        var ch = typicalH * 2
+        var cw = typicalW
+        var ch = typicalH
         while (spanX / cw) * (spanY / ch) > budget * 16 {
             cw *= 2
             ch *= 2
