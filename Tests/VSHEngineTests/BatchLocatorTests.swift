@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import VSHCore
-import VSHEngine
 import VSHSpatiaLite
 import VSHTestSupport
+
+@testable import VSHEngine
 
 /// Issue 18: among many stops `vsh locate --fixes` looks fixes up in grid-cell order, a batch
 /// at a time, and answers in file order. In batches of 97 (and of one), the answers are those of
@@ -55,6 +56,21 @@ import VSHTestSupport
                 BatchLocator(index: index, store: store, cellOrderAbove: 0, batchSize: size))
             #expect(batched.answers == streamed.answers, "batches of \(size)")
             #expect(batched.error == streamed.error)
+        }
+    }
+
+    /// The radix sort orders keys by their cell (the bits above the low 16), equal cells in the
+    /// order they came: as a stable sort does, for cells of one to three 11-bit digits.
+    @Test func theRadixSortIsAStableSortByCell() {
+        var random = SplitMix64(seed: 5)
+        for cells in [1, 2_000, 4_000_000, 1 << 30] {
+            var keys = (0..<5_000).map { i in (random.next() % UInt64(cells)) << 16 | UInt64(i) }
+            let expected = keys.enumerated().sorted {
+                ($0.element >> 16, $0.offset) < ($1.element >> 16, $1.offset)
+            }
+            .map(\.element)
+            BatchLocator.radixSort(&keys)
+            #expect(keys == expected, "\(cells) cells")
         }
     }
 }
