@@ -98,6 +98,13 @@ import VSHTestSupport
                 $0.stopID == question.stop
             }
             #expect(inside == question.expected, "\(question.file) at \(question.point)")
+            // SpatiaLite's own answer (GEOS), which the store's lookup defers to near an edge, too.
+            if let spatiaLite = store as? SpatiaLiteStore {
+                let geos = try await spatiaLite.spatiaLiteStops(covering: question.point).contains {
+                    $0.stopID == question.stop
+                }
+                #expect(geos == question.expected, "SpatiaLite: \(question.file) at \(question.point)")
+            }
         }
     }
 
