@@ -95,6 +95,30 @@ public enum Output {
         }
     }
 
+    /// Lines already made as bytes (a bulk command's millions of `1,hunt,stop`), written as
+    /// `safeBytes` makes them.
+    public static func asciiLines(_ bytes: [UInt8]) {
+        let safe = safeBytes(bytes)
+        buffer.withLock { buffer in
+            buffer.append(contentsOf: safe)
+            if buffer.count >= 1 << 16 { write(&buffer) }
+        }
+    }
+
+    /// Bytes of lines as they may reach the terminal: as they are when every byte is printable
+    /// ASCII or a line end, which nothing can misuse (no per-line work for millions of them);
+    /// otherwise each line as `line` writes it (controls and direction characters escaped).
+    public static func safeBytes(_ bytes: [UInt8]) -> [UInt8] {
+        if bytes.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) { return bytes }
+        var out: [UInt8] = []
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for (i, line) in lines.enumerated() {
+            out.append(contentsOf: terminal(String(decoding: line, as: UTF8.self)).utf8)
+            if i < lines.count - 1 { out.append(0x0A) }
+        }
+        return out
+    }
+
     /// The errno of a failed write to standard output other than a closed pipe, or 0.
     static let writeFailure = Atomic<Int32>(0)
 

@@ -81,8 +81,22 @@ extension VSH {
             let db = try await store.openStore()
             let locator = BatchLocator(index: try await db.compiledIndex(), store: db)
             Output.line("index,hunt,stop")
-            try await locator.locate(path: path) { line, hunt, stop in Output.line("\(line),\(hunt),\(stop)")
+            // Millions of lines: made as bytes, checked and escaped where needed by `Output.asciiLines`.
+            var lines: [UInt8] = []
+            lines.reserveCapacity(1 << 16)
+            try await locator.locate(path: path) { line, hunt, stop in
+                lines.append(contentsOf: String(line).utf8)
+                lines.append(0x2C)
+                lines.append(contentsOf: hunt.utf8)
+                lines.append(0x2C)
+                lines.append(contentsOf: stop.utf8)
+                lines.append(0x0A)
+                if lines.count >= 1 << 16 {
+                    Output.asciiLines(lines)
+                    lines.removeAll(keepingCapacity: true)
+                }
             }
+            Output.asciiLines(lines)
             return .success
         }
     }

@@ -37,4 +37,16 @@ import VSHSpatiaLite
         #expect(DisplayWidth.of("東京") == 4)
         #expect(DisplayWidth.of("e\u{301}") == 1)
     }
+
+    /// Bulk output made as bytes (`vsh locate --fixes`) is written as it is when it is printable
+    /// ASCII, and escaped line by line as `Output.line` escapes otherwise: an escape sequence or a
+    /// right-to-left override in a line cannot reach the terminal raw.
+    @Test func bulkLinesAreWrittenRawOnlyWhenPrintableASCII() {
+        let plain = Array("1,strip-classics,welcome-sign\n2,world-0,w7\n".utf8)
+        #expect(Output.safeBytes(plain) == plain)
+        let hostile = Array("1,a,b\n2,\u{1B}[2J,\u{202E}gnp.exe\n3,c,d\n".utf8)
+        let safe = String(decoding: Output.safeBytes(hostile), as: UTF8.self)
+        #expect(safe == "1,a,b\n2,\\u{1B}[2J,\\u{202E}gnp.exe\n3,c,d\n", "\(safe)")
+        #expect(!safe.utf8.contains(0x1B))
+    }
 }
