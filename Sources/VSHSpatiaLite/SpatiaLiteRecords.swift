@@ -219,4 +219,11 @@ struct ScoredRow: FetchableRecord {
         fixEpoch = row[3]
         clockEpoch = row[4]
     }
+
+    /// The check-in as scoring takes it.
+    var checkIn: ScoredCheckIn {
+        ScoredCheckIn(
+            id: id, huntID: huntID, stopID: stopID, time: Date(timeIntervalSince1970: fixEpoch),
+            clock: clockEpoch.map(Date.init(timeIntervalSince1970:)))
+    }
 }

@@ -42,12 +42,7 @@ extension SpatiaLiteStore {
                     AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                 """,
             arguments: [playerID]
-        ).map {
-            ScoredCheckIn(
-                id: $0.id, huntID: $0.huntID, stopID: $0.stopID,
-                time: Date(timeIntervalSince1970: $0.fixEpoch),
-                clock: $0.clockEpoch.map(Date.init(timeIntervalSince1970:)))
-        }
+        ).map(\.checkIn)
         let events = Scoring.events(for: checkIns, hunts: definitions.hunts, badges: definitions.badges)
         try db.execute(sql: "DELETE FROM score_events WHERE player_id = ?", arguments: [playerID])
         try insertEvents(db, playerID: playerID, events)
@@ -88,12 +83,7 @@ extension SpatiaLiteStore {
                 WHERE id IN (\(newIDs.map { String($0) }.joined(separator: ","))) AND player_id = ?
                     AND state = 'accepted' AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                 """, arguments: [playerID]
-        ).map {
-            ScoredCheckIn(
-                id: $0.id, huntID: $0.huntID, stopID: $0.stopID,
-                time: Date(timeIntervalSince1970: $0.fixEpoch),
-                clock: $0.clockEpoch.map(Date.init(timeIntervalSince1970:)))
-        }
+        ).map(\.checkIn)
         // One new check-in a player at a time (a group with two of theirs is scored whole).
         guard added.count == 1, fresh.count == 1, let checkIn = added.first else { return nil }
         // The latest earlier check-in that could count (accepted or pending, whatever a moderator
@@ -140,12 +130,7 @@ extension SpatiaLiteStore {
                     playerID, checkIn.id, Double(range.lowerBound) * 86_400 - 54_000,
                     Double(range.upperBound + 1) * 86_400 + 54_000,
                 ]
-            ).map {
-                ScoredCheckIn(
-                    id: $0.id, huntID: $0.huntID, stopID: $0.stopID,
-                    time: Date(timeIntervalSince1970: $0.fixEpoch),
-                    clock: $0.clockEpoch.map(Date.init(timeIntervalSince1970:)))
-            }
+            ).map(\.checkIn)
             days = Scoring.localDays(of: candidates, hunts: hunts).filter(range.contains)
         }
         guard
