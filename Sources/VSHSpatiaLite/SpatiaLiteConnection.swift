@@ -90,8 +90,16 @@ final class SpatiaLiteDatabase: Sendable {
             } else if let path, pooled {
                 writer = try DatabasePool(path: Self.plain(path), configuration: config)
             } else if let path {
-                config.journalMode = .wal
                 writer = try DatabaseQueue(path: Self.plain(path), configuration: config)
+                // WAL as GRDB's `.wal` sets it, without what it adds for pools: when the -wal file
+                // is missing or empty (as the last connection to close leaves it), it creates a
+                // table and drops it, a durable commit on every command's open, a lookup's too.
+                // One connection needs no -wal file to read; its first write makes one.
+                try writer.writeWithoutTransaction { db in
+                    guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                        throw DatabaseError(message: "could not turn on WAL mode")
+                    }
+                }
             } else {
                 writer = try DatabaseQueue(configuration: config)
             }

@@ -49,6 +49,28 @@ import VSHTestSupport
             ))
     }
 
+    /// A lookup reads: once the league exists and its hunts are synced, it changes not a byte of
+    /// the file (GRDB's WAL set-up used to commit a table made and dropped at every open, which
+    /// bumped the file's change counter) and leaves no -wal or -shm file behind.
+    @Test func aLookupWritesNothing() throws {
+        let workspace = try Workspace()
+        let made = try workspace.vsh(["sync"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: workspace.db))
+        #expect(before.count > 4096)
+        for arguments in [
+            ["locate", "36.082014", "-115.172734"], ["locate", "36.1160", "-115.1760", "--json"],
+        ] {
+            let lookup = try workspace.vsh(arguments)
+            #expect(lookup.status == 0, "\(lookup.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.db)) == before, "\(arguments)")
+            for suffix in ["-wal", "-shm"] {
+                #expect(
+                    !FileManager.default.fileExists(atPath: workspace.db + suffix), "\(arguments): \(suffix)")
+            }
+        }
+    }
+
     @Test func batchLocateStreamsACSVAndAgreesWithSingleLookups() throws {
         let workspace = try Workspace()
         let landmarks = try Landmark.all()
