@@ -1,16 +1,80 @@
+import Foundation
 public import VSHCore
 
 extension Geodesic {
     /// The geodesic distance in metres from a position to the nearest point of
-    /// the geodesic segment a–b (WGS84).
+    /// the geodesic segment a–b (WGS84): `localDistanceMeters` when the three are
+    /// within 0.1° of one another and it can vouch for a ten-thousandth of the
+    /// distance, else `karneyDistanceMeters`.
     ///
-    /// Minimises the distance along the segment by golden-section search on
-    /// `geod_direct` points, to a millimetre. Why not SpatiaLite's
-    /// `ST_Distance(g, p, 1)`: it measures the ellipsoidal distance to the
-    /// closest point found in planar degrees, which is 2 % off 500 m from a
-    /// slanted edge at Las Vegas' latitude (a test pins the case); the
-    /// contract is geodesic distance within 0.5 %.
+    /// Why not SpatiaLite's `ST_Distance(g, p, 1)`: it measures the ellipsoidal
+    /// distance to the closest point found in planar degrees, which is 2 % off
+    /// 500 m from a slanted edge at Las Vegas' latitude (a test pins the case);
+    /// the contract is geodesic distance within 0.5 %.
     public static func distanceMeters(from point: Coordinate, toSegment a: Coordinate, _ b: Coordinate)
+        -> Double
+    {
+        localDistanceMeters(from: point, toSegment: a, b)
+            ?? karneyDistanceMeters(from: point, toSegment: a, b)
+    }
+
+    /// The distance from a position to a nearby segment (all three within 0.1°
+    /// in latitude and longitude), without PROJ: the segment's closest point is
+    /// found on the chord in a plane scaled by the ellipsoid's radii of
+    /// curvature (twice, the second time at the middle latitude of the position
+    /// and that point) and measured with `shortDistanceMeters`. The chord runs
+    /// straight in latitude and longitude; the geodesic bows away from it by at
+    /// most L² (sin α + cos² α) tan φ / 8R over a segment of length L, which is
+    /// bounded here by twice L² tan φ / 8R plus a margin. Nil when that bound
+    /// exceeds 1e-4 of the distance (a position close to a long edge, or near a
+    /// pole): then Karney's geodesics decide.
+    ///
+    /// Why: the nearest stop of a position no stop covers (`vsh locate`, a
+    /// check-in's rejection) was the one thing that made such a command load PROJ
+    /// and its 40 libraries, 10 ms of its 20.
+    public static func localDistanceMeters(from p: Coordinate, toSegment a: Coordinate, _ b: Coordinate)
+        -> Double?
+    {
+        func wrapped(_ degrees: Double) -> Double {
+            degrees > 180 ? degrees - 360 : (degrees < -180 ? degrees + 360 : degrees)
+        }
+        let (ax, ay) = (wrapped(a.longitude - p.longitude), a.latitude - p.latitude)
+        let (bx, by) = (wrapped(b.longitude - p.longitude), b.latitude - p.latitude)
+        guard max(abs(ax), abs(ay), abs(bx), abs(by)) < 0.1, abs(p.latitude) < 85 else { return nil }
+        var middle = p.latitude
+        var t = 0.0
+        for _ in 0..<2 {
+            // Metres a degree east and north at `middle`.
+            let phi = middle * .pi / 180
+            let s = sin(phi)
+            let w2 = 1 - e2 * s * s
+            let w = w2.squareRoot()
+            let kx: Double = semiMajor / w * cos(phi) * Double.pi / 180
+            let ky: Double = semiMajor * (1 - e2) / (w2 * w) * Double.pi / 180
+            let ux = ax * kx
+            let uy = ay * ky
+            let dx = (bx - ax) * kx
+            let dy = (by - ay) * ky
+            let length2 = dx * dx + dy * dy
+            t = length2 > 0 ? max(0, min(1, -(ux * dx + uy * dy) / length2)) : 0
+            middle = p.latitude + (ay + t * (by - ay)) / 2
+        }
+        var longitude = p.longitude + ax + t * (bx - ax)
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        let closest = Coordinate(unchecked: p.latitude + ay + t * (by - ay), longitude)
+        let distance = min(
+            shortDistanceMeters(p, closest), shortDistanceMeters(p, a), shortDistanceMeters(p, b))
+        let length = shortDistanceMeters(a, b)
+        let steepest = max(abs(a.latitude), abs(b.latitude)) * .pi / 180
+        let bow = length * length * (tan(steepest) + 0.01) / (4 * semiMajor)
+        guard bow <= 1e-4 * distance else { return nil }
+        return distance
+    }
+
+    /// `distanceMeters(from:toSegment:)` by Karney's geodesics at any range:
+    /// minimises the distance along the segment by golden-section search on
+    /// `geod_direct` points, to a millimetre.
+    public static func karneyDistanceMeters(from point: Coordinate, toSegment a: Coordinate, _ b: Coordinate)
         -> Double
     {
         let edge = inverse(a, b)
@@ -53,10 +117,11 @@ extension Geodesic {
         for polygon in geofence.polygons {
             for ring in polygon.rings {
                 for (a, b) in zip(ring.positions, ring.positions.dropFirst()) {
-                    // A segment cannot be nearer than its nearer end minus its length.
-                    let nearEnd = min(distanceMeters(point, a), distanceMeters(point, b))
-                    let length = distanceMeters(a, b)
-                    if nearEnd - length >= best { continue }
+                    // A segment cannot be nearer than its nearer end minus its length (with
+                    // room for the 1e-6 of `shortDistanceMeters`).
+                    let nearEnd = min(shortDistanceMeters(point, a), shortDistanceMeters(point, b))
+                    let length = shortDistanceMeters(a, b)
+                    if nearEnd * (1 - 1e-5) - length * (1 + 1e-5) >= best { continue }
                     best = min(best, distanceMeters(from: point, toSegment: a, b))
                 }
             }

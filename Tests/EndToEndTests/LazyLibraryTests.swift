@@ -59,7 +59,13 @@ import VSHTestSupport
         #expect(secondStatus == 0 || secondStatus == 1)
         let (locateStatus, locate) = try Self.loaded(["locate", "36.082014", "-115.172734"], in: workspace)
         #expect(locateStatus == 0)
-        for (what, libraries) in [("checkin", checkin), ("checkin --fix", second), ("locate", locate)] {
+        // A position no stop covers is answered with the nearest one, measured without PROJ.
+        let (nearestStatus, nearest) = try Self.loaded(["locate", "36.1160", "-115.1760"], in: workspace)
+        #expect(nearestStatus == 0)
+        for (what, libraries) in [
+            ("checkin", checkin), ("checkin --fix", second), ("locate", locate),
+            ("locate (nearest)", nearest),
+        ] {
             for library in ["libspatialite", "libproj", "libheif"] {
                 #expect(!Self.has(libraries, library), "vsh \(what) loaded \(library)")
             }
