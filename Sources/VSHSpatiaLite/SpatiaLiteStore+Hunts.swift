@@ -18,7 +18,12 @@ extension SpatiaLiteStore {
     /// them); through `hunts()` when a row has no valid binary form.
     public func compiledIndex(huntID: String?) async throws -> GeofenceIndex {
         let direct: GeofenceIndex? = try await read { db in
-            var builder = GeofenceIndex.Builder()
+            let stops =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM stops WHERE ?1 IS NULL OR hunt_id = ?1",
+                    arguments: [huntID])
+                ?? 0
+            var builder = GeofenceIndex.Builder(expectedStops: stops)
             // Hunt by hunt, each one's stops through the (hunt_id, position) index: one query ordering
             // all 50,000 sorted them, blobs and all, in a temporary file.
             let hunts = try String.fetchAll(

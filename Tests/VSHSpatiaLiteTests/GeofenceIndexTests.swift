@@ -42,6 +42,17 @@ import VSHTestSupport
             huntID: "x", stopID: "x", name: "x", storedBytes: UnsafeRawBufferPointer(start: nil, count: 0))
         #expect(!refused)
         #expect(GeofenceIndex(builder) == GeofenceIndex(stops: Array(stops.prefix(900))))
+        // Room reserved after 1,024 stops for as many as expected (right, too few, too many)
+        // changes nothing.
+        for expected in [1_500, 1_100, 6_000] {
+            var reserving = GeofenceIndex.Builder(expectedStops: expected)
+            for stop in stops {
+                _ = HuntFile.storedBytes(stop.geofence).withUnsafeBytes {
+                    reserving.add(huntID: stop.huntID, stopID: stop.id, name: stop.name, storedBytes: $0)
+                }
+            }
+            #expect(GeofenceIndex(reserving) == GeofenceIndex(stops: stops), "expected \(expected)")
+        }
         let one = try await store.compiledIndex(huntID: "a-world")
         #expect(one.entries.count == 600)
         #expect(one == GeofenceIndex(stops: try #require(try await store.hunt(id: "a-world")).hunt.stops))
