@@ -212,6 +212,11 @@ final class TransactionHistory: CheckInHistory {
     private var visited: [String: [String: Date]] = [:]
     /// The last check-in id committed when this transaction first asked for near copies.
     private var committedUpTo: Int64?
+    /// This transaction's own check-ins with a perceptual hash, read so far (by id, up to
+    /// `ownReadUpTo`): each near-copy question reads only those recorded since the last one
+    /// (a batch of 500 read its growing list again for each of them, a tenth of the batch).
+    private var own: [(id: Int64, hash: UInt64, player: Int64, image: String?, pixels: String?)] = []
+    private var ownReadUpTo: Int64 = 0
 
     init(_ db: Database, perceptual: PerceptualIndex) {
         self.db = db
@@ -308,20 +313,29 @@ final class TransactionHistory: CheckInHistory {
         if committedUpTo == nil {
             committedUpTo = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM checkins") ?? 0
             try perceptual.extend(db, upTo: committedUpTo!)
+            ownReadUpTo = committedUpTo!
         }
-        let own = try Row.fetchAll(
+        let rows = try Row.fetchCursor(
             try db.cachedStatement(
                 sql: """
-                    SELECT id, phash FROM checkins WHERE id > ? AND phash IS NOT NULL AND player_id <> ?
-                        AND image_sha256 IS NOT ? AND pixel_sha256 IS NOT ?
+                    SELECT id, phash, player_id, image_sha256, pixel_sha256 FROM checkins
+                    WHERE id > ? AND phash IS NOT NULL ORDER BY id
                     """),
-            arguments: [committedUpTo!, player.rawValue, image, pixels]
-        ).map { ($0[0] as Int64, UInt64(bitPattern: $0[1] as Int64)) }
+            arguments: [ownReadUpTo])
+        while let row = try rows.next() {
+            own.append((row[0], UInt64(bitPattern: row[1] as Int64), row[2], row[3], row[4]))
+            ownReadUpTo = row[0]
+        }
+        // As `player_id <> ? AND image_sha256 IS NOT ? AND pixel_sha256 IS NOT ?` would choose.
+        let others = own.lazy.filter {
+            $0.player != player.rawValue && $0.image != image && $0.pixels != pixels
+        }
+        .map { ($0.id, $0.hash) }
         let committed = perceptual.nearest(
             to: perceptualHash, excluding: player.rawValue, image: PerceptualIndex.key(image),
             pixels: pixels.map(PerceptualIndex.key))
         return NearCopy.nearest(
-            to: perceptualHash, among: own + (committed.map { [($0.checkInID, $0.hash)] } ?? []))
+            to: perceptualHash, among: Array(others) + (committed.map { [($0.checkInID, $0.hash)] } ?? []))
     }
 
     static let lastBefore = """

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VSHCore
 import VSHMemoryStore
@@ -156,5 +157,57 @@ import VSHTestSupport
         }
         #expect(remembered.checkInID == annFirst.id)
         #expect(try await store.players().reduce(0) { $0 + $1.checkIns } == 4)
+    }
+
+    /// Near copies among the check-ins of one group (one transaction): each photo is compared
+    /// with those recorded before it in the group, other players' only, the same image or
+    /// pixels aside (those are exact copies, another rule); and with a later group's. (Hashes
+    /// are hex, as the SpatiaLite index keys them by their first 16 digits.)
+    @Test(arguments: Backend.allCases) func nearCopiesWithinAGroup(_ backend: Backend) async throws {
+        let store = try await store(backend)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let ann = try await store.addPlayer(name: "Ann", email: nil, at: t0)
+        let bo = try await store.addPlayer(name: "Bo", email: nil, at: t0)
+        func request(_ player: PlayerID, image: String, pixels: String?, hash: UInt64) -> CheckInRequest {
+            let photo = Photo(
+                metadata: PhotoMetadata(), fileSHA256: "f-" + image, imageSHA256: image, byteCount: 100,
+                pixelSHA256: pixels, perceptualHash: hash)
+            return CheckInRequest(
+                submission: Submission(player: player, evidence: .photo(photo), huntID: nil, receivedAt: t0),
+                photoFile: nil)
+        }
+        let seen = Mutex<[NearCopy?]>([])
+        let decide: CheckInDecider = { _, facts in
+            seen.withLock { $0.append(facts.nearCopy) }
+            return Decision(verdict: .rejected, rules: [], hunt: nil, stop: nil, points: 0, fix: nil)
+        }
+        let base: UInt64 = 0x0123_4567_89AB_CDEF
+        let first = try await store.recordGroup(
+            [
+                request(ann.id, image: "a1", pixels: "c1", hash: base),  // nothing before it
+                request(ann.id, image: "a2", pixels: "c2", hash: base ^ 1),  // Ann's own: not a copy
+                request(bo.id, image: "b1", pixels: "d1", hash: base ^ 0b11),  // Ann's two: 2 and 1 bits
+                request(bo.id, image: "a1", pixels: "d2", hash: base),  // the same image: not here
+                request(bo.id, image: "b3", pixels: "c2", hash: base ^ 1),  // the same pixels as a2
+                request(bo.id, image: "b4", pixels: nil, hash: ~base),  // far from all
+            ], decide: decide)
+        let ids = first.compactMap { outcome -> Int64? in
+            if case .recorded(let r, _) = outcome { return r.id }
+            return nil
+        }
+        #expect(ids.count == 6)
+        let answers = seen.withLock { $0 }
+        #expect(answers.count == 6)
+        guard ids.count == 6, answers.count == 6 else { return }
+        #expect(answers[0] == nil && answers[1] == nil)
+        #expect(answers[2] == NearCopy(checkInID: ids[1], bits: 1))  // nearer than Ann's first (2 bits)
+        #expect(answers[3] == NearCopy(checkInID: ids[1], bits: 1))
+        #expect(answers[4] == NearCopy(checkInID: ids[0], bits: 1))
+        #expect(answers[5] == nil)
+        // A later group sees the first one's as committed.
+        seen.withLock { $0 = [] }
+        _ = try await store.recordGroup(
+            [request(ann.id, image: "a9", pixels: "c9", hash: base ^ 0b111)], decide: decide)
+        #expect(seen.withLock { $0 } == [NearCopy(checkInID: ids[2], bits: 1)])
     }
 }
