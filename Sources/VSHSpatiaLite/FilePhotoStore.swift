@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 public import VSHCore
 
 /// Photos as files in a folder, content-addressed (`ab/abcdef….jpg`): the `PhotoStore`
@@ -22,6 +23,9 @@ public struct FilePhotoStore: PhotoStore {
 
     /// The path of a key's file.
     public func absolutePath(_ key: String) -> String { root + "/" + key }
+
+    /// Numbers the temporary files of this process.
+    private static let incoming = Atomic<Int>(0)
 
     /// The path of a key's file.
     public func location(of key: String) -> String { absolutePath(key) }
@@ -49,15 +53,25 @@ public struct FilePhotoStore: PhotoStore {
         let path = absolutePath(key)
         // Already archived: kept when it is still the photo, rewritten when it was damaged
         // (emptied, cut short, replaced), which `vsh doctor` reports.
-        if FileManager.default.fileExists(atPath: path), (try? condition(of: key)) == .intact { return key }
-        let folder = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw PhotoStoreError(message: "cannot create the photo folder", path: folder, errno: errno)
+        if access(path, F_OK) == 0, (try? condition(of: key)) == .intact { return key }
+        // The calls a photo costs are a batch's (10,000 of them): the folder by `mkdir` (its
+        // parents only the first time), the temporary name from a counter (`O_EXCL` refuses a
+        // name left by a killed run), no Foundation path or UUID work.
+        let folder = root + "/" + key.prefix(2)
+        if mkdir(folder, 0o755) != 0, errno != EEXIST {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw PhotoStoreError(message: "cannot create the photo folder", path: folder, errno: errno)
+            }
         }
-        let temporary = folder + "/.incoming-\(UUID().uuidString)"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<64 {
+            temporary = folder + "/.incoming-\(getpid())-\(Self.incoming.add(1, ordering: .relaxed).oldValue)"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
         guard fd >= 0 else {
             throw PhotoStoreError(message: "cannot write a photo", path: folder, errno: errno)
         }
