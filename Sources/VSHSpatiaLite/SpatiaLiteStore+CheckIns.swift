@@ -351,7 +351,7 @@ final class TransactionHistory: CheckInHistory {
 }
 
 /// A neighbouring accepted fix as `TransactionHistory.neighbourFixes` reads it.
-struct NeighbourRow: Decodable, FetchableRecord {
+struct NeighbourRow: FetchableRecord {
     var lat: Double?
     var lon: Double?
     var accuracyMeters: Double?
@@ -359,11 +359,12 @@ struct NeighbourRow: Decodable, FetchableRecord {
     var source: String
     var receivedAt: String?
 
-    enum CodingKeys: String, CodingKey {
-        case lat, lon, source
-        case accuracyMeters = "accuracy_m"
-        case fixEpoch = "fix_epoch"
-        case receivedAt = "received_at"
+    /// Columns by position, as `lastBefore` and `firstAfter` select them (Decodable matched
+    /// names for each of the two rows every check-in reads).
+    init(row: Row) {
+        (lat, lon, accuracyMeters, fixEpoch, source, receivedAt) = (
+            row[0], row[1], row[2], row[3], row[4], row[5]
+        )
     }
 
     var fix: Fix? {

@@ -129,7 +129,7 @@ extension VSH {
                                 JSONObject([(key: "file", value: .string(path))] + object.members)
                             ).compactText)
                     } else {
-                        Output.line("\(path): " + (CheckInJSON.describe(recorded).first ?? ""))
+                        Output.line("\(path): " + CheckInJSON.headline(recorded))
                     }
                     if recorded.decision.verdict == .rejected && worst != .dataError { worst = .rejected }
                     if recorded.decision.verdict == .pending && worst == .success { worst = .pendingReview }

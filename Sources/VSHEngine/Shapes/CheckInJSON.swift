@@ -36,8 +36,9 @@ public enum CheckInJSON {
         ])
     }
 
-    /// A headline and one line a rule.
-    public static func describe(_ recorded: RecordedCheckIn) -> [String] {
+    /// The verdict, the stop, the points and the check-in's number, on one line (a batch prints
+    /// this alone for each photo).
+    public static func headline(_ recorded: RecordedCheckIn) -> String {
         let decision = recorded.decision
         var headline = decision.verdict.rawValue.uppercased()
         if let stop = decision.stop { headline += ": \(stop.name) (\(stop.huntID))" }
@@ -46,8 +47,13 @@ public enum CheckInJSON {
         case .pending: headline += " · waiting for a moderator"
         case .rejected: break
         }
-        headline += " · check-in #\(recorded.id)"
-        var lines = [headline]
+        return headline + " · check-in #\(recorded.id)"
+    }
+
+    /// A headline and one line a rule.
+    public static func describe(_ recorded: RecordedCheckIn) -> [String] {
+        let decision = recorded.decision
+        var lines = [headline(recorded)]
         let width = Rule.allCases.map(\.rawValue.count).max() ?? 12
         for result in decision.rules {
             let mark: String
@@ -58,7 +64,8 @@ public enum CheckInJSON {
             case .skipped: mark = "–"
             }
             lines.append(
-                "  \(mark) " + result.rule.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                "  \(mark) " + result.rule.rawValue
+                    + String(repeating: " ", count: max(0, width + 2 - result.rule.rawValue.count))
                     + result.detail)
         }
         for award in recorded.awards {
