@@ -16,10 +16,15 @@ extension SpatiaLiteStore {
     @discardableResult
     public func sync(directory: String) async throws -> SyncOutcome {
         let signature = HuntSources.statSignature(directory: directory)
-        if let signature, try await storedValue("hunts-stat") == signature,
-            try await storedValue("hunts") != nil
-        {
-            return .unchanged
+        if let signature {
+            // Both values in one read (each read is a trip to the connection's queue).
+            let stored: [String: String] = try await read { db in
+                var values: [String: String] = [:]
+                let sql = "SELECT key, value FROM sync_state WHERE key IN ('hunts-stat', 'hunts')"
+                for row in try Row.fetchAll(db, sql: sql) { values[row[0]] = row[1] as String? }
+                return values
+            }
+            if stored["hunts-stat"] == signature, stored["hunts"] != nil { return .unchanged }
         }
         let sources = try HuntSources.read(directory: directory)
         let badges = try HuntSources.readBadges(directory: directory)

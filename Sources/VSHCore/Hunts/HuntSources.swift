@@ -5,9 +5,18 @@ public enum HuntSources {
     /// Each hunt file's name, size and modification time (to the nanosecond):
     /// when it equals the last synced one, the files need not be read and hashed.
     public static func statSignature(directory: String) -> String? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        // readdir, not FileManager: every command asks this before anything else.
+        guard let folder = opendir(directory) else { return nil }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix(".geojson") || name == BadgeFile.fileName { names.append(name) }
+        }
+        closedir(folder)
         var lines: [String] = []
-        for name in names.sorted() where name.hasSuffix(".geojson") || name == BadgeFile.fileName {
+        for name in names.sorted() {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
