@@ -51,7 +51,7 @@ extension SpatiaLiteStore {
     public func player(id: PlayerID) async throws -> PlayerRecord? {
         try await read { db in
             try PlayerRow.fetchOne(
-                db, sql: "SELECT id, name, email, created_at FROM players WHERE id = ?",
+                db.cachedStatement(sql: "SELECT id, name, email, created_at FROM players WHERE id = ?"),
                 arguments: [id.rawValue]
             )?.record
         }
@@ -77,7 +77,7 @@ extension SpatiaLiteStore {
     static func playerName(_ db: Database, _ id: PlayerID) throws -> String {
         guard
             let name = try String.fetchOne(
-                db, sql: "SELECT name FROM players WHERE id = ?", arguments: [id.rawValue])
+                db.cachedStatement(sql: "SELECT name FROM players WHERE id = ?"), arguments: [id.rawValue])
         else { throw LeagueError.unknownPlayerID(id) }
         return name
     }

@@ -6,11 +6,13 @@ extension SpatiaLiteStore {
     /// Hunts and badges as scoring needs them, read from the synced definitions.
     static func scoringCatalog(_ db: Database) throws -> (hunts: [ScoringHunt], badges: [Badge]) {
         var hunts: [ScoringHunt] = []
+        // Read by every group of check-ins: cached statements (see `session(tokenHash:at:)`).
         for row in try ScoringHuntRow.fetchAll(
-            db, sql: "SELECT id, bonus_points, difficulty, ordered, timezone FROM hunts ORDER BY position")
+            db.cachedStatement(
+                sql: "SELECT id, bonus_points, difficulty, ordered, timezone FROM hunts ORDER BY position"))
         {
             let stops = try StopPointsRow.fetchAll(
-                db, sql: "SELECT id, points FROM stops WHERE hunt_id = ? ORDER BY position",
+                db.cachedStatement(sql: "SELECT id, points FROM stops WHERE hunt_id = ? ORDER BY position"),
                 arguments: [row.id]
             )
             .map { (id: $0.id, points: $0.points) }
@@ -21,7 +23,8 @@ extension SpatiaLiteStore {
                     timeZone: TimeZone(identifier: row.timezone) ?? TimeZone(identifier: "UTC")!))
         }
         let rows = try BadgeRow.fetchAll(
-            db, sql: "SELECT id, name, description, points, rule FROM badges ORDER BY position"
+            db.cachedStatement(
+                sql: "SELECT id, name, description, points, rule FROM badges ORDER BY position")
         ).map { (id: $0.id, name: $0.name, description: $0.description, points: $0.points, rule: $0.rule) }
         return (hunts, BadgeFile.badges(fromRows: rows, huntIDs: Set(hunts.map(\.id))))
     }
@@ -35,16 +38,18 @@ extension SpatiaLiteStore {
         let definitions = try catalog ?? scoringCatalog(db)
         let playerID = player.rawValue
         let checkIns = try ScoredRow.fetchAll(
-            db,
-            sql: """
-                SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
-                WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL
-                    AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                    WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL
+                        AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
+                    """),
             arguments: [playerID]
         ).map(\.checkIn)
         let events = Scoring.events(for: checkIns, hunts: definitions.hunts, badges: definitions.badges)
-        try db.execute(sql: "DELETE FROM score_events WHERE player_id = ?", arguments: [playerID])
+        try db.cachedStatement(sql: "DELETE FROM score_events WHERE player_id = ?").execute(arguments: [
+            playerID
+        ])
         try insertEvents(db, playerID: playerID, events)
         try writeTotals(db, playerID: playerID, events)
         return events
@@ -75,17 +80,17 @@ extension SpatiaLiteStore {
     ) throws -> [ScoreEvent]? {
         let playerID = player.rawValue
         let fresh = Set(newIDs)
-        guard !fresh.isEmpty else { return nil }
-        let added = try ScoredRow.fetchAll(
-            db,
-            sql: """
-                SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
-                WHERE id IN (\(newIDs.map { String($0) }.joined(separator: ","))) AND player_id = ?
-                    AND state = 'accepted' AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
-                """, arguments: [playerID]
-        ).map(\.checkIn)
         // One new check-in a player at a time (a group with two of theirs is scored whole).
-        guard added.count == 1, fresh.count == 1, let checkIn = added.first else { return nil }
+        guard fresh.count == 1, let newID = fresh.first else { return nil }
+        let added = try ScoredRow.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                    WHERE id = ? AND player_id = ?
+                        AND state = 'accepted' AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
+                    """), arguments: [newID, playerID]
+        ).map(\.checkIn)
+        guard added.count == 1, let checkIn = added.first else { return nil }
         // The latest earlier check-in that could count (accepted or pending, whatever a moderator
         // made of it since): through the live check-ins index, newest first.
         let latest = try Row.fetchAll(
@@ -119,13 +124,13 @@ extension SpatiaLiteStore {
         var days: Set<Int>?
         if let range = Scoring.localDaysNeeded(before, adding: checkIn, hunts: hunts, badges: badges) {
             let candidates = try ScoredRow.fetchAll(
-                db,
-                sql: """
-                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
-                    WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted'
-                        AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL AND id <> ?
-                        AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                        WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+                            AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL AND id <> ?
+                            AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?
+                        """),
                 arguments: [
                     playerID, checkIn.id, Double(range.lowerBound) * 86_400 - 54_000,
                     Double(range.upperBound + 1) * 86_400 + 54_000,
@@ -159,7 +164,9 @@ extension SpatiaLiteStore {
     /// The running totals the all-time leaderboard reads (same sums as the events'; `vsh doctor` checks).
     static func writeTotals(_ db: Database, playerID: Int64, _ events: [ScoreEvent]) throws {
         if events.isEmpty {
-            try db.execute(sql: "DELETE FROM player_scores WHERE player_id = ?", arguments: [playerID])
+            try db.cachedStatement(sql: "DELETE FROM player_scores WHERE player_id = ?").execute(arguments: [
+                playerID
+            ])
         } else {
             let count = { (kind: ScoreEvent.Kind) in events.filter { $0.kind == kind }.count }
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO player_scores VALUES (?, ?, ?, ?, ?, ?)")
