@@ -57,8 +57,9 @@ extension SpatiaLiteStore {
 
     /// Scores a player's check-ins `newIDs`, just recorded as accepted: incrementally when they
     /// come after every earlier check-in of theirs that can count (by fix time, then id), which
-    /// leaves the earlier events as they are (`Scoring.eventsAfter`, from the stored events:
-    /// a player with thousands of check-ins is not read again); otherwise, or when a badge needs
+    /// leaves the earlier events as they are (`Scoring.eventsAfter`, from the stored events, one
+    /// new check-in after the other in that order: a player with thousands of check-ins is not
+    /// read again, nor one with several in a server's group); otherwise, or when a badge needs
     /// the earlier check-ins themselves, by `rescore`.
     /// - Returns: the new events (incremental), or all of the player's (a rescore); callers pick
     ///   the new check-ins' by id.
@@ -80,17 +81,23 @@ extension SpatiaLiteStore {
     ) throws -> [ScoreEvent]? {
         let playerID = player.rawValue
         let fresh = Set(newIDs)
-        // One new check-in a player at a time (a group with two of theirs is scored whole).
-        guard fresh.count == 1, let newID = fresh.first else { return nil }
-        let added = try ScoredRow.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
-                    WHERE id = ? AND player_id = ?
-                        AND state = 'accepted' AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
-                    """), arguments: [newID, playerID]
-        ).map(\.checkIn)
-        guard added.count == 1, let checkIn = added.first else { return nil }
+        guard !fresh.isEmpty else { return nil }
+        // The new check-ins, in the order scoring takes them.
+        var added: [ScoredCheckIn] = []
+        for newID in fresh {
+            let rows = try ScoredRow.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                        WHERE id = ? AND player_id = ?
+                            AND state = 'accepted' AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
+                        """), arguments: [newID, playerID]
+            ).map(\.checkIn)
+            guard rows.count == 1 else { return nil }
+            added += rows
+        }
+        added.sort { ($0.time, $0.id) < ($1.time, $1.id) }
+        let checkIn = added[0]
         // The latest earlier check-in that could count (accepted or pending, whatever a moderator
         // made of it since): through the live check-ins index, newest first.
         let latest = try Row.fetchAll(
@@ -117,34 +124,41 @@ extension SpatiaLiteStore {
                 at: Date(timeIntervalSince1970: row[5]), checkInID: row[6])
         }
         guard !earlier.contains(where: { $0 == nil }) else { return nil }
-        let before = earlier.compactMap { $0 }
+        var before = earlier.compactMap { $0 }
         let (hunts, badges) = definitions
-        // A badge of days in a row not yet earned: the earlier check-ins of the days before this one's
-        // (local days are at most 14 hours from UTC's, so 15 hours on each side of them holds them all).
-        var days: Set<Int>?
-        if let range = Scoring.localDaysNeeded(before, adding: checkIn, hunts: hunts, badges: badges) {
-            let candidates = try ScoredRow.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
-                        WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted'
-                            AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL AND id <> ?
-                            AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?
-                        """),
-                arguments: [
-                    playerID, checkIn.id, Double(range.lowerBound) * 86_400 - 54_000,
-                    Double(range.upperBound + 1) * 86_400 + 54_000,
-                ]
-            ).map(\.checkIn)
-            days = Scoring.localDays(of: candidates, hunts: hunts).filter(range.contains)
+        var written: [ScoreEvent] = []
+        for (index, checkIn) in added.enumerated() {
+            // A badge of days in a row not yet earned: the earlier check-ins of the days before this
+            // one's (local days are at most 14 hours from UTC's, so 15 hours on each side of them
+            // holds them all), not the new ones that come after it.
+            var days: Set<Int>?
+            if let range = Scoring.localDaysNeeded(before, adding: checkIn, hunts: hunts, badges: badges) {
+                let later = Set(added[(index + 1)...].map(\.id))
+                let candidates = try ScoredRow.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                            WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+                                AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL AND id <> ?
+                                AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?
+                            """),
+                    arguments: [
+                        playerID, checkIn.id, Double(range.lowerBound) * 86_400 - 54_000,
+                        Double(range.upperBound + 1) * 86_400 + 54_000,
+                    ]
+                ).map(\.checkIn).filter { !later.contains($0.id) }
+                days = Scoring.localDays(of: candidates, hunts: hunts).filter(range.contains)
+            }
+            guard
+                let events = Scoring.eventsAfter(
+                    before, adding: checkIn, hunts: hunts, badges: badges, earlierLocalDays: days)
+            else { return nil }
+            before += events
+            written += events
         }
-        guard
-            let events = Scoring.eventsAfter(
-                before, adding: checkIn, hunts: hunts, badges: badges, earlierLocalDays: days)
-        else { return nil }
-        try insertEvents(db, playerID: playerID, events)
-        try writeTotals(db, playerID: playerID, before + events)
-        return events
+        try insertEvents(db, playerID: playerID, written)
+        try writeTotals(db, playerID: playerID, before)
+        return written
     }
 
     static func insertEvents(_ db: Database, playerID: Int64, _ events: [ScoreEvent]) throws {

@@ -10,17 +10,18 @@ import VSHTestSupport
 /// Issue 18: an accepted check-in that comes after all of its player's others is scored alone
 /// (the player's earlier score events stay as they are, rows and all), and the events are the
 /// ones a full rescore writes; one that comes earlier than another, or while a badge of the hour
-/// is not yet earned, has all of the player's check-ins scored again. A badge of three days in a
+/// that needs several check-ins in its window is not yet earned, has all of the player's
+/// check-ins scored again. A badge of three days in a
 /// row is earned on the incremental path, from the local days of the earlier check-ins.
 @Suite struct IncrementalScoringTests {
-    /// The score events in the order they were written, as a rescore compares them.
+    /// The score events, player by player in the order they were written, as a rescore compares them.
     static func events(_ store: SpatiaLiteStore) async throws -> [String] {
         try await store.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT kind, hunt_id, stop_id, badge_id, points, at_epoch, checkin_id FROM score_events
-                    ORDER BY id
+                    ORDER BY player_id, id
                     """
             ).map { row in (0..<7).map { "\(row[$0] as DatabaseValue)" }.joined(separator: " ") }
         }
@@ -49,7 +50,7 @@ import VSHTestSupport
         // (stop, time, scored alone?): Las Vegas is UTC-8.
         let visits: [(String, String, Bool?)] = [
             ("fremont-street-experience", "2026-11-20T07:00:00Z", nil),  // 23:00 on the 19th: night owl
-            ("mob-museum", "2026-11-20T14:00:00Z", false),  // early bird not yet earned: all again
+            ("mob-museum", "2026-11-20T14:00:00Z", true),  // 06:00: the early bird (one check-in) alone
             ("neon-museum", "2026-11-20T18:00:00Z", true),
             ("mormon-fort", "2026-11-21T18:00:00Z", true),  // the third day in a row: the badge
             ("container-park", "2026-11-21T12:00:00Z", false),  // earlier than the one before: all again
@@ -74,8 +75,62 @@ import VSHTestSupport
             #expect(after == (try await Self.events(league.store)), "\(stop) at \(time)")
             _ = try await Self.deletions(league.store)
         }
-        #expect(alone == 6)
+        #expect(alone == 7)
         #expect(try await league.badges("Eve").contains("what-happens-in-vegas"))
         #expect(try await league.badges("Eve").contains("glitter-gulch"))
+    }
+
+    /// A server's group with several check-ins of one player: scored alone, one after the other
+    /// in time order, when they all come after the player's others (one of them out of order in
+    /// the group, one earning the three-days badge between the other two), as a full rescore
+    /// would; with one earlier than the player's latest, all of theirs again.
+    @Test func aGroupWithSeveralCheckInsOfAPlayerIsScoredAloneAsAFullRescoreWould() async throws {
+        let league = try await League()
+        defer { league.remove() }
+        try await league.add("Eve", "Finn")
+        let (eve, finn) = (try await league.id("Eve"), try await league.id("Finn"))
+        try await league.visit("Eve", "fremont-street-experience", at: "2026-11-20T18:00:00Z")
+        try await league.visit("Finn", "mob-museum", at: "2026-11-20T18:00:00Z")
+        func request(_ player: PlayerID, _ stop: String, _ time: String) -> CheckInRequest {
+            let when = RFC3339.parse(time)!
+            return CheckInRequest(
+                submission: Submission(
+                    player: player,
+                    evidence: .device(position: League.landmarks[stop]!, time: when, accuracyMeters: 5),
+                    huntID: nil, receivedAt: when.addingTimeInterval(60)),
+                photoFile: nil)
+        }
+        let verifier = Verifier()
+        func record(_ requests: [CheckInRequest]) async throws {
+            let outcomes = try await league.store.recordGroup(requests) { verifier.evaluate($0, facts: $1) }
+            for outcome in outcomes {
+                guard case .recorded(let recorded, _) = outcome else {
+                    Issue.record("not recorded: \(outcome)")
+                    continue
+                }
+                #expect(recorded.decision.verdict == .accepted, "\(recorded.decision.rules)")
+            }
+        }
+        _ = try await Self.deletions(league.store)
+        try await record([
+            request(eve, "mormon-fort", "2026-11-22T18:00:00Z"),
+            request(eve, "neon-museum", "2026-11-21T18:00:00Z"),
+            request(finn, "neon-museum", "2026-11-21T18:05:00Z"),
+            request(eve, "container-park", "2026-11-22T18:30:00Z"),
+        ])
+        #expect(try await Self.deletions(league.store) == 0)
+        let alone = try await Self.events(league.store)
+        #expect(try await league.badges("Eve").contains("what-happens-in-vegas"))
+        try await league.store.rescoreEveryone()
+        #expect(alone == (try await Self.events(league.store)))
+        _ = try await Self.deletions(league.store)
+        try await record([
+            request(eve, "smith-center", "2026-11-23T18:00:00Z"),
+            request(eve, "arts-district", "2026-11-22T17:00:00Z"),
+        ])
+        #expect(try await Self.deletions(league.store) > 0)
+        let again = try await Self.events(league.store)
+        try await league.store.rescoreEveryone()
+        #expect(again == (try await Self.events(league.store)))
     }
 }

@@ -123,8 +123,8 @@ public enum Scoring {
     /// then unchanged. A badge of days in a row (`consecutive_days`) not yet earned needs the
     /// local days of the earlier check-ins that count, in the range `localDaysNeeded` gives
     /// (`localDays(of:)`); nil when it has none of them to go on, or when a badge of
-    /// the hour (`time_window`) is not yet earned (it counts every earlier check-in): the caller
-    /// then scores them all. `ScoringEquivalenceTests` holds it to `events(for:)`.
+    /// the hour (`time_window`) that needs more than one check-in in its window is not yet
+    /// earned (it counts the earlier check-ins in it): the caller then scores them all. `ScoringEquivalenceTests` holds it to `events(for:)`.
     public static func eventsAfter(
         _ earlier: [ScoreEvent], adding checkIn: ScoredCheckIn, hunts: [ScoringHunt], badges: [Badge],
         earlierLocalDays: Set<Int>? = nil
@@ -241,7 +241,12 @@ public enum Scoring {
             checkInCount = events.isEmpty ? 0 : 1
             for b in rules.indices where !earned[earnedSlot[b]] {
                 switch rules[b] {
-                case .timeWindow: return nil
+                case .timeWindow(_, _, let count):
+                    // Not earned with one check-in in the window needed: no earlier check-in was in
+                    // it, so its count is 0 (unless another badge of the same id shares the count).
+                    // More needed: the count is the earlier check-ins' own, which events do not tell.
+                    let shared = earnedSlot.indices.contains { $0 != b && earnedSlot[$0] == earnedSlot[b] }
+                    if count > 1 || shared { return nil }
                 case .consecutiveDays(let days): awaitsDays = max(awaitsDays, days)
                 default: break
                 }
