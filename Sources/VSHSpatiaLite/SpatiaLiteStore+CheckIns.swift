@@ -10,7 +10,7 @@ extension SpatiaLiteStore {
     {
         try await write { db in
             let name = try Self.playerName(db, submission.player)
-            let history = TransactionHistory(db, perceptual: self.perceptual)
+            let history = TransactionHistory(db, perceptual: self.perceptual, huntCache: self.huntCache)
             let facts = try CheckInFacts.gather(for: submission, from: history)
             let decision = decide(submission, facts)
             let id = try Self.insert(db, submission, decision: decision, photoFile: photoFile)
@@ -51,7 +51,7 @@ extension SpatiaLiteStore {
         try await write { db in
             var names: [PlayerID: String] = [:]
             var rescore: [PlayerID: [Int64]] = [:]
-            let history = TransactionHistory(db, perceptual: self.perceptual)
+            let history = TransactionHistory(db, perceptual: self.perceptual, huntCache: self.huntCache)
             var outcomes: [CheckInOutcome] = []
             var recordedAt: [Int] = []
             var claimed: [String: Int] = [:]
@@ -218,15 +218,32 @@ final class TransactionHistory: CheckInHistory {
     private var own: [(id: Int64, hash: UInt64, player: Int64, image: String?, pixels: String?)] = []
     private var ownReadUpTo: Int64 = 0
 
-    init(_ db: Database, perceptual: PerceptualIndex) {
+    let huntCache: HuntCache
+    /// The definitions' token (`sync_state`), read once a transaction; nil when the league has
+    /// none (synced before tokens): then hunts are decoded afresh.
+    private var definitions: String??
+
+    init(_ db: Database, perceptual: PerceptualIndex, huntCache: HuntCache) {
         self.db = db
         self.perceptual = perceptual
+        self.huntCache = huntCache
     }
 
     func hunt(id: String) throws -> Hunt? {
         if let known = hunts[id] { return known }
+        if definitions == nil {
+            definitions = .some(
+                try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = 'definitions'")))
+        }
+        let token = definitions ?? nil
+        if let token, let cached = huntCache.hunt(id: id, definitions: token) {
+            hunts[id] = cached
+            return cached
+        }
         let hunt = try SpatiaLiteStore.loadHunts(db, id: id).first?.hunt
         hunts[id] = hunt
+        if let token { huntCache.keep(hunt, id: id, definitions: token) }
         return hunt
     }
 
@@ -245,16 +262,24 @@ final class TransactionHistory: CheckInHistory {
     func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date] {
         let key = "\(player)|\(huntID)"
         if let known = visited[key] { return known }
+        // Each stop's first accepted visit is the stop event scoring wrote for it (`score_events`:
+        // written with the check-ins in each transaction, written again after a review or a sync):
+        // a row a stop, where the check-ins themselves were all of the player's in the hunt, each
+        // with its reviews looked up (a sixth of a server's writer under check-ins, and growing).
+        // The check-ins of a stop no longer in the hunt have no event; the rules ask only of its
+        // stops.
         var found: [String: Date] = [:]
         for row in try Row.fetchAll(
             try db.cachedStatement(
                 sql: """
-                    SELECT stop_id, MIN(fix_epoch) AS first FROM checkin_state
-                    WHERE player_id = ? AND hunt_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL GROUP BY stop_id
+                    SELECT stop_id, at_epoch FROM score_events
+                    WHERE player_id = ? AND hunt_id = ? AND kind = 'stop' AND stop_id IS NOT NULL
                     """),
             arguments: [player.rawValue, huntID])
         {
-            found[row[0]] = Date(timeIntervalSince1970: row[1] ?? 0)
+            let stop: String = row[0]
+            let time = Date(timeIntervalSince1970: row[1])
+            if found[stop].map({ time < $0 }) ?? true { found[stop] = time }
         }
         visited[key] = found
         return found
@@ -432,5 +457,30 @@ final class PerceptualIndex: @unchecked Sendable {
             if bits <= NearCopy.maxBits, best.map({ bits < $0.bits }) ?? true { best = (index, bits) }
         }
         return best.map { (ids[$0.index], hashes[$0.index]) }
+    }
+}
+
+/// Hunts as the rules read them, decoded once for a token of the definitions (`sync_state`'s
+/// `definitions`, new at every change of them): a server's groups read each hunt, stops and all,
+/// in every transaction (a tenth of its writer under check-ins).
+final class HuntCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var token: String?
+    private var hunts: [String: Hunt?] = [:]
+
+    /// The hunt kept for `definitions` (`.some(nil)`: no such hunt), or nil when none is kept.
+    func hunt(id: String, definitions: String) -> Hunt?? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard token == definitions else { return nil }
+        return hunts[id]
+    }
+
+    /// Keeps a hunt decoded under `definitions` (forgetting those of other definitions).
+    func keep(_ hunt: Hunt?, id: String, definitions: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if token != definitions { (token, hunts) = (definitions, [:]) }
+        hunts[id] = .some(hunt)
     }
 }

@@ -69,9 +69,10 @@ extension SpatiaLiteStore {
 
     /// The facts the rules would see for `submission` now, on a reader connection.
     public func facts(for submission: Submission) async throws -> CheckInFacts {
-        let perceptual = self.perceptual
+        let (perceptual, huntCache) = (self.perceptual, self.huntCache)
         return try await read { db in
-            try CheckInFacts.gather(for: submission, from: TransactionHistory(db, perceptual: perceptual))
+            try CheckInFacts.gather(
+                for: submission, from: TransactionHistory(db, perceptual: perceptual, huntCache: huntCache))
         }
     }
 
@@ -106,7 +107,7 @@ extension SpatiaLiteStore {
                 throw LeagueError.overturned(id: id, by: by)
             }
             let pointsBefore = try Self.totalPoints(db, before.playerID)
-            let history = TransactionHistory(db, perceptual: self.perceptual)
+            let history = TransactionHistory(db, perceptual: self.perceptual, huntCache: self.huntCache)
             let decision = decide(submission, try CheckInFacts.gather(for: submission, from: history))
             let copy = try Self.insert(
                 db, submission, decision: decision, photoFile: photoFile, overturns: id)

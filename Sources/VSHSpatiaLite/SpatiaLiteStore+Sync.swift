@@ -103,6 +103,13 @@ extension SpatiaLiteStore {
     {
         // Stops' rows carry SpatiaLite geometry (and its triggers keep the spatial index).
         try SpatiaLiteDatabase.attachSpatiaLite(db)
+        // A new token for these definitions: a process that keeps hunts decoded (`HuntCache`)
+        // reads it in each transaction and decodes them again when it changed.
+        try db.execute(
+            sql: """
+                INSERT INTO sync_state(key, value) VALUES ('definitions', ?)
+                ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """, arguments: [UUID().uuidString])
         try db.execute(sql: "DELETE FROM stops")
         try db.execute(sql: "DELETE FROM hunts")
         try db.execute(sql: "DELETE FROM badges")

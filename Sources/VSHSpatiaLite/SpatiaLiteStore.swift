@@ -25,6 +25,8 @@ public final class SpatiaLiteStore: LeagueStore {
     public let inspector: SpatiaLiteInspector
     /// Committed check-ins' perceptual hashes, for near-copy questions.
     let perceptual: PerceptualIndex
+    /// Hunts decoded for the rules, kept across transactions while the definitions stay the same.
+    let huntCache = HuntCache()
 
     /// How long a writer waits for another process's transaction (`BusyTimeout`). Past it:
     /// `StoreError` code 5.

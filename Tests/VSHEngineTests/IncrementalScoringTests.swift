@@ -133,4 +133,27 @@ import VSHTestSupport
         try await league.store.rescoreEveryone()
         #expect(again == (try await Self.events(league.store)))
     }
+
+    /// The rules' hunts are kept decoded across transactions only while the definitions stay the
+    /// same: a sync by another process (another store on the file) changes a stop's points, and
+    /// the next check-in through the first store is decided with the new ones.
+    @Test func keptHuntsFollowASyncByAnotherProcess() async throws {
+        let league = try await League()
+        defer { league.remove() }
+        try await league.add("Eve")
+        let first = try await league.visit("Eve", "fremont-street-experience", at: "2026-11-20T18:00:00Z")
+        #expect(first.decision.points == 80)
+        let hunts = league.folder.appendingPathComponent("hunts")
+        let file = hunts.appendingPathComponent("downtown-fremont.geojson")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let neon = try #require(text.range(of: "\"id\": \"neon-museum\""))
+        let points = try #require(text.range(of: "\"points\": 60", range: neon.upperBound..<text.endIndex))
+        try text.replacingCharacters(in: points, with: "\"points\": 65").write(
+            to: file, atomically: true, encoding: .utf8)
+        let other = try SpatiaLiteStore(path: league.folder.appendingPathComponent("vsh.sqlite").path)
+        try await other.sync(directory: hunts.path)
+        let second = try await league.visit("Eve", "neon-museum", at: "2026-11-20T18:30:00Z")
+        #expect(second.decision.verdict == .accepted)
+        #expect(second.decision.points == 65)
+    }
 }
