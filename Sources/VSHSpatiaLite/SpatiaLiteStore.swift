@@ -395,6 +395,38 @@ public final class SpatiaLiteStore: LeagueStore {
                     arguments: [Data(HuntFile.storedBytes(geofence)), row[0] as Int64])
             }
         }
+        migrator.registerMigration("v18-checks-without-in-lists") { db in
+            // SQLite evaluates `x IN ('a', 'b', 'c')` (three or more constants) in a CHECK by building
+            // a temporary table at every insert: a third of inserting a check-in, under a server's
+            // load. The same constraints as comparisons, changed in place as SQLite documents for
+            // CHECK constraints (writable_schema, then a new schema version): every row already
+            // satisfies them, the table is not rebuilt. A table whose text differs is left as it is.
+            let rewrites: [(table: String, column: String, values: [String])] = [
+                ("checkins", "source", ["photo", "device", "replay"]),
+                ("checkins", "verdict", ["accepted", "rejected", "pending"]),
+                ("score_events", "kind", ["stop", "bonus", "badge"]),
+                ("reviews", "decision", ["approved", "rejected", "revoked"]),
+            ]
+            let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+            try db.execute(sql: "PRAGMA writable_schema = ON")
+            for rewrite in rewrites {
+                let list = rewrite.values.map { "'\($0)'" }.joined(separator: ", ")
+                let comparisons = rewrite.values.map { "\(rewrite.column) = '\($0)'" }.joined(
+                    separator: " OR ")
+                try db.execute(
+                    sql:
+                        "UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = ?",
+                    arguments: [
+                        "CHECK (\(rewrite.column) IN (\(list)))", "CHECK (\(comparisons))", rewrite.table,
+                    ])
+            }
+            try db.execute(sql: "PRAGMA writable_schema = OFF")
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+            guard try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok" else {
+                throw StoreError(
+                    code: 11, message: "the schema's CHECK constraints could not be rewritten", path: "")
+            }
+        }
         return migrator
     }
 }
