@@ -219,8 +219,8 @@ final class TransactionHistory: CheckInHistory {
     private var ownReadUpTo: Int64 = 0
 
     let huntCache: HuntCache
-    /// The definitions' token (`sync_state`), read once a transaction; nil when the league has
-    /// none (synced before tokens): then hunts are decoded afresh.
+    /// The definitions' token and files' fingerprint (`sync_state`), read once a transaction; nil
+    /// when the league has no token: then hunts are decoded afresh.
     private var definitions: String??
 
     init(_ db: Database, perceptual: PerceptualIndex, huntCache: HuntCache) {
@@ -232,9 +232,17 @@ final class TransactionHistory: CheckInHistory {
     func hunt(id: String) throws -> Hunt? {
         if let known = hunts[id] { return known }
         if definitions == nil {
-            definitions = .some(
-                try String.fetchOne(
-                    db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = 'definitions'")))
+            // The token and the files' fingerprint: a vsh from before tokens that syncs other files
+            // changes the fingerprint, not the token.
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT (SELECT value FROM sync_state WHERE key = 'definitions'),
+                            (SELECT value FROM sync_state WHERE key = 'hunts')
+                        """))
+            let token: String? = row?[0]
+            let files: String? = row?[1]
+            definitions = .some(token.map { $0 + "|" + (files ?? "") })
         }
         let token = definitions ?? nil
         if let token, let cached = huntCache.hunt(id: id, definitions: token) {

@@ -422,6 +422,11 @@ public final class SpatiaLiteStore: LeagueStore {
             }
             try db.execute(sql: "PRAGMA writable_schema = OFF")
             try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+            // A token for the definitions as they are (a sync makes a new one), so that a server on a
+            // league synced before tokens keeps its hunts decoded too (`HuntCache`).
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO sync_state(key, value) VALUES ('definitions', ?)",
+                arguments: [UUID().uuidString])
             guard try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok" else {
                 throw StoreError(
                     code: 11, message: "the schema's CHECK constraints could not be rewritten", path: "")

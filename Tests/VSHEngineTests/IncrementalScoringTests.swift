@@ -155,5 +155,16 @@ import VSHTestSupport
         let second = try await league.visit("Eve", "neon-museum", at: "2026-11-20T18:30:00Z")
         #expect(second.decision.verdict == .accepted)
         #expect(second.decision.points == 65)
+        // A vsh from before tokens syncs new files: the files' fingerprint changes, the token not.
+        let older = try TestSupport.run(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE stops SET points = 70 WHERE id = 'mob-museum'\"); c.execute(\"UPDATE sync_state SET value = 'older' WHERE key = 'hunts'\"); c.commit()",
+                league.folder.appendingPathComponent("vsh.sqlite").path,
+            ])
+        #expect(older.status == 0, "\(older.stderr)")
+        let third = try await league.visit("Eve", "mob-museum", at: "2026-11-20T19:00:00Z")
+        #expect(third.decision.points == 70)
     }
 }
