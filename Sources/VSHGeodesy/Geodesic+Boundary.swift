@@ -46,11 +46,9 @@ extension Geodesic {
         for _ in 0..<2 {
             // Metres a degree east and north at `middle`.
             let phi = middle * .pi / 180
-            let s = sin(phi)
-            let w2 = 1 - e2 * s * s
-            let w = w2.squareRoot()
-            let kx: Double = semiMajor / w * cos(phi) * Double.pi / 180
-            let ky: Double = semiMajor * (1 - e2) / (w2 * w) * Double.pi / 180
+            let (n, m) = radiiOfCurvature(phi)
+            let kx: Double = n * cos(phi) * Double.pi / 180
+            let ky: Double = m * Double.pi / 180
             let ux = ax * kx
             let uy = ay * ky
             let dx = (bx - ax) * kx

@@ -42,14 +42,19 @@ public enum Geodesic {
         }
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         let phi = (a.latitude + b.latitude) / 2 * .pi / 180
-        let s = sin(phi)
-        let w2 = 1 - e2 * s * s
-        let w = w2.squareRoot()
-        let n = semiMajor / w  // prime vertical radius
-        let m = semiMajor * (1 - e2) / (w2 * w)  // meridional radius
+        let (n, m) = radiiOfCurvature(phi)
         let x = n * cos(phi) * dLon * .pi / 180
         let y = m * dLat * .pi / 180
         return (x * x + y * y).squareRoot()
+    }
+
+    /// The ellipsoid's radii of curvature at latitude `phi` (radians): prime vertical (east-west)
+    /// and meridional (north-south), in metres.
+    static func radiiOfCurvature(_ phi: Double) -> (prime: Double, meridional: Double) {
+        let s = sin(phi)
+        let w2 = 1 - e2 * s * s
+        let w = w2.squareRoot()
+        return (semiMajor / w, semiMajor * (1 - e2) / (w2 * w))
     }
 
     static let semiMajor = 6_378_137.0
