@@ -25,6 +25,27 @@ enum PostGISSchema {
         "CREATE UNIQUE INDEX checkins_by_overturns ON checkins(overturns) WHERE overturns IS NOT NULL",
     ]
 
+    /// A check-in group's first statement: its locks (the catalogue's in shared mode, then the
+    /// players' and photos' keys, sorted by the caller, in that order), then the definitions'
+    /// generation and the players' names, read after the locks are granted (each statement of a
+    /// function sees what committed before it started). A row without a player id carries the
+    /// generation.
+    static let version7: [String] = [
+        """
+        CREATE FUNCTION vsh_open_group(catalogue_key int8, lock_keys int8[], player_ids int8[])
+        RETURNS TABLE (player_id int8, value text) LANGUAGE plpgsql VOLATILE AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock_shared(catalogue_key);
+            PERFORM count(pg_advisory_xact_lock(k)) FROM unnest(lock_keys) AS k;
+            RETURN QUERY
+                SELECT NULL::int8, COALESCE((SELECT s.value FROM sync_state s WHERE s.key = 'generation'), '')
+                UNION ALL
+                SELECT p.id, p.name FROM players p WHERE p.id = ANY(player_ids);
+        END
+        $$
+        """
+    ]
+
     static let version1: [String] = [
         "CREATE EXTENSION IF NOT EXISTS postgis",
         """

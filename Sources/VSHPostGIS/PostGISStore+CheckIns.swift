@@ -32,6 +32,13 @@ extension PostGISStore {
     /// Decides and records a group in one transaction: one durable commit. The transaction first
     /// locks every player and photo of the group (`Lock`), so what the rules read cannot change
     /// before the commit, in this process or another; retry keys are looked up and kept inside it.
+    ///
+    /// A group costs a fixed number of statements, not a few per check-in: the locks, names and
+    /// generation in one (`openGroup`), what the check-ins will ask read ahead for all of them
+    /// (`readAhead`), the decided check-ins inserted together, one rescore, one statement for the
+    /// retry keys. A question not read ahead (a photo's uses, a player's second check-in in the
+    /// group) is asked when it comes, after the check-ins decided before it are written, so every
+    /// answer is what the one-at-a-time order would give.
     public func recordGroup(_ requests: [CheckInRequest], decide: @escaping CheckInDecider) async throws
         -> [CheckInOutcome]
     {
@@ -44,24 +51,35 @@ extension PostGISStore {
         }
         let (logger, keys) = (self.logger, lockKeys)
         return try await transaction { db in
-            try await Lock.take(keys, on: db, logger: logger)
-            let catalogue = try await self.catalogue(db)
-            let names = try await self.playerNames(db, Set(requests.map(\.submission.player)))
-            var rescore = Set<PlayerID>()
+            let opened = try await self.openGroup(
+                db, keys: keys, players: Set(requests.map(\.submission.player)))
+            let catalogue = try await self.catalogue(db, generation: opened.generation)
+            let names = opened.names
+            let ahead = try await self.readAhead(db, requests, catalogue: catalogue)
             var outcomes: [CheckInOutcome] = []
+            // Decided, not yet written: their outcomes' indexes and rows.
+            var unwritten:
+                [(at: Int, row: (submission: Submission, decision: Decision, photoFile: String?))] = []
             var recordedAt: [Int] = []
             var claimed: [String: Int] = [:]
             var repeats: [(at: Int, of: Int)] = []
-            for request in requests {
+            func write() async throws {
+                let ids = try await self.insertAll(db, unwritten.map(\.row))
+                for (pending, id) in zip(unwritten, ids) {
+                    guard case .recorded(var recorded, let answer) = outcomes[pending.at] else { continue }
+                    recorded.id = id
+                    outcomes[pending.at] = .recorded(recorded, answer: answer)
+                }
+                unwritten.removeAll()
+            }
+            for (index, request) in requests.enumerated() {
                 let submission = request.submission
                 if let claim = request.idempotency {
-                    if let earlier = try await self.idempotentAnswer(
-                        db, player: submission.player, key: claim.key)
-                    {
+                    if let earlier = ahead.retries[GroupAnswers.slot(submission.player, claim.key)] {
                         outcomes.append(.repeated(earlier))
                         continue
                     }
-                    let slot = "\(submission.player.rawValue)|\(claim.key)"
+                    let slot = GroupAnswers.slot(submission.player, claim.key)
                     if let first = claimed[slot] {
                         repeats.append((outcomes.count, first))
                         outcomes.append(
@@ -73,31 +91,50 @@ extension PostGISStore {
                 guard let name = names[submission.player] else {
                     throw LeagueError.unknownPlayerID(submission.player)
                 }
+                let known = ahead.byRequest[index] ?? [:]
                 let facts = try await CheckInFacts.gather(for: submission) { question in
-                    try await self.answer(question, db, catalogue: catalogue)
+                    if let answer = known[question] { return answer }
+                    if !unwritten.isEmpty { try await write() }
+                    return try await self.answer(question, db, catalogue: catalogue)
                 }
                 let decision = decide(submission, facts)
-                let id = try await self.insert(
-                    db, submission, decision: decision, photoFile: request.photoFile)
-                if decision.verdict == .accepted { rescore.insert(submission.player) }
                 recordedAt.append(outcomes.count)
+                unwritten.append((outcomes.count, (submission, decision, request.photoFile)))
                 outcomes.append(
                     .recorded(
                         RecordedCheckIn(
-                            id: id, playerID: submission.player, player: name,
+                            id: 0, playerID: submission.player, player: name,
                             receivedAt: submission.receivedAt, source: submission.source, decision: decision,
                             state: decision.verdict.rawValue, photoFile: request.photoFile),
                         answer: nil))
             }
+            try await write()
+            // The accepted check-ins as scoring sees them (the columns the rescore reads).
+            var added: [PlayerID: [ScoredCheckIn]] = [:]
+            for i in recordedAt {
+                guard case .recorded(let recorded, _) = outcomes[i], recorded.decision.verdict == .accepted
+                else { continue }
+                let submission = requests[i].submission
+                let decision = recorded.decision
+                guard let hunt = decision.hunt?.id, let stop = decision.stop?.id,
+                    let time = decision.fix?.time ?? submission.fixTime(in: decision.hunt)
+                else { continue }
+                added[submission.player, default: []].append(
+                    ScoredCheckIn(
+                        id: recorded.id, huntID: hunt, stopID: stop, time: time, clock: submission.clockTime))
+            }
             var awards: [Int64: [ScoreEvent]] = [:]
-            for (_, events) in try await self.rescore(
-                db, players: rescore.sorted(), catalog: catalogue.scoring)
+            for (_, events) in try await self.scoreGroup(
+                db, added: added, ahead: ahead, catalog: catalogue.scoring)
             {
                 for event in events where event.kind != .stop {
                     awards[event.checkInID, default: []].append(event)
                 }
             }
             // Answers are made once the awards are known, and kept under their keys.
+            var kept:
+                (players: [Int64], keys: [String], fingerprints: [String], ids: [Int64], answers: [String]) =
+                    ([], [], [], [], [])
             for i in recordedAt {
                 guard case .recorded(var recorded, _) = outcomes[i] else { continue }
                 recorded.awards = awards[recorded.id] ?? []
@@ -106,13 +143,21 @@ extension PostGISStore {
                 if let claim = request.idempotency {
                     let text = claim.answer(recorded)
                     answer = text
-                    try await db.query(
-                        """
-                        INSERT INTO idempotency_keys(player_id, key, fingerprint, checkin_id, answer)
-                        VALUES (\(request.submission.player.rawValue), \(claim.key), \(claim.fingerprint), \(recorded.id), \(text))
-                        """, logger: logger)
+                    kept.players.append(request.submission.player.rawValue)
+                    kept.keys.append(claim.key)
+                    kept.fingerprints.append(claim.fingerprint)
+                    kept.ids.append(recorded.id)
+                    kept.answers.append(text)
                 }
                 outcomes[i] = .recorded(recorded, answer: answer)
+            }
+            if !kept.ids.isEmpty {
+                try await db.query(
+                    """
+                    INSERT INTO idempotency_keys(player_id, key, fingerprint, checkin_id, answer)
+                    SELECT * FROM unnest(\(kept.players)::int8[], \(kept.keys)::text[], \(kept.fingerprints)::text[],
+                        \(kept.ids)::int8[], \(kept.answers)::text[])
+                    """, logger: logger)
             }
             // The same key twice in one group: the later one gets the first one's answer.
             for (at, first) in repeats {
@@ -166,14 +211,7 @@ extension PostGISStore {
             for row in rows {
                 let (lat, lon, accuracy, fixEpoch, source, received) = try row.decode(
                     (Double?, Double?, Double?, Double, String, String).self)
-                guard let lat, let lon, let position = try? Coordinate(latitude: lat, longitude: lon) else {
-                    continue
-                }
-                fixes.append(
-                    Fix(
-                        position: position, time: Date(timeIntervalSince1970: fixEpoch),
-                        accuracyMeters: accuracy,
-                        source: FixSource(rawValue: source) ?? .photo, receivedAt: RFC3339.parse(received)))
+                fixes += Self.fix(lat, lon, accuracy, fixEpoch, source, received)
             }
             return .neighbourFixes(fixes)
         case .photoUses(let image, let pixels, let player, let excluded):

@@ -89,6 +89,11 @@ extension PostGISStore {
         let generation =
             try await db.query("SELECT value FROM sync_state WHERE key = 'generation'", logger: logger)
             .collect().first?.decode(String.self) ?? ""
+        return try await catalogue(db, generation: generation)
+    }
+
+    /// The hunts as of `generation`, read again only when it is not the cached one's.
+    func catalogue(_ db: PostgresConnection, generation: String) async throws -> Catalogue {
         if let cached = huntCache.withLock({ $0 }), cached.generation == generation {
             return cached.catalogue
         }

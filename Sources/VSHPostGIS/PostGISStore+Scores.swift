@@ -95,32 +95,41 @@ extension PostGISStore {
             DELETE FROM player_scores WHERE player_id = ANY(\(ids)::int8[])
                 AND player_id <> ALL(\(totals.map(\.player))::int8[])
             """, logger: logger)
-        if !rows.isEmpty {
-            // One statement for every event (arrays, unnested in order; "" stands for no stop or badge).
-            let all = rows.map(\.event)
-            try await db.query(
-                """
-                INSERT INTO score_events(player_id, kind, hunt_id, stop_id, badge_id, points, at, at_epoch, checkin_id)
-                SELECT p, k, h, NULLIF(s, ''), NULLIF(b, ''), n, a, e, c
-                FROM unnest(\(rows.map(\.player))::int8[], \(all.map(\.kind.rawValue))::text[], \(all.map(\.huntID))::text[],
-                    \(all.map { $0.stopID ?? "" })::text[], \(all.map { $0.badgeID ?? "" })::text[],
-                    \(all.map { Int64($0.points) })::int8[], \(all.map { RFC3339.format($0.at) })::text[],
-                    \(all.map(\.at.timeIntervalSince1970))::float8[], \(all.map(\.checkInID))::int8[])
-                    AS t(p, k, h, s, b, n, a, e, c)
-                """, logger: logger)
-        }
-        if !totals.isEmpty {
-            try await db.query(
-                """
-                INSERT INTO player_scores(player_id, points, hunts, stops, badges, reached)
-                SELECT * FROM unnest(\(totals.map(\.player))::int8[], \(totals.map(\.points))::int8[],
-                    \(totals.map(\.hunts))::int8[], \(totals.map(\.stops))::int8[], \(totals.map(\.badges))::int8[],
-                    \(totals.map(\.reached))::float8[])
-                ON CONFLICT (player_id) DO UPDATE SET points = excluded.points, hunts = excluded.hunts,
-                    stops = excluded.stops, badges = excluded.badges, reached = excluded.reached
-                """, logger: logger)
-        }
+        if !rows.isEmpty { try await insertEvents(db, rows) }
+        if !totals.isEmpty { try await upsertTotals(db, totals) }
         return events
+    }
+
+    /// Inserts players' events, each player's in their order, in one statement (arrays unnested
+    /// in order; "" stands for no stop or badge).
+    func insertEvents(_ db: PostgresConnection, _ rows: [(player: Int64, event: ScoreEvent)]) async throws {
+        let all = rows.map(\.event)
+        try await db.query(
+            """
+            INSERT INTO score_events(player_id, kind, hunt_id, stop_id, badge_id, points, at, at_epoch, checkin_id)
+            SELECT p, k, h, NULLIF(s, ''), NULLIF(b, ''), n, a, e, c
+            FROM unnest(\(rows.map(\.player))::int8[], \(all.map(\.kind.rawValue))::text[], \(all.map(\.huntID))::text[],
+                \(all.map { $0.stopID ?? "" })::text[], \(all.map { $0.badgeID ?? "" })::text[],
+                \(all.map { Int64($0.points) })::int8[], \(all.map { RFC3339.format($0.at) })::text[],
+                \(all.map(\.at.timeIntervalSince1970))::float8[], \(all.map(\.checkInID))::int8[])
+                AS t(p, k, h, s, b, n, a, e, c)
+            """, logger: logger)
+    }
+
+    /// Writes players' running totals (the all-time board's), in one statement.
+    func upsertTotals(
+        _ db: PostgresConnection,
+        _ totals: [(player: Int64, points: Int64, hunts: Int64, stops: Int64, badges: Int64, reached: Double)]
+    ) async throws {
+        try await db.query(
+            """
+            INSERT INTO player_scores(player_id, points, hunts, stops, badges, reached)
+            SELECT * FROM unnest(\(totals.map(\.player))::int8[], \(totals.map(\.points))::int8[],
+                \(totals.map(\.hunts))::int8[], \(totals.map(\.stops))::int8[], \(totals.map(\.badges))::int8[],
+                \(totals.map(\.reached))::float8[])
+            ON CONFLICT (player_id) DO UPDATE SET points = excluded.points, hunts = excluded.hunts,
+                stops = excluded.stops, badges = excluded.badges, reached = excluded.reached
+            """, logger: logger)
     }
 
     /// Recomputes everyone's score events (the caller holds the catalogue lock exclusively).

@@ -25,6 +25,11 @@ struct Prepared<SQL: PreparedSQL>: PostgresPreparedStatement {
         }
     }
 
+    /// The statement with these values for `$1`, `$2`, … in order.
+    init(values: [any PostgresThrowingDynamicTypeEncodable]) throws {
+        for value in values { try bindings.append(value) }
+    }
+
     func makeBindings() -> PostgresBindings { bindings }
     func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
@@ -106,4 +111,114 @@ enum PlayerSQL: PreparedSQL {
     static let name = "vsh_player"
     static let sql =
         "SELECT id, name, email, created_at, password_hash, role FROM players WHERE id = $1::int8"
+}
+
+/// A group's locks, the definitions' generation and the players' names (`vsh_open_group`, schema
+/// version 7): a row with no player id carries the generation.
+enum OpenGroupSQL: PreparedSQL {
+    static let name = "vsh_open_group"
+    static let sql = "SELECT player_id, value FROM vsh_open_group($1::int8, $2::int8[], $3::int8[])"
+}
+
+/// The stops covering each of a group's positions (ordinal from 1), in hunt then stop order; a
+/// hunt of "" is any hunt.
+enum GroupCoveringSQL: PreparedSQL {
+    static let name = "vsh_group_covering"
+    static let sql = """
+        SELECT q.ordinal, s.hunt_id, s.id, s.name
+        FROM unnest($1::float8[], $2::float8[], $3::text[]) WITH ORDINALITY AS q(lon, lat, hunt, ordinal)
+        JOIN stops s ON ST_Covers(s.geom, ST_SetSRID(ST_MakePoint(q.lon, q.lat), 4326))
+            AND (q.hunt = '' OR s.hunt_id = q.hunt)
+        JOIN hunts h ON h.id = s.hunt_id
+        ORDER BY q.ordinal, h.position, s.position
+        """
+}
+
+/// Players' score events, each player's in their order.
+enum GroupEventsSQL: PreparedSQL {
+    static let name = "vsh_group_events"
+    static let sql = """
+        SELECT player_id, kind, hunt_id, stop_id, badge_id, points, at_epoch, checkin_id FROM score_events
+        WHERE player_id = ANY($1::int8[]) ORDER BY player_id, id
+        """
+}
+
+/// Each player's latest accepted or pending check-in with a fix time (by fix time; among check-ins
+/// of one fix time, any: all of them have smaller ids than the group's, drawn under the player's
+/// lock, so only the time matters to `scoreGroup`), from the live check-ins' index.
+enum GroupLatestSQL: PreparedSQL {
+    static let name = "vsh_group_latest"
+    static let sql = """
+        SELECT q.player, l.id, l.fix_epoch FROM unnest($1::int8[]) AS q(player)
+        CROSS JOIN LATERAL (
+            SELECT id, fix_epoch FROM checkins
+            WHERE player_id = q.player AND verdict IN ('accepted', 'pending') AND fix_epoch IS NOT NULL
+            ORDER BY fix_epoch DESC LIMIT 1
+        ) AS l
+        """
+}
+
+/// Accepted check-ins that may count for a badge of days in a row: for each (player, check-in
+/// left out, from, to) (ordinal from 1), those whose clock (else fix) time is in the range.
+enum GroupDayCandidatesSQL: PreparedSQL {
+    static let name = "vsh_group_days"
+    static let sql = """
+        SELECT q.ordinal, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch
+        FROM unnest($1::int8[], $2::int8[], $3::float8[], $4::float8[]) WITH ORDINALITY
+            AS q(player, excluded, low, high, ordinal)
+        JOIN checkins c ON c.player_id = q.player AND c.verdict IN ('accepted', 'pending')
+            AND c.stop_id IS NOT NULL AND c.hunt_id IS NOT NULL AND c.fix_epoch IS NOT NULL
+            AND c.id <> q.excluded AND coalesce(c.clock_epoch, c.fix_epoch) BETWEEN q.low AND q.high
+        JOIN checkin_state s ON s.id = c.id AND s.state = 'accepted'
+        """
+}
+
+/// `NeighboursSQL` for many (player, time, excluded check-in) at once (ordinal from 1): the fix
+/// just before, then the one just after.
+enum GroupNeighboursSQL: PreparedSQL {
+    static let name = "vsh_group_neighbours"
+    static let sql = """
+        SELECT q.ordinal, n.lat, n.lon, n.accuracy_m, n.fix_epoch, n.source, n.received_at
+        FROM unnest($1::int8[], $2::float8[], $3::int8[]) WITH ORDINALITY AS q(player, at, excluded, ordinal)
+        CROSS JOIN LATERAL (
+            (SELECT 0 AS side, lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
+            WHERE player_id = q.player AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
+                AND fix_epoch IS NOT NULL AND fix_epoch <= q.at AND id <> q.excluded
+            ORDER BY fix_epoch DESC LIMIT 1)
+            UNION ALL
+            (SELECT 1 AS side, lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
+            WHERE player_id = q.player AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
+                AND fix_epoch IS NOT NULL AND fix_epoch > q.at AND id <> q.excluded
+            ORDER BY fix_epoch ASC LIMIT 1)
+        ) AS n
+        ORDER BY q.ordinal, n.side
+        """
+}
+
+/// The answers kept under these (player, key) pairs.
+enum GroupRetriesSQL: PreparedSQL {
+    static let name = "vsh_group_retries"
+    static let sql = """
+        SELECT k.player_id, k.key, k.checkin_id, k.fingerprint, k.answer
+        FROM idempotency_keys k JOIN unnest($1::int8[], $2::text[]) AS q(player, key)
+            ON k.player_id = q.player AND k.key = q.key
+        """
+}
+
+/// A group's check-ins, one row for each element of the arrays, in order (`InsertColumns`).
+enum GroupInsertSQL: PreparedSQL {
+    static let name = "vsh_group_insert"
+    static let sql = """
+        INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
+            accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules, pixel_sha256, phash,
+            clock_epoch)
+        SELECT p, r, so, NULLIF(f, ''), NULLIF(fs, ''), NULLIF(i, ''), NULLIF(la, 'NaN'), NULLIF(lo, 'NaN'),
+            NULLIF(a, 'NaN'), NULLIF(ft, ''), NULLIF(fe, 'NaN'), NULLIF(h, ''), NULLIF(st, ''), v, pt, ru,
+            NULLIF(px, ''), CASE WHEN hp THEN ph END, c
+        FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[],
+            $8::float8[], $9::float8[], $10::text[], $11::float8[], $12::text[], $13::text[], $14::text[],
+            $15::int8[], $16::text[], $17::text[], $18::int8[], $19::bool[], $20::float8[])
+            AS t(p, r, so, f, fs, i, la, lo, a, ft, fe, h, st, v, pt, ru, px, ph, hp, c)
+        RETURNING id
+        """
 }
