@@ -62,17 +62,20 @@ public struct CheckInService: Sendable {
     }
 
     /// Reads a photo check-in and keeps its photo, without recording it: for a `GroupCommit`.
-    /// The same checks as `checkIn(player:photo:…)`, in the same order.
+    /// The same checks as `checkIn(player:photo:…)`, in the same order; `playerKnown` when the
+    /// caller has just read the player (a server's session): the store is not asked again (the
+    /// group's transaction still refuses a player it does not find).
     /// - Returns: the submission and the stored photo's key.
     public func submission(
         player: PlayerID, photo bytes: [UInt8], name: String,
-        deviceFix: (position: Coordinate, time: Date, accuracyMeters: Double?)?, huntID: String?, now: Date
+        deviceFix: (position: Coordinate, time: Date, accuracyMeters: Double?)?, huntID: String?, now: Date,
+        playerKnown: Bool = false
     ) async throws -> (submission: Submission, photoFile: String) {
         let photo = try PhotoReader.photo(bytes: bytes, name: name)
         if let accuracy = deviceFix?.accuracyMeters, !(accuracy.isFinite && accuracy >= 0) {
             throw SubmissionError.invalidAccuracy
         }
-        try await requireKnown(player: player, huntID: huntID)
+        try await requireKnown(player: playerKnown ? nil : player, huntID: huntID)
         let key = try await photos.put(bytes, sha256: photo.fileSHA256)
         let evidence: Submission.Evidence =
             deviceFix.map {
@@ -81,15 +84,16 @@ public struct CheckInService: Sendable {
         return (Submission(player: player, evidence: evidence, huntID: huntID, receivedAt: now), key)
     }
 
-    /// A device-fix submission, checked as `checkIn(player:position:…)` checks it, not recorded.
+    /// A device-fix submission, checked as `checkIn(player:position:…)` checks it, not recorded
+    /// (`playerKnown` as for a photo's).
     public func submission(
         player: PlayerID, position: Coordinate, time: Date, accuracyMeters: Double?, huntID: String?,
-        now: Date
+        now: Date, playerKnown: Bool = false
     ) async throws -> Submission {
         if let accuracyMeters, !(accuracyMeters.isFinite && accuracyMeters >= 0) {
             throw SubmissionError.invalidAccuracy
         }
-        try await requireKnown(player: player, huntID: huntID)
+        try await requireKnown(player: playerKnown ? nil : player, huntID: huntID)
         return Submission(
             player: player, evidence: .device(position: position, time: time, accuracyMeters: accuracyMeters),
             huntID: huntID, receivedAt: now)
@@ -169,8 +173,8 @@ public struct CheckInService: Sendable {
         return items
     }
 
-    private func requireKnown(player: PlayerID, huntID: String?) async throws {
-        guard try await store.player(id: player) != nil else { throw LeagueError.unknownPlayerID(player) }
+    private func requireKnown(player: PlayerID?, huntID: String?) async throws {
+        if let player, try await store.player(id: player) == nil { throw LeagueError.unknownPlayerID(player) }
         if let huntID, try await store.hunt(id: huntID) == nil {
             throw LeagueError.unknownHunt(id: huntID, known: try await store.hunts().map(\.hunt.id))
         }

@@ -61,14 +61,15 @@ struct CheckInsController: Sendable {
             let fix = try hasFix ? Self.deviceFix(fields) : nil
             let (submission, photoFile) = try await service.submission(
                 player: session.player.id, photo: bytes, name: "photo",
-                deviceFix: fix.map { ($0.position, $0.time, $0.accuracy) }, huntID: hunt, now: now)
+                deviceFix: fix.map { ($0.position, $0.time, $0.accuracy) }, huntID: hunt, now: now,
+                playerKnown: true)
             checkIn = CheckInRequest(submission: submission, photoFile: photoFile)
         case (nil, true):
             let fix = try Self.deviceFix(fields)
             let submission = try await service.submission(
                 player: session.player.id, position: fix.position, time: fix.time,
                 accuracyMeters: fix.accuracy,
-                huntID: hunt, now: now)
+                huntID: hunt, now: now, playerKnown: true)
             checkIn = CheckInRequest(submission: submission, photoFile: nil)
         case (nil, false):
             throw Problem(
