@@ -82,7 +82,14 @@ extension PostGISStore {
     static func credentials(_ row: PostgresRow) throws -> Credentials {
         let (id, name, email, created, hash, role) = try row.decode(
             (Int64, String, String?, String, String?, String).self)
-        return Credentials(
+        return credentials(id, name, email, created, hash, role)
+    }
+
+    /// Credentials from the columns of a player's row.
+    static func credentials(
+        _ id: Int64, _ name: String, _ email: String?, _ created: String, _ hash: String?, _ role: String
+    ) -> Credentials {
+        Credentials(
             player: PlayerRecord(
                 id: PlayerID(id), name: name, email: email,
                 createdAt: RFC3339.parse(created) ?? Date(timeIntervalSince1970: 0)),
@@ -141,27 +148,40 @@ extension PostGISStore {
         }
     }
 
-    /// The unexpired session with this token hash; its last use is stamped when older than ten minutes.
+    /// The unexpired session with this token hash; its last use is stamped when older than ten
+    /// minutes. Lookups that arrive together share one statement (`SessionLookups`).
     public func session(tokenHash: String, at now: Date) async throws -> Session? {
-        try await read { db in
-            guard
-                let row = try await db.rows(
-                    Prepared<SessionSQL>(tokenHash, now.timeIntervalSince1970), logger: self.logger
-                ).first
-            else { return nil }
-            let credentials = try Self.credentials(row)
-            let (_, _, _, _, _, _, expires, lastUsed) = try row.decode(
-                (Int64, String, String?, String, String?, String, Double, String).self)
-            let lastUse = RFC3339.parse(lastUsed) ?? .distantPast
-            if abs(now.timeIntervalSince(lastUse)) > 600 {
+        let found: FoundSession?
+        if pinned == nil {
+            found = try await sessionLookups.find(tokenHash) { hashes in
+                try await self.read { db in
+                    var found: [String: FoundSession] = [:]
+                    for row in try await db.rows(Prepared<SessionsSQL>(hashes), logger: self.logger) {
+                        let (hash, session) = try FoundSession.decode(row)
+                        found[hash] = session
+                    }
+                    return found
+                }
+            }
+        } else {
+            found = try await read { db in
+                try await db.rows(Prepared<SessionsSQL>([tokenHash]), logger: self.logger).first.map {
+                    try FoundSession.decode($0).1
+                }
+            }
+        }
+        guard let found, found.expiresAt > now.timeIntervalSince1970 else { return nil }
+        let lastUse = RFC3339.parse(found.lastUsed) ?? .distantPast
+        if abs(now.timeIntervalSince(lastUse)) > 600 {
+            try await read { db in
                 try await db.query(
                     "UPDATE sessions SET last_used_at = \(RFC3339.format(now)) WHERE token_hash = \(tokenHash)",
                     logger: self.logger)
             }
-            return Session(
-                player: credentials.player, role: credentials.role,
-                expiresAt: Date(timeIntervalSince1970: expires))
         }
+        return Session(
+            player: found.credentials.player, role: found.credentials.role,
+            expiresAt: Date(timeIntervalSince1970: found.expiresAt))
     }
 
     /// Deletes the `sessions` row.
@@ -491,5 +511,26 @@ extension PostGISStore {
             }
         }
         return health
+    }
+}
+
+/// A session's row as `SessionsSQL` reads it.
+struct FoundSession: Sendable {
+    var credentials: Credentials
+    /// Epoch seconds.
+    var expiresAt: Double
+    /// RFC 3339.
+    var lastUsed: String
+
+    /// The token hash and the session of a `SessionsSQL` row.
+    static func decode(_ row: PostgresRow) throws -> (String, FoundSession) {
+        let (hash, id, name, email, created, passwordHash, role, expires, lastUsed) = try row.decode(
+            (String, Int64, String, String?, String, String?, String, Double, String).self)
+        return (
+            hash,
+            FoundSession(
+                credentials: PostGISStore.credentials(id, name, email, created, passwordHash, role),
+                expiresAt: expires, lastUsed: lastUsed)
+        )
     }
 }

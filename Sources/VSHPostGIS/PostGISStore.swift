@@ -28,6 +28,8 @@ public final class PostGISStore: LeagueStore {
     let pinned: PostgresConnection?
     /// Hunts as last read, with the `sync_state` generation they belong to.
     let huntCache = Mutex<(generation: String, catalogue: Catalogue)?>(nil)
+    /// Session lookups in flight and waiting (`session(tokenHash:at:)`).
+    let sessionLookups = SessionLookups<FoundSession>()
 
     /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`; the
     /// password may also come from `PGPASSWORD`) and brings its schema up to date; `readOnly`

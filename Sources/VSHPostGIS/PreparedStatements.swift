@@ -96,13 +96,15 @@ enum InsertCheckInSQL: PreparedSQL {
         """
 }
 
-/// A live session and its player, by token hash.
-enum SessionSQL: PreparedSQL {
-    static let name = "vsh_session"
+/// Sessions and their players, by token hash (expired ones too: each lookup of a batch has its
+/// own clock).
+enum SessionsSQL: PreparedSQL {
+    static let name = "vsh_sessions"
     static let sql = """
-        SELECT p.id, p.name, p.email, p.created_at, p.password_hash, p.role, s.expires_at, s.last_used_at
+        SELECT s.token_hash, p.id, p.name, p.email, p.created_at, p.password_hash, p.role, s.expires_at,
+            s.last_used_at
         FROM sessions s JOIN players p ON p.id = s.player_id
-        WHERE s.token_hash = $1::text AND s.expires_at > $2::float8
+        WHERE s.token_hash = ANY($1::text[])
         """
 }
 

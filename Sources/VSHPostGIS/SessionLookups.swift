@@ -1,0 +1,61 @@
+import Synchronization
+
+/// Session lookups gathered into batches, for a server under many requests: a lookup that
+/// arrives while another batch is in flight waits for it to finish and goes with the next one
+/// (one statement, `token_hash = ANY(…)`), as check-ins go in groups. Every batch starts after
+/// each of its lookups arrived, so none reads a session older than its request: a session
+/// deleted (a sign-out) before a request came is never found for it. On PostgreSQL the lookup
+/// was one round trip a request, and round trips, not the lookups, were its cost.
+final class SessionLookups<Found: Sendable>: Sendable {
+    private struct Waiter {
+        var key: String
+        var reply: CheckedContinuation<Found?, any Error>
+    }
+
+    private let state = Mutex<(waiting: [Waiter], running: Bool)>(([], false))
+
+    init() {}
+
+    /// Lookups waiting for the next batch (for tests).
+    var waiting: Int { state.withLock { $0.waiting.count } }
+
+    /// What the next batch finds for `key` (nil: nothing); `run` looks up a batch of keys (each
+    /// once) and answers by key (the caller that starts a batch lends its `run`: every caller
+    /// passes the same lookup).
+    /// - Throws: what the batch's lookup threw.
+    func find(_ key: String, run: @escaping @Sendable ([String]) async throws -> [String: Found])
+        async throws -> Found?
+    {
+        try await withCheckedThrowingContinuation { reply in
+            let start = state.withLock { state in
+                state.waiting.append(Waiter(key: key, reply: reply))
+                guard !state.running else { return false }
+                state.running = true
+                return true
+            }
+            if start { Task { await self.drain(run) } }
+        }
+    }
+
+    /// Runs batches until nobody waits.
+    private func drain(_ run: @Sendable ([String]) async throws -> [String: Found]) async {
+        while true {
+            let batch = state.withLock { state in
+                let batch = state.waiting
+                state.waiting = []
+                if batch.isEmpty { state.running = false }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            do {
+                var keys: [String] = []
+                var seen = Set<String>()
+                for waiter in batch where seen.insert(waiter.key).inserted { keys.append(waiter.key) }
+                let found = try await run(keys)
+                for waiter in batch { waiter.reply.resume(returning: found[waiter.key]) }
+            } catch {
+                for waiter in batch { waiter.reply.resume(throwing: error) }
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+import Testing
+import VSHCore
+import VSHTestSupport
+
+@testable import VSHPostGIS
+
+/// Session lookups gathered into batches (PostGIS), and sessions looked up many at once on
+/// every backend.
+@Suite struct SessionLookupTests {
+    /// A gate a lookup waits at until the test opens it.
+    actor Gate {
+        private var open = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+        func pass() async {
+            if open { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        func release() {
+            open = true
+            for waiter in waiters { waiter.resume() }
+            waiters = []
+        }
+    }
+
+    struct Boom: Error {}
+
+    /// Lookups that arrive while a batch is in flight wait and go together in the next one, each
+    /// key once, each caller answered for its own key; a batch's error reaches its callers only,
+    /// and the next lookup runs again.
+    @Test func lookupsWaitingForABatchGoTogetherInTheNext() async throws {
+        let lookups = SessionLookups<Int>()
+        let gate = Gate()
+        let batches = Mutex<[[String]]>([])
+        let run: @Sendable ([String]) async throws -> [String: Int] = { keys in
+            batches.withLock { $0.append(keys) }
+            if keys == ["first"] { await gate.pass() }
+            if keys.contains("boom") { throw Boom() }
+            return Dictionary(uniqueKeysWithValues: keys.map { ($0, $0.count) })
+        }
+        let first = Task { try await lookups.find("first", run: run) }
+        var turns = 0
+        while batches.withLock({ $0.isEmpty }) && turns < 1_000_000 {
+            await Task.yield()
+            turns += 1
+        }
+        #expect(batches.withLock { $0 } == [["first"]])
+        let others = ["b", "cc", "b", "nope"].map { key in Task { try await lookups.find(key, run: run) } }
+        turns = 0
+        while lookups.waiting < 4 && turns < 1_000_000 {
+            await Task.yield()
+            turns += 1
+        }
+        #expect(lookups.waiting == 4)
+        await gate.release()
+        #expect(try await first.value == 5)
+        var answers: [Int?] = []
+        for other in others { answers.append(try await other.value) }
+        #expect(answers == [1, 2, 1, 4])
+        let second = batches.withLock { $0 }.dropFirst()
+        #expect(second.count == 1)
+        #expect(second.first.map { Set($0) } == ["b", "cc", "nope"])
+        #expect(second.first?.count == 3)
+        await #expect(throws: Boom.self) { try await lookups.find("boom", run: run) }
+        #expect(try await lookups.find("after", run: run) == 5)
+    }
+
+    /// Forty sessions looked up at once, some expired, some signed out: each lookup finds its own
+    /// player or nothing.
+    @Test(arguments: AccountStoreTests.Backend.allCases)
+    func manySessionsLookedUpAtOnce(_ backend: AccountStoreTests.Backend) async throws {
+        let store = try await AccountStoreTests().store(backend)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        var expected: [String: PlayerID?] = [:]
+        for i in 0..<40 {
+            let player = try await store.addPlayer(name: "Player \(i)", email: nil, at: now).id
+            let hash = String(repeating: String(i % 10), count: 8) + "-\(i)"
+            let expires = now.addingTimeInterval(i % 5 == 0 ? -1 : 3600)
+            try await store.createSession(tokenHash: hash, player: player, expiresAt: expires, at: now)
+            expected[hash] = i % 5 == 0 ? nil : player
+        }
+        let signedOut = expected.keys.sorted().first { expected[$0]! != nil }!
+        try await store.deleteSession(tokenHash: signedOut)
+        expected[signedOut] = PlayerID?.none
+        expected["unknown"] = PlayerID?.none
+        let found = try await withThrowingTaskGroup(of: (String, PlayerID?).self) { group in
+            for hash in expected.keys {
+                group.addTask { (hash, try await store.session(tokenHash: hash, at: now)?.player.id) }
+            }
+            var found: [String: PlayerID?] = [:]
+            for try await (hash, player) in group { found[hash] = player }
+            return found
+        }
+        #expect(found.count == 41)
+        #expect(found.values.filter { $0 != nil }.count == 31)
+        for (hash, player) in expected { #expect(found[hash]! == player, "\(hash)") }
+    }
+}
