@@ -66,20 +66,32 @@ wrk_run() { # wrk_run CONNECTIONS BASE: one wrk run, prints "rate p50 p99 non2xx
     | sed 's/^RESULT //' | tr ' ' '\n' | awk -F= '{v[$1]=$2} END {print v["rate"], v["p50_ms"], v["p99_ms"], v["non2xx"], v["requests"]}'
 }
 
+# The machine's busy CPU time (every process: vsh, PostgreSQL, wrk, the kernel), in ticks of 1/100 s:
+# its growth over a run divided by the requests is what one check-in costs the machine in all.
+busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+per_checkin() { python3 -c "print(round(($2 - $1) * 10000 / max($3, 1)))"; } # per_checkin BEFORE AFTER REQUESTS: µs
+
 BASE=$(serve "$D/vsh.sqlite" "$D/sl")
+T0=$(busy)
 read -r SL_RATE SL_P50 SL_P99 SL_NON SL_REQ < <(wrk_run "$CONNECTIONS" "$BASE")
+SL_CPU=$(per_checkin "$T0" "$(busy)" "$SL_REQ")
 stop "$D/sl"
 BASE=$(serve "$URL" "$D/pg1")
+T0=$(busy)
 read -r P1_RATE P1_P50 P1_P99 P1_NON P1_REQ < <(wrk_run "$CONNECTIONS" "$BASE")
+P1_CPU=$(per_checkin "$T0" "$(busy)" "$P1_REQ")
 stop "$D/pg1"
 A=$(serve "$URL" "$D/pga")
 B=$(serve "$URL" "$D/pgb")
+T0=$(busy)
 wrk_run $((CONNECTIONS / 2)) "$A" > "$D/wrk-a" &
 wrk_run $((CONNECTIONS / 2)) "$B" > "$D/wrk-b"
 wait %1 2>/dev/null; wait
+T1=$(busy)
 stop "$D/pga"; stop "$D/pgb"
 read -r A_RATE A_P50 A_P99 A_NON A_REQ < "$D/wrk-a"
 read -r B_RATE B_P50 B_P99 B_NON B_REQ < "$D/wrk-b"
+TWO_CPU=$(per_checkin "$T0" "$T1" "$((A_REQ + B_REQ))")
 DOCTOR=$($BIN doctor --db "$URL" --json)
 
 # Locate: 1,000,000 fixes on 5,000 stops, the stops read from each backend.
@@ -96,13 +108,15 @@ fmt() { python3 -c "import sys; print(f'{int(float(sys.argv[1])):,}')" "$1"; }
 TWO=$(python3 -c "print(${A_RATE} + ${B_RATE})")
 echo "PostgreSQL + PostGIS beside SpatiaLite, $(date -u +%Y-%m-%d), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), PostgreSQL 15 on loopback (fsync on), wrk ${SECONDS_EACH}s, $CONNECTIONS connections in all, every process on the same cores"
 echo
-echo "| device-fix check-ins (200 players) | rate | p50 | p99 | non-2xx |"
-echo "| --- | --- | --- | --- | --- |"
-echo "| one vsh serve, SpatiaLite | $(fmt "$SL_RATE")/s | $SL_P50 ms | $SL_P99 ms | $SL_NON |"
-echo "| one vsh serve, PostGIS | $(fmt "$P1_RATE")/s | $P1_P50 ms | $P1_P99 ms | $P1_NON |"
-echo "| two vsh serve, one PostGIS | $(fmt "$TWO")/s | $A_P50 / $B_P50 ms | $A_P99 / $B_P99 ms | $((A_NON + B_NON)) |"
+echo "| device-fix check-ins (200 players) | rate | p50 | p99 | non-2xx | machine CPU a check-in |"
+echo "| --- | --- | --- | --- | --- | --- |"
+echo "| one vsh serve, SpatiaLite | $(fmt "$SL_RATE")/s | $SL_P50 ms | $SL_P99 ms | $SL_NON | $SL_CPU µs |"
+echo "| one vsh serve, PostGIS | $(fmt "$P1_RATE")/s | $P1_P50 ms | $P1_P99 ms | $P1_NON | $P1_CPU µs |"
+echo "| two vsh serve, one PostGIS | $(fmt "$TWO")/s | $A_P50 / $B_P50 ms | $A_P99 / $B_P99 ms | $((A_NON + B_NON)) | $TWO_CPU µs |"
 echo
 echo "two PostGIS instances at $(python3 -c "print(round($TWO / max($SL_RATE, 1), 2))")x one SpatiaLite instance; vsh doctor afterwards: $DOCTOR"
+# The most this machine could give the PostGIS setup were every tick of its cores busy with check-ins.
+echo "at $TWO_CPU µs a check-in, $(nproc) cores could carry at most $(fmt "$(python3 -c "print($(nproc) * 1e6 / max($TWO_CPU, 1))")") PostGIS check-ins a second ($(python3 -c "print(round($(nproc) * 1e6 / max($TWO_CPU, 1) / max($SL_RATE, 1), 2))")x the SpatiaLite instance)"
 echo
 echo "| \`vsh locate --fixes\`, 1,000,000 fixes, 5,000 stops | time | rate | memory |"
 echo "| --- | --- | --- | --- |"
