@@ -46,6 +46,15 @@ enum PostGISSchema {
         """
     ]
 
+    /// Live check-ins by player and the time badges of days in a row go by (`GroupDayCandidatesSQL`
+    /// asks for a range of it: without this index, every live check-in of the player was read).
+    static let version8: [String] = [
+        """
+        CREATE INDEX checkins_live_by_clock ON checkins(player_id, (coalesce(clock_epoch, fix_epoch)))
+            WHERE verdict IN ('accepted', 'pending')
+        """
+    ]
+
     static let version1: [String] = [
         "CREATE EXTENSION IF NOT EXISTS postgis",
         """

@@ -253,10 +253,10 @@ public final class PostGISStore: LeagueStore {
     /// Version 3: check-in photos' pixel hashes (`unique_photo` by decoded pixels and near copies).
     /// Version 4: hunts' `late_grace_s` and `proof`. Version 5: check-ins' `clock_epoch`.
     /// Version 6: overturned rejections. Version 7: `vsh_open_group`, a check-in group's locks and
-    /// first reads in one statement.
+    /// first reads in one statement. Version 8: live check-ins indexed by the badges' clock.
     static let migrations: [[String]] = [
         PostGISSchema.version1, [], PostGISSchema.version3, PostGISSchema.version4, PostGISSchema.version5,
-        PostGISSchema.version6, PostGISSchema.version7,
+        PostGISSchema.version6, PostGISSchema.version7, PostGISSchema.version8,
     ]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this
