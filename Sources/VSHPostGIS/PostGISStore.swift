@@ -99,16 +99,18 @@ public final class PostGISStore: LeagueStore {
         return value
     }()
 
-    /// Group-commit transactions at once: `VSH_PG_WRITERS` (1 to half the pool), else 2. Each
+    /// Group-commit transactions at once: `VSH_PG_WRITERS` (1 to half the pool), else 1. Each
     /// takes the advisory locks of its own players and photos, so groups of other players do not
-    /// wait; more writers pay off where PostgreSQL has cores of its own.
+    /// wait. One writer makes the largest groups, and a group's statements are as many whatever
+    /// its size: on two shared cores one writer an instance took 30 % less CPU a check-in than
+    /// two (Benchmarks/postgis.sh); more may pay off where PostgreSQL has cores of its own.
     public var concurrentGroups: Int { Self.writers }
 
     static let writers: Int = {
         let most = max(1, poolSize / 2)
         guard let text = ProcessInfo.processInfo.environment["VSH_PG_WRITERS"], let value = Int(text),
             value >= 1
-        else { return min(2, most) }
+        else { return 1 }
         return min(value, most)
     }()
 

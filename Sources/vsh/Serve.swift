@@ -24,7 +24,7 @@ extension VSH {
                 makes beyond vsh); without, vsh draws its own maps. With --db postgres://…, several \
                 vsh serve on one database behave as one service (docs/scaling.md); each opens at most \
                 VSH_PG_CONNECTIONS connections (default 8), VSH_PG_WRITERS of them writing at once \
-                (default 2). A database that does not answer within VSH_BUSY_TIMEOUT seconds (default \
+                (default 1). A database that does not answer within VSH_BUSY_TIMEOUT seconds (default \
                 10) gets 503 with Retry-After, never a hung request.
                 """)
 
