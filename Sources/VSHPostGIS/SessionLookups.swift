@@ -4,8 +4,10 @@ import Synchronization
 /// arrives while another batch is in flight waits for it to finish and goes with the next one
 /// (one statement, `token_hash = ANY(…)`), as check-ins go in groups. Every batch starts after
 /// each of its lookups arrived, so none reads a session older than its request: a session
-/// deleted (a sign-out) before a request came is never found for it. On PostgreSQL the lookup
-/// was one round trip a request, and round trips, not the lookups, were its cost.
+/// deleted (a sign-out) before a request came is never found for it. A batch that fails fails the
+/// lookups that queued behind it as well, so none waits longer than one lookup's bound. On
+/// PostgreSQL the lookup was one round trip a request, and round trips, not the lookups, were its
+/// cost.
 final class SessionLookups<Found: Sendable>: Sendable {
     private struct Waiter {
         var key: String
@@ -54,7 +56,16 @@ final class SessionLookups<Found: Sendable>: Sendable {
                 let found = try await run(keys)
                 for waiter in batch { waiter.reply.resume(returning: found[waiter.key]) }
             } catch {
-                for waiter in batch { waiter.reply.resume(throwing: error) }
+                // The lookups that came while it failed get its error too (a database away or
+                // busy past the bound): each waits at most one bound, as a lookup of its own would.
+                let late = state.withLock { state in
+                    let late = state.waiting
+                    state.waiting = []
+                    state.running = false
+                    return late
+                }
+                for waiter in batch + late { waiter.reply.resume(throwing: error) }
+                return
             }
         }
     }

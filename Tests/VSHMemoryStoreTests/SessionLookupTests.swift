@@ -27,16 +27,20 @@ import VSHTestSupport
     struct Boom: Error {}
 
     /// Lookups that arrive while a batch is in flight wait and go together in the next one, each
-    /// key once, each caller answered for its own key; a batch's error reaches its callers only,
-    /// and the next lookup runs again.
+    /// key once, each caller answered for its own key; a batch's error reaches its callers and
+    /// those queued behind it, and the next lookup runs again.
     @Test func lookupsWaitingForABatchGoTogetherInTheNext() async throws {
         let lookups = SessionLookups<Int>()
         let gate = Gate()
+        let failing = Gate()
         let batches = Mutex<[[String]]>([])
         let run: @Sendable ([String]) async throws -> [String: Int] = { keys in
             batches.withLock { $0.append(keys) }
             if keys == ["first"] { await gate.pass() }
-            if keys.contains("boom") { throw Boom() }
+            if keys == ["boom"] {
+                await failing.pass()
+                throw Boom()
+            }
             return Dictionary(uniqueKeysWithValues: keys.map { ($0, $0.count) })
         }
         let first = Task { try await lookups.find("first", run: run) }
@@ -62,7 +66,26 @@ import VSHTestSupport
         #expect(second.count == 1)
         #expect(second.first.map { Set($0) } == ["b", "cc", "nope"])
         #expect(second.first?.count == 3)
-        await #expect(throws: Boom.self) { try await lookups.find("boom", run: run) }
+        // A batch that fails: the lookups queued behind it get its error at once, not a wait of
+        // their own.
+        let boom = Task { try await lookups.find("boom", run: run) }
+        turns = 0
+        while batches.withLock({ $0.last != ["boom"] }) && turns < 1_000_000 {
+            await Task.yield()
+            turns += 1
+        }
+        let behind = ["x", "y"].map { key in Task { try await lookups.find(key, run: run) } }
+        turns = 0
+        while lookups.waiting < 2 && turns < 1_000_000 {
+            await Task.yield()
+            turns += 1
+        }
+        #expect(lookups.waiting == 2)
+        await failing.release()
+        for task in [boom] + behind {
+            await #expect(throws: Boom.self) { try await task.value }
+        }
+        #expect(batches.withLock { $0.last } == ["boom"])
         #expect(try await lookups.find("after", run: run) == 5)
     }
 
