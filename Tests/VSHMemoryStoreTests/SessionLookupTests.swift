@@ -26,6 +26,16 @@ import VSHTestSupport
 
     struct Boom: Error {}
 
+    /// Yields until `done` holds, or a million turns have passed (then the expectations after it
+    /// fail, rather than the test hang).
+    static func yield(until done: () -> Bool) async {
+        var turns = 0
+        while !done() && turns < 1_000_000 {
+            await Task.yield()
+            turns += 1
+        }
+    }
+
     /// Lookups that arrive while a batch is in flight wait and go together in the next one, each
     /// key once, each caller answered for its own key; a batch's error reaches its callers and
     /// those queued behind it, and the next lookup runs again.
@@ -44,18 +54,10 @@ import VSHTestSupport
             return Dictionary(uniqueKeysWithValues: keys.map { ($0, $0.count) })
         }
         let first = Task { try await lookups.find("first", run: run) }
-        var turns = 0
-        while batches.withLock({ $0.isEmpty }) && turns < 1_000_000 {
-            await Task.yield()
-            turns += 1
-        }
+        await Self.yield { !batches.withLock { $0.isEmpty } }
         #expect(batches.withLock { $0 } == [["first"]])
         let others = ["b", "cc", "b", "nope"].map { key in Task { try await lookups.find(key, run: run) } }
-        turns = 0
-        while lookups.waiting < 4 && turns < 1_000_000 {
-            await Task.yield()
-            turns += 1
-        }
+        await Self.yield { lookups.waiting >= 4 }
         #expect(lookups.waiting == 4)
         await gate.release()
         #expect(try await first.value == 5)
@@ -69,17 +71,9 @@ import VSHTestSupport
         // A batch that fails: the lookups queued behind it get its error at once, not a wait of
         // their own.
         let boom = Task { try await lookups.find("boom", run: run) }
-        turns = 0
-        while batches.withLock({ $0.last != ["boom"] }) && turns < 1_000_000 {
-            await Task.yield()
-            turns += 1
-        }
+        await Self.yield { batches.withLock { $0.last == ["boom"] } }
         let behind = ["x", "y"].map { key in Task { try await lookups.find(key, run: run) } }
-        turns = 0
-        while lookups.waiting < 2 && turns < 1_000_000 {
-            await Task.yield()
-            turns += 1
-        }
+        await Self.yield { lookups.waiting >= 2 }
         #expect(lookups.waiting == 2)
         await failing.release()
         for task in [boom] + behind {
