@@ -299,24 +299,9 @@ extension PostGISStore {
             }
         }
         if !asked.isEmpty {
-            var candidates: [Int: [ScoredCheckIn]] = [:]
-            for row in try await db.rows(
-                Prepared<GroupDayCandidatesSQL>(
-                    asked.map(\.player.rawValue), asked.map(\.excluded), asked.map(\.range).map(Self.low),
-                    asked.map(\.range).map(Self.high)), logger: logger)
-            {
-                let (ordinal, id, hunt, stop, epoch, clock) = try row.decode(
-                    (Int64, Int64, String, String, Double, Double?).self)
-                candidates[Int(ordinal) - 1, default: []].append(
-                    ScoredCheckIn(
-                        id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch),
-                        clock: clock.map(Date.init(timeIntervalSince1970:))))
-            }
-            for (i, entry) in asked.enumerated() {
-                let counted = (candidates[i] ?? []).filter { !entry.later.contains($0.id) }
-                firstDays[entry.player] = Scoring.localDays(of: counted, hunts: hunts).filter(
-                    entry.range.contains)
-            }
+            let found = try await localDays(
+                db, asked.map { ($0.player, $0.excluded, $0.range, $0.later) }, hunts: hunts)
+            for (entry, days) in zip(asked, found) { firstDays[entry.player] = days }
         }
         var written: [PlayerID: [ScoreEvent]] = [:]
         var totals: [(player: PlayerID, events: [ScoreEvent])] = []
@@ -333,21 +318,8 @@ extension PostGISStore {
                 {
                     // A later one of the same player's in this group: asked on its own (rare).
                     let later = Set(entry.added[(index + 1)...].map(\.id))
-                    var counted: [ScoredCheckIn] = []
-                    for row in try await db.rows(
-                        Prepared<GroupDayCandidatesSQL>(
-                            [entry.player.rawValue], [checkIn.id], [Self.low(range)], [Self.high(range)]),
-                        logger: logger)
-                    {
-                        let (_, id, hunt, stop, epoch, clock) = try row.decode(
-                            (Int64, Int64, String, String, Double, Double?).self)
-                        guard !later.contains(id) else { continue }
-                        counted.append(
-                            ScoredCheckIn(
-                                id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch),
-                                clock: clock.map(Date.init(timeIntervalSince1970:))))
-                    }
-                    days = Scoring.localDays(of: counted, hunts: hunts).filter(range.contains)
+                    days = try await localDays(db, [(entry.player, checkIn.id, range, later)], hunts: hunts)[
+                        0]
                 }
                 guard
                     let events = Scoring.eventsAfter(
@@ -371,16 +343,7 @@ extension PostGISStore {
         }
         if !rows.isEmpty { try await insertEvents(db, rows) }
         if !totals.isEmpty {
-            try await upsertTotals(
-                db,
-                totals.map { entry in
-                    let events = entry.events
-                    let count = { (kind: ScoreEvent.Kind) in Int64(events.filter { $0.kind == kind }.count) }
-                    return (
-                        entry.player.rawValue, Int64(events.reduce(0) { $0 + $1.points }), count(.bonus),
-                        count(.stop), count(.badge), events.map(\.at.timeIntervalSince1970).max()!
-                    )
-                })
+            try await upsertTotals(db, totals.compactMap { Self.totals($0.player, $0.events) })
         }
         if !again.isEmpty {
             for (player, events) in try await rescore(db, players: again, catalog: catalog) {
@@ -388,6 +351,32 @@ extension PostGISStore {
             }
         }
         return written
+    }
+
+    /// For each (player, check-in left out, local days, later new check-ins left out): the days
+    /// among those on which the player's other accepted check-ins count, in one statement.
+    func localDays(
+        _ db: PostgresConnection,
+        _ asked: [(player: PlayerID, excluded: Int64, range: ClosedRange<Int>, later: Set<Int64>)],
+        hunts: [ScoringHunt]
+    ) async throws -> [Set<Int>] {
+        var candidates: [Int: [ScoredCheckIn]] = [:]
+        for row in try await db.rows(
+            Prepared<GroupDayCandidatesSQL>(
+                asked.map(\.player.rawValue), asked.map(\.excluded), asked.map(\.range).map(Self.low),
+                asked.map(\.range).map(Self.high)), logger: logger)
+        {
+            let (ordinal, id, hunt, stop, epoch, clock) = try row.decode(
+                (Int64, Int64, String, String, Double, Double?).self)
+            candidates[Int(ordinal) - 1, default: []].append(
+                ScoredCheckIn(
+                    id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch),
+                    clock: clock.map(Date.init(timeIntervalSince1970:))))
+        }
+        return asked.enumerated().map { i, entry in
+            let counted = (candidates[i] ?? []).filter { !entry.later.contains($0.id) }
+            return Scoring.localDays(of: counted, hunts: hunts).filter(entry.range.contains)
+        }
     }
 
     /// Local days as the epoch seconds that surely hold them (a local day is at most 14 hours

@@ -81,13 +81,7 @@ extension PostGISStore {
                 for: checkIns[player] ?? [], hunts: definitions.hunts, badges: definitions.badges)
             events[player] = earned
             rows += earned.map { (player.rawValue, $0) }
-            guard let reached = earned.map(\.at.timeIntervalSince1970).max() else { continue }
-            let count = { (kind: ScoreEvent.Kind) in Int64(earned.filter { $0.kind == kind }.count) }
-            totals.append(
-                (
-                    player.rawValue, Int64(earned.reduce(0) { $0 + $1.points }), count(.bonus), count(.stop),
-                    count(.badge), reached
-                ))
+            if let total = Self.totals(player, earned) { totals.append(total) }
         }
         try await db.query("DELETE FROM score_events WHERE player_id = ANY(\(ids)::int8[])", logger: logger)
         try await db.query(
@@ -114,6 +108,18 @@ extension PostGISStore {
                 \(all.map(\.at.timeIntervalSince1970))::float8[], \(all.map(\.checkInID))::int8[])
                 AS t(p, k, h, s, b, n, a, e, c)
             """, logger: logger)
+    }
+
+    /// A player's running totals from all of their events (nil without any).
+    static func totals(_ player: PlayerID, _ events: [ScoreEvent])
+        -> (player: Int64, points: Int64, hunts: Int64, stops: Int64, badges: Int64, reached: Double)?
+    {
+        guard let reached = events.map(\.at.timeIntervalSince1970).max() else { return nil }
+        let count = { (kind: ScoreEvent.Kind) in Int64(events.filter { $0.kind == kind }.count) }
+        return (
+            player.rawValue, Int64(events.reduce(0) { $0 + $1.points }), count(.bonus), count(.stop),
+            count(.badge), reached
+        )
     }
 
     /// Writes players' running totals (the all-time board's), in one statement.
