@@ -71,12 +71,13 @@ public struct CheckInService: Sendable {
         deviceFix: (position: Coordinate, time: Date, accuracyMeters: Double?)?, huntID: String?, now: Date,
         playerKnown: Bool = false
     ) async throws -> (submission: Submission, photoFile: String) {
-        let photo = try PhotoReader.photo(bytes: bytes, name: name)
+        // The archive keeps the picture, not whatever else the upload carried (docs/security.md).
+        let (photo, archived, archivedSHA256) = try PhotoReader.photoAndArchive(bytes: bytes, name: name)
         if let accuracy = deviceFix?.accuracyMeters, !(accuracy.isFinite && accuracy >= 0) {
             throw SubmissionError.invalidAccuracy
         }
         try await requireKnown(player: playerKnown ? nil : player, huntID: huntID)
-        let key = try await photos.put(bytes, sha256: photo.fileSHA256)
+        let key = try await photos.put(archived, sha256: archivedSHA256)
         let evidence: Submission.Evidence =
             deviceFix.map {
                 .photoWithFix(photo, position: $0.position, time: $0.time, accuracyMeters: $0.accuracyMeters)

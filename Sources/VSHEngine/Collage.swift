@@ -33,7 +33,25 @@ public enum Collage {
     )
         async throws -> Result
     {
-        let plan = try await scores.collagePlan(player: player.id, hunt: huntID)
+        try await make(
+            player: player, plan: try await scores.collagePlan(player: player.id, hunt: huntID),
+            photos: photos)
+    }
+
+    /// What a collage shows, as a key: the player's name, the hunt's name, and each tile's stop,
+    /// visit and photo (photos are content-addressed, so equal keys draw equal collages).
+    public static func key(player: PlayerRecord, plan: CollagePlan) -> String {
+        var parts = [player.name, plan.huntName, plan.complete ? "complete" : "open"]
+        for tile in plan.tiles {
+            parts += [tile.stopID, tile.stopName, tile.visited ? "1" : "0", tile.photoFile ?? ""]
+        }
+        return SHA256.hex(Array(parts.joined(separator: "\u{1F}").utf8))
+    }
+
+    /// Draws a collage from its plan (read beforehand, as `key(player:plan:)` needs it too).
+    public static func make(player: PlayerRecord, plan: CollagePlan, photos: any PhotoStore) async throws
+        -> Result
+    {
         let (huntName, tiles, complete) = (plan.huntName, plan.tiles, plan.complete)
         let player = player.name
         let columns = min(3, max(1, tiles.count))

@@ -45,19 +45,38 @@ public enum HEIF {
         }
     }
 
-    /// The primary image decoded to RGB, as shown (rotation and mirroring applied).
-    public static func decode(_ bytes: [UInt8], maxPixels: Int) throws -> Pixels {
-        try withPrimaryImage(bytes, maxPixels: maxPixels) { _, handle, _, _ in try pixels(handle) }
-    }
+    /// The most pixels a decode may produce, counting every tile a grid names as often as it names
+    /// it. The largest HEIC a phone takes, Apple's 48-megapixel "HEIF Max" (8064 x 6048), fits; a
+    /// 4 KB grid that names one tile 1,521 times (399 megapixels, 1.7 GB and 20 s in libheif) is
+    /// refused before anything is decoded.
+    public static let maxDecodedPixels = 50_000_000
 
-    /// The header and the decoded pixels, from one reading of the container (a check-in needs both).
-    public static func read(_ bytes: [UInt8], maxPixels: Int) throws -> (header: Header, pixels: Pixels) {
-        try withPrimaryImage(bytes, maxPixels: maxPixels) { _, handle, width, height in
-            (Header(width: width, height: height, exifTIFF: exif(handle)), try pixels(handle))
+    /// The primary image decoded to RGB, as shown (rotation and mirroring applied), averaged down
+    /// by the largest whole factor (up to 8) that still covers `minWidth` x `minHeight`: the full
+    /// image is never copied out of libheif.
+    /// - Throws: `ReadError` for a file libheif cannot read, or one over `maxDecodedPixels`.
+    public static func decode(_ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int) throws -> Pixels {
+        try withPrimaryImage(bytes, maxPixels: maxDecodedPixels, decoding: true) { _, handle, _, _ in
+            try pixels(handle, covering: minWidth, minHeight)
         }
     }
 
-    private static func pixels(_ handle: OpaquePointer) throws -> Pixels {
+    /// The header and the decoded pixels (as `decode(_:covering:_:)` gives them), from one reading
+    /// of the container (a check-in needs both).
+    public static func read(_ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int) throws -> (
+        header: Header, pixels: Pixels
+    ) {
+        try withPrimaryImage(bytes, maxPixels: maxDecodedPixels, decoding: true) { _, handle, width, height in
+            (
+                Header(width: width, height: height, exifTIFF: exif(handle)),
+                try pixels(handle, covering: minWidth, minHeight)
+            )
+        }
+    }
+
+    private static func pixels(_ handle: OpaquePointer, covering minWidth: Int, _ minHeight: Int) throws
+        -> Pixels
+    {
         var image: OpaquePointer?
         let error = vsh_heif_decode_image(
             handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
@@ -69,19 +88,58 @@ public enum HEIF {
         guard width > 0, height > 0,
             let plane = vsh_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride)
         else { throw ReadError(description: "the image has no pixels") }
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        rgb.withUnsafeMutableBufferPointer { out in
-            for row in 0..<height {
-                memcpy(out.baseAddress! + row * width * 3, plane + row * Int(stride), width * 3)
+        return reduce(
+            plane, stride: Int(stride), width: width, height: height, covering: minWidth, minHeight)
+    }
+
+    /// Interleaved RGB rows averaged down by the largest of 8, 4 and 2 that still covers the size
+    /// (each output pixel the integer mean of its square), or copied as they are.
+    static func reduce(
+        _ plane: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, covering minWidth: Int,
+        _ minHeight: Int
+    ) -> Pixels {
+        var factor = 1
+        for candidate in [8, 4, 2] where width / candidate >= minWidth && height / candidate >= minHeight {
+            factor = candidate
+            break
+        }
+        let w = width / factor
+        let h = height / factor
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        let area = factor * factor
+        out.withUnsafeMutableBufferPointer { out in
+            for y in 0..<h {
+                for x in 0..<w {
+                    var sums = (0, 0, 0)
+                    for dy in 0..<factor {
+                        var i = (y * factor + dy) * stride + x * factor * 3
+                        for _ in 0..<factor {
+                            sums.0 += Int(plane[i])
+                            sums.1 += Int(plane[i + 1])
+                            sums.2 += Int(plane[i + 2])
+                            i += 3
+                        }
+                    }
+                    let o = (y * w + x) * 3
+                    out[o] = UInt8(sums.0 / area)
+                    out[o + 1] = UInt8(sums.1 / area)
+                    out[o + 2] = UInt8(sums.2 / area)
+                }
             }
         }
-        return Pixels(width: width, height: height, rgb: rgb)
+        return Pixels(width: w, height: h, rgb: out)
     }
 
     private static func withPrimaryImage<T>(
-        _ bytes: [UInt8], maxPixels: Int,
+        _ bytes: [UInt8], maxPixels: Int, decoding: Bool = false,
         _ body: (OpaquePointer, OpaquePointer, Int, Int) throws -> T
     ) throws -> T {
+        if decoding, let cost = HEIFItems(bytes).primaryDecodedPixels, cost > maxPixels {
+            throw ReadError(
+                description:
+                    "decoding it would take \(cost / 1_000_000) megapixels (each tile its grid names,"
+                    + " as often as it names it), more than the \(maxPixels / 1_000_000)-megapixel budget")
+        }
         if let error = vsh_heif_load_error() {
             throw ReadError(
                 description: "HEIC photos need libheif, which cannot be loaded (\(String(cString: error)))")
@@ -105,7 +163,10 @@ public enum HEIF {
             guard width > 0, height > 0 else { throw ReadError(description: "zero pixel size") }
             guard width * height <= maxPixels else {
                 throw ReadError(
-                    description: "it declares \(width) x \(height) pixels, more than any camera makes")
+                    description: decoding
+                        ? "it declares \(width) x \(height) pixels, more than the \(maxPixels / 1_000_000)"
+                            + "-megapixel budget for decoding"
+                        : "it declares \(width) x \(height) pixels, more than any camera makes")
             }
             return try body(context, handle, width, height)
         }

@@ -11,6 +11,10 @@ struct JPEGLayout {
     /// Byte ranges that make the image (every segment but APPn and COM, then
     /// the scans to EOI), in file order: what the image identity hashes.
     var imageRanges: [Range<Int>] = []
+    /// The metadata segments an archived copy keeps (`PhotoReader.archivable`): the first JFIF
+    /// APP0 and Adobe APP14 (they tell a decoder the colour transform) and the EXIF APP1 that
+    /// `exifPayload` is, whole segments with their markers, in file order.
+    var keptMetadataRanges: [Range<Int>] = []
     /// Whether a start-of-scan was reached (the file has image data).
     var sawScan = false
     /// What is wrong with the structure, if the walk had to stop early.
@@ -86,6 +90,11 @@ struct JPEGLayout {
             let segmentEnd = markerOffset + 2 + length
             let isMetadata = (0xE0...0xEF).contains(marker) || marker == 0xFE
             if !isMetadata { layout.imageRanges.append(markerOffset..<segmentEnd) }
+            if (marker == 0xE0 || marker == 0xEE) && !layout.sawScan
+                && !layout.keptMetadataRanges.contains(where: { read($0.lowerBound + 1, 1) == [marker] })
+            {
+                layout.keptMetadataRanges.append(markerOffset..<segmentEnd)
+            }
             // EXIF is the first APP1 "Exif" segment before the image data, where exiftool, Pillow
             // and libexif look: one found after a scan is not read (a forged position hidden
             // there once scored while every inspection tool showed no GPS).
@@ -93,6 +102,7 @@ struct JPEGLayout {
                 let payload = read(markerOffset + 4, length - 2)
                 if payload.starts(with: [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]) {
                     layout.exifPayload = payload
+                    layout.keptMetadataRanges.append(markerOffset..<segmentEnd)
                 }
             }
             if isStartOfFrame(marker), layout.width == nil, length >= 7 {

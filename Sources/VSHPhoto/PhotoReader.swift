@@ -79,6 +79,14 @@ public enum PhotoReader {
     /// and both identities. The bytes must be a sound JPEG of at most `maxFileBytes`.
     /// - Parameter name: how errors name the photo (a file path, an upload's field).
     public static func photo(bytes: [UInt8], name path: String) throws(PhotoError) -> Photo {
+        var layout: JPEGLayout?
+        return try photo(bytes: bytes, name: path, layout: &layout)
+    }
+
+    /// `photo(bytes:name:)`, leaving a JPEG's walked structure in `walked`.
+    static func photo(bytes: [UInt8], name path: String, layout walked: inout JPEGLayout?) throws(PhotoError)
+        -> Photo
+    {
         guard !bytes.isEmpty else { throw .empty(file: path) }
         guard bytes.count <= maxFileBytes else {
             throw .tooLarge(file: path, bytes: bytes.count, limit: maxFileBytes)
@@ -91,6 +99,7 @@ public enum PhotoReader {
             guard offset < bytes.count else { return [] }
             return Array(bytes[offset..<min(bytes.count, offset + count)])
         }
+        walked = layout
         if let problem = layout.problem { throw .corrupt(file: path, reason: problem) }
         guard let width = layout.width, let height = layout.height, layout.sawScan else {
             throw .corrupt(file: path, reason: "no frame header or no image data")
@@ -121,6 +130,59 @@ public enum PhotoReader {
 }
 
 extension PhotoReader {
+    /// The most bytes the archive keeps of one check-in's photo: a 48-megapixel phone photo's
+    /// image data is 10-25 MB, a 200-megapixel one's about 40 MB.
+    public static let maxArchivedBytes = 40 << 20
+
+    /// What the archive keeps of a photo: for a JPEG, the picture and not its padding: the start
+    /// of image, the JFIF and Adobe segments (a decoder's colour transform), the EXIF segment the
+    /// verifier read, the tables, frames and scans, and the end of image; never the other
+    /// application segments (ICC profiles, XMP, a phone's embedded second images), comments or
+    /// bytes after the end. The same EXIF, image identity and pixels as the upload. A HEIC file
+    /// is kept as it came (its boxes reference each other by offset).
+    /// - Throws: `PhotoError.tooLarge` past `maxArchivedBytes`.
+    public static func archivable(_ bytes: [UInt8], name path: String) throws(PhotoError) -> [UInt8] {
+        let layout =
+            bytes.starts(with: [0xFF, 0xD8])
+            ? JPEGLayout.walk(size: bytes.count, throughScans: true) { offset, count in
+                guard offset < bytes.count else { return [] }
+                return Array(bytes[offset..<min(bytes.count, offset + count)])
+            } : nil
+        return try archivable(bytes, layout: layout, name: path)
+    }
+
+    /// A photo for a check-in (as `photo(bytes:name:)`) and what the archive keeps of it
+    /// (`archivable`), from one walk of its structure, with the kept bytes' SHA-256.
+    public static func photoAndArchive(bytes: [UInt8], name path: String) throws(PhotoError) -> (
+        photo: Photo, archived: [UInt8], archivedSHA256: String
+    ) {
+        var layout: JPEGLayout?
+        let photo = try photo(bytes: bytes, name: path, layout: &layout)
+        let kept = try archivable(bytes, layout: layout, name: path)
+        return (photo, kept, kept.count == bytes.count ? photo.fileSHA256 : SHA256.hex(kept))
+    }
+
+    static func archivable(_ bytes: [UInt8], layout: JPEGLayout?, name path: String) throws(PhotoError)
+        -> [UInt8]
+    {
+        var kept = bytes
+        if let layout, layout.problem == nil, layout.sawScan {
+            kept = [0xFF, 0xD8]
+            let ranges = (layout.keptMetadataRanges + layout.imageRanges).sorted {
+                $0.lowerBound < $1.lowerBound
+            }
+            kept.reserveCapacity(ranges.reduce(4) { $0 + $1.count })
+            for range in ranges { kept += bytes[range] }
+            kept += [0xFF, 0xD9]
+            // A file that had nothing else is kept byte for byte (its hash is the upload's).
+            if kept.count == bytes.count { kept = bytes }
+        }
+        guard kept.count <= maxArchivedBytes else {
+            throw .tooLarge(file: path, bytes: kept.count, limit: maxArchivedBytes)
+        }
+        return kept
+    }
+
     /// A HEIC photo's metadata: the container's EXIF block read by the same EXIF parser as a
     /// JPEG's APP1 segment, the size as shown. Orientation is the container's (libheif applies
     /// it), so an EXIF orientation tag is not used.
@@ -140,12 +202,12 @@ extension PhotoReader {
         let header: HEIF.Header
         let decoded: HEIF.Pixels
         do {
-            (header, decoded) = try HEIF.read(bytes, maxPixels: maxPixels)
+            (header, decoded) = try HEIF.read(bytes, covering: 64, 64)
         } catch {
             throw .corruptHEIF(file: path, reason: "\(error)")
         }
         let image = RGBImage(width: decoded.width, height: decoded.height, pixels: decoded.rgb)
-        let pixels = PixelIdentity(decoded: image.reduced(covering: 64, 64), orientation: 1)
+        let pixels = PixelIdentity(decoded: image, orientation: 1)
         return Photo(
             metadata: heifMetadata(header), fileSHA256: SHA256.hex(bytes), imageSHA256: pixels.sha256,
             byteCount: bytes.count, pixelSHA256: pixels.sha256, perceptualHash: pixels.perceptualHash)
@@ -155,51 +217,20 @@ extension PhotoReader {
 /// Decodes a photo of either format vsh takes (JPEG, HEIC) scaled to cover a size: collages,
 /// thumbnails and avatars use it.
 public enum PhotoDecoder {
+    /// Whether the bytes are a photo of a format vsh decodes: a JPEG's start of image, or a HEIF
+    /// file's `ftyp` box (what a request's header claims is not asked).
+    public static func isPhoto(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: [0xFF, 0xD8, 0xFF]) || HEIF.isHEIF(bytes)
+    }
+
     /// The image, at least `minWidth` x `minHeight` where it is that large (JPEG: libjpeg's DCT
-    /// scaling; HEIC: decoded whole, then averaged down by a whole factor).
+    /// scaling; HEIC: decoded within `HEIF.maxDecodedPixels`, averaged down by a whole factor).
     public static func decode(_ bytes: [UInt8], covering minWidth: Int, _ minHeight: Int) throws -> RGBImage {
         if !bytes.starts(with: [0xFF, 0xD8]), HEIF.isHEIF(bytes) {
-            let decoded = try HEIF.decode(bytes, maxPixels: PhotoReader.maxPixels)
+            let decoded = try HEIF.decode(bytes, covering: minWidth, minHeight)
             return RGBImage(width: decoded.width, height: decoded.height, pixels: decoded.rgb)
-                .reduced(covering: minWidth, minHeight)
         }
         return try JPEGCodec.decode(bytes, covering: minWidth, minHeight)
-    }
-}
-
-extension RGBImage {
-    /// The image averaged down by the largest whole factor (up to 8) that still covers
-    /// `minWidth` x `minHeight`, as libjpeg's DCT scaling would give for a JPEG.
-    func reduced(covering minWidth: Int, _ minHeight: Int) -> RGBImage {
-        var factor = 1
-        for candidate in [8, 4, 2] where width / candidate >= minWidth && height / candidate >= minHeight {
-            factor = candidate
-            break
-        }
-        guard factor > 1 else { return self }
-        let w = width / factor
-        let h = height / factor
-        var out = [UInt8](repeating: 0, count: w * h * 3)
-        let area = factor * factor
-        for y in 0..<h {
-            for x in 0..<w {
-                var sums = (0, 0, 0)
-                for dy in 0..<factor {
-                    var i = ((y * factor + dy) * width + x * factor) * 3
-                    for _ in 0..<factor {
-                        sums.0 += Int(pixels[i])
-                        sums.1 += Int(pixels[i + 1])
-                        sums.2 += Int(pixels[i + 2])
-                        i += 3
-                    }
-                }
-                let o = (y * w + x) * 3
-                out[o] = UInt8(sums.0 / area)
-                out[o + 1] = UInt8(sums.1 / area)
-                out[o + 2] = UInt8(sums.2 / area)
-            }
-        }
-        return RGBImage(width: w, height: h, pixels: out)
     }
 }
 

@@ -60,14 +60,21 @@ struct AccountsController: Sendable {
         try await limiter.take("sign-in|\(context.clientAddress)", limits.signInPerAddress)
         let body = try await JSONBodies.object(request, context: context, required: ["username", "password"])
         let name = try JSONBodies.string(body, "username") ?? ""
-        try await limiter.take("sign-in-name|\(PlayerName.key(name))", limits.signInPerName)
+        let key = PlayerName.key(name)
+        let pair = "\(key)|\(context.clientAddress)"
+        try await limiter.take("sign-in-pair|\(pair)", limits.signInPerNameAndAddress)
+        // A spray from many addresses closes the name to new addresses, not to its owner's.
+        let failures = "sign-in-failures|\(key)"
+        if await !limiter.isKnown(pair) { try await limiter.check(failures, limits.signInFailuresPerName) }
         let password = try JSONBodies.string(body, "password") ?? ""
         let credentials = try await store.credentials(named: name)
         let hash = credentials?.passwordHash ?? Passwords.decoyHash
         let matches = try await Authentication.slow { Passwords.verify(password, hash: hash) }
         guard matches, let credentials, credentials.passwordHash != nil else {
+            await limiter.spend(failures, limits.signInFailuresPerName)
             throw Problem(.unauthorized, "Unauthorized", "wrong username or password")
         }
+        await limiter.remember(pair)
         return try await startSession(for: credentials.player, at: clock())
     }
 
@@ -120,7 +127,9 @@ struct AccountsController: Sendable {
         // Everything that can be refused is checked before the slow hash.
         if let email { try PlayerRecord.validateEmail(email) }
         if let password { _ = try Passwords.validate(password).get() }
-        try await limiter.take("sign-in-name|\(PlayerName.key(session.player.name))", limits.signInPerName)
+        try await limiter.take(
+            "sign-in-pair|\(PlayerName.key(session.player.name))|\(context.clientAddress)",
+            limits.signInPerNameAndAddress)
         let hash =
             try await store.credentials(named: session.player.name)?.passwordHash ?? Passwords.decoyHash
         guard try await Authentication.slow({ Passwords.verify(current, hash: hash) }) else {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOPosix
+import Synchronization
 import VSHAccounts
 import VSHCore
 
@@ -32,8 +33,22 @@ struct Authentication: Sendable {
         return session
     }
 
-    /// bcrypt off the cooperative pool (it takes a quarter of a second on purpose).
+    /// bcrypt off the cooperative pool (it takes a quarter of a second on purpose), with at most
+    /// `maxSlowWork` hashes running or waiting: past that, 503 with Retry-After at once, so that a
+    /// flood of sign-ins from many addresses cannot make a real one wait for minutes.
     static func slow<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await NIOThreadPool.singleton.runIfActive { try work() }
+        let (admitted, _) = slowWork.add(1, ordering: .relaxed)
+        defer { slowWork.subtract(1, ordering: .relaxed) }
+        guard admitted <= maxSlowWork else {
+            throw Problem(
+                .serviceUnavailable, "Busy", "too many sign-ins at once; try again in a moment",
+                retryAfterSeconds: 2)
+        }
+        return try await NIOThreadPool.singleton.runIfActive { try work() }
     }
+
+    /// Password hashes running or waiting at most: on two cores at about 0.2 s a hash, the last
+    /// waits about 3 s.
+    static let maxSlowWork = 32
+    private static let slowWork = Atomic<Int>(0)
 }

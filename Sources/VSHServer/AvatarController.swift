@@ -12,6 +12,8 @@ struct AvatarController: Sendable {
     let authentication: Authentication
     /// A private folder (0700) for uploads in progress.
     let uploads: String
+    let limiter: RateLimiter
+    let limits: RateLimits
 
     static let put = Endpoint(.put, "/v1/me/avatar")
     static let get = Endpoint(.get, "/v1/players/{username}/avatar")
@@ -22,19 +24,26 @@ struct AvatarController: Sendable {
         router.on(Self.get, use: get)
     }
 
-    /// PUT /v1/me/avatar (an `image/jpeg` body) → 204. The picture is decoded, turned upright,
-    /// cropped square, scaled to 256 pixels and encoded anew: no EXIF, no GPS leaves the server.
+    /// PUT /v1/me/avatar (a JPEG or HEIC body) → 204. The picture is decoded within the decoders'
+    /// budgets, turned upright, cropped square, scaled to 256 pixels and encoded anew: no EXIF, no
+    /// GPS leaves the server. What the bytes are decides, never the `Content-Type` header.
     @Sendable func put(_ request: Request, context: VSHRequestContext) async throws -> Response {
         let session = try await authentication.require(request)
         let type = (request.headers[.contentType] ?? "").lowercased()
-        guard type.hasPrefix("image/jpeg") else {
+        guard type.hasPrefix("image/") else {
             throw Problem(.unsupportedMediaType, "Unsupported media type", "send the picture as image/jpeg")
         }
+        try await limiter.take("avatar|\(session.player.id)", limits.avatarsPerPlayer)
         let bytes = try await Self.body(of: request, limit: PhotoReader.maxFileBytes, folder: uploads)
+        guard PhotoDecoder.isPhoto(bytes) else {
+            throw Problem(
+                .unsupportedMediaType, "Unsupported media type",
+                "the picture is neither a JPEG nor a HEIC photo")
+        }
         let picture: [UInt8]
         do {
             picture = try Avatar.make(from: bytes, folder: uploads)
-        } catch let error as JPEGCodecError {
+        } catch {
             throw Problem(.unprocessableContent, "Unreadable picture", "the picture cannot be read: \(error)")
         }
         let key = try await photos.put(picture, sha256: SHA256.hex(picture))

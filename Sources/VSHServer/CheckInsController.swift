@@ -47,6 +47,10 @@ struct CheckInsController: Sendable {
         defer { form.discard() }
         let fields = form.fields
         let photo = try form.fileContents()
+        if let photo {
+            try await limiter.take(
+                "photo-bytes|\(session.player.id)", limits.photoBytesPerPlayer, cost: Double(photo.count))
+        }
         let fingerprint = Self.fingerprint(photo: photo, fields: fields)
         if let key, let earlier = try await store.idempotentAnswer(player: session.player.id, key: key) {
             return try Self.replay(earlier, fingerprint: fingerprint)

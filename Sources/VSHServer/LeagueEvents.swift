@@ -14,15 +14,20 @@ final class LeagueEvents: Sendable {
         var next = 0
         var generation = 0
         var listeners: [Int: AsyncStream<Int>.Continuation] = [:]
+        var byAddress: [String: Int] = [:]
     }
     private let state = Mutex(State())
     /// The most pages listening at once; more are answered 503 (each holds a connection).
     let maxListeners: Int
+    /// The most pages listening from one address (a venue's players share one; an attacker
+    /// cannot take every slot).
+    let maxListenersPerAddress: Int
     /// Seconds between keep-alive comments, so proxies and phones keep the connection open.
     let heartbeatSeconds: Int
 
-    init(maxListeners: Int = 10_000, heartbeatSeconds: Int = 20) {
+    init(maxListeners: Int = 10_000, maxListenersPerAddress: Int = 2_500, heartbeatSeconds: Int = 20) {
         self.maxListeners = maxListeners
+        self.maxListenersPerAddress = maxListenersPerAddress
         self.heartbeatSeconds = heartbeatSeconds
     }
 
@@ -35,13 +40,15 @@ final class LeagueEvents: Sendable {
         for listener in listeners { listener.yield(generation) }
     }
 
-    /// The events from now on (`-1` is a heartbeat) and a way to end them, or nil when too many
-    /// pages listen.
-    func subscribe() -> (events: AsyncStream<Int>, end: @Sendable () -> Void)? {
+    /// The events from now on (`-1` is a heartbeat) and a way to end them (which frees the slot),
+    /// or nil when too many pages listen, in all or from `address`.
+    func subscribe(from address: String) -> (events: AsyncStream<Int>, end: @Sendable () -> Void)? {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Int.self, bufferingPolicy: .bufferingNewest(4))
         let id: Int? = state.withLock { state in
-            guard state.listeners.count < maxListeners else { return nil }
+            let held = state.byAddress[address, default: 0]
+            guard state.listeners.count < maxListeners, held < maxListenersPerAddress else { return nil }
+            state.byAddress[address] = held + 1
             state.next += 1
             state.listeners[state.next] = continuation
             return state.next
@@ -56,7 +63,11 @@ final class LeagueEvents: Sendable {
         }
         continuation.onTermination = { [weak self] _ in
             beat.cancel()
-            self?.state.withLock { _ = $0.listeners.removeValue(forKey: id) }
+            self?.state.withLock { state in
+                guard state.listeners.removeValue(forKey: id) != nil else { return }
+                let held = state.byAddress[address, default: 1] - 1
+                state.byAddress[address] = held > 0 ? held : nil
+            }
         }
         return (stream, { continuation.finish() })
     }
@@ -64,7 +75,7 @@ final class LeagueEvents: Sendable {
     static let endpoint = Endpoint(.get, "/v1/events")
 
     func add(to router: Router<VSHRequestContext>) {
-        router.on(Self.endpoint) { [self] request, _ in
+        router.on(Self.endpoint) { [self] request, context in
             // An endless answer only for those who asked for one (EventSource always does): a
             // script or crawler that did not is told so at once rather than left waiting.
             guard (request.headers[.accept] ?? "").lowercased().contains("text/event-stream") else {
@@ -72,12 +83,13 @@ final class LeagueEvents: Sendable {
                     .notAcceptable, "Not acceptable",
                     "this is an event stream: send Accept: text/event-stream")
             }
-            guard let (stream, end) = subscribe() else {
+            guard let (stream, end) = subscribe(from: context.clientAddress) else {
                 throw Problem(
                     .serviceUnavailable, "Busy", "too many pages are listening; try again soon",
                     retryAfterSeconds: 5)
-
             }
+            // The slot is free the moment the page goes, not at the next heartbeat's failed write.
+            context.closed?.whenComplete { _ in end() }
             return Response(
                 status: .ok,
                 headers: [

@@ -264,6 +264,7 @@ public enum OpenAPIDocument {
                 responses: [
                     ("201", answer("Signed in", ref("Session"))),
                     ("401", problem("Wrong name or password (the same answer)")), ("429", tooMany),
+                    ("503", problem("Too many password checks waiting: try again after Retry-After")),
                 ] + badBody, body: ref("SignIn"))
         ]),
         "/v1/sessions/current": .object([
@@ -307,11 +308,13 @@ public enum OpenAPIDocument {
         "/v1/me/avatar": .object([
             "put": operation(
                 "putAvatar",
-                "Set one's profile picture: kept re-encoded (256 x 256, upright) without any metadata",
+                "Set one's profile picture (a JPEG or HEIC photo, judged by its bytes): kept re-encoded (256 x 256, upright) without any metadata",
                 responses: [
                     ("204", .object(["description": .string("Stored")])), ("401", problem("No valid token")),
-                    ("413", problem("A picture over 64 MiB")), ("415", problem("Not image/jpeg")),
-                    ("422", problem("An empty or unreadable picture")),
+                    ("413", problem("A picture over 64 MiB")),
+                    ("415", problem("Not an image type, or bytes that are neither JPEG nor HEIC")),
+                    ("422", problem("An empty or unreadable picture, or one over the decoding budget")),
+                    ("429", tooMany),
                 ], authenticated: true
             ).merging([
                 "requestBody": .object([
@@ -462,7 +465,8 @@ public enum OpenAPIDocument {
                 "Accept a pending check-in, or overturn a rejected one with a reason (moderators; recorded_as names the check-in that holds it)",
                 responses: [
                     ("200", answer("Decided", ref("ReviewOutcome"))), ("401", problem("No valid token")),
-                    ("403", problem("Not a moderator")), ("404", problem("No such check-in")),
+                    ("403", problem("Not a moderator, or the moderator's own check-in")),
+                    ("404", problem("No such check-in")),
                     (
                         "409",
                         problem(
@@ -477,7 +481,8 @@ public enum OpenAPIDocument {
                 "reject", "Reject a pending check-in, with a reason (moderators)",
                 responses: [
                     ("200", answer("Decided", ref("ReviewOutcome"))), ("401", problem("No valid token")),
-                    ("403", problem("Not a moderator")), ("404", problem("No such check-in")),
+                    ("403", problem("Not a moderator, or the moderator's own check-in")),
+                    ("404", problem("No such check-in")),
                     ("409", problem("The check-in is not pending")),
                 ] + badBody, body: ref("RejectDecision"), parameters: [parameter("id", in: "path", integer)],
                 authenticated: true)
@@ -536,7 +541,7 @@ public enum OpenAPIDocument {
         "info": .object([
             "title": .string("vsh"), "version": .string("0.6.0"),
             "description": .string(
-                "The scavenger-hunt engine's service for players' phones (../shared/API.md)."),
+                "The scavenger-hunt engine's service for players' phones."),
         ]),
         "paths": paths,
         "components": .object([

@@ -40,10 +40,13 @@ struct PasswordResetsController: Sendable {
                 .serviceUnavailable, "No e-mail",
                 "password resets need e-mail, and this server was started without --smtp")
         }
-        // The tokens are made and the messages queued after the answer, so that it takes as long
-        // for an address nobody gave.
+        // The tokens are made and the message queued after the answer, so that it takes as long
+        // for an address nobody gave. One message a request, however many accounts share the
+        // address (each named with its own link): a request cannot be multiplied into a flood.
         let (store, now, seconds, base) = (self.store, clock(), resetSeconds, publicURL())
         Task {
+            var accounts: [(name: String, token: String)] = []
+            var to = email
             for player in (try? await store.players(withEmail: email)) ?? [] {
                 let (token, hash) = SessionTokens.make()
                 guard
@@ -52,12 +55,13 @@ struct PasswordResetsController: Sendable {
                         at: now))
                         != nil
                 else { continue }
-                await mailer.enqueue(
-                    Self.message(
-                        to: player.email ?? email, player: player.name, token: token, base: base,
-                        minutes: Int(seconds / 60)),
-                    note: "password reset for player #\(player.id)")
+                accounts.append((player.name, token))
+                to = player.email ?? email
             }
+            guard !accounts.isEmpty else { return }
+            await mailer.enqueue(
+                Self.message(to: to, accounts: accounts, base: base, minutes: Int(seconds / 60)),
+                note: "password reset for \(accounts.count) account(s)")
         }
         return JSONBodies.response(
             .object(["status": .string("if the address belongs to a player, a message is on its way")]),
@@ -85,22 +89,33 @@ struct PasswordResetsController: Sendable {
         return Response(status: .noContent)
     }
 
-    /// The reset message: a link to the web app's page and the API call, and how long they work.
-    static func message(to email: String, player: String, token: String, base: String, minutes: Int) -> Mail {
-        Mail(
+    /// The reset message: for each account of the address, its name and a link to the web app's
+    /// page, then the API call, and how long they work.
+    static func message(
+        to email: String, accounts: [(name: String, token: String)], base: String, minutes: Int
+    )
+        -> Mail
+    {
+        let links = accounts.map { "\($0.name):\n\(base)/reset-password?token=\($0.token)" }
+        let greeting = accounts.count == 1 ? "Hello \(accounts[0].name)," : "Hello,"
+        let which =
+            accounts.count == 1
+            ? "Choose a new one here:"
+            : "This address belongs to \(accounts.count) players; choose a new password for the one you mean:"
+        return Mail(
             to: email, subject: "Your vsh password",
             text: """
-                Hello \(player),
+                \(greeting)
 
-                someone (we hope you) asked to reset your vsh password. Choose a new one here:
+                someone (we hope you) asked to reset your vsh password. \(which)
 
-                \(base)/reset-password?token=\(token)
+                \(links.joined(separator: "\n\n"))
 
-                or with curl:
+                or with curl, with the token from the link:
 
-                curl -X POST \(base)/v1/password-resets/\(token) -H 'Content-Type: application/json' -d '{"password":"..."}'
+                curl -X POST \(base)/v1/password-resets/TOKEN -H 'Content-Type: application/json' -d '{"password":"..."}'
 
-                The link works once, for \(minutes) minutes. If you did not ask, ignore this message: your password stays as it is.
+                Each link works once, for \(minutes) minutes. If you did not ask, ignore this message: your password stays as it is.
                 """)
     }
 }

@@ -15,6 +15,8 @@ struct PicturesController: Sendable {
     let authentication: Authentication
     /// A private folder for the encoder's temporary files.
     let folder: String
+    /// Thumbnails and collages already drawn.
+    let cache: PictureCache
 
     /// The side of a check-in photo's square picture, in pixels.
     static let side = 480
@@ -100,13 +102,15 @@ struct PicturesController: Sendable {
         let missing = Problem(.notFound, "Not found", "no photo for check-in \"\(raw.prefix(20))\"")
         guard let id = Int64(raw), id > 0, let record = try await store.photo(ofCheckIn: id),
             record.playerID == session.player.id || session.role == .moderator,
-            let key = record.photoFile, let bytes = try await photos.get(key)
+            let key = record.photoFile
         else { throw missing }
-        let picture: [UInt8]
-        do {
-            picture = try Avatar.make(from: bytes, folder: folder, side: Self.side)
-        } catch {
-            throw Problem(.unprocessableContent, "Unreadable photo", "the stored photo cannot be decoded")
+        let picture = try await cache.picture("photo|\(Self.side)|\(key)") {
+            guard let bytes = try await photos.get(key) else { throw missing }
+            do {
+                return try Avatar.make(from: bytes, folder: folder, side: Self.side)
+            } catch {
+                throw Problem(.unprocessableContent, "Unreadable photo", "the stored photo cannot be decoded")
+            }
         }
         return Response(
             status: .ok,
@@ -127,8 +131,11 @@ struct PicturesController: Sendable {
         guard profile.hunts.contains(where: { $0.huntID == hunt && $0.completedAt != nil }) else {
             throw missing
         }
-        let made = try await Collage.make(player: player, hunt: hunt, scores: store, photos: photos)
-        let picture = try Avatar.encode(made.image, folder: folder)
+        let plan = try await store.collagePlan(player: player.id, hunt: hunt)
+        let picture = try await cache.picture("collage|\(Collage.key(player: player, plan: plan))") {
+            try Avatar.encode(
+                try await Collage.make(player: player, plan: plan, photos: photos).image, folder: folder)
+        }
         return Response(
             status: .ok,
             headers: [.contentType: "image/jpeg", .cacheControl: "public, max-age=300"],

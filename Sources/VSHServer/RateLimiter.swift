@@ -20,8 +20,12 @@ public struct RateLimit: Sendable {
 public struct RateLimits: Sendable {
     /// Sign-in attempts from one address.
     public var signInPerAddress = RateLimit(perMinute: 20, burst: 20)
-    /// Sign-in attempts for one name, from anywhere (guessing one player's password).
-    public var signInPerName = RateLimit(perMinute: 10, burst: 10)
+    /// Sign-in attempts for one name from one address (one guesser of one player's password).
+    public var signInPerNameAndAddress = RateLimit(perMinute: 10, burst: 10)
+    /// Failed sign-ins for one name from anywhere (a spray from many addresses). Past it, the
+    /// name is refused (429) to every address that has not signed in to it before, until the
+    /// bucket refills; the owner's own devices' addresses still get in.
+    public var signInFailuresPerName = RateLimit(perMinute: 10, burst: 50)
     /// Registrations from one address.
     public var registerPerAddress = RateLimit(perMinute: 20, burst: 20)
     /// Password-reset requests from one address, and for one e-mail address from anywhere.
@@ -30,6 +34,11 @@ public struct RateLimits: Sendable {
     public var checkInsPerPlayer = RateLimit(perMinute: 60, burst: 60)
     /// Check-ins from one address (a venue's shared network carries many players).
     public var checkInsPerAddress = RateLimit(perMinute: 600, burst: 600)
+    /// Photo bytes one player may upload, as a quota on what their check-ins add to the archive
+    /// (each keeps at most what it uploaded): 1 GiB a day, all of it at once.
+    public var photoBytesPerPlayer = RateLimit(perMinute: Double(1 << 30) / 1440, burst: Double(1 << 30))
+    /// Profile pictures one player may upload (each is decoded and encoded anew).
+    public var avatarsPerPlayer = RateLimit(perMinute: 6, burst: 10)
 
     /// The defaults.
     public init() {}
@@ -40,9 +49,41 @@ actor RateLimiter {
     private var buckets: [String: (tokens: Double, at: ContinuousClock.Instant)] = [:]
     private let clock = ContinuousClock()
 
+    /// Addresses that signed in to a name, by `name|address`, with when (remembered 30 days).
+    private var known: [String: ContinuousClock.Instant] = [:]
+
     /// Takes one request from the key's bucket.
     /// - Throws: `Problem` 429 with the seconds until a request is allowed again.
-    func take(_ key: String, _ limit: RateLimit) throws {
+    func take(_ key: String, _ limit: RateLimit, cost: Double = 1) throws {
+        try take(key, limit, spend: true, cost: cost)
+    }
+
+    /// Throws as `take` would, without taking anything (a bucket that only failures drain).
+    func check(_ key: String, _ limit: RateLimit) throws {
+        try take(key, limit, spend: false)
+    }
+
+    /// Takes one request from the key's bucket even when it is empty (a failure that happened).
+    func spend(_ key: String, _ limit: RateLimit) {
+        try? take(key, limit, spend: true)
+    }
+
+    /// Remembers that `key` (a name and an address) succeeded.
+    func remember(_ key: String) {
+        known[key] = clock.now
+        if known.count > 100_000 {
+            let now = clock.now
+            known = known.filter { now - $0.value < .seconds(30 * 24 * 3600) }
+        }
+    }
+
+    /// Whether `key` succeeded within 30 days.
+    func isKnown(_ key: String) -> Bool {
+        guard let at = known[key] else { return false }
+        return clock.now - at < .seconds(30 * 24 * 3600)
+    }
+
+    private func take(_ key: String, _ limit: RateLimit, spend: Bool, cost: Double = 1) throws {
         let now = clock.now
         var bucket = buckets[key] ?? (limit.burst, now)
         let elapsed =
@@ -50,14 +91,14 @@ actor RateLimiter {
             / 1e18
         bucket.tokens = min(limit.burst, bucket.tokens + elapsed * limit.perMinute / 60)
         bucket.at = now
-        guard bucket.tokens >= 1 else {
+        guard bucket.tokens >= cost else {
             buckets[key] = bucket
-            let wait = Int(((1 - bucket.tokens) * 60 / limit.perMinute).rounded(.up))
+            let wait = Int(((cost - bucket.tokens) * 60 / limit.perMinute).rounded(.up))
             throw Problem(
                 .tooManyRequests, "Too many requests", "too many requests; try again in \(max(1, wait)) s",
                 retryAfterSeconds: max(1, wait))
         }
-        bucket.tokens -= 1
+        if spend { bucket.tokens -= cost }
         buckets[key] = bucket
         if buckets.count > 100_000 { forgetIdle(now) }
     }

@@ -64,6 +64,11 @@ struct ReviewsController: Sendable {
         guard let id = Int64(raw), id > 0 else {
             throw Problem(.notFound, "Not found", "no check-in \"\(raw.prefix(40))\"")
         }
+        // A moderator's own check-in is decided by another moderator.
+        if try await store.photo(ofCheckIn: id)?.playerID == session.player.id {
+            throw Problem(
+                .forbidden, "Forbidden", "this is your own check-in: another moderator must decide it")
+        }
         let body = try await JSONBodies.object(
             request, context: context, required: decision == .rejected ? ["reason"] : [],
             optional: decision == .rejected ? [] : ["reason", "override"])

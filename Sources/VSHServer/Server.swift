@@ -30,7 +30,9 @@ public func buildApplication(
         configuration: configuration.web, store: configuration.store, publicURL: { listening.value })
     router.middlewares.add(PageNotFoundMiddleware(app: web))
     let cache = ReadCache()
-    let events = LeagueEvents()
+    let budget = ConnectionBudget(configuration)
+    let events = LeagueEvents(
+        maxListeners: budget.listeners, maxListenersPerAddress: budget.listenersPerAddress)
     router.middlewares.add(AfterWriteMiddleware(cache: cache, events: events))
     let authentication = Authentication(store: configuration.store, clock: configuration.clock)
     let limiter = RateLimiter()
@@ -55,7 +57,7 @@ public func buildApplication(
     ).add(to: router)
     AvatarController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
-        uploads: configuration.uploadFolder
+        uploads: configuration.uploadFolder, limiter: limiter, limits: configuration.limits
     ).add(to: router)
     ReviewsController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
@@ -64,15 +66,23 @@ public func buildApplication(
     .add(to: router)
     PicturesController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
-        folder: configuration.uploadFolder, huntsFolder: configuration.huntsFolder
+        folder: configuration.uploadFolder, cache: PictureCache(), huntsFolder: configuration.huntsFolder
     ).add(to: router)
     events.add(to: router)
     OpenAPIDocument.add(to: router)
     web.add(to: router)
     var logger = Logger(label: "vsh")
     logger.logLevel = .info
+    let counts = ConnectionCounts(maxTotal: budget.connections, maxPerAddress: budget.connectionsPerAddress)
+    let (grace, rate) = (configuration.bodyGraceSeconds, configuration.minBodyBytesPerSecond)
     return Application(
         router: router,
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [
+                    ConnectionGuard(counts: counts, graceSeconds: grace, minBytesPerSecond: rate)
+                ],
+                idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "vsh"),
         onServerRunning: { channel in
@@ -90,6 +100,7 @@ public func serve(
     _ configuration: ServerConfiguration, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws {
     defer { try? FileManager.default.removeItem(atPath: configuration.uploadFolder) }
+    removeStaleUploads(beside: configuration.uploadFolder)
     var logger = Logger(label: "vsh")
     logger.logLevel = .info
     var group = ServiceGroupConfiguration(
@@ -105,6 +116,62 @@ public func serve(
         // The bound passed: the requests still running were cancelled (they recorded nothing).
         logger.notice(
             "stopped: requests still running after \(configuration.shutdownSeconds) s were cancelled")
+    }
+}
+
+/// How many connections and live-update streams the service holds, tied to the open-file limit:
+/// every connection is a descriptor, and the database, photos and uploads need some too.
+struct ConnectionBudget {
+    /// Descriptors kept for the database, photo files, uploads and logs.
+    static let reserved = 256
+    /// Connections at most, whatever the file limit (each costs buffers as well as a descriptor).
+    static let ceiling = 16_384
+
+    let connections: Int
+    let connectionsPerAddress: Int
+    /// Live-update streams (`GET /v1/events`) at most: half the connections.
+    let listeners: Int
+    /// Live-update streams from one address: a quarter of them, so that one client cannot take
+    /// them all while a venue's players behind one address still get theirs.
+    let listenersPerAddress: Int
+
+    init(_ configuration: ServerConfiguration) {
+        let fromLimit = max(64, min(Self.ceiling, Self.fileLimit() - Self.reserved))
+        connections = configuration.maxConnections ?? fromLimit
+        connectionsPerAddress = configuration.maxConnectionsPerAddress ?? max(1, connections / 4)
+        listeners = max(1, connections / 2)
+        listenersPerAddress = max(1, min(connectionsPerAddress, listeners / 4))
+    }
+
+    /// The process's open-file limit, raised first to the hard limit (a systemd unit's default
+    /// soft limit is 1,024, its hard limit 524,288).
+    static func fileLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(openFiles, &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(openFiles, &raised) == 0 { limit = raised }
+        }
+        return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+    }
+
+    private static var openFiles: __rlimit_resource_t {
+        __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    }
+}
+
+/// Removes what a server killed without its clean-up (`kill -9`, a power cut) left in the
+/// temporary folder: upload folders (`vsh-uploads-PID-…`) whose process no longer runs.
+func removeStaleUploads(beside folder: String) {
+    let parent = (folder as NSString).deletingLastPathComponent
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+    for name in names where name.hasPrefix("vsh-uploads-") && parent + "/" + name != folder {
+        let fields = name.dropFirst("vsh-uploads-".count).split(separator: "-", maxSplits: 1)
+        guard let pid = fields.first.flatMap({ Int32($0) }), pid > 0 else { continue }
+        if kill(pid, 0) != 0 && errno == ESRCH {
+            try? FileManager.default.removeItem(atPath: parent + "/" + name)
+        }
     }
 }
 

@@ -36,6 +36,17 @@ public struct ServerConfiguration: Sendable {
     public var huntsFolder: String?
     /// The web app: its files and the operator's street tiles.
     public var web = WebConfiguration()
+    /// How long a connection may wait for a request's head, between parts of its body, or idle
+    /// between requests, in seconds; then it is closed (`--idle-timeout`).
+    public var idleTimeoutSeconds = 20
+    /// Once a body has taken `bodyGraceSeconds`, it must average this many bytes a second.
+    public var minBodyBytesPerSecond = 1_000
+    /// The time a body has before `minBodyBytesPerSecond` applies, in seconds.
+    public var bodyGraceSeconds = 30
+    /// Connections held at once; nil: from the open-file limit (`ConnectionBudget`).
+    public var maxConnections: Int?
+    /// Connections held at once from one address; nil: a quarter of `maxConnections`.
+    public var maxConnectionsPerAddress: Int?
 
     /// A configuration from its parts.
     public init(
@@ -48,7 +59,9 @@ public struct ServerConfiguration: Sendable {
         self.photos = photos
         self.clock = clock
         uploadFolder =
-            FileManager.default.temporaryDirectory.appendingPathComponent("vsh-uploads-\(UUID().uuidString)")
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "vsh-uploads-\(getpid())-\(UUID().uuidString)"
+            )
             .path
     }
 }

@@ -1,4 +1,5 @@
 public import Hummingbird
+public import NIOCore
 import VSHCore
 
 /// The request context of every route: Hummingbird's core storage.
@@ -8,10 +9,14 @@ public struct VSHRequestContext: RequestContext {
     /// The client's address, for rate limits ("unknown" when the channel has none, as in tests).
     public let clientAddress: String
 
+    /// Completes when the request's connection closes (nil in tests without a channel).
+    public let closed: EventLoopFuture<Void>?
+
     /// A context for a request arriving on a channel.
     public init(source: Source) {
         coreContext = .init(source: source)
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        closed = source.channel.closeFuture
     }
 
     /// Request bodies are read whole only up to this many bytes (JSON); larger ones are refused with 413.

@@ -24,7 +24,8 @@ struct WebApp: Sendable {
 
     /// The page URLs (each answers the app's shell).
     static let pages = [
-        "/", "/signup", "/signin", "/hunts/:id", "/stops/:id", "/leaderboard", "/players/:username", "/me",
+        "/", "/signup", "/signin", "/reset-password", "/hunts/:id", "/stops/:id", "/leaderboard",
+        "/players/:username", "/me",
         "/review",
     ]
 

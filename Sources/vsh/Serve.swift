@@ -17,7 +17,7 @@ extension VSH {
                 vsh serve --port 8080        then open http://127.0.0.1:8080 in a browser
                 Serves the web app at / (hunt feed, maps, check-ins with the camera and the phone's \
                 position, live leaderboard, profiles, moderation at /review) and the API under /v1, \
-                described by /openapi.json (the routes are in ../shared/API.md). Prints one line, \
+                described by /openapi.json (limits: docs/security.md). Prints one line, \
                 "listening on http://HOST:PORT", once it accepts connections (--port 0 picks a free \
                 port). SIGTERM or SIGINT: stop accepting, finish what is in flight, exit 0. With \
                 --tiles, the app's maps draw street tiles from that server (the only request a page \
@@ -73,8 +73,32 @@ extension VSH {
                 "A streaming replica of the PostgreSQL --db for the public reads: hunts, leaderboards, profiles.",
                 valueName: "postgres://…"))
         var readDB: String?
+        @Option(
+            help: ArgumentHelp(
+                "Seconds a connection may take to send a request's head, pause within its body, or idle between requests.",
+                valueName: "s"))
+        var idleTimeout = 20
+        @Option(
+            help: ArgumentHelp(
+                "Connections held at once (default: from the open-file limit, which vsh raises to its hard limit, at most 16384).",
+                valueName: "n"))
+        var maxConnections: Int?
+        @Option(
+            help: ArgumentHelp(
+                "Connections held at once from one address (default: a quarter of --max-connections; behind a proxy, the proxy is one address).",
+                valueName: "n"))
+        var maxConnectionsPerAddress: Int?
 
         func validate() throws {
+            guard (1...3600).contains(idleTimeout) else {
+                throw ValidationError("--idle-timeout takes 1 to 3600")
+            }
+            if let maxConnections, !(1...1_000_000).contains(maxConnections) {
+                throw ValidationError("--max-connections takes 1 to 1000000")
+            }
+            if let maxConnectionsPerAddress, !(1...1_000_000).contains(maxConnectionsPerAddress) {
+                throw ValidationError("--max-connections-per-address takes 1 to 1000000")
+            }
             if let readDB {
                 guard PostGISStore.isURL(readDB), store.isPostGIS else {
                     throw ValidationError(
@@ -125,6 +149,9 @@ extension VSH {
                 configuration.huntsFolder = store.huntsDirectory
                 configuration.web.tiles = tiles
                 configuration.web.attribution = tilesAttribution
+                configuration.idleTimeoutSeconds = idleTimeout
+                configuration.maxConnections = maxConnections
+                configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
                 let rate = Double(checkinsPerMinute)
                 configuration.limits.checkInsPerPlayer = RateLimit(perMinute: rate, burst: rate)
                 configuration.limits.checkInsPerAddress = RateLimit(perMinute: rate * 10, burst: rate * 10)

@@ -242,6 +242,36 @@ import VSHTestSupport
         return token
     }
 
+    /// Photo bytes a player may upload are a quota (here 5,000 bytes): the first photo is taken,
+    /// the next is 429 with Retry-After and records nothing, while device fixes still go through.
+    @Test func photoBytesAreAQuotaPerPlayer() async throws {
+        let photo = try [UInt8](
+            Data(
+                contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg"))
+        )
+        var limits = RateLimits()
+        limits.photoBytesPerPlayer = RateLimit(perMinute: 1, burst: 5_000)
+        try await app(limits: limits).test(.router) { client in
+            let token = try await Self.register(client, "Ann Lee")
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                body: Self.form([("photo", "sign.jpg", photo)])
+            ) { #expect($0.status == .created, "\(String(buffer: $0.body))") }
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                body: Self.form([("photo", "sign.jpg", photo)])
+            ) { response in
+                try Self.expectProblem(response, .tooManyRequests)
+                #expect(Int(response.headers[.retryAfter] ?? "") ?? 0 > 60)
+            }
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                body: Self.sphereFix(RFC3339.format(now.addingTimeInterval(-60)))
+            ) { #expect($0.status == .created) }
+        }
+        #expect(try await store.players().first?.checkIns == 2)
+    }
+
     @Test func checkInsWithAPhotoOrADeviceFix() async throws {
         let photo = try [UInt8](
             Data(
@@ -537,11 +567,19 @@ import VSHTestSupport
                 let image = try JPEGCodec.decode(bytes, covering: 1, 1)
                 #expect(image.width == image.height)
             }
+            // The bytes decide, not the header: text sent as image/jpeg is no picture (415), a
+            // JPEG is one whatever image type the header names; a JPEG cut short is unreadable.
+            try await client.execute(
+                uri: "/v1/me/avatar", method: .put,
+                headers: [.authorization: "Bearer \(token)", .contentType: "image/png"],
+                body: ByteBuffer(bytes: photo)
+            ) { #expect($0.status == .noContent) }
             for (headers, body, status) in [
-                (jpeg, ByteBuffer(string: "not a jpeg"), HTTPResponse.Status.unprocessableContent),
+                (jpeg, ByteBuffer(string: "not a jpeg"), HTTPResponse.Status.unsupportedMediaType),
                 (jpeg, ByteBuffer(), .unprocessableContent),
+                (jpeg, ByteBuffer(bytes: photo.prefix(600)), .unprocessableContent),
                 (
-                    [.authorization: "Bearer \(token)", .contentType: "image/png"], ByteBuffer(bytes: photo),
+                    [.authorization: "Bearer \(token)", .contentType: "text/plain"], ByteBuffer(bytes: photo),
                     .unsupportedMediaType
                 ),
                 ([.contentType: "image/jpeg"], ByteBuffer(bytes: photo), .unauthorized),
@@ -697,10 +735,11 @@ import VSHTestSupport
         }
     }
 
-    /// Guessing one player's password: past the limit, 429 with Retry-After, before any bcrypt.
+    /// Guessing one player's password from one address: past the limit, 429 with Retry-After,
+    /// before any bcrypt.
     @Test func signInAttemptsAreRateLimited() async throws {
         var limits = RateLimits()
-        limits.signInPerName = RateLimit(perMinute: 1, burst: 3)
+        limits.signInPerNameAndAddress = RateLimit(perMinute: 1, burst: 3)
         try await app(limits: limits).test(.router) { client in
             _ = try await Self.register(client, "Ann Lee")
             var statuses: [HTTPResponse.Status] = []

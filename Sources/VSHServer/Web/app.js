@@ -16,6 +16,7 @@ const routes = [
   [/^\/$/, feedPage, 'hunts'],
   [/^\/signup$/, signUpPage, 'me'],
   [/^\/signin$/, signInPage, 'me'],
+  [/^\/reset-password$/, resetPasswordPage, 'me'],
   [/^\/hunts\/([^/]+)$/, huntPage, 'hunts'],
   [/^\/stops\/([^/]+)$/, stopPage, 'hunts'],
   [/^\/leaderboard$/, leaderboardPage, 'leaderboard'],
@@ -613,6 +614,43 @@ async function signInPage() {
     ],
     action: async (v) => afterSignIn(await api('/v1/sessions', { method: 'POST', json: { username: v.username.trim(), password: v.password } })),
     footer: [h('p', {}, 'New here? ', h('a', { href: `/signup${location.search}` }, 'Create an account')), reset],
+  });
+}
+
+// The page the reset e-mail links to: the token from the link, a new password, then sign in.
+// The token leaves the address bar at once (it would stay in the history and in shared screens).
+let resetToken = null;
+async function resetPasswordPage() {
+  const fromLink = new URLSearchParams(location.search).get('token');
+  if (fromLink) {
+    resetToken = fromLink;
+    history.replaceState(null, '', '/reset-password');
+  }
+  if (!resetToken) {
+    fill(main, h('h1', {}, 'Choose a new password'),
+      h('p', { class: 'note' }, 'Open the link from the e-mail we sent you. ', h('a', { href: '/signin' }, 'Ask for a new one'), ' if it is lost.'));
+    return;
+  }
+  accountForm({
+    title: 'Choose a new password', submit: 'Save the new password',
+    fields: [['password', 'New password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }]],
+    action: async (v) => {
+      try {
+        await api(`/v1/password-resets/${encodeURIComponent(resetToken)}`, { method: 'POST', json: { password: v.password } });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) {
+          resetToken = null;
+          throw new ApiError(404, 'Not found', 'This link was used already or has expired: ask for a new one from the sign-in page.');
+        }
+        throw error;
+      }
+      resetToken = null;
+      clearSession();
+      fill(main, h('h1', {}, 'Password changed'),
+        h('p', { role: 'status' }, 'Your new password is set, and every device you were signed in on is signed out.'),
+        h('p', {}, h('a', { href: '/signin', class: 'button' }, 'Sign in')));
+    },
+    footer: h('p', { class: 'note' }, 'At least 8 characters. The link works once.'),
   });
 }
 
