@@ -140,6 +140,7 @@ public actor MemoryStore: LeagueStore {
         guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
         passwordHashes[player] = hash
         sessions = sessions.filter { $0.value.player != player }
+        resets = resets.filter { $0.value.player != player || $0.value.used }
     }
 
     /// Sets the player's role.
@@ -173,6 +174,7 @@ public actor MemoryStore: LeagueStore {
         try PlayerRecord.validateEmail(email)
         guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
         playersByID[player]?.email = email
+        resets = resets.filter { $0.value.player != player || $0.value.used }
     }
 
     /// Sets the avatar's key.

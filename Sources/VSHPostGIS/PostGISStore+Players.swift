@@ -123,6 +123,9 @@ extension PostGISStore {
                 "UPDATE players SET password_hash = \(hash) WHERE id = \(player.rawValue) RETURNING id", db)
             try await db.query(
                 "DELETE FROM sessions WHERE player_id = \(player.rawValue)", logger: self.logger)
+            try await db.query(
+                "DELETE FROM password_resets WHERE player_id = \(player.rawValue) AND used_at IS NULL",
+                logger: self.logger)
         }
     }
 
@@ -194,9 +197,12 @@ extension PostGISStore {
     /// Updates `players.email`.
     public func setEmail(_ email: String, player: PlayerID) async throws {
         try PlayerRecord.validateEmail(email)
-        try await read { db in
+        try await transaction { db in
             try await self.updatePlayer(
                 player, "UPDATE players SET email = \(email) WHERE id = \(player.rawValue) RETURNING id", db)
+            try await db.query(
+                "DELETE FROM password_resets WHERE player_id = \(player.rawValue) AND used_at IS NULL",
+                logger: self.logger)
         }
     }
 

@@ -58,10 +58,10 @@ public struct FilePhotoStore: PhotoStore {
         // parents only the first time), the temporary name from a counter (`O_EXCL` refuses a
         // name left by a killed run), no Foundation path or UUID work.
         let folder = root + "/" + key.prefix(2)
-        if mkdir(folder, 0o755) != 0, errno != EEXIST {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
+        // Players' photos are private: folders 0700, files 0600, whatever the umask.
+        if mkdir(folder, 0o700) != 0, errno != EEXIST {
+            let made = errno == ENOENT && (mkdir(root, 0o700) == 0 || errno == EEXIST)
+            guard made, mkdir(folder, 0o700) == 0 || errno == EEXIST else {
                 throw PhotoStoreError(message: "cannot create the photo folder", path: folder, errno: errno)
             }
         }
@@ -69,7 +69,7 @@ public struct FilePhotoStore: PhotoStore {
         var fd: Int32 = -1
         for _ in 0..<64 {
             temporary = folder + "/.incoming-\(getpid())-\(Self.incoming.add(1, ordering: .relaxed).oldValue)"
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else {

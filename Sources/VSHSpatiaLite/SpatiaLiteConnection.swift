@@ -84,6 +84,13 @@ final class SpatiaLiteDatabase: Sendable {
             // pages after every commit of the writer.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
+        // A new league file is the owner's alone (players' e-mail, password hashes, positions):
+        // made 0600 before SQLite opens it, whatever the umask; SQLite gives its -wal and -shm the
+        // same mode.
+        if let path, !readOnly, path != ":memory:" {
+            let fd = open(Self.plain(path), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
         do {
             if let path, readOnly {
                 writer = try DatabaseQueue(path: Self.immutableURI(path), configuration: config)

@@ -22,7 +22,15 @@ extension SpatiaLiteStore {
                 sql: "UPDATE players SET password_hash = ? WHERE id = ?", arguments: [hash, player.rawValue])
             guard db.changesCount == 1 else { throw LeagueError.unknownPlayerID(player) }
             try db.execute(sql: "DELETE FROM sessions WHERE player_id = ?", arguments: [player.rawValue])
+            try Self.dropPendingResets(db, player: player)
         }
+    }
+
+    /// A reset link sent before a change of password or address must not outlive it.
+    static func dropPendingResets(_ db: Database, player: PlayerID) throws {
+        try db.execute(
+            sql: "DELETE FROM password_resets WHERE player_id = ? AND used_at IS NULL",
+            arguments: [player.rawValue])
     }
 
     /// Sets the `role` column.
@@ -100,6 +108,7 @@ extension SpatiaLiteStore {
             try db.execute(
                 sql: "UPDATE players SET email = ? WHERE id = ?", arguments: [email, player.rawValue])
             guard db.changesCount == 1 else { throw LeagueError.unknownPlayerID(player) }
+            try Self.dropPendingResets(db, player: player)
         }
     }
 

@@ -45,6 +45,12 @@ public enum PlayerName {
             previousSpace = scalar == " "
         }
         if let mixed = Script.mixture(of: name) { return .failure(.mixedScripts(mixed.0, mixed.1)) }
+        // "." and ".." would be path segments in a profile's link, "-" or "'" no name at all.
+        guard
+            name.unicodeScalars.contains(where: {
+                $0.properties.isAlphabetic || $0.properties.numericType != nil
+            })
+        else { return .failure(.noLetter) }
         return .success(name)
     }
 
@@ -171,6 +177,8 @@ public enum PlayerNameError: Error, Equatable, Sendable, CustomStringConvertible
     case tooManyMarks(codePoints: Int, limit: Int)
     /// Letters of two scripts that may not be mixed.
     case mixedScripts(String, String)
+    /// Punctuation only ("." or ".."): no letter and no digit.
+    case noLetter
 
     /// What is wrong with the name.
     public var description: String {
@@ -187,6 +195,7 @@ public enum PlayerNameError: Error, Equatable, Sendable, CustomStringConvertible
         case .mixedScripts(let first, let second):
             return
                 "player names may not mix \(first) and \(second) letters (look-alikes pass for other names)"
+        case .noLetter: return "a player name needs at least one letter or digit"
         }
     }
 

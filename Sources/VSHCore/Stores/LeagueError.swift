@@ -37,7 +37,13 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Ex
         case .checkInState(let id, let state, let required):
             return "check-in #\(id) is \(state), not \(required)"
         case .nameTaken(let name): return "a player called \"\(name)\" already exists"
-        case .invalidEmail(let text): return "\"\(text)\" is not an email address"
+        case .invalidEmail(let text):
+            let shown = text.unicodeScalars.prefix(80).map {
+                $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+                    || $0.properties.generalCategory == .format
+                    ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+            }.joined()
+            return "\"email\": \"\(shown)\" is not an e-mail address (name@example.org)"
         case .missingReason: return "a moderator's decision needs a reason"
         case .reasonTooLong(let limit): return "the reason is over \(limit) characters"
         case .overturned(let id, let by): return "check-in #\(id) was already overturned by check-in #\(by)"

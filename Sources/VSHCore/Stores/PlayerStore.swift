@@ -21,12 +21,37 @@ public struct PlayerRecord: Hashable, Sendable {
 }
 
 extension PlayerRecord {
-    /// An e-mail address as players are registered with: 254 characters at most, an `@`, no spaces.
+    /// An e-mail address as players are registered with: one mailbox (`isEmailAddress`).
     /// - Throws: `LeagueError.invalidEmail`.
     public static func validateEmail(_ email: String) throws(LeagueError) {
-        guard email.count <= 254, email.contains("@"),
-            !email.contains(where: { $0.isWhitespace || $0.isNewline })
-        else { throw .invalidEmail(email) }
+        guard isEmailAddress(email) else { throw .invalidEmail(email) }
+    }
+
+    /// Whether the text is one mailbox as a mail header and a sign-up form take it: `local@domain`
+    /// with one "@", a local part of at most 64 characters without spaces, controls, quotes or
+    /// the header's separators (`<>()[]\,;:"`), and a domain of dot-separated labels of letters,
+    /// digits and inner hyphens (the HTML standard's e-mail rule, letters of any script allowed).
+    public static func isEmailAddress(_ email: String) -> Bool {
+        guard email.utf8.count <= 254 else { return false }
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, let local = parts.first, let domain = parts.last,
+            (1...64).contains(local.count), !domain.isEmpty
+        else { return false }
+        let forbidden = Set("<>()[]\\,;:\"@`")
+        guard
+            local.unicodeScalars.allSatisfy({ scalar in
+                !scalar.properties.isWhitespace && scalar.value > 0x20 && scalar.value != 0x7F
+                    && !(0x80...0x9F).contains(scalar.value) && scalar.properties.generalCategory != .format
+                    && !forbidden.contains(Character(scalar))
+            }), !local.hasPrefix("."), !local.hasSuffix("."), !local.contains("..")
+        else { return false }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.allSatisfy { label in
+            (1...63).contains(label.count) && !label.hasPrefix("-") && !label.hasSuffix("-")
+                && label.unicodeScalars.allSatisfy {
+                    $0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0)
+                }
+        }
     }
 }
 
