@@ -20,7 +20,7 @@ import VSHTestSupport
         defer { server.stop() }
         let token = try await server.register("Ann", email: "ann@example.org")
         let photo = try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg")))
-        let (body, type) = multipart(photo: photo)
+        let (body, type) = Self.multipart(photo: photo)
 
         // A writer in another process (Python's sqlite3), holding its transaction open.
         let holder = Process()
@@ -73,7 +73,7 @@ import VSHTestSupport
         let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
         let token = try await server.register("Ann", email: "ann@example.org")
         let photo = try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg")))
-        let (body, type) = multipart(photo: photo)
+        let (body, type) = Self.multipart(photo: photo)
 
         // A raw connection: the headers and half the body, then nothing.
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -125,7 +125,7 @@ import VSHTestSupport
     }
 
     /// A check-in form with one photo part: its bytes and content type.
-    func multipart(photo: Data) -> (Data, String) {
+    static func multipart(photo: Data) -> (Data, String) {
         let boundary = "vsh-robustness"
         var body = Data(
             "--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
