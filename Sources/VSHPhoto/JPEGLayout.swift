@@ -11,7 +11,7 @@ struct JPEGLayout {
     /// Byte ranges that make the image (every segment but APPn and COM, then
     /// the scans to EOI), in file order: what the image identity hashes.
     var imageRanges: [Range<Int>] = []
-    /// The metadata segments an archived copy keeps (`PhotoReader.archivable`): the first JFIF
+    /// The metadata segments an archived copy keeps (`PhotoReader.photoAndArchive`): the first JFIF
     /// APP0 and Adobe APP14 (they tell a decoder the colour transform) and the EXIF APP1 that
     /// `exifPayload` is, whole segments with their markers, in file order.
     var keptMetadataRanges: [Range<Int>] = []
@@ -32,6 +32,7 @@ struct JPEGLayout {
     {
         var layout = JPEGLayout()
         var offset = 2
+        var keptMarkers: Set<UInt8> = []  // the APP0 and APP14 already kept: only the first of each
         while true {
             let header = read(offset, 4)
             guard header.count >= 2 else {
@@ -90,9 +91,7 @@ struct JPEGLayout {
             let segmentEnd = markerOffset + 2 + length
             let isMetadata = (0xE0...0xEF).contains(marker) || marker == 0xFE
             if !isMetadata { layout.imageRanges.append(markerOffset..<segmentEnd) }
-            if (marker == 0xE0 || marker == 0xEE) && !layout.sawScan
-                && !layout.keptMetadataRanges.contains(where: { read($0.lowerBound + 1, 1) == [marker] })
-            {
+            if (marker == 0xE0 || marker == 0xEE) && !layout.sawScan && keptMarkers.insert(marker).inserted {
                 layout.keptMetadataRanges.append(markerOffset..<segmentEnd)
             }
             // EXIF is the first APP1 "Exif" segment before the image data, where exiftool, Pillow

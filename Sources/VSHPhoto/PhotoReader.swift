@@ -134,25 +134,14 @@ extension PhotoReader {
     /// image data is 10-25 MB, a 200-megapixel one's about 40 MB.
     public static let maxArchivedBytes = 40 << 20
 
-    /// What the archive keeps of a photo: for a JPEG, the picture and not its padding: the start
-    /// of image, the JFIF and Adobe segments (a decoder's colour transform), the EXIF segment the
-    /// verifier read, the tables, frames and scans, and the end of image; never the other
+    /// A photo for a check-in (as `photo(bytes:name:)`) and what the archive keeps of it, from one
+    /// walk of its structure, with the kept bytes' SHA-256. What is kept: for a JPEG, the picture
+    /// and not its padding: the start of image, the JFIF and Adobe segments (a decoder's colour
+    /// transform), the EXIF segment the verifier read, the tables, frames and scans, and the end of image; never the other
     /// application segments (ICC profiles, XMP, a phone's embedded second images), comments or
     /// bytes after the end. The same EXIF, image identity and pixels as the upload. A HEIC file
     /// is kept as it came (its boxes reference each other by offset).
     /// - Throws: `PhotoError.tooLarge` past `maxArchivedBytes`.
-    public static func archivable(_ bytes: [UInt8], name path: String) throws(PhotoError) -> [UInt8] {
-        let layout =
-            bytes.starts(with: [0xFF, 0xD8])
-            ? JPEGLayout.walk(size: bytes.count, throughScans: true) { offset, count in
-                guard offset < bytes.count else { return [] }
-                return Array(bytes[offset..<min(bytes.count, offset + count)])
-            } : nil
-        return try archivable(bytes, layout: layout, name: path)
-    }
-
-    /// A photo for a check-in (as `photo(bytes:name:)`) and what the archive keeps of it
-    /// (`archivable`), from one walk of its structure, with the kept bytes' SHA-256.
     public static func photoAndArchive(bytes: [UInt8], name path: String) throws(PhotoError) -> (
         photo: Photo, archived: [UInt8], archivedSHA256: String
     ) {
@@ -162,6 +151,7 @@ extension PhotoReader {
         return (photo, kept, kept.count == bytes.count ? photo.fileSHA256 : SHA256.hex(kept))
     }
 
+    /// The bytes `photoAndArchive` keeps, from the walked structure (nil: not a JPEG).
     static func archivable(_ bytes: [UInt8], layout: JPEGLayout?, name path: String) throws(PhotoError)
         -> [UInt8]
     {

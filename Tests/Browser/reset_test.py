@@ -42,7 +42,14 @@ for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "-
 options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
 driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
 driver.set_window_size(390, 844)
-wait = WebDriverWait(driver, 20)
+wait = WebDriverWait(driver, 60)  # a busy CI machine runs the whole suite beside this
+
+
+def text_of(selector):
+    """The element's text as the page has it now (the app redraws `main`: a found element can go stale)."""
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent : ''", selector)
+
 
 try:
     print("-- the sign-in page: forgot the password", flush=True)
@@ -50,7 +57,7 @@ try:
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "details.reset summary"))).click()
     driver.find_element(By.ID, "reset-email").send_keys("ann@example.org")
     driver.find_element(By.CSS_SELECTOR, "details.reset button").click()
-    wait.until(lambda d: "on its way" in d.find_element(By.ID, "reset-status").text)
+    wait.until(lambda d: "on its way" in text_of("#reset-status"))
 
     print("-- the e-mail", flush=True)
     names = []
@@ -69,11 +76,11 @@ try:
     driver.get(link.group(1))
     field = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "input#password[autocomplete='new-password']")))
     check("token" not in driver.current_url, f"the token left the address bar: {driver.current_url}")
-    check(driver.find_element(By.CSS_SELECTOR, "main h1").text == "Choose a new password", "the page says what it is for")
+    check(text_of("main h1") == "Choose a new password", "the page says what it is for")
     driver.save_screenshot(os.path.join(SHOTS, "reset-password.png"))
     field.send_keys("a brand new password")
     driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
-    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "main h1").text == "Password changed")
+    wait.until(lambda d: text_of("main h1") == "Password changed")
     driver.save_screenshot(os.path.join(SHOTS, "reset-done.png"))
 
     print("-- signing in with the new password", flush=True)
@@ -87,7 +94,7 @@ try:
     driver.get(link.group(1))
     wait.until(EC.presence_of_element_located((By.ID, "password"))).send_keys("yet another password")
     driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
-    wait.until(lambda d: "used already or has expired" in d.find_element(By.CSS_SELECTOR, "main").text)
+    wait.until(lambda d: "used already or has expired" in text_of("main"))
     for entry in driver.get_log("browser"):
         if entry["level"] == "SEVERE" and "404" not in entry["message"]:
             check(False, f"console error: {entry['message']}")
