@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build and link: SQLite, SpatiaLite (brings GEOS, PROJ, RTTOPO), libexif, libjpeg, libheif (HEIC photos).
-APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libheif-dev libproj-dev libxml2-dev pkg-config
+APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libheif-dev libproj-dev libxml2-dev libicu-dev pkg-config
 # Tests talk to the real tools: ogrinfo (GDAL) reads our database and exported KML/GeoJSON,
 # gpsbabel our GPX, rsvg-convert our SVG maps, exiftool our avatars (no metadata may survive);
 # jpegtran, djpeg and cjpeg (libjpeg-turbo-progs) make the lossless and re-saved copies of photos;
@@ -35,7 +35,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
 all: build
 
 deps:
-	@if ! pkg-config --exists spatialite libexif libjpeg libheif proj sqlite3 libxml-2.0 2>/dev/null; then \
+	@if ! pkg-config --exists spatialite libexif libjpeg libheif proj sqlite3 libxml-2.0 icu-i18n 2>/dev/null; then \
 	  echo "make deps: installing $(APT_BUILD)"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_BUILD) >/dev/null; \
@@ -139,7 +139,7 @@ demo: build
 	$(BIN)/vsh checkin --player "Bo Chen" --photo Fixtures/photos/sign-retagged.jpg $(DEMO_NOW) --db $(DEMO_DB) || echo "(exit $$?: rejected)"
 	$(BIN)/vsh checkin --player "Cy Reyes" --photo Fixtures/photos/sphere-camera-clock.jpg $(DEMO_NOW) --db $(DEMO_DB)
 	$(BIN)/vsh checkin --player "Cy Reyes" --photo Fixtures/photos/poor-accuracy.jpg $(DEMO_NOW) --db $(DEMO_DB) || echo "(exit $$?: pending review)"
-	$(BIN)/vsh checkin --player "Ann Lee" --fix 36.1706,-115.1445 --time 2026-11-21T19:59:00Z --accuracy 6 $(DEMO_NOW) --db $(DEMO_DB)
+	$(BIN)/vsh checkin --player "Ann Lee" --fix 36.16759,-115.138432 --time 2026-11-21T19:59:00Z --accuracy 6 $(DEMO_NOW) --db $(DEMO_DB)
 	@echo
 	@echo "== a recorded walk through Downtown, replayed through the engine on its own clock (Fixtures/walks; --dry-run: a test of the hunt, not points)"
 	$(BIN)/vsh player add "Dee Walker" --db $(DEMO_DB)

@@ -64,7 +64,8 @@ let package = Package(
         .target(
             name: "VSHSpatiaLite",
             dependencies: [
-                "VSHCore", "VSHGeodesy", "CSpatiaLite", .product(name: "GRDB", package: "GRDB.swift"),
+                "VSHCore", "VSHGeodesy", "VSHConfusables", "CSpatiaLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
         // The PostGIS adapter: every store protocol of the core on PostgreSQL 15 + PostGIS 3
@@ -72,14 +73,19 @@ let package = Package(
         .target(
             name: "VSHPostGIS",
             dependencies: [
-                "VSHCore", "VSHGeodesy",
+                "VSHCore", "VSHGeodesy", "VSHConfusables",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // ICU's spoof checker (libicu-dev's headers; the library is loaded on first use) behind
+        // plain C types, and names that look alike (Unicode TR 39's confusable skeletons) on it.
+        .target(name: "CICU"),
+        .target(name: "VSHConfusables", dependencies: ["VSHCore", "CICU"], swiftSettings: strictSettings),
         // Every store protocol in memory: the test double for rule and scoring tests and parity checks.
         .target(
-            name: "VSHMemoryStore", dependencies: ["VSHCore", "VSHGeodesy"], swiftSettings: strictSettings),
+            name: "VSHMemoryStore", dependencies: ["VSHCore", "VSHGeodesy", "VSHConfusables"],
+            swiftSettings: strictSettings),
         // Accounts: passwords hashed with bcrypt (the only importer of it), session tokens.
         .target(
             name: "VSHAccounts",

@@ -30,6 +30,11 @@ public enum HuntExport {
             ("max_accuracy_m", JSONValue.double(hunt.maxAccuracyMeters).compactText),
             ("max_photo_age_s", JSONValue.double(hunt.maxPhotoAgeSeconds).compactText),
             ("tolerance_m", JSONValue.double(hunt.toleranceMeters).compactText), ("image", hunt.image ?? ""),
+            ("max_fix_age_s", JSONValue.double(hunt.maxFixAgeSeconds).compactText),
+            ("late_grace_s", JSONValue.double(hunt.lateGraceSeconds).compactText),
+            ("proof", hunt.proof.rawValue),
+            ("max_speed_kmh", JSONValue.double(hunt.maxSpeedKmh).compactText),
+            ("min_duration_s", hunt.minDurationSeconds.map { JSONValue.double($0).compactText } ?? ""),
         ]
     }
 
@@ -75,7 +80,8 @@ public enum HuntExport {
             out += data(
                 [
                     ("id", stop.id), ("points", String(stop.points)), ("image", stop.image ?? ""),
-                    ("geometry", stop.geofence.kind.rawValue),
+                    ("geometry", stop.geofence.kind.rawValue), ("featured", stop.featured ? "true" : "false"),
+                    ("sponsor", stop.sponsor ?? ""), ("proof", StopProof.text(stop.proof)),
                 ], indent: "    ")
             let geofence = HuntFile.rounded(stop.geofence)
             if geofence.polygons.count == 1 && geofence.kind == .polygon {

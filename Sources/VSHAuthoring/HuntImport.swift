@@ -65,6 +65,11 @@ public enum HuntImport {
         if let value = data["max_photo_age_s"].flatMap(Double.init) { hunt.maxPhotoAgeSeconds = value }
         if let value = data["tolerance_m"].flatMap(Double.init) { hunt.toleranceMeters = value }
         if let value = data["image"], !value.isEmpty { hunt.image = value }
+        if let value = data["max_fix_age_s"].flatMap(Double.init) { hunt.maxFixAgeSeconds = value }
+        if let value = data["late_grace_s"].flatMap(Double.init) { hunt.lateGraceSeconds = value }
+        if let value = data["proof"].flatMap(Hunt.Proof.init) { hunt.proof = value }
+        if let value = data["max_speed_kmh"].flatMap(Double.init) { hunt.maxSpeedKmh = value }
+        hunt.minDurationSeconds = data["min_duration_s"].flatMap(Double.init)
         for placemark in document.placemarks {
             let stopName = placemark.name ?? placemark.id ?? "stop"
             let stopID = placemark.data["id"] ?? placemark.id ?? slug(stopName)
@@ -79,7 +84,10 @@ public enum HuntImport {
                     id: stopID, huntID: id, name: stopName, description: placemark.description ?? "",
                     points: placemark.data["points"].flatMap(Int.init) ?? options.defaultPoints,
                     image: placemark.data["image"].flatMap { $0.isEmpty ? nil : $0 },
-                    geofence: HuntFile.rounded(try Geofence(kind: kind, polygons: polygons))))
+                    geofence: HuntFile.rounded(try Geofence(kind: kind, polygons: polygons)),
+                    featured: placemark.data["featured"] == "true",
+                    sponsor: placemark.data["sponsor"].flatMap { $0.isEmpty ? nil : $0 },
+                    proof: placemark.data["proof"].flatMap(StopProof.parse) ?? []))
         }
         return (hunt, document.skipped.map { "\(path):\($0.line): \($0.reason): left out" })
     }

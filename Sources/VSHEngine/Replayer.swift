@@ -22,6 +22,9 @@ public struct ReplayEvent: Sendable, Equatable {
     public var verdict: String?
     /// For badge events: the badge earned.
     public var badgeID: String? = nil
+    /// For a check-in not accepted: why, in the words of the first rule that failed (else the
+    /// first that asked for review).
+    public var reason: String? = nil
 }
 
 /// What a replay did besides its events.
@@ -226,7 +229,9 @@ public struct Replayer: Sendable {
             ReplayEvent(
                 time: time, kind: .checkIn, huntID: decision.hunt?.id ?? stop.huntID,
                 stopID: decision.stop?.id ?? stop.id,
-                points: decision.points, verdict: decision.verdict.rawValue))
+                points: decision.points, verdict: decision.verdict.rawValue,
+                reason: (decision.rules.first { $0.outcome == .failed }
+                    ?? decision.rules.first { $0.outcome == .needsReview })?.detail))
         for award in recorded.awards {
             switch award.kind {
             case .bonus:
@@ -269,6 +274,7 @@ extension ReplayEvent {
             "stop": .optional(stopID), "points": .int(points), "verdict": .optional(verdict),
         ]
         if kind == .badge { object["badge"] = .optional(badgeID) }
+        if kind == .checkIn, let reason { object["reason"] = .string(reason) }
         return .object(object)
     }
 }

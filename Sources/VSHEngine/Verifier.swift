@@ -13,9 +13,10 @@ public struct Verifier: Sendable {
     public var futureSkewSeconds: Double = 120
     /// GPS time and the camera clock must agree this closely, seconds.
     public var clockAgreementSeconds: Double = 300
-    /// The fastest a player can travel between accepted check-ins, m/s (200 km/h:
-    /// faster than any taxi on the Strip, slower than a plane).
-    public var maxSpeedMetersPerSecond: Double = 200_000.0 / 3600
+    /// The fastest anyone can travel between check-ins, m/s (`Hunt.impossibleSpeedKmh`, 200 km/h:
+    /// faster than any taxi on the Strip, slower than a plane): faster is rejected in every hunt.
+    /// Each hunt's own pace (`Hunt.maxSpeedKmh`) sends slower but still too fast journeys to review.
+    public var maxSpeedMetersPerSecond: Double = Hunt.impossibleSpeedKmh / 3.6
     /// A photo's own GPS and the device fix sent with it may be this far apart beyond their two
     /// accuracy radii, metres (a player walks a little between the shot and the fix).
     public var photoFixAgreementMeters: Double = 100
@@ -244,6 +245,14 @@ public struct Verifier: Sendable {
         } else {
             results.append(RuleResult(.atStop, .skipped, "no position"))
         }
+        // A stop that asks for the phone's own position is not reached by a photo's EXIF GPS alone.
+        if let found = stop, found.proof.contains(.fix), submission.deviceTime == nil,
+            let index = results.lastIndex(where: { $0.rule == .atStop })
+        {
+            results[index] = RuleResult(
+                .atStop, .failed,
+                "\(found.name) asks for your phone's position: a photo's own GPS does not count here")
+        }
 
         // 9. unique_photo: a picture belongs to the player who submitted it first; they may send
         // it again after a rejection, nobody else may. A near copy of another player's photo
@@ -272,6 +281,11 @@ public struct Verifier: Sendable {
             } else {
                 results.append(RuleResult(.uniquePhoto, .passed, "a new photo"))
             }
+        } else if let stop, stop.proof.contains(.photo) {
+            results.append(
+                RuleResult(
+                    .uniquePhoto, .failed,
+                    "\(stop.name) asks for a photo: a device fix alone does not count here"))
         } else if facts.hunt?.proof == .photo {
             results.append(
                 RuleResult(
@@ -281,11 +295,14 @@ public struct Verifier: Sendable {
         }
 
         // 10. travel_speed: against the player's accepted and pending fixes just before and after
-        // in time, by the times the fixes claim (too fast: rejected) and, when both arrived
-        // within two minutes of being taken, by the times the server received them (too fast:
-        // review). A script can claim times spread over that window but sent 17 stops in 1.5 s;
-        // an honest phone that lost its connection between two stops close together can send
-        // both at once, so a moderator, not the rule, decides that case.
+        // in time, by the times the fixes claim. Faster than `Hunt.impossibleSpeedKmh` is rejected;
+        // faster than the hunt's own pace (`max_speed_kmh`, on foot by default) between two
+        // check-ins of this hunt goes to review, as does finishing the whole hunt sooner than its
+        // `min_duration_s`. When both fixes arrived within two minutes of being taken, the times
+        // the server received them are compared too (too fast: review). A script can claim times
+        // spread over that window but sent 17 stops in 1.5 s; an honest phone that lost its
+        // connection between two stops close together can send both at once, so a moderator, not
+        // the rule, decides that case.
         let receiptWindow = min(hunt.maxFixAgeSeconds, Hunt.defaultMaxFixAgeSeconds)
         let fresh = { (fix: Fix) -> Bool in
             guard fix.source != .replay, let received = fix.receivedAt else { return false }
@@ -293,8 +310,10 @@ public struct Verifier: Sendable {
         }
         let thisIsFresh =
             !submission.isReplay && (fixTime.map { now.timeIntervalSince($0) <= receiptWindow } ?? false)
+        let pace = min(hunt.maxSpeedKmh / 3.6, maxSpeedMetersPerSecond)
         if let position, let fixTime {
             var fastest: (speed: Double, fix: Fix)?
+            var tooFastForHunt: (speed: Double, fix: Fix)?
             var fastestByReceipt: (speed: Double, fix: Fix)?
             for other in facts.neighbourFixes {
                 // Karney's beyond 0.1°, the local radii of curvature nearer (within 1e-6 of it):
@@ -304,22 +323,44 @@ public struct Verifier: Sendable {
                 let seconds = max(1, abs(fixTime.timeIntervalSince(other.time)))
                 let speed = max(0, distance - slack) / seconds
                 if speed > fastest?.speed ?? -1 { fastest = (speed, other) }
+                // The hunt's pace binds between its own check-ins: a player may take a taxi from
+                // one hunt's last stop to another hunt's first.
+                let sameHunt = other.huntID != nil && other.huntID == facts.hunt?.id
+                if sameHunt, speed > pace, speed > tooFastForHunt?.speed ?? -1 {
+                    tooFastForHunt = (speed, other)
+                }
                 if thisIsFresh, fresh(other), let received = other.receivedAt {
                     let byReceipt = max(0, distance - slack) / max(1, abs(now.timeIntervalSince(received)))
-                    if byReceipt > fastestByReceipt?.speed ?? -1 { fastestByReceipt = (byReceipt, other) }
+                    let limit = sameHunt ? pace : maxSpeedMetersPerSecond
+                    if byReceipt > limit, byReceipt > fastestByReceipt?.speed ?? -1 {
+                        fastestByReceipt = (byReceipt, other)
+                    }
                 }
             }
+            let finish = quickFinish(stop: stop, fixTime: fixTime, facts: facts)
             if let fastest, fastest.speed > maxSpeedMetersPerSecond {
                 results.append(
                     RuleResult(
                         .travelSpeed, .failed,
-                        "that would mean travelling at \(Int((fastest.speed * 3.6).rounded())) km/h since your check-in at \(RFC3339.format(fastest.fix.time))"
+                        "that would mean travelling at \(kmh(fastest.speed)) km/h since your check-in at \(RFC3339.format(fastest.fix.time))"
                     ))
-            } else if let receipt = fastestByReceipt, receipt.speed > maxSpeedMetersPerSecond {
+            } else if let slow = tooFastForHunt {
                 results.append(
                     RuleResult(
                         .travelSpeed, .needsReview,
-                        "by the server's clock that would mean travelling at \(Int((receipt.speed * 3.6).rounded())) km/h since your check-in received at \(RFC3339.format(receipt.fix.receivedAt ?? receipt.fix.time))"
+                        "that would mean travelling at \(kmh(slow.speed)) km/h since your check-in at \(RFC3339.format(slow.fix.time)); this hunt expects at most \(format(hunt.maxSpeedKmh)) km/h"
+                    ))
+            } else if let receipt = fastestByReceipt {
+                results.append(
+                    RuleResult(
+                        .travelSpeed, .needsReview,
+                        "by the server's clock that would mean travelling at \(kmh(receipt.speed)) km/h since your check-in received at \(RFC3339.format(receipt.fix.receivedAt ?? receipt.fix.time))"
+                    ))
+            } else if let finish {
+                results.append(
+                    RuleResult(
+                        .travelSpeed, .needsReview,
+                        "this would finish all \(hunt.stops.count) stops \(duration(finish)) after your first; this hunt takes at least \(duration(hunt.minDurationSeconds ?? 0))"
                     ))
             } else if fastest != nil {
                 results.append(
@@ -366,12 +407,33 @@ public struct Verifier: Sendable {
 
         let verdict = Verdict(results)
         let fix = position.flatMap { p in
-            fixTime.map { Fix(position: p, time: $0, accuracyMeters: accuracy, source: submission.source) }
+            fixTime.map {
+                Fix(
+                    position: p, time: $0, accuracyMeters: accuracy, source: submission.source,
+                    huntID: stop?.huntID)
+            }
         }
         return Decision(
             verdict: verdict, rules: results, hunt: facts.hunt ?? stop.flatMap { _ in facts.hunt },
             stop: stop,
             points: verdict == .accepted ? points : 0, fix: fix)
+    }
+
+    /// How long the whole hunt took, when this check-in at `stop` would be the last of its stops
+    /// to be visited and that is sooner than the hunt's `minDurationSeconds`; nil otherwise.
+    private func quickFinish(stop: Stop?, fixTime: Date, facts: CheckInFacts) -> Double? {
+        guard let hunt = facts.hunt, let minimum = hunt.minDurationSeconds, let stop,
+            facts.visitedStops[stop.id] == nil,
+            hunt.stops.allSatisfy({ $0.id == stop.id || facts.visitedStops[$0.id] != nil })
+        else { return nil }
+        let times = Array(facts.visitedStops.values) + [fixTime]
+        let span = times.max()!.timeIntervalSince(times.min()!)
+        return span < minimum ? span : nil
+    }
+
+    private func kmh(_ metersPerSecond: Double) -> Int {
+        let value = metersPerSecond * 3.6
+        return value.isFinite && value < 1e15 ? Int(value.rounded()) : Int.max
     }
 
     private func format(_ value: Double) -> String {

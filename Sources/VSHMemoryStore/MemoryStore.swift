@@ -1,6 +1,7 @@
 public import Foundation
 public import VSHCore
 import VSHGeodesy
+import VSHConfusables
 
 /// Every store protocol in memory: the test double of the core's seams.
 ///
@@ -90,6 +91,10 @@ public actor MemoryStore: LeagueStore {
         if let email { try PlayerRecord.validateEmail(email) }
         if playersByID.values.contains(where: { PlayerName.key($0.name) == PlayerName.key(name) }) {
             throw LeagueError.nameTaken(name: name)
+        }
+        let lookalike = PlayerName.lookalikeKey(name)
+        if let other = playersByID.values.first(where: { PlayerName.lookalikeKey($0.name) == lookalike }) {
+            throw LeagueError.nameLooksLike(name: name, existing: other.name)
         }
         let record = PlayerRecord(
             id: PlayerID(Int64(playersByID.count + 1)), name: name, email: email, createdAt: now)
@@ -625,7 +630,7 @@ struct MemoryHistory: CheckInHistory {
                 c.map {
                     Fix(
                         position: $0.position!, time: $0.fixTime!, accuracyMeters: $0.accuracyMeters,
-                        source: $0.source, receivedAt: $0.receivedAt)
+                        source: $0.source, receivedAt: $0.receivedAt, huntID: $0.huntID)
                 }
             }
         }

@@ -55,6 +55,22 @@ enum PostGISSchema {
         """
     ]
 
+    /// A hunt's pace (`max_speed_kmh`) and least duration, a stop's own proof. The stored
+    /// fingerprint of the hunt files is forgotten, so that the next sync reads them again.
+    static let version9: [String] = [
+        "ALTER TABLE hunts ADD COLUMN max_speed_kmh float8 NOT NULL DEFAULT 12",
+        "ALTER TABLE hunts ADD COLUMN min_duration_s float8",
+        "ALTER TABLE stops ADD COLUMN proof text",
+        "DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat')",
+    ]
+
+    /// Players' names as Unicode TR 39 skeletons (`PlayerName.lookalikeKey`), not unique: names
+    /// registered before may already look alike.
+    static let version10: [String] = [
+        "ALTER TABLE players ADD COLUMN name_lookalike text",
+        "CREATE INDEX players_by_lookalike ON players(name_lookalike)",
+    ]
+
     static let version1: [String] = [
         "CREATE EXTENSION IF NOT EXISTS postgis",
         """

@@ -209,9 +209,9 @@ extension PostGISStore {
             let rows = try await db.rows(
                 Prepared<NeighboursSQL>(player.rawValue, epoch, excluded ?? 0), logger: logger)
             for row in rows {
-                let (lat, lon, accuracy, fixEpoch, source, received) = try row.decode(
-                    (Double?, Double?, Double?, Double, String, String).self)
-                fixes += Self.fix(lat, lon, accuracy, fixEpoch, source, received)
+                let (lat, lon, accuracy, fixEpoch, source, received, hunt) = try row.decode(
+                    (Double?, Double?, Double?, Double, String, String, String?).self)
+                fixes += Self.fix(lat, lon, accuracy, fixEpoch, source, received, hunt)
             }
             return .neighbourFixes(fixes)
         case .photoUses(let image, let pixels, let player, let excluded):

@@ -141,10 +141,10 @@ extension PostGISStore {
                     asked.map { requests[$0.index].submission.recheckOf ?? 0 }),
                 logger: logger)
             {
-                let (ordinal, lat, lon, accuracy, fixEpoch, source, received) = try row.decode(
-                    (Int64, Double?, Double?, Double?, Double, String, String).self)
+                let (ordinal, lat, lon, accuracy, fixEpoch, source, received, hunt) = try row.decode(
+                    (Int64, Double?, Double?, Double?, Double, String, String, String?).self)
                 let index = asked[Int(ordinal) - 1].index
-                fixes[index, default: []] += Self.fix(lat, lon, accuracy, fixEpoch, source, received)
+                fixes[index, default: []] += Self.fix(lat, lon, accuracy, fixEpoch, source, received, hunt)
             }
             for (index, time) in asked {
                 let submission = requests[index].submission
@@ -174,7 +174,7 @@ extension PostGISStore {
     /// A recorded fix from its columns (none when it has no position).
     static func fix(
         _ lat: Double?, _ lon: Double?, _ accuracy: Double?, _ epoch: Double, _ source: String,
-        _ received: String
+        _ received: String, _ hunt: String?
     ) -> [Fix] {
         guard let lat, let lon, let position = try? Coordinate(latitude: lat, longitude: lon) else {
             return []
@@ -182,7 +182,8 @@ extension PostGISStore {
         return [
             Fix(
                 position: position, time: Date(timeIntervalSince1970: epoch), accuracyMeters: accuracy,
-                source: FixSource(rawValue: source) ?? .photo, receivedAt: RFC3339.parse(received))
+                source: FixSource(rawValue: source) ?? .photo, receivedAt: RFC3339.parse(received),
+                huntID: hunt)
         ]
     }
 

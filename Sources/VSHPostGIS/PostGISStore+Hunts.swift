@@ -22,18 +22,19 @@ extension PostGISStore {
         let huntRows = try await db.query(
             """
             SELECT id, name, description, difficulty, bonus_points, ordered, timezone, starts_at, ends_at,
-                max_accuracy_m, max_photo_age_s, max_fix_age_s, tolerance_m, image, file, late_grace_s, proof
+                max_accuracy_m, max_photo_age_s, max_fix_age_s, tolerance_m, image, file, late_grace_s, proof,
+                max_speed_kmh, min_duration_s
             FROM hunts WHERE \(id)::text IS NULL OR id = \(id) ORDER BY position
             """, logger: logger
         ).collect()
         for row in huntRows {
             let (
                 huntID, name, description, difficulty, bonus, ordered, timezone, startsAt, endsAt, accuracy,
-                photoAge, fixAge, tolerance, image, file, grace, proof
+                photoAge, fixAge, tolerance, image, file, grace, proof, speed, minimumDuration
             ) = try row.decode(
                 (
                     String, String, String, String, Int, Bool, String, String?, String?, Double, Double,
-                    Double, Double, String?, String, Double, String
+                    Double, Double, String?, String, Double, String, Double, Double?
                 ).self)
             var hunt = Hunt(id: huntID, name: name)
             hunt.description = description
@@ -48,20 +49,23 @@ extension PostGISStore {
             hunt.maxFixAgeSeconds = fixAge
             hunt.lateGraceSeconds = grace
             hunt.proof = Hunt.Proof(rawValue: proof) ?? .any
+            hunt.maxSpeedKmh = speed
+            hunt.minDurationSeconds = minimumDuration
             hunt.toleranceMeters = tolerance
             hunt.image = image
             var areas: [String: Double] = [:]
             for stopRow in try await db.query(
                 """
-                SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor
+                SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor, proof
                 FROM stops WHERE hunt_id = \(huntID) ORDER BY position
                 """, logger: logger
             ).collect() {
                 let (
-                    stopID, geometry, stopName, stopDescription, points, stopImage, area, featured, sponsor
+                    stopID, geometry, stopName, stopDescription, points, stopImage, area, featured, sponsor,
+                    stopProof
                 ) =
                     try stopRow.decode(
-                        (String, String, String, String, Int, String?, Double, Bool, String?).self)
+                        (String, String, String, String, Int, String?, Double, Bool, String?, String?).self)
                 let geofence: Geofence
                 do {
                     geofence =
@@ -75,7 +79,8 @@ extension PostGISStore {
                     Stop(
                         id: stopID, huntID: huntID, name: stopName, description: stopDescription,
                         points: points,
-                        image: stopImage, geofence: geofence, featured: featured, sponsor: sponsor))
+                        image: stopImage, geofence: geofence, featured: featured, sponsor: sponsor,
+                        proof: stopProof.flatMap(StopProof.parse) ?? []))
                 areas[stopID] = area
             }
             hunts.append(StoredHunt(hunt: hunt, file: file, stopAreas: areas))
@@ -315,12 +320,13 @@ extension PostGISStore {
                 """
                 INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
                     starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s,
-                    late_grace_s, proof)
+                    late_grace_s, proof, max_speed_kmh, min_duration_s)
                 VALUES (\(hunt.id), \(position), \(hunt.name), \(hunt.description), \(hunt.difficulty.rawValue),
                     \(hunt.bonusPoints), \(hunt.ordered), \(hunt.timeZone), \(hunt.startsAt.map(RFC3339.format)),
                     \(hunt.endsAt.map(RFC3339.format)), \(hunt.maxAccuracyMeters), \(hunt.maxPhotoAgeSeconds),
                     \(hunt.toleranceMeters), \(hunt.image), \(file), \(hunt.maxFixAgeSeconds),
-                    \(hunt.lateGraceSeconds), \(hunt.proof.rawValue))
+                    \(hunt.lateGraceSeconds), \(hunt.proof.rawValue), \(hunt.maxSpeedKmh),
+                    \(hunt.minDurationSeconds))
                 """, logger: logger)
             for (stopPosition, stop) in hunt.stops.enumerated() {
                 let geometry = stop.geofence.geoJSON().compactText
@@ -328,10 +334,10 @@ extension PostGISStore {
                 try await db.query(
                     """
                     INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom,
-                        area_m2, featured, sponsor)
+                        area_m2, featured, sponsor, proof)
                     VALUES (\(stop.id), \(hunt.id), \(stopPosition), \(stop.name), \(stop.description), \(stop.points),
                         \(stop.image), \(geometry), ST_Multi(ST_GeomFromText(\(stop.geofence.wkt), 4326)), \(area),
-                        \(stop.featured), \(stop.sponsor))
+                        \(stop.featured), \(stop.sponsor), \(stop.proof.isEmpty ? nil : StopProof.text(stop.proof)))
                     """, logger: logger)
             }
         }

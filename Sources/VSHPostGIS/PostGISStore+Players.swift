@@ -1,6 +1,7 @@
 public import Foundation
 internal import Logging
 internal import PostgresNIO
+import VSHConfusables
 public import VSHCore
 
 extension PostGISStore {
@@ -25,17 +26,31 @@ extension PostGISStore {
     {
         let name = try PlayerName.validate(raw).get()
         if let email { try PlayerRecord.validateEmail(email) }
-        let key = PlayerName.key(name)
-        let rows = try await read { db in
-            try await db.query(
+        let (key, lookalike) = (PlayerName.key(name), PlayerName.lookalikeKey(name))
+        let logger = self.logger
+        let id = try await transaction { db -> Int64? in
+            // Names that look alike wait for each other, so that two instances cannot both let
+            // "Alice" and "AIice" in at once.
+            try await db.query("SELECT pg_advisory_xact_lock(\(Lock.lookalike(lookalike)))", logger: logger)
+            if let (existing, existingKey) = try await db.query(
                 """
-                INSERT INTO players(name, name_key, email, created_at, password_hash)
-                VALUES (\(name), \(key), \(email), \(RFC3339.format(now)), \(passwordHash))
+                SELECT name, name_key FROM players WHERE name_key = \(key) OR name_lookalike = \(lookalike)
+                ORDER BY name_key <> \(key) LIMIT 1
+                """, logger: logger
+            ).collect().first?.decode((String, String).self) {
+                throw existingKey == key
+                    ? LeagueError.nameTaken(name: name)
+                    : LeagueError.nameLooksLike(name: name, existing: existing)
+            }
+            return try await db.query(
+                """
+                INSERT INTO players(name, name_key, name_lookalike, email, created_at, password_hash)
+                VALUES (\(name), \(key), \(lookalike), \(email), \(RFC3339.format(now)), \(passwordHash))
                 ON CONFLICT (name_key) DO NOTHING RETURNING id
-                """, logger: self.logger
-            ).collect()
+                """, logger: logger
+            ).collect().first?.decode(Int64.self)
         }
-        guard let id = try rows.first?.decode(Int64.self) else { throw LeagueError.nameTaken(name: name) }
+        guard let id else { throw LeagueError.nameTaken(name: name) }
         return PlayerRecord(id: PlayerID(id), name: name, email: email, createdAt: now)
     }
 

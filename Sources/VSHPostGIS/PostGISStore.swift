@@ -3,6 +3,7 @@ internal import Logging
 internal import NIOCore
 internal import PostgresNIO
 import Synchronization
+import VSHConfusables
 public import VSHCore
 
 /// The PostGIS adapter: every store protocol of the core (`LeagueStore`, `ScoreStore`,
@@ -256,9 +257,12 @@ public final class PostGISStore: LeagueStore {
     /// Version 4: hunts' `late_grace_s` and `proof`. Version 5: check-ins' `clock_epoch`.
     /// Version 6: overturned rejections. Version 7: `vsh_open_group`, a check-in group's locks and
     /// first reads in one statement. Version 8: live check-ins indexed by the badges' clock.
+    /// Version 9: hunts' pace and least duration, stops' own proof. Version 10: players'
+    /// `name_lookalike`, filled by `fillLookalikes` (only Swift computes it, through ICU).
     static let migrations: [[String]] = [
         PostGISSchema.version1, [], PostGISSchema.version3, PostGISSchema.version4, PostGISSchema.version5,
-        PostGISSchema.version6, PostGISSchema.version7, PostGISSchema.version8,
+        PostGISSchema.version6, PostGISSchema.version7, PostGISSchema.version8, PostGISSchema.version9,
+        PostGISSchema.version10,
     ]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this
@@ -295,6 +299,7 @@ public final class PostGISStore: LeagueStore {
                     try await db.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 if index + 1 == 2 { try await Self.rekeyPlayers(db, logger: logger) }
+                if index + 1 == 10 { try await Self.fillLookalikes(db, logger: logger) }
                 try await db.query("INSERT INTO vsh_schema(version) VALUES (\(index + 1))", logger: logger)
             }
         }
@@ -325,6 +330,26 @@ extension PostGISStore {
     }
 }
 
+extension PostGISStore {
+    /// Schema version 10: every player's `name_lookalike` (`PlayerName.lookalikeKey`).
+    static func fillLookalikes(_ db: PostgresConnection, logger: Logger) async throws {
+        var ids: [Int64] = []
+        var keys: [String] = []
+        for try await (id, name) in try await db.query("SELECT id, name FROM players", logger: logger)
+            .decode((Int64, String).self)
+        {
+            ids.append(id)
+            keys.append(PlayerName.lookalikeKey(name))
+        }
+        guard !ids.isEmpty else { return }
+        try await db.query(
+            """
+            UPDATE players p SET name_lookalike = u.key
+            FROM unnest(\(ids)::bigint[], \(keys)::text[]) AS u(id, key) WHERE p.id = u.id
+            """, logger: logger)
+    }
+}
+
 /// Advisory lock keys (`pg_advisory_xact_lock(bigint)`), one space for vsh.
 enum Lock {
     static let migrations: Int64 = 0x7673_6800_0000_0001
@@ -333,6 +358,9 @@ enum Lock {
     /// A player's lock: serialises the rules that read their history (first visit, travel
     /// speed, order, retry keys) and their rescore.
     static func player(_ id: PlayerID) -> Int64 { key("player\u{0}\(id.rawValue)") }
+
+    /// A name's lock: serialises registrations of names that look alike.
+    static func lookalike(_ key: String) -> Int64 { self.key("name\u{0}\(key)") }
 
     /// A photo's lock: serialises `unique_photo` for one image across every player.
     static func image(_ sha256: String) -> Int64 { key("image\u{0}\(sha256)") }

@@ -68,14 +68,14 @@ enum VisitedSQL: PreparedSQL {
 
 /// A player's accepted or pending fixes just before and just after a time.
 enum NeighboursSQL: PreparedSQL {
-    static let name = "vsh_neighbours_2"
+    static let name = "vsh_neighbours_3"
     static let sql = """
-        (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
+        (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
         WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
             AND fix_epoch IS NOT NULL AND fix_epoch <= $2::float8 AND id <> $3::int8
         ORDER BY fix_epoch DESC LIMIT 1)
         UNION ALL
-        (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
+        (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
         WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
             AND fix_epoch IS NOT NULL AND fix_epoch > $2::float8 AND id <> $3::int8
         ORDER BY fix_epoch ASC LIMIT 1)
@@ -178,17 +178,17 @@ enum GroupDayCandidatesSQL: PreparedSQL {
 /// `NeighboursSQL` for many (player, time, excluded check-in) at once (ordinal from 1): the fix
 /// just before, then the one just after.
 enum GroupNeighboursSQL: PreparedSQL {
-    static let name = "vsh_group_neighbours"
+    static let name = "vsh_group_neighbours_2"
     static let sql = """
-        SELECT q.ordinal, n.lat, n.lon, n.accuracy_m, n.fix_epoch, n.source, n.received_at
+        SELECT q.ordinal, n.lat, n.lon, n.accuracy_m, n.fix_epoch, n.source, n.received_at, n.hunt_id
         FROM unnest($1::int8[], $2::float8[], $3::int8[]) WITH ORDINALITY AS q(player, at, excluded, ordinal)
         CROSS JOIN LATERAL (
-            (SELECT 0 AS side, lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
+            (SELECT 0 AS side, lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
             WHERE player_id = q.player AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
                 AND fix_epoch IS NOT NULL AND fix_epoch <= q.at AND id <> q.excluded
             ORDER BY fix_epoch DESC LIMIT 1)
             UNION ALL
-            (SELECT 1 AS side, lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
+            (SELECT 1 AS side, lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
             WHERE player_id = q.player AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
                 AND fix_epoch IS NOT NULL AND fix_epoch > q.at AND id <> q.excluded
             ORDER BY fix_epoch ASC LIMIT 1)

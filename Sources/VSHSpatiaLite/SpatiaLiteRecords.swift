@@ -22,6 +22,8 @@ struct HuntRow: Decodable, FetchableRecord {
     var maxFixAgeSeconds: Double
     var lateGraceSeconds: Double
     var proof: String
+    var maxSpeedKmh: Double
+    var minDurationSeconds: Double?
     var toleranceMeters: Double
     var image: String?
     var file: String
@@ -36,6 +38,8 @@ struct HuntRow: Decodable, FetchableRecord {
         case maxFixAgeSeconds = "max_fix_age_s"
         case lateGraceSeconds = "late_grace_s"
         case proof
+        case maxSpeedKmh = "max_speed_kmh"
+        case minDurationSeconds = "min_duration_s"
         case toleranceMeters = "tolerance_m"
     }
 
@@ -54,6 +58,8 @@ struct HuntRow: Decodable, FetchableRecord {
         hunt.maxFixAgeSeconds = maxFixAgeSeconds
         hunt.lateGraceSeconds = lateGraceSeconds
         hunt.proof = Hunt.Proof(rawValue: proof) ?? .any
+        hunt.maxSpeedKmh = maxSpeedKmh
+        hunt.minDurationSeconds = minDurationSeconds
         hunt.toleranceMeters = toleranceMeters
         hunt.image = image
         return hunt

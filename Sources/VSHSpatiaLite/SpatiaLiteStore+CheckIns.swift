@@ -372,12 +372,12 @@ final class TransactionHistory: CheckInHistory {
     }
 
     static let lastBefore = """
-        SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
+        SELECT lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
         WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch <= ?2 AND id IS NOT ?3
         ORDER BY fix_epoch DESC LIMIT 1
         """
     static let firstAfter = """
-        SELECT lat, lon, accuracy_m, fix_epoch, source, received_at FROM checkin_state
+        SELECT lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
         WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch > ?2 AND id IS NOT ?3
         ORDER BY fix_epoch ASC LIMIT 1
         """
@@ -391,12 +391,13 @@ struct NeighbourRow: FetchableRecord {
     var fixEpoch: Double
     var source: String
     var receivedAt: String?
+    var huntID: String?
 
     /// Columns by position, as `lastBefore` and `firstAfter` select them (Decodable matched
     /// names for each of the two rows every check-in reads).
     init(row: Row) {
-        (lat, lon, accuracyMeters, fixEpoch, source, receivedAt) = (
-            row[0], row[1], row[2], row[3], row[4], row[5]
+        (lat, lon, accuracyMeters, fixEpoch, source, receivedAt, huntID) = (
+            row[0], row[1], row[2], row[3], row[4], row[5], row[6]
         )
     }
 
@@ -406,7 +407,8 @@ struct NeighbourRow: FetchableRecord {
         }
         return Fix(
             position: position, time: Date(timeIntervalSince1970: fixEpoch), accuracyMeters: accuracyMeters,
-            source: FixSource(rawValue: source) ?? .photo, receivedAt: receivedAt.flatMap(RFC3339.parse))
+            source: FixSource(rawValue: source) ?? .photo, receivedAt: receivedAt.flatMap(RFC3339.parse),
+            huntID: huntID)
     }
 }
 

@@ -1,9 +1,11 @@
 public import Foundation
 internal import GRDB
 public import VSHCore
+import VSHConfusables
 
 extension SpatiaLiteStore {
-    /// Registers a player in one transaction; names are unique by `PlayerName.key` (`name_key`).
+    /// Registers a player in one transaction; names are unique by `PlayerName.key` (`name_key`),
+    /// and a name may not look like another's (`PlayerName.lookalikeKey`, `name_lookalike`).
     @discardableResult
     public func addPlayer(name raw: String, email: String?, at now: Date) async throws -> PlayerRecord {
         try await insertPlayer(name: raw, email: email, passwordHash: nil, at: now)
@@ -22,17 +24,23 @@ extension SpatiaLiteStore {
     {
         let name = try PlayerName.validate(raw).get()
         if let email { try PlayerRecord.validateEmail(email) }
+        let (key, lookalike) = (PlayerName.key(name), PlayerName.lookalikeKey(name))
         return try await write { db in
-            if try String.fetchOne(
-                db, sql: "SELECT name FROM players WHERE name_key = ?", arguments: [PlayerName.key(name)])
-                != nil
+            if let row = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT name, name_key FROM players WHERE name_key = ?1 OR name_lookalike = ?2 ORDER BY name_key <> ?1 LIMIT 1",
+                arguments: [key, lookalike])
             {
-                throw LeagueError.nameTaken(name: name)
+                let (existing, existingKey): (String, String) = (row[0], row[1])
+                throw existingKey == key
+                    ? LeagueError.nameTaken(name: name)
+                    : LeagueError.nameLooksLike(name: name, existing: existing)
             }
             try db.execute(
                 sql:
-                    "INSERT INTO players(name, name_key, email, created_at, password_hash) VALUES (?, ?, ?, ?, ?)",
-                arguments: [name, PlayerName.key(name), email, RFC3339.format(now), passwordHash])
+                    "INSERT INTO players(name, name_key, name_lookalike, email, created_at, password_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [name, key, lookalike, email, RFC3339.format(now), passwordHash])
             return PlayerRecord(id: PlayerID(db.lastInsertedRowID), name: name, email: email, createdAt: now)
         }
     }

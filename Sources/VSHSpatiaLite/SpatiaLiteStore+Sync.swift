@@ -126,14 +126,14 @@ extension SpatiaLiteStore {
             sql: """
                 INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
                     starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s,
-                    late_grace_s, proof)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    late_grace_s, proof, max_speed_kmh, min_duration_s)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let insertStop = try db.makeStatement(
             sql: """
                 INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom, area_m2,
-                    featured, sponsor, geometry_bin)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?, ?, ?, ?)
+                    featured, sponsor, geometry_bin, proof)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?, ?, ?, ?, ?)
                 """)
         for (position, hunt) in catalog.hunts.enumerated() {
             try insertHunt.execute(arguments: [
@@ -142,7 +142,7 @@ extension SpatiaLiteStore {
                 hunt.endsAt.map(RFC3339.format),
                 hunt.maxAccuracyMeters, hunt.maxPhotoAgeSeconds, hunt.toleranceMeters, hunt.image,
                 files[hunt.id] ?? "\(hunt.id).geojson", hunt.maxFixAgeSeconds, hunt.lateGraceSeconds,
-                hunt.proof.rawValue,
+                hunt.proof.rawValue, hunt.maxSpeedKmh, hunt.minDurationSeconds,
             ])
             for (stopPosition, stop) in hunt.stops.enumerated() {
                 try insertStop.execute(arguments: [
@@ -150,6 +150,7 @@ extension SpatiaLiteStore {
                     stop.geofence.geoJSON().compactText, stop.geofence.wkt,
                     Geodesic.areaSquareMeters(of: stop.geofence), stop.featured, stop.sponsor,
                     Data(HuntFile.storedBytes(stop.geofence)),
+                    stop.proof.isEmpty ? nil : StopProof.text(stop.proof),
                 ])
             }
         }

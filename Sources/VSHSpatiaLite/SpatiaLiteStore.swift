@@ -1,5 +1,6 @@
 public import Foundation
 internal import GRDB
+import VSHConfusables
 public import VSHCore
 
 /// The SpatiaLite adapter: every store protocol of the core (`LeagueStore`) on one
@@ -430,6 +431,33 @@ public final class SpatiaLiteStore: LeagueStore {
             guard try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok" else {
                 throw StoreError(
                     code: 11, message: "the schema's CHECK constraints could not be rewritten", path: "")
+            }
+        }
+        migrator.registerMigration("v19-pace-and-stop-proof") { db in
+            // How fast a hunt's players may travel, the least time a whole hunt takes, and a stop's
+            // own proof. The stored fingerprint of the hunt files is forgotten, so that the next sync
+            // reads them again even when they did not change: a file that names its pace gets it.
+            try db.execute(
+                sql: """
+                    ALTER TABLE hunts ADD COLUMN max_speed_kmh REAL NOT NULL DEFAULT 12;
+                    ALTER TABLE hunts ADD COLUMN min_duration_s REAL;
+                    ALTER TABLE stops ADD COLUMN proof TEXT;
+                    DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat');
+                    """)
+        }
+        migrator.registerMigration("v20-lookalike-names") { db in
+            // Each name's confusable skeleton (Unicode TR 39), so that "AIice" cannot register
+            // beside "Alice". Not unique: names registered before may already look alike.
+            try db.execute(
+                sql: """
+                    ALTER TABLE players ADD COLUMN name_lookalike TEXT;
+                    CREATE INDEX players_by_lookalike ON players(name_lookalike);
+                    """)
+            let players = try Row.fetchAll(db, sql: "SELECT id, name FROM players")
+            for player in players {
+                try db.execute(
+                    sql: "UPDATE players SET name_lookalike = ? WHERE id = ?",
+                    arguments: [PlayerName.lookalikeKey(player[1]), player[0] as Int64])
             }
         }
         return migrator

@@ -43,6 +43,18 @@ struct HuntFields: ParsableArguments {
             "What a check-in must show: any (a photo or a device fix) or photo.", valueName: "any|photo"))
     var proof: String?
     @Option(
+        name: .customLong("max-speed"),
+        help: ArgumentHelp(
+            "The fastest players may travel between two stops; faster goes to review (12: on foot).",
+            valueName: "km/h"))
+    var maxSpeed: Double?
+    @Option(
+        name: .customLong("min-duration"),
+        help: ArgumentHelp(
+            "The least time from a player's first stop to their last; sooner goes to review (or none).",
+            valueName: "seconds"))
+    var minDuration: String?
+    @Option(
         help: ArgumentHelp("A picture for the hunt (copied into the folder's images/).", valueName: "file"))
     var image: String?
 
@@ -73,6 +85,16 @@ struct HuntFields: ParsableArguments {
                 throw InputError("--proof takes any or photo", status: .usage)
             }
             hunt.proof = value
+        }
+        if let maxSpeed { hunt.maxSpeedKmh = maxSpeed }
+        if let minDuration {
+            if minDuration == "none" {
+                hunt.minDurationSeconds = nil
+            } else if let seconds = Double(minDuration), seconds.isFinite {
+                hunt.minDurationSeconds = seconds
+            } else {
+                throw InputError("--min-duration takes a number of seconds or none", status: .usage)
+            }
         }
         if let image { hunt.image = try folder.keepImage(image, as: hunt.id) }
     }

@@ -70,6 +70,21 @@ struct StopFields: ParsableArguments {
     @Option(
         help: ArgumentHelp("A picture of the stop (copied into the folder's images/).", valueName: "file"))
     var image: String?
+    @Option(
+        help: ArgumentHelp(
+            "What a check-in here must bring besides what the hunt asks: photo, fix, both (photo,fix) or none.",
+            valueName: "list"))
+    var proof: String?
+
+    /// The stop's own proof as `--proof` gives it, nil when not given.
+    func proofChoice() throws -> Set<StopProof>? {
+        guard let proof else { return nil }
+        if proof == "none" { return [] }
+        guard let value = StopProof.parse(proof), !value.isEmpty else {
+            throw InputError("--proof takes photo, fix, photo,fix or none", status: .usage)
+        }
+        return value
+    }
 }
 
 extension VSHMaster {
@@ -105,6 +120,7 @@ extension VSHMaster {
                     guard let name = fields.name, let points = fields.points else {
                         throw InputError("a new stop needs --name and --points", status: .usage)
                     }
+                    let proof = try fields.proofChoice()
                     guard source.count == 1 else {
                         throw InputError(
                             "give one geometry: --gpx, --photos, --circle, --geojson or --wkt", status: .usage
@@ -123,7 +139,7 @@ extension VSHMaster {
                     target.stops.append(
                         Stop(
                             id: id, huntID: hunt, name: name, description: fields.description ?? "",
-                            points: points, image: image, geofence: geofence))
+                            points: points, image: image, geofence: geofence, proof: proof ?? []))
                     try hunts.save([target])
                     let area = Geodesic.areaSquareMeters(of: geofence)
                     Output.line(
@@ -224,6 +240,7 @@ extension VSHMaster {
                     if let name = fields.name { hunt.stops[index].name = name }
                     if let points = fields.points { hunt.stops[index].points = points }
                     if let description = fields.description { hunt.stops[index].description = description }
+                    if let proof = try fields.proofChoice() { hunt.stops[index].proof = proof }
                     if let geofence = try source.geofence(inspector: try SpatiaLiteInspector.standalone()) {
                         hunt.stops[index].geofence = geofence
                     }

@@ -18,7 +18,7 @@ extension VSH {
                 check-ins are recorded as received now (--now sets the clock), so the freshness rules judge an old \
                 walk as any late fix: points older than the hunt's max_fix_age_s wait for review, older than its \
                 max_photo_age_s are rejected. Events print one a line (--json: {time, event, hunt, stop, points, \
-                verdict}).
+                verdict}, and for a check-in not accepted its reason).
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -78,6 +78,7 @@ extension VSH {
                         + (event.badgeID.map { " " + $0 } ?? "")
                     if let verdict = event.verdict { line += "  " + verdict }
                     if event.points > 0 { line += "  +\(event.points)" }
+                    if let reason = event.reason { line += ": " + reason }
                     Output.line(line)
                 }
             }

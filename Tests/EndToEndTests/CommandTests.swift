@@ -16,7 +16,7 @@ import VSHTestSupport
     }
 
     @Test func huntsAndHuntPrintTheDocumentedJSON() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace(asShipped: true)
         let list = try json(try workspace.vsh(["hunts", "--json"]).stdout)
         #expect(list.array.map { $0["id"]?.string } == ["downtown-fremont", "strip-classics"])
         guard case .object(let strip) = list.array[1] else {
@@ -27,7 +27,9 @@ import VSHTestSupport
             strip.keys == [
                 "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
                 "ends_at",
-                "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "total_points", "stops",
+                "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "max_speed_kmh",
+                "min_duration_s",
+                "total_points", "stops",
             ])
         #expect(strip["stops"] == .int(10))
 

@@ -3,23 +3,20 @@ import Testing
 import VSHCore
 import VSHTestSupport
 
-/// A scratch folder with a database path and a copy of the shipped hunts.
+/// A scratch folder with a database path and a copy of the shipped hunts (free-paced unless a
+/// test of the pace rules asks for them as shipped: `TestSupport.copyShippedHunts`).
 struct Workspace {
     let root: URL
     /// The database: `vsh.sqlite` in the folder, or the PostgreSQL URL given.
     let db: String
     var hunts: String { root.appendingPathComponent("hunts").path }
 
-    init(copyHunts: Bool = true, database: String? = nil) throws {
+    init(copyHunts: Bool = true, asShipped: Bool = false, database: String? = nil) throws {
         root = try TestSupport.temporaryDirectory("vsh-e2e")
         db = database ?? root.appendingPathComponent("vsh.sqlite").path
         try FileManager.default.createDirectory(atPath: hunts, withIntermediateDirectories: true)
         if copyHunts {
-            for name in ["strip-classics.geojson", "downtown-fremont.geojson", "badges.json"] {
-                try FileManager.default.copyItem(
-                    at: TestSupport.packageRoot.appendingPathComponent("hunts/\(name)"),
-                    to: URL(fileURLWithPath: hunts).appendingPathComponent(name))
-            }
+            try TestSupport.copyShippedHunts(to: URL(fileURLWithPath: hunts), freePace: !asShipped)
         }
     }
 
@@ -89,7 +86,7 @@ struct Landmark {
 
 extension Workspace {
     /// A league on a SpatiaLite file, or on a database of the test PostgreSQL cluster.
-    static func on(postGIS: Bool) throws -> Workspace {
-        postGIS ? try Workspace(database: try PostgresCluster.shared().database()) : try Workspace()
+    static func on(postGIS: Bool, asShipped: Bool = false) throws -> Workspace {
+        try Workspace(asShipped: asShipped, database: postGIS ? try PostgresCluster.shared().database() : nil)
     }
 }

@@ -175,3 +175,65 @@ import VSHTestSupport
         }
     }
 }
+
+/// Issue 32, item 7: seven device fixes paced at 190 km/h finished Downtown & Fremont (5.2 km)
+/// in 87 s for 675 points. The shipped hunts now state their pace: on foot (12 km/h) Downtown,
+/// so a paced walk waits for a moderator stop after stop while a real walk is accepted; and its
+/// prize stops ask for a photo. Both backends: the pace binds between check-ins of one hunt,
+/// which each store reads with the neighbouring fixes.
+@Suite struct PaceTests {
+    /// Metres between two landmarks (equirectangular: a few kilometres in one town).
+    static func meters(_ a: Landmark, _ b: Landmark) -> Double {
+        let radius = 6_371_008.8
+        let meanLatitude = (a.latitude + b.latitude) / 2 * .pi / 180
+        let x = (b.longitude - a.longitude) * .pi / 180 * cos(meanLatitude)
+        let y = (b.latitude - a.latitude) * .pi / 180
+        return (x * x + y * y).squareRoot() * radius
+    }
+
+    /// Checks `player` in at `stops` in turn at `kmh`, each fix received 5 s after it was taken.
+    static func walk(
+        _ workspace: Workspace, _ player: String, _ stops: [String], kmh: Double
+    ) throws -> [(status: Int32, answer: JSONValue?)] {
+        let landmarks = try Landmark.all()
+        var time = RFC3339.parse("2026-11-21T18:00:00Z")!
+        var previous: Landmark?
+        var answers: [(status: Int32, answer: JSONValue?)] = []
+        for stop in stops {
+            let landmark = try #require(landmarks.first { $0.stop == stop })
+            if let previous { time += meters(previous, landmark) / (kmh / 3.6) }
+            answers.append(
+                try PendingRulesTests.device(
+                    workspace, player, "\(landmark.latitude),\(landmark.longitude)", accuracy: "5",
+                    at: RFC3339.format(time), now: RFC3339.format(time + 5)))
+            previous = landmark
+        }
+        return answers
+    }
+
+    @Test(arguments: [false, true]) func aWalkPacedAt190KmhWaitsForAModerator(onPostGIS: Bool) throws {
+        let workspace = try Workspace.on(postGIS: onPostGIS, asShipped: true)
+        try workspace.addPlayers("Pacer", "Walker")
+        let route = ["mormon-fort", "container-park", "smith-center", "arts-district"]
+        let paced = try Self.walk(workspace, "Pacer", route, kmh: 190)
+        #expect(paced.map(\.status) == [0, 2, 2, 2])
+        for answer in paced.dropFirst() {
+            let rule = answer.answer?["rules"]?.array.first { $0["rule"]?.string == "travel_speed" }
+            #expect(rule?["detail"]?.string?.hasSuffix("this hunt expects at most 12 km/h") == true)
+        }
+        // The same stops on foot (5 km/h) count at once; then a prize stop asks for a photo: a
+        // device fix alone is refused there, and says why.
+        let walked = try Self.walk(workspace, "Walker", route + ["neon-museum"], kmh: 5)
+        #expect(walked.map(\.status) == [0, 0, 0, 0, 1])
+        let proof = walked.last?.answer?["rules"]?.array.first { $0["rule"]?.string == "unique_photo" }
+        #expect(
+            proof?["detail"]?.string
+                == "The Neon Museum asks for a photo: a device fix alone does not count here")
+        let board = try json(workspace.vsh(["leaderboard", "--format", "json"]).stdout)
+        let points = Dictionary(
+            uniqueKeysWithValues: (board.array).compactMap { row in
+                row["player"]?.string.map { ($0, row["points"]?.int ?? -1) }
+            })
+        #expect(points["Pacer"] ?? 0 < points["Walker"] ?? 0)
+    }
+}

@@ -268,6 +268,33 @@ import VSHTestSupport
             ).status == 201)
     }
 
+    /// A name that looks like an existing player's (Unicode TR 39's confusables skeleton) is
+    /// refused at sign-up with 409 naming it: Greek "ΒΟΒ" beside "BOB", "AIice" beside "Alice".
+    /// Nothing is recorded, and an unlike name registers as usual.
+    @Test func lookalikeNamesAreRefusedAtSignUp() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        func signUp(_ name: String, _ mail: String) async throws -> (status: Int, body: String) {
+            let answer = try await server.call(
+                "POST", "/v1/accounts",
+                json: #"{"username":"\#(name)","email":"\#(mail)@example.org","password":"tumbling dice"}"#)
+            return (answer.status, answer.body)
+        }
+        #expect(try await signUp("BOB", "bob").status == 201)
+        #expect(try await signUp("Alice", "alice").status == 201)
+        for (name, existing) in [("\u{392}\u{39F}\u{392}", "BOB"), ("AIice", "Alice")] {
+            let answer = try await signUp(name, "other")
+            #expect(answer.status == 409, "\(name): \(answer.status) \(answer.body)")
+            #expect(answer.body.contains(#"looks like \"\#(existing)\""#), "\(answer.body)")
+        }
+        #expect(try await signUp("Alicia", "alicia").status == 201)
+        let names = try json(try workspace.vsh(["players", "--json"]).stdout).array.compactMap {
+            $0["name"]?.string
+        }
+        #expect(Set(names) == ["BOB", "Alice", "Alicia"])
+    }
+
     /// A moderator may not decide their own pending check-in.
     @Test func aModeratorCannotApproveTheirOwnCheckIn() async throws {
         let workspace = try Workspace()

@@ -119,6 +119,37 @@ func messages(_ text: String, inspector: FixedInspector = FixedInspector()) -> [
         #expect(messages(huntText(extraHunt: #", "late_grace_s": -1"#)).count == 1)
     }
 
+    /// `max_speed_kmh`, `min_duration_s` and a stop's own `proof` (issue 32): read, checked and
+    /// written; the pace is always written (the organiser's stated choice), the others when set.
+    @Test func paceLeastDurationAndStopProofAreReadCheckedAndWritten() throws {
+        let hunt = try read(
+            huntText(
+                extraHunt: #", "max_speed_kmh": 60, "min_duration_s": 2700"#,
+                properties: #""name": "The Stop", "points": 10, "proof": ["photo", "fix"]"#)
+        ).get()
+        #expect(
+            hunt.maxSpeedKmh == 60 && hunt.minDurationSeconds == 2700
+                && hunt.stops[0].proof == [.photo, .fix])
+        let written = HuntFile.text(of: hunt)
+        #expect(written.contains(#""max_speed_kmh": 60"#) && written.contains(#""min_duration_s": 2700"#))
+        #expect(try read(written).get() == hunt)
+        let plain = try read(huntText()).get()
+        #expect(plain.maxSpeedKmh == 12 && plain.minDurationSeconds == nil && plain.stops[0].proof.isEmpty)
+        #expect(HuntFile.text(of: plain).contains(#""max_speed_kmh": 12"#))
+        #expect(!HuntFile.text(of: plain).contains("min_duration_s"))
+        #expect(!HuntFile.text(of: plain).contains(#""proof""#))
+        let slow = messages(huntText(extraHunt: #", "max_speed_kmh": 0.5"#))
+        #expect(slow.count == 1 && slow.first?.contains(#""max_speed_kmh" is 0.5"#) == true)
+        #expect(messages(huntText(extraHunt: #", "max_speed_kmh": 900"#)).count == 1)
+        #expect(messages(huntText(extraHunt: #", "min_duration_s": "1h""#)).count == 1)
+        #expect(
+            messages(huntText(properties: #""name": "The Stop", "points": 10, "proof": ["qr"]"#)) == [
+                #"hunts/test-hunt.geojson: stop "the-stop": "proof" lists what a check-in must bring: "photo", "fix""#
+            ])
+        #expect(
+            messages(huntText(properties: #""name": "The Stop", "points": 10, "proof": "photo""#)).count == 1)
+    }
+
     @Test func featuredStopsAndSponsorLinesAreReadCheckedAndWritten() throws {
         let hunt = try read(
             huntText(

@@ -31,12 +31,7 @@ struct League {
     init(badges: String? = nil) async throws {
         folder = try TestSupport.temporaryDirectory("vsh-league")
         let hunts = folder.appendingPathComponent("hunts")
-        try FileManager.default.createDirectory(at: hunts, withIntermediateDirectories: true)
-        for name in ["strip-classics.geojson", "downtown-fremont.geojson", "badges.json"] {
-            try FileManager.default.copyItem(
-                at: TestSupport.packageRoot.appendingPathComponent("hunts/\(name)"),
-                to: hunts.appendingPathComponent(name))
-        }
+        try TestSupport.copyShippedHunts(to: hunts)
         if let badges { try Data(badges.utf8).write(to: hunts.appendingPathComponent("badges.json")) }
         let path = folder.appendingPathComponent("vsh.sqlite").path
         store = try SpatiaLiteStore(path: path)
@@ -180,11 +175,11 @@ struct League {
     }
 
     @Test func orderedHuntsPayTheBonusOnlyInOrder() async throws {
+        let league = try await League()
         var doc = try String(
-            contentsOf: TestSupport.packageRoot.appendingPathComponent("hunts/downtown-fremont.geojson"),
+            contentsOf: league.folder.appendingPathComponent("hunts/downtown-fremont.geojson"),
             encoding: .utf8)
         doc = doc.replacingOccurrences(of: "\"ordered\": false", with: "\"ordered\": true")
-        let league = try await League()
         try Data(doc.utf8).write(to: league.folder.appendingPathComponent("hunts/downtown-fremont.geojson"))
         try await league.store.sync(directory: league.folder.appendingPathComponent("hunts").path)
         try await league.add("Ann")

@@ -198,6 +198,109 @@ func result(_ decision: Decision, _ rule: Rule) -> RuleResult.Outcome? {
         #expect(teleport.verdict == .rejected)
     }
 
+    /// Each hunt's own pace (issue 32: seven fixes paced at 190 km/h finished Downtown in 87 s):
+    /// between two check-ins of the hunt, faster than its `max_speed_kmh` (12, on foot, by
+    /// default) goes to review; another hunt's check-in is held to the impossible speed only (a
+    /// taxi between two hunts); faster than 200 km/h is rejected whatever the hunt says.
+    @Test func eachHuntHasItsOwnPace() {
+        let start = Coordinate(unchecked: 36.0805, -115.1725)
+        let away = Geodesic.destination(from: start, azimuth: 90, distanceMeters: 1_000)
+        func decide(
+            minutesBefore minutes: Double, hunt other: String? = "h", pace: Double? = nil
+        ) -> (Verdict, RuleResult.Outcome?, String?) {
+            var paced = hunt
+            if let pace { paced.maxSpeedKmh = pace }
+            let earlier = Fix(
+                position: away,
+                time: RFC3339.parse("2026-11-21T19:59:00Z")!.addingTimeInterval(-60 * minutes),
+                accuracyMeters: 5, source: .device, huntID: other)
+            let decision = verifier.evaluate(
+                device(start.latitude, start.longitude),
+                facts: CheckInFacts(hunt: paced, coveringStops: [stopA], neighbourFixes: [earlier]))
+            let rule = decision.rules.first { $0.rule == .travelSpeed }
+            return (decision.verdict, rule?.outcome, rule?.detail)
+        }
+        // 990 m (1 km less both accuracies) in 15 min is 4 km/h: a walk.
+        #expect(decide(minutesBefore: 15).1 == .passed)
+        #expect(decide(minutesBefore: 15).0 == .accepted)
+        // In 2 min it is 30 km/h: a moderator decides, and is told the hunt's pace.
+        let running = decide(minutesBefore: 2)
+        #expect(running.0 == .pending && running.1 == .needsReview)
+        #expect(
+            running.2
+                == "that would mean travelling at 30 km/h since your check-in at 2026-11-21T19:57:00Z; this hunt expects at most 12 km/h"
+        )
+        // The organiser's choice: players may take the monorail.
+        #expect(decide(minutesBefore: 2, pace: 60).1 == .passed)
+        // From another hunt's stop, a taxi ride is no reason for review.
+        #expect(decide(minutesBefore: 2, hunt: "other").1 == .passed)
+        #expect(decide(minutesBefore: 2, hunt: nil).1 == .passed)
+        // 990 m in 15 s is 238 km/h: refused in every hunt, however fast it allows.
+        let flying = decide(minutesBefore: 0.25, pace: 200)
+        #expect(flying.0 == .rejected && flying.1 == .failed)
+        #expect(decide(minutesBefore: 0.25, hunt: "other").1 == .failed)
+    }
+
+    /// A hunt's `min_duration_s`: the check-in that would complete it sooner after the player's
+    /// first accepted check-in goes to review; later, or when it does not complete the hunt, the
+    /// rules decide as usual.
+    @Test func finishingAHuntTooSoonGoesToReview() {
+        var timed = hunt
+        timed.minDurationSeconds = 1_800
+        func decide(firstAt: String, visited: [String] = ["b"]) -> (Verdict, String?) {
+            let first = RFC3339.parse(firstAt)!
+            let decision = verifier.evaluate(
+                device(36.0805, -115.1725),
+                facts: CheckInFacts(
+                    hunt: timed, coveringStops: [stopA],
+                    visitedStops: Dictionary(uniqueKeysWithValues: visited.map { ($0, first) })))
+            return (decision.verdict, decision.rules.first { $0.rule == .travelSpeed }?.detail)
+        }
+        let quick = decide(firstAt: "2026-11-21T19:49:00Z")
+        #expect(quick.0 == .pending)
+        #expect(
+            quick.1
+                == "this would finish all 2 stops 10 min after your first; this hunt takes at least 30 min")
+        #expect(decide(firstAt: "2026-11-21T19:19:00Z").0 == .accepted)
+        // Not the last stop: nothing to finish yet.
+        #expect(decide(firstAt: "2026-11-21T19:49:00Z", visited: []).0 == .accepted)
+        timed.minDurationSeconds = nil
+        #expect(decide(firstAt: "2026-11-21T19:49:00Z").0 == .accepted)
+    }
+
+    /// A stop's own `proof` list adds to its hunt's: a prize stop asks for a photo in a hunt that
+    /// takes device fixes, or for the phone's own position beside a photo; the message names the stop.
+    @Test func aStopMayAskForAPhotoOrAFixOfItsOwn() {
+        var prize = stopA
+        prize.proof = [.photo]
+        let bare = verifier.evaluate(
+            device(36.0805, -115.1725), facts: CheckInFacts(hunt: hunt, coveringStops: [prize]))
+        #expect(bare.verdict == .rejected)
+        #expect(
+            bare.rules.first { $0.rule == .uniquePhoto }?.detail
+                == "Plaza A asks for a photo: a device fix alone does not count here")
+        #expect(
+            verifier.evaluate(
+                device(36.0805, -115.1725), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA])
+            ).verdict == .accepted)
+        // A photo placed by its own GPS, at a stop that asks for the phone's position.
+        var metadata = PhotoMetadata()
+        (metadata.latitude, metadata.longitude, metadata.accuracyMeters) = (36.0805, -115.1725, 5)
+        metadata.gpsTime = RFC3339.parse("2026-11-21T19:58:00Z")
+        var positioned = stopA
+        positioned.proof = [.fix]
+        let exifOnly = verifier.evaluate(
+            photo(metadata), facts: CheckInFacts(hunt: hunt, coveringStops: [positioned]))
+        #expect(exifOnly.verdict == .rejected)
+        #expect(
+            exifOnly.rules.first { $0.rule == .atStop }?.detail
+                == "Plaza A asks for your phone's position: a photo's own GPS does not count here")
+        #expect(
+            verifier.evaluate(photo(metadata), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA]))
+                .verdict
+                == .accepted)
+    }
+
     /// A device fix that arrives late (a phone that was offline) goes to a moderator with its
     /// delay; a fresh one is decided by the rules; past the photo age it is still refused.
     @Test func lateDeviceFixesGoToReview() async throws {

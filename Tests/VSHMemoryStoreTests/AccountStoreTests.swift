@@ -72,6 +72,32 @@ import VSHTestSupport
         }
     }
 
+    /// Names that look alike (Unicode TR 39's confusable skeletons, issue 32): Greek "ΒΟΒ" and
+    /// Cyrillic "ВОВ" beside "BOB", "AIice" (a capital I) beside "Alice", "Tom" beside "Torn";
+    /// the same name in another case stays "taken"; names that merely resemble pass.
+    @Test(arguments: Backend.allCases) func namesThatLookLikeAnothersAreRefused(_ backend: Backend)
+        async throws
+    {
+        let store = try await store(backend)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        try await store.addPlayer(name: "BOB", email: nil, at: t0)
+        try await store.addPlayer(name: "Alice", email: nil, at: t0)
+        try await store.addPlayer(name: "Torn", email: nil, at: t0)
+        for (name, existing) in [
+            ("\u{392}\u{39F}\u{392}", "BOB"), ("\u{412}\u{41E}\u{412}", "BOB"), ("bob", nil),
+            ("AIice", "Alice"), ("ALICE", nil), ("Tom", "Torn"),
+        ] {
+            let expected =
+                existing.map { LeagueError.nameLooksLike(name: name, existing: $0) }
+                ?? LeagueError.nameTaken(name: name)
+            await #expect(throws: expected) { try await store.addPlayer(name: name, email: nil, at: t0) }
+            #expect(try await store.credentials(named: name)?.player.name != name)
+        }
+        for name in ["Bobby", "Alicia", "Tim", "\u{3B2}\u{3BF}\u{3C3}"] {
+            #expect(try await store.addPlayer(name: name, email: nil, at: t0).name == name)
+        }
+    }
+
     @Test(arguments: Backend.allCases) func emailAvatarAndPasswordResets(_ backend: Backend) async throws {
         let store = try await store(backend)
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)

@@ -9,7 +9,7 @@ import VSHTestSupport
 
 /// The shipped hunts, their landmarks, and a day of check-ins, replayed on any `LeagueStore`.
 enum Scenario {
-    static let huntsFolder = TestSupport.packageRoot.appendingPathComponent("hunts").path
+    static let huntsFolder = TestSupport.freePacedHunts.path
 
     /// Landmark coordinates by stop id (Fixtures/landmarks.csv).
     static let landmarks: [String: Coordinate] = {

@@ -23,7 +23,7 @@ import VSHTestSupport
         store = try await SpatiaLiteStore.open(
             path: path,
             hunts: HuntsFolder(
-                path: TestSupport.packageRoot.appendingPathComponent("hunts").path, required: true))
+                path: TestSupport.freePacedHunts.path, required: true))
     }
 
     var app: some ApplicationProtocol { app() }
@@ -105,8 +105,8 @@ import VSHTestSupport
                 #expect(response.headers[.contentType] == "application/geo+json")
                 // Exactly the hunt file.
                 let file = try String(
-                    contentsOf: TestSupport.packageRoot.appendingPathComponent(
-                        "hunts/strip-classics.geojson"), encoding: .utf8)
+                    contentsOf: TestSupport.freePacedHunts.appendingPathComponent("strip-classics.geojson"),
+                    encoding: .utf8)
                 #expect(String(buffer: response.body) == file)
             }
             try await client.execute(uri: "/v1/hunts/atlantis", method: .get) { response in

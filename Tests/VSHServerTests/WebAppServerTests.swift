@@ -238,11 +238,7 @@ extension ServerTests {
         let hunts = folder.appendingPathComponent("hunts-with-images")
         try FileManager.default.createDirectory(
             at: hunts.appendingPathComponent("images"), withIntermediateDirectories: true)
-        for name in ["strip-classics.geojson", "downtown-fremont.geojson", "badges.json"] {
-            try FileManager.default.copyItem(
-                at: TestSupport.packageRoot.appendingPathComponent("hunts/\(name)"),
-                to: hunts.appendingPathComponent(name))
-        }
+        try TestSupport.copyShippedHunts(to: hunts)
         let photo = TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg")
         try FileManager.default.copyItem(at: photo, to: hunts.appendingPathComponent("images/sign.jpg"))
         try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("outside.jpg"))

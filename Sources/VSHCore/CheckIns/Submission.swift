@@ -22,11 +22,15 @@ public struct Fix: Equatable, Sendable {
     public var source: FixSource
     /// When the check-in that holds it was received (the server's clock), for a recorded fix.
     public var receivedAt: Date?
+    /// The hunt of the check-in that holds it, for a recorded fix at a stop.
+    public var huntID: String?
 
     /// A fix from its parts.
     public init(
-        position: Coordinate, time: Date, accuracyMeters: Double?, source: FixSource, receivedAt: Date? = nil
+        position: Coordinate, time: Date, accuracyMeters: Double?, source: FixSource, receivedAt: Date? = nil,
+        huntID: String? = nil
     ) {
+        self.huntID = huntID
         self.position = position
         self.time = time
         self.accuracyMeters = accuracyMeters

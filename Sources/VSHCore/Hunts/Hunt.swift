@@ -38,6 +38,19 @@ public struct Hunt: Hashable, Sendable {
     /// What a check-in must show: any fix (`any`, the default), or a photo (`photo`): a device
     /// fix alone is then refused.
     public var proof: Proof = .any
+    /// The fastest a player is expected to travel between two check-ins (km/h, after both fixes'
+    /// accuracies): faster goes to review. On foot by default; an organiser whose players may take
+    /// a taxi or the monorail says so in the hunt file (`max_speed_kmh`). Above
+    /// `Hunt.impossibleSpeedKmh` a check-in is rejected whatever the hunt says.
+    public var maxSpeedKmh: Double = Hunt.defaultMaxSpeedKmh
+    /// The default of `maxSpeedKmh`: 12 km/h, a player on foot who runs a little.
+    public static let defaultMaxSpeedKmh: Double = 12
+    /// Faster than this (km/h) between two check-ins is rejected in every hunt: no taxi on the
+    /// Strip goes so fast, and a plane does not stop at a sign.
+    public static let impossibleSpeedKmh: Double = 200
+    /// The least time (seconds) from a player's first accepted check-in in the hunt to the check-in
+    /// that completes it; finishing sooner goes to review (nil: no minimum).
+    public var minDurationSeconds: Double?
 
     /// What a hunt asks a check-in to show.
     public enum Proof: String, Sendable, Hashable, CaseIterable {
@@ -106,6 +119,9 @@ public struct Stop: Hashable, Sendable {
     public var featured: Bool
     /// Who sponsors the stop, shown as an advertisement wherever the stop is shown; nil: nobody.
     public var sponsor: String?
+    /// What a check-in here must bring besides what the hunt asks (`proof` in the stop's
+    /// properties, a list): a prize stop asks for a photo in a hunt that takes device fixes.
+    public var proof: Set<StopProof>
 
     /// The longest sponsor line, in characters.
     public static let maxSponsorLength = 120
@@ -113,8 +129,10 @@ public struct Stop: Hashable, Sendable {
     /// A stop from its fields.
     public init(
         id: String, huntID: String, name: String, description: String = "", points: Int,
-        image: String? = nil, geofence: Geofence, featured: Bool = false, sponsor: String? = nil
+        image: String? = nil, geofence: Geofence, featured: Bool = false, sponsor: String? = nil,
+        proof: Set<StopProof> = []
     ) {
+        self.proof = proof
         self.featured = featured
         self.sponsor = sponsor
         self.id = id
@@ -124,6 +142,31 @@ public struct Stop: Hashable, Sendable {
         self.points = points
         self.image = image
         self.geofence = geofence
+    }
+}
+
+/// One thing a check-in at a stop must bring (a stop's `proof` list).
+public enum StopProof: String, CaseIterable, Sendable, Hashable {
+    /// A photo: a device fix alone is refused.
+    case photo
+    /// The phone's own position (a device fix): a photo placed by its EXIF GPS alone is refused.
+    case fix
+
+    /// The list as hunt files and databases write it: in this type's order, comma-separated.
+    public static func text(_ proof: Set<StopProof>) -> String {
+        allCases.filter(proof.contains).map(\.rawValue).joined(separator: ",")
+    }
+
+    /// The set a comma-separated list names; nil when an entry is unknown.
+    public static func parse(_ text: String) -> Set<StopProof>? {
+        var found: Set<StopProof> = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: true) {
+            guard let value = StopProof(rawValue: part.trimmingCharacters(in: .whitespaces)) else {
+                return nil
+            }
+            found.insert(value)
+        }
+        return found
     }
 }
 

@@ -16,8 +16,7 @@ public enum HuntFile {
     public static let huntKeys: Set<String> = [
         "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
         "ends_at", "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "max_fix_age_s",
-        "late_grace_s",
-        "proof",
+        "late_grace_s", "proof", "max_speed_kmh", "min_duration_s",
     ]
 
     /// Reads and validates one hunt file.
@@ -295,6 +294,14 @@ private struct Reader<Inspector: GeofenceInspector> {
                 fail(.invalidValue(field: "proof", reason: "must be \"any\" or \"photo\""))
             }
         }
+        if let value = number(
+            meta, "max_speed_kmh", integer: false, range: 1...Hunt.impossibleSpeedKmh)
+        {
+            hunt.maxSpeedKmh = value
+        }
+        if let value = number(meta, "min_duration_s", integer: false, range: 0...31_622_400) {
+            hunt.minDurationSeconds = value
+        }
         if let value = number(meta, "tolerance_m", integer: false, range: 0...1_000) {
             hunt.toleranceMeters = value
         }
@@ -362,6 +369,27 @@ private struct Reader<Inspector: GeofenceInspector> {
                 .invalidValue(field: "sponsor", reason: "must be 1 to \(Stop.maxSponsorLength) characters"),
                 stop: id)
         }
+        var proof: Set<StopProof> = []
+        switch properties["proof"] {
+        case nil, .null?: break
+        case .array(let items)?:
+            for item in items {
+                if case .string(let text) = item, let value = StopProof(rawValue: text) {
+                    proof.insert(value)
+                } else {
+                    fail(
+                        .invalidValue(
+                            field: "proof", reason: "lists what a check-in must bring: \"photo\", \"fix\""),
+                        stop: id)
+                    break
+                }
+            }
+        case let other?:
+            fail(
+                .wrongType(
+                    field: "proof", expected: "a list such as [\"photo\"]", found: other.typeDescription),
+                stop: id)
+        }
         guard let geometry = feature["geometry"], geometry != .null else {
             fail(.missingField("geometry"), stop: id)
             return nil
@@ -395,6 +423,6 @@ private struct Reader<Inspector: GeofenceInspector> {
         guard errors.count == before, let name, let points else { return nil }
         return Stop(
             id: id, huntID: huntID, name: name, description: description, points: Int(points), image: image,
-            geofence: geofence, featured: featured, sponsor: sponsor)
+            geofence: geofence, featured: featured, sponsor: sponsor, proof: proof)
     }
 }

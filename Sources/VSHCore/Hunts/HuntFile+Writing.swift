@@ -29,6 +29,9 @@ extension HuntFile {
         }
         if hunt.lateGraceSeconds != 0 { fields["late_grace_s"] = .double(hunt.lateGraceSeconds) }
         if hunt.proof != .any { fields["proof"] = .string(hunt.proof.rawValue) }
+        // Always written: how fast players may go is the organiser's stated choice.
+        fields["max_speed_kmh"] = .double(hunt.maxSpeedKmh)
+        if let minimum = hunt.minDurationSeconds { fields["min_duration_s"] = .double(minimum) }
         return fields
     }
 
@@ -44,6 +47,10 @@ extension HuntFile {
             // Written only when set, so hunts without them keep their bytes.
             if stop.featured { properties["featured"] = .bool(true) }
             if let sponsor = stop.sponsor { properties["sponsor"] = .string(sponsor) }
+            if !stop.proof.isEmpty {
+                properties["proof"] = .array(
+                    StopProof.allCases.filter(stop.proof.contains).map { .string($0.rawValue) })
+            }
             return .object([
                 "type": .string("Feature"),
                 "id": .string(stop.id),

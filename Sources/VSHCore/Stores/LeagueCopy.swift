@@ -33,8 +33,8 @@ public struct CopiedTable: Sendable {
         CopiedTable(
             name: "players",
             columns: [
-                ("id", .integer), ("name", .text), ("name_key", .text), ("email", .text),
-                ("created_at", .text),
+                ("id", .integer), ("name", .text), ("name_key", .text), ("name_lookalike", .text),
+                ("email", .text), ("created_at", .text),
                 ("password_hash", .text), ("role", .text), ("avatar_file", .text),
             ], order: "id", hasIdentity: true),
         CopiedTable(

@@ -15,6 +15,8 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Ex
     case checkInState(id: Int64, state: String, required: String)
     /// Another player already goes by this name (ignoring case).
     case nameTaken(name: String)
+    /// Another player's name looks like this one (`existing`, a confusable: "AIice" for "Alice").
+    case nameLooksLike(name: String, existing: String)
     /// Not an e-mail address.
     case invalidEmail(String)
     /// A moderator's decision needs a reason.
@@ -37,6 +39,9 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Ex
         case .checkInState(let id, let state, let required):
             return "check-in #\(id) is \(state), not \(required)"
         case .nameTaken(let name): return "a player called \"\(name)\" already exists"
+        case .nameLooksLike(let name, let existing):
+            return
+                "\"\(name)\" looks like \"\(existing)\", a player who already exists: choose a name nobody could mistake"
         case .invalidEmail(let text):
             let shown = text.unicodeScalars.prefix(80).map {
                 $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
