@@ -2,19 +2,21 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// One log line a request: method, the route's template (never the path as sent, which may carry
-/// names), status and duration. Never a body, a header, a token or a query string.
-struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
-        async throws -> Response
-    {
+/// One log line a request: the client's address as decided (`ClientAddress`), method, the route's
+/// template (never the path as sent, which may carry names), status and duration. Never a body, a
+/// header, a token or a query string.
+struct AccessLogMiddleware: RouterMiddleware {
+    func handle(
+        _ request: Request, context: VSHRequestContext,
+        next: (Request, VSHRequestContext) async throws -> Response
+    ) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         // Tenths of a millisecond, by integer arithmetic (Foundation's String(format:) was a
         // twentieth of a cached read's cost).
         let tenths = Int(((ContinuousClock.now - start) / .microseconds(100)).rounded())
         context.logger.info(
-            "\(request.method) \(context.endpointPath ?? "(no route)") \(response.status.code) \(tenths / 10).\(tenths % 10) ms"
+            "\(context.clientAddress) \(request.method) \(context.endpointPath ?? "(no route)") \(response.status.code) \(tenths / 10).\(tenths % 10) ms"
         )
         return response
     }

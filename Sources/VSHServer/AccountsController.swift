@@ -63,6 +63,7 @@ struct AccountsController: Sendable {
         let key = PlayerName.key(name)
         let pair = "\(key)|\(context.clientAddress)"
         try await limiter.take("sign-in-pair|\(pair)", limits.signInPerNameAndAddress)
+        try await limiter.checkBackOff(pair)
         // A spray from many addresses closes the name to new addresses, not to its owner's.
         let failures = "sign-in-failures|\(key)"
         if await !limiter.isKnown(pair) { try await limiter.check(failures, limits.signInFailuresPerName) }
@@ -72,8 +73,10 @@ struct AccountsController: Sendable {
         let matches = try await Authentication.slow { Passwords.verify(password, hash: hash) }
         guard matches, let credentials, credentials.passwordHash != nil else {
             await limiter.spend(failures, limits.signInFailuresPerName)
+            await limiter.failed(pair, limits)
             throw Problem(.unauthorized, "Unauthorized", "wrong username or password")
         }
+        await limiter.succeeded(pair)
         await limiter.remember(pair)
         return try await startSession(for: credentials.player, at: clock())
     }

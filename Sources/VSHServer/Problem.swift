@@ -78,6 +78,17 @@ public struct Problem: Error, Sendable {
 }
 
 /// Turns every error thrown by a route (and the router's own 404 and 405) into one problem response.
+extension Problem {
+    /// The problem as an `application/problem+json` response (with `Retry-After` when it has one).
+    var response: Response {
+        var headers: HTTPFields = [.contentType: "application/problem+json"]
+        if let seconds = retryAfterSeconds { headers[.retryAfter] = String(seconds) }
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: json.compactText)))
+    }
+}
+
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -90,11 +101,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                 // The type only: a message may hold a player's data.
                 context.logger.error("internal error", metadata: ["error": "\(type(of: error))"])
             }
-            var headers: HTTPFields = [.contentType: "application/problem+json"]
-            if let seconds = problem.retryAfterSeconds { headers[.retryAfter] = String(seconds) }
-            return Response(
-                status: problem.status, headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(string: problem.json.compactText)))
+            return problem.response
         }
     }
 }

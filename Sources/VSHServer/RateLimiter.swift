@@ -18,16 +18,26 @@ public struct RateLimit: Sendable {
 
 /// The limits the service applies; 429 with `Retry-After` past them.
 public struct RateLimits: Sendable {
-    /// Sign-in attempts from one address.
-    public var signInPerAddress = RateLimit(perMinute: 20, burst: 20)
+    /// Sign-in attempts from one address: sized for a venue, whose players share one public
+    /// address (300 at the start line: 150 at once, then 5 a second, all in within a minute).
+    /// Guessing one player's password is stopped by the per-name limits, not by this one.
+    public var signInPerAddress = RateLimit(perMinute: 300, burst: 150)
     /// Sign-in attempts for one name from one address (one guesser of one player's password).
     public var signInPerNameAndAddress = RateLimit(perMinute: 10, burst: 10)
     /// Failed sign-ins for one name from anywhere (a spray from many addresses). Past it, the
     /// name is refused (429) to every address that has not signed in to it before, until the
     /// bucket refills; the owner's own devices' addresses still get in.
     public var signInFailuresPerName = RateLimit(perMinute: 10, burst: 50)
-    /// Registrations from one address.
-    public var registerPerAddress = RateLimit(perMinute: 20, burst: 20)
+    /// Registrations from one address: sized for a venue as sign-ins are (each also waits for
+    /// the bounded password-hashing queue, so a flood of sign-ups costs the server at most that).
+    public var registerPerAddress = RateLimit(perMinute: 300, burst: 150)
+    /// After this many wrong passwords in a row for one name from one address, each further
+    /// attempt waits twice as long as the last (1 s, 2 s, 4 s, ... up to `maxBackOffSeconds`),
+    /// until a right one.
+    public var failuresBeforeBackOff = 5
+    /// The longest back-off, seconds: a guesser slows to one try a minute per address, and an
+    /// owner behind the same address as a guesser waits a minute at most.
+    public var maxBackOffSeconds = 60
     /// Password-reset requests from one address, and for one e-mail address from anywhere.
     public var resetsPerAddress = RateLimit(perMinute: 5, burst: 10)
     /// Check-ins by one player.
@@ -76,6 +86,36 @@ actor RateLimiter {
             known = known.filter { now - $0.value < .seconds(30 * 24 * 3600) }
         }
     }
+
+    /// Wrong passwords in a row by `name|address`, and until when the next attempt must wait.
+    private var failures: [String: (count: Int, until: ContinuousClock.Instant)] = [:]
+
+    /// Throws 429 with the seconds left while `key` is backing off after wrong passwords.
+    func checkBackOff(_ key: String) throws {
+        guard let entry = failures[key] else { return }
+        let left = entry.until - clock.now
+        guard left > .zero else { return }
+        let seconds = max(1, Int(left.components.seconds) + (left.components.attoseconds > 0 ? 1 : 0))
+        throw Problem(
+            .tooManyRequests, "Too many requests",
+            "too many wrong passwords; try again in \(seconds) s", retryAfterSeconds: seconds)
+    }
+
+    /// Counts a wrong password for `key`; past `limits.failuresBeforeBackOff` in a row, the next
+    /// attempt waits 1 s, then 2, 4, ... up to `limits.maxBackOffSeconds`.
+    func failed(_ key: String, _ limits: RateLimits) {
+        let now = clock.now
+        let count = (failures[key]?.count ?? 0) + 1
+        let over = count - limits.failuresBeforeBackOff
+        let wait = over < 0 ? 0 : min(limits.maxBackOffSeconds, 1 << min(over, 20))
+        failures[key] = (count, now + .seconds(wait))
+        if failures.count > 100_000 {
+            failures = failures.filter { now - $0.value.until < .seconds(3600) }
+        }
+    }
+
+    /// Forgets `key`'s wrong passwords (a right one came).
+    func succeeded(_ key: String) { failures[key] = nil }
 
     /// Whether `key` succeeded within 30 days.
     func isKnown(_ key: String) -> Bool {

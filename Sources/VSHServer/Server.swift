@@ -21,7 +21,9 @@ public func buildApplication(
     let listening = ListeningAddress(
         configuration.publicURL ?? "http://\(configuration.host):\(configuration.port)")
     let router = Router(context: VSHRequestContext.self)
+    router.middlewares.add(ClientAddressMiddleware(trusted: configuration.trustedProxies))
     router.middlewares.add(AccessLogMiddleware())
+    router.middlewares.add(UnreadBodyMiddleware())
     if !configuration.allowedOrigins.isEmpty {
         router.middlewares.add(CORSMiddleware(origins: Set(configuration.allowedOrigins)))
     }

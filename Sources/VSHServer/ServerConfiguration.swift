@@ -47,6 +47,8 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections: Int?
     /// Connections held at once from one address; nil: a quarter of `maxConnections`.
     public var maxConnectionsPerAddress: Int?
+    /// Proxies that may name the client's address (`Forwarded`, `X-Forwarded-For`); none by default.
+    public var trustedProxies: [AddressRange] = []
 
     /// A configuration from its parts.
     public init(

@@ -88,8 +88,18 @@ extension VSH {
                 "Connections held at once from one address (default: a quarter of --max-connections; behind a proxy, the proxy is one address).",
                 valueName: "n"))
         var maxConnectionsPerAddress: Int?
+        @Option(
+            help: ArgumentHelp(
+                "A proxy (address or CIDR range) whose Forwarded or X-Forwarded-For header names the client (repeat for more; none by default).",
+                valueName: "cidr"))
+        var trustProxy: [String] = []
 
         func validate() throws {
+            for range in trustProxy where AddressRange(range) == nil {
+                throw ValidationError(
+                    "--trust-proxy takes an address or a CIDR range such as 127.0.0.1/32 or 10.0.0.0/8, not \"\(range)\""
+                )
+            }
             guard (1...3600).contains(idleTimeout) else {
                 throw ValidationError("--idle-timeout takes 1 to 3600")
             }
@@ -152,6 +162,7 @@ extension VSH {
                 configuration.idleTimeoutSeconds = idleTimeout
                 configuration.maxConnections = maxConnections
                 configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+                configuration.trustedProxies = trustProxy.compactMap(AddressRange.init)
                 let rate = Double(checkinsPerMinute)
                 configuration.limits.checkInsPerPlayer = RateLimit(perMinute: rate, burst: rate)
                 configuration.limits.checkInsPerAddress = RateLimit(perMinute: rate * 10, burst: rate * 10)

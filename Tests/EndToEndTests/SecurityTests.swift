@@ -180,9 +180,11 @@ import VSHTestSupport
             return connections.map { String($0.readHead(seconds: 120).dropFirst(9).prefix(3)) }
         }
         #expect(try signIns("tumbling dice", from: "127.0.0.9") == ["201"])
-        // Eleven wrong passwords from one stranger: ten are checked, the eleventh is refused...
+        // Eleven wrong passwords from one stranger at once: at most ten are checked (the pair's
+        // bucket), fewer when wrong answers come back before the last arrive (the back-off)...
         let stranger = try signIns("guess guess", from: "127.0.0.20", count: 11)
-        #expect(stranger.filter { $0 == "401" }.count == 10 && stranger.filter { $0 == "429" }.count == 1)
+        #expect(stranger.allSatisfy { $0 == "401" || $0 == "429" }, "\(stranger)")
+        #expect(stranger.filter { $0 == "401" }.count >= 5 && stranger.contains("429"), "\(stranger)")
         // ...and the owner, elsewhere, signs in.
         #expect(try signIns("tumbling dice", from: "127.0.0.21") == ["201"])
         // A spray from many addresses (ten each) closes the name to addresses new to it...

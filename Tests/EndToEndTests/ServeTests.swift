@@ -76,8 +76,9 @@ import VSHTestSupport
     }
 }
 
-/// `vsh serve --port 0` on a workspace, running until `stop()`: its port, once it listens.
-final class ServedVSH {
+/// `vsh serve --port 0` on a workspace, running until `stop()`: its port, once it listens. Shared
+/// by concurrent requests (its stored properties are constants; `Process` is not marked Sendable).
+final class ServedVSH: @unchecked Sendable {
     let process = Process()
     /// Standard error goes to a file: a pipe nobody reads fills up, and the server's log lines then block it.
     let logPath: String

@@ -759,6 +759,31 @@ import VSHTestSupport
         }
     }
 
+    /// Wrong passwords in a row for one name from one address back off: past
+    /// `failuresBeforeBackOff`, the next attempt waits (429 with Retry-After) before its password
+    /// is even checked, even when it is the right one (the owner waits a second, not a lockout).
+    @Test func wrongPasswordsInARowBackOff() async throws {
+        var limits = RateLimits()
+        limits.failuresBeforeBackOff = 2
+        try await app(limits: limits).test(.router) { client in
+            _ = try await Self.register(client, "Ann Lee")
+            var statuses: [HTTPResponse.Status] = []
+            for password in ["guess one", "guess two", "tumbling dice"] {
+                try await client.execute(
+                    uri: "/v1/sessions", method: .post, headers: Self.jsonHeaders,
+                    body: Self.body(#"{"username":"ann lee","password":"\#(password)"}"#)
+                ) { response in
+                    statuses.append(response.status)
+                    if response.status == .tooManyRequests {
+                        try Self.expectProblem(response, .tooManyRequests)
+                        #expect(Int(response.headers[.retryAfter] ?? "") == 1)
+                    }
+                }
+            }
+            #expect(statuses == [.unauthorized, .unauthorized, .tooManyRequests])
+        }
+    }
+
     @Test func badBodiesGetOneProblemAndChangeNothing() async throws {
         try await app.test(.router) { client in
             let cases: [(HTTPFields, String, HTTPResponse.Status)] = [

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHTestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Running a real event (docs/operations.md): a real `vsh serve` behind a proxy on loopback.
+@Suite struct OperationsTests {
+    /// `count` sign-ups at once, each with its own `X-Forwarded-For`, their statuses. The password is
+    /// too short, so each is answered after the limits and the checks, without a password hash: what
+    /// is measured is who the server counts, not how fast bcrypt is.
+    static func signUps(_ server: ServedVSH, count: Int) async throws -> [Int] {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    try await server.call(
+                        "POST", "/v1/accounts",
+                        json:
+                            #"{"username":"Player \#(index)","email":"p\#(index)@example.org","password":"short"}"#,
+                        headers: ["X-Forwarded-For": "10.20.\(index / 200).\(index % 200 + 1)"]
+                    ).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// 300 players behind a trusted proxy are 300 clients: none is refused for the others' sake.
+    /// The same 300 with the header forged and no `--trust-proxy` are one client, and limited.
+    /// The access log shows the address as decided; a peer that is not the proxy names nobody.
+    @Test func aCrowdBehindATrustedProxyIsCountedPlayerByPlayer() async throws {
+        let workspace = try Workspace()
+        let proxied = try ServedVSH(workspace: workspace, extra: ["--trust-proxy", "127.0.0.1/32"])
+        defer { proxied.stop() }
+        let behind = try await Self.signUps(proxied, count: 300)
+        #expect(
+            behind.count == 300 && behind.allSatisfy { $0 == 422 },
+            "\(Dictionary(grouping: behind) { $0 }.mapValues(\.count))")
+
+        let direct = try ServedVSH(workspace: try Workspace())
+        defer { direct.stop() }
+        let forged = try await Self.signUps(direct, count: 300)
+        #expect(
+            forged.filter { $0 == 429 }.count >= 100,
+            "\(Dictionary(grouping: forged) { $0 }.mapValues(\.count))")
+        #expect(forged.allSatisfy { $0 == 422 || $0 == 429 })
+
+        // A real sign-up through the proxy, logged with the player's address.
+        let answer = try await proxied.call(
+            "POST", "/v1/accounts",
+            json: #"{"username":"Ann","email":"ann@example.org","password":"tumbling dice"}"#,
+            headers: ["Forwarded": #"for="[2001:db8:cafe::17]:4711";proto=https"#])
+        #expect(answer.status == 201)
+        #expect(proxied.log.contains("2001:db8:cafe::17 POST /v1/accounts 201"), "\(proxied.log.suffix(500))")
+        // From another peer (127.0.0.2 is not the proxy), the header is ignored.
+        let other = try RawConnection(port: proxied.port, from: "127.0.0.2")
+        try other.send(
+            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 203.0.113.99\r\nConnection: close\r\n\r\n"
+        )
+        #expect(other.readHead(seconds: 30).hasPrefix("HTTP/1.1 200"))
+        #expect(proxied.log.contains("127.0.0.2 GET /healthz 200"), "\(proxied.log.suffix(500))")
+        #expect(!proxied.log.contains("203.0.113.99"))
+    }
+
+    /// Behind the proxy, a password sprayer from many forwarded addresses is still stopped: the
+    /// name closes to addresses new to it, while the owner's own address still signs in.
+    @Test func aSprayThroughTheProxyIsStillStopped() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace, extra: ["--trust-proxy", "127.0.0.0/8"])
+        defer { server.stop() }
+        func signIn(_ password: String, from address: String) async throws -> Int {
+            try await server.call(
+                "POST", "/v1/sessions", json: #"{"username":"Ann","password":"\#(password)"}"#,
+                headers: ["X-Forwarded-For": address]
+            ).status
+        }
+        _ = try await server.register("Ann", email: "ann@example.org")
+        #expect(try await signIn("tumbling dice", from: "198.51.100.1") == 201)
+        var closed = false
+        for block in 0..<40 where !closed {
+            let address = "203.0.113.\(block + 1)"
+            _ = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<10 { group.addTask { try await signIn("spray spray", from: address) } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            closed = try await signIn("tumbling dice", from: "192.0.2.\(block + 1)") == 429
+        }
+        #expect(closed, "the spray never closed the name to new addresses")
+        #expect(try await signIn("tumbling dice", from: "198.51.100.1") == 201)
+    }
+
+    /// A 70 MiB photo is refused before it is read: a client that sends its whole body before
+    /// reading (Python's urllib) gets 413 or a reset, never a wait for its own timeout (it used
+    /// to hang 60 s), and one that waits for the answer before it sends its body hears 413 at once. An
+    /// error answer to a large body that was not read closes the connection too.
+    @Test func anUploadOverTheCapIsAnsweredAndClosed() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let token = try await server.register("Ann", email: "ann@example.org")
+        let script = """
+            import os, sys, urllib.request, urllib.error
+            url, token = sys.argv[1], sys.argv[2]
+            head = b'--XyZ\\r\\nContent-Disposition: form-data; name="photo"; filename="p.jpg"\\r\\nContent-Type: image/jpeg\\r\\n\\r\\n'
+            for auth in (True, False):
+                body = head + b'\\xff\\xd8' + os.urandom(70 * 1024 * 1024) + b'\\r\\n--XyZ--\\r\\n'
+                headers = {"Content-Type": "multipart/form-data; boundary=XyZ"}
+                if auth: headers["Authorization"] = "Bearer " + token
+                try:
+                    urllib.request.urlopen(urllib.request.Request(url, data=body, headers=headers), timeout=30)
+                    print("accepted")
+                except urllib.error.HTTPError as e:
+                    print(e.code)
+                except (ConnectionResetError, BrokenPipeError):
+                    print("reset")
+                except urllib.error.URLError as e:
+                    print("reset" if isinstance(e.reason, (ConnectionResetError, BrokenPipeError)) else "error: %s" % e.reason)
+            """
+        let run = try tool("python3", ["-c", script, server.base + "/v1/checkins", token])
+        let outcomes = run.stdout.split(separator: "\n").map(String.init)
+        #expect(outcomes.count == 2, "\(run.stdout) \(run.stderr)")
+        #expect(outcomes.allSatisfy { $0 == "413" || $0 == "reset" }, "\(outcomes)")
+        // A client that reads before it sends the body hears 413 at once, with Connection: close.
+        let early = try RawConnection(port: server.port, from: "127.0.0.1")
+        try early.send(
+            "POST /v1/checkins HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: \(70 * 1_048_576)\r\n\r\n"
+        )
+        let head = early.readHead(seconds: 30)
+        #expect(head.hasPrefix("HTTP/1.1 413"), "\(head)")
+        #expect(head.lowercased().contains("connection: close"), "\(head)")
+        // Nothing was recorded, and the server answers.
+        #expect(try await server.call("GET", "/v1/me/checkins", token: token).body == "[]")
+        #expect(try await server.call("GET", "/healthz").status == 200)
+    }
+}
