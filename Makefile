@@ -22,7 +22,7 @@ BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps test-deps build build-tests lint serve test replay-test bench bench-compare bench-peers fuzz demo install format clean release-flags
+.PHONY: all deps venv test-deps build build-tests lint serve test replay-test bench bench-compare bench-peers fuzz demo install format clean release-flags
 
 # Release builds (make install, bench, fuzz). The Swift runtime and Foundation are linked in
 # (--static-swift-stdlib: 14 shared libraries instead of 28, and no Swift toolchain needed where the
@@ -41,10 +41,27 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_BUILD) >/dev/null; \
 	fi
 
-test-deps: deps
-	@if ! python3 -c "import schemathesis, aiosmtpd, selenium, axe_selenium_python" 2>/dev/null; then \
-	  echo "make test-deps: installing schemathesis, aiosmtpd, selenium and axe-selenium-python (PyPI)"; \
-	  python3 -m pip install --quiet schemathesis aiosmtpd selenium axe-selenium-python; \
+# The Python tools the tests drive (schemathesis, aiosmtpd, selenium, axe-selenium-python) live in a
+# virtual environment of the project's own, .build/venv: a stock Debian 12 refuses `pip install` into
+# its system interpreter (PEP 668). It sees the system's packages too (--system-site-packages), so a
+# machine that already has them installs nothing. `make test` puts it first on the tests' PATH.
+VENV := $(CURDIR)/.build/venv
+PYTHON_TOOLS := schemathesis aiosmtpd selenium axe-selenium-python
+
+venv: $(VENV)/bin/python3
+$(VENV)/bin/python3:
+	@if ! command -v python3 >/dev/null || ! python3 -c "import venv, ensurepip" 2>/dev/null; then \
+	  echo "make venv: installing python3 and python3-venv (Debian)"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends python3 python3-venv >/dev/null; \
+	fi
+	@mkdir -p .build
+	python3 -m venv --system-site-packages $(VENV)
+
+test-deps: deps venv
+	@if ! $(VENV)/bin/python3 -c "import schemathesis, aiosmtpd, selenium, axe_selenium_python" 2>/dev/null; then \
+	  echo "make test-deps: installing $(PYTHON_TOOLS) into $(VENV) (PyPI)"; \
+	  $(VENV)/bin/python3 -m pip install --quiet $(PYTHON_TOOLS); \
 	fi
 	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v jpegtran >/dev/null || ! command -v heif-enc >/dev/null || ! command -v rsvg-convert >/dev/null || ! command -v exiftool >/dev/null \
 	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ] \
@@ -77,18 +94,18 @@ lint:
 	swift format lint --strict --recursive Sources Tests Package.swift
 
 test: test-deps lint build-tests
-	VSH_CORPUS="$(VSH_CORPUS)" swift test
+	PATH="$(VENV)/bin:$$PATH" VSH_CORPUS="$(VSH_CORPUS)" swift test
 
 # The replay tests alone: every Fixtures/walks/*.gpx against its expected timeline (also part of `make test`).
 replay-test: test-deps build
-	VSH_CORPUS="$(VSH_CORPUS)" swift test --filter ReplayTests
+	PATH="$(VENV)/bin:$$PATH" VSH_CORPUS="$(VSH_CORPUS)" swift test --filter ReplayTests
 
 # Speed and memory of the main tasks on generated data (README, "Speed"). Not part of `make test`.
 bench: deps
 	@command -v cjpeg >/dev/null || (DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libjpeg-turbo-progs >/dev/null)
 	@if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk nginx-light >/dev/null; fi
-	bash Benchmarks/run.sh
+	PATH="$(VENV)/bin:$$PATH" bash Benchmarks/run.sh
 	bash Benchmarks/serve.sh
 	bash Benchmarks/postgis.sh
 
@@ -102,7 +119,8 @@ bench-compare: deps
 bench-peers: deps
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libimage-exiftool-perl gpsbabel spatialite-bin libjpeg-turbo-progs >/dev/null
-	python3 -m pip install --quiet shapely gpxpy piexif exifread numpy
+	$(MAKE) --no-print-directory venv
+	$(VENV)/bin/python3 -m pip install --quiet shapely gpxpy piexif exifread numpy
 
 # The mutation fuzzer (Sources/vsh-fuzz) on the EXIF, GPX and hunt-file readers, the three at once,
 # each for SECONDS, seeded with $(VSH_CORPUS) and Fixtures/. A crash or hang keeps its input in

@@ -35,6 +35,8 @@ public struct RateLimits: Sendable {
     /// attempt waits twice as long as the last (1 s, 2 s, 4 s, ... up to `maxBackOffSeconds`),
     /// until a right one.
     public var failuresBeforeBackOff = 5
+    /// The first back-off, seconds; each further wrong password doubles it.
+    public var firstBackOffSeconds = 1
     /// The longest back-off, seconds: a guesser slows to one try a minute per address, and an
     /// owner behind the same address as a guesser waits a minute at most.
     public var maxBackOffSeconds = 60
@@ -107,7 +109,7 @@ actor RateLimiter {
         let now = clock.now
         let count = (failures[key]?.count ?? 0) + 1
         let over = count - limits.failuresBeforeBackOff
-        let wait = over < 0 ? 0 : min(limits.maxBackOffSeconds, 1 << min(over, 20))
+        let wait = over < 0 ? 0 : min(limits.maxBackOffSeconds, limits.firstBackOffSeconds << min(over, 20))
         failures[key] = (count, now + .seconds(wait))
         if failures.count > 100_000 {
             failures = failures.filter { now - $0.value.until < .seconds(3600) }

@@ -136,4 +136,32 @@ import VSHTestSupport
         #expect(try await server.call("GET", "/v1/me/checkins", token: token).body == "[]")
         #expect(try await server.call("GET", "/healthz").status == 200)
     }
+
+    /// `make venv` (run by `make test-deps`) makes the Python tools' virtual environment in the
+    /// folder it runs in, and installs nothing into the system's interpreter (a stock Debian 12
+    /// refuses that: PEP 668).
+    @Test func theMakefilesVenvLeavesTheSystemInterpreterAlone() throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-venv")
+        let before = try tool("python3", ["-m", "pip", "list", "--format=freeze"])
+        let make = try tool(
+            "make",
+            [
+                "-f", TestSupport.packageRoot.appendingPathComponent("Makefile").path, "-C", folder.path,
+                "venv",
+            ])
+        #expect(make.status == 0, "\(make.stdout) \(make.stderr)")
+        let python = folder.appendingPathComponent(".build/venv/bin/python3").path
+        #expect(FileManager.default.isExecutableFile(atPath: python))
+        let config = try String(
+            contentsOf: folder.appendingPathComponent(".build/venv/pyvenv.cfg"), encoding: .utf8)
+        #expect(config.contains("include-system-site-packages = true"))
+        // The environment's own prefix, and its pip installs there.
+        let prefix = try tool(python, ["-c", "import sys; print(sys.prefix != sys.base_prefix, sys.prefix)"])
+        #expect(
+            prefix.stdout.hasPrefix("True \(folder.appendingPathComponent(".build/venv").path)"),
+            "\(prefix.stdout)")
+        let pip = try tool(python, ["-m", "pip", "--version"])
+        #expect(pip.stdout.contains(folder.appendingPathComponent(".build/venv").path), "\(pip.stdout)")
+        #expect(try tool("python3", ["-m", "pip", "list", "--format=freeze"]).stdout == before.stdout)
+    }
 }
