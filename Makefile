@@ -46,7 +46,7 @@ deps:
 # its system interpreter (PEP 668). It sees the system's packages too (--system-site-packages), so a
 # machine that already has them installs nothing. `make test` puts it first on the tests' PATH.
 VENV := $(CURDIR)/.build/venv
-PYTHON_TOOLS := schemathesis aiosmtpd selenium axe-selenium-python
+PYTHON_TOOLS := schemathesis aiosmtpd selenium axe-selenium-python prometheus-client
 
 venv: $(VENV)/bin/python3
 $(VENV)/bin/python3:
@@ -59,7 +59,7 @@ $(VENV)/bin/python3:
 	python3 -m venv --system-site-packages $(VENV)
 
 test-deps: deps venv
-	@if ! $(VENV)/bin/python3 -c "import schemathesis, aiosmtpd, selenium, axe_selenium_python" 2>/dev/null; then \
+	@if ! $(VENV)/bin/python3 -c "import schemathesis, aiosmtpd, selenium, axe_selenium_python, prometheus_client" 2>/dev/null; then \
 	  echo "make test-deps: installing $(PYTHON_TOOLS) into $(VENV) (PyPI)"; \
 	  $(VENV)/bin/python3 -m pip install --quiet $(PYTHON_TOOLS); \
 	fi

@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries: a module map and a shim each, nothing else (STYLE.md 3).
@@ -105,13 +107,19 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Web")],
             swiftSettings: strictSettings),
         // Engine pieces on the store protocols (no database of their own): the verifier's rules,
         // the check-in pipeline, the fence tracker and replays, batch locate, collages, output shapes.
         .target(
-            name: "VSHEngine", dependencies: ["VSHCore", "VSHGeodesy", "VSHPhoto", "VSHXML"],
+            name: "VSHEngine",
+            dependencies: [
+                "VSHCore", "VSHGeodesy", "VSHPhoto", "VSHXML",
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings),
         // vsh-master's work: editing hunt folders, stop geometry from walks, photos,
         // circles and files, lint warnings, export and import.

@@ -8,7 +8,10 @@ public import VSHCore
 /// a player's check-ins are never in two groups in flight, so they are still decided in the order
 /// they arrived.
 public actor GroupCommit {
-    private typealias Entry = (request: CheckInRequest, reply: CheckedContinuation<CheckInOutcome, any Error>)
+    private typealias Entry = (
+        request: CheckInRequest, reply: CheckedContinuation<CheckInOutcome, any Error>,
+        queued: ContinuousClock.Instant
+    )
 
     /// Where check-ins are decided and recorded.
     public let store: any LeagueStore
@@ -40,7 +43,7 @@ public actor GroupCommit {
     /// - Throws: what the store threw for its group (nothing of the request was recorded then).
     public func submit(_ request: CheckInRequest) async throws -> CheckInOutcome {
         try await withCheckedThrowingContinuation { reply in
-            waiting.append((request, reply))
+            waiting.append((request, reply, ContinuousClock.now))
             startGroups()
         }
     }
@@ -85,15 +88,22 @@ public actor GroupCommit {
     private func write(_ group: [Entry]) async {
         let verifier = self.verifier
         let decide: CheckInDecider = { verifier.evaluate($0, facts: $1) }
+        let started = ContinuousClock.now
+        CheckInMetrics.groupStarted(size: group.count, waits: group.map { started - $0.queued })
+        defer { CheckInMetrics.groupEnded(after: ContinuousClock.now - started) }
         do {
             let outcomes = try await store.recordGroup(group.map(\.request), decide: decide)
-            for (entry, outcome) in zip(group, outcomes) { entry.reply.resume(returning: outcome) }
+            for (entry, outcome) in zip(group, outcomes) {
+                CheckInMetrics.count(outcome)
+                entry.reply.resume(returning: outcome)
+            }
         } catch  where group.count > 1 && (error as? any ExitStatusProviding)?.exitStatus != .busy {
             // One bad request must not fail the others: record them one by one. (Not when the
             // database is busy: each alone would wait out the busy timeout again, in turn.)
             for entry in group {
                 do {
                     let outcome = try await store.recordGroup([entry.request], decide: decide)
+                    CheckInMetrics.count(outcome[0])
                     entry.reply.resume(returning: outcome[0])
                 } catch {
                     entry.reply.resume(throwing: error)

@@ -15,6 +15,9 @@ struct AccessLogMiddleware: RouterMiddleware {
         // Tenths of a millisecond, by integer arithmetic (Foundation's String(format:) was a
         // twentieth of a cached read's cost).
         let tenths = Int(((ContinuousClock.now - start) / .microseconds(100)).rounded())
+        ServiceMetrics.request(
+            method: request.method.rawValue, route: context.endpointPath ?? "(no route)",
+            status: Int(response.status.code), duration: ContinuousClock.now - start)
         context.logger.info(
             "\(context.clientAddress) \(request.method) \(context.endpointPath ?? "(no route)") \(response.status.code) \(tenths / 10).\(tenths % 10) ms"
         )

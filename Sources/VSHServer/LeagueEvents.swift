@@ -51,6 +51,7 @@ final class LeagueEvents: Sendable {
             state.byAddress[address] = held + 1
             state.next += 1
             state.listeners[state.next] = continuation
+            ServiceMetrics.streams(state.listeners.count)
             return state.next
         }
         guard let id else { return nil }
@@ -65,6 +66,7 @@ final class LeagueEvents: Sendable {
             beat.cancel()
             self?.state.withLock { state in
                 guard state.listeners.removeValue(forKey: id) != nil else { return }
+                ServiceMetrics.streams(state.listeners.count)
                 let held = state.byAddress[address, default: 1] - 1
                 state.byAddress[address] = held > 0 ? held : nil
             }

@@ -67,12 +67,22 @@ actor RateLimiter {
     /// Takes one request from the key's bucket.
     /// - Throws: `Problem` 429 with the seconds until a request is allowed again.
     func take(_ key: String, _ limit: RateLimit, cost: Double = 1) throws {
-        try take(key, limit, spend: true, cost: cost)
+        do {
+            try take(key, limit, spend: true, cost: cost)
+        } catch {
+            ServiceMetrics.rateLimited(key)
+            throw error
+        }
     }
 
     /// Throws as `take` would, without taking anything (a bucket that only failures drain).
     func check(_ key: String, _ limit: RateLimit) throws {
-        try take(key, limit, spend: false)
+        do {
+            try take(key, limit, spend: false)
+        } catch {
+            ServiceMetrics.rateLimited(key)
+            throw error
+        }
     }
 
     /// Takes one request from the key's bucket even when it is empty (a failure that happened).
@@ -98,6 +108,7 @@ actor RateLimiter {
         let left = entry.until - clock.now
         guard left > .zero else { return }
         let seconds = max(1, Int(left.components.seconds) + (left.components.attoseconds > 0 ? 1 : 0))
+        ServiceMetrics.rateLimited("back-off")
         throw Problem(
             .tooManyRequests, "Too many requests",
             "too many wrong passwords; try again in \(seconds) s", retryAfterSeconds: seconds)

@@ -105,9 +105,19 @@ public func serve(
     removeStaleUploads(beside: configuration.uploadFolder)
     var logger = Logger(label: "vsh")
     logger.logLevel = .info
+    var services: [any Service] = []
+    if let port = configuration.metricsPort {
+        // Bootstrapped before the service is built, so that every metric it makes reports.
+        let registry = ServiceMetrics.bootstrap()
+        let host = configuration.metricsHost
+        services.append(
+            ServiceMetrics.application(
+                host: host, port: port, registry: registry, logger: logger,
+                onListening: { [logger] port in logger.info("metrics on http://\(host):\(port)/metrics") }))
+    }
+    services.insert(buildApplication(configuration, onListening: onListening), at: 0)
     var group = ServiceGroupConfiguration(
-        services: [buildApplication(configuration, onListening: onListening)],
-        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownSeconds)
     // Cancelled requests end at once, except a check-in whose group is being written: the store
     // finishes or gives up within its busy timeout. (Past this bound the service group traps.)

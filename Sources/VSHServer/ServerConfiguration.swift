@@ -49,6 +49,10 @@ public struct ServerConfiguration: Sendable {
     public var maxConnectionsPerAddress: Int?
     /// Proxies that may name the client's address (`Forwarded`, `X-Forwarded-For`); none by default.
     public var trustedProxies: [AddressRange] = []
+    /// The port of the metrics listener (`GET /metrics`, Prometheus); nil: no metrics.
+    public var metricsPort: Int?
+    /// The metrics listener's address: loopback unless the operator says otherwise.
+    public var metricsHost = "127.0.0.1"
 
     /// A configuration from its parts.
     public init(

@@ -93,6 +93,16 @@ extension VSH {
                 "A proxy (address or CIDR range) whose Forwarded or X-Forwarded-For header names the client (repeat for more; none by default).",
                 valueName: "cidr"))
         var trustProxy: [String] = []
+        @Option(
+            help: ArgumentHelp(
+                "Serve GET /metrics (Prometheus) on this port, on its own listener (none by default; 0 picks a free one).",
+                valueName: "port"))
+        var metricsPort: Int?
+        @Option(
+            help: ArgumentHelp(
+                "The metrics listener's address (loopback by default: never expose it where the public can reach it).",
+                valueName: "address"))
+        var metricsHost = "127.0.0.1"
 
         func validate() throws {
             for range in trustProxy where AddressRange(range) == nil {
@@ -116,6 +126,15 @@ extension VSH {
                 }
             }
             guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535") }
+            if let metricsPort {
+                guard (0...65_535).contains(metricsPort) else {
+                    throw ValidationError("--metrics-port takes 0 to 65535")
+                }
+                guard metricsPort == 0 || metricsPort != port || metricsHost != host else {
+                    throw ValidationError(
+                        "--metrics-port must differ from --port: metrics are never on the public port")
+                }
+            }
             guard (1...1_000_000).contains(checkinsPerMinute) else {
                 throw ValidationError("--checkins-per-minute takes 1 to 1000000")
             }
@@ -163,6 +182,8 @@ extension VSH {
                 configuration.maxConnections = maxConnections
                 configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
                 configuration.trustedProxies = trustProxy.compactMap(AddressRange.init)
+                configuration.metricsPort = metricsPort
+                configuration.metricsHost = metricsHost
                 let rate = Double(checkinsPerMinute)
                 configuration.limits.checkInsPerPlayer = RateLimit(perMinute: rate, burst: rate)
                 configuration.limits.checkInsPerAddress = RateLimit(perMinute: rate * 10, burst: rate * 10)

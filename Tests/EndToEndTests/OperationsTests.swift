@@ -164,4 +164,91 @@ import VSHTestSupport
         #expect(pip.stdout.contains(folder.appendingPathComponent(".build/venv").path), "\(pip.stdout)")
         #expect(try tool("python3", ["-m", "pip", "list", "--format=freeze"]).stdout == before.stdout)
     }
+
+    /// `--metrics-port`: `GET /metrics` in the Prometheus text format on its own loopback listener,
+    /// parsed by prometheus_client's own parser; its counters move with the requests and check-ins;
+    /// the public port has no /metrics.
+    @Test func metricsAreScrapedFromTheirOwnListener() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace, extra: ["--metrics-port", "0"])
+        defer { server.stop() }
+        let token = try await server.register("Ann", email: "ann@example.org")
+        // A device fix at the Welcome sign, now.
+        let boundary = "vsh-metrics"
+        var body = ""
+        let now = RFC3339.format(Date())
+        for (name, value) in [
+            ("lat", "36.082014"), ("lon", "-115.172734"), ("accuracy_m", "5"), ("fix_time", now),
+        ] {
+            body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+        }
+        body += "--\(boundary)--\r\n"
+        let checkIn = try await server.call(
+            "POST", "/v1/checkins", token: token,
+            headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], data: Data(body.utf8))
+        #expect(checkIn.status == 201, "\(checkIn.body)")
+        #expect(try await server.call("GET", "/metrics").status == 404)
+
+        let line = try #require(server.log.firstMatch(of: #/metrics on http://127\.0\.0\.1:(\d+)/metrics/#))
+        let metrics = "http://127.0.0.1:\(line.1)/metrics"
+        /// The samples of one scrape, as prometheus_client parses them: "name{k=v,...} value" lines.
+        func scrape() throws -> [String: Double] {
+            let script = """
+                import sys, urllib.request
+                from prometheus_client.parser import text_string_to_metric_families
+                text = urllib.request.urlopen(sys.argv[1], timeout=30).read().decode()
+                for family in text_string_to_metric_families(text):
+                    for s in family.samples:
+                        labels = ",".join("%s=%s" % kv for kv in sorted(s.labels.items()))
+                        print("%s{%s} %r" % (s.name, labels, s.value))
+                """
+            let run = try tool("python3", ["-c", script, metrics])
+            #expect(run.status == 0, "\(run.stderr)")
+            var samples: [String: Double] = [:]
+            for line in run.stdout.split(separator: "\n") {
+                guard let space = line.lastIndex(of: " "),
+                    let value = Double(line[line.index(after: space)...])
+                else { continue }
+                samples[String(line[..<space])] = value
+            }
+            return samples
+        }
+        let first = try scrape()
+        #expect(
+            first["vsh_http_requests_total{method=POST,route=/v1/accounts,status=201}"] == 1,
+            "\(first.keys.sorted())")
+        #expect(first["vsh_http_requests_total{method=POST,route=/v1/checkins,status=201}"] == 1)
+        #expect(first["vsh_checkins_total{verdict=accepted}"] == 1)
+        #expect(first["vsh_group_commit_size_count{}"] == 1)
+        #expect((first["vsh_http_request_duration_seconds_count{method=POST,route=/v1/accounts}"] ?? 0) == 1)
+        // A refused sign-in and a check-in that fails a rule move their counters.
+        #expect(
+            try await server.call(
+                "POST", "/v1/sessions", json: #"{"username":"Ann","password":"wrong words"}"#
+            ).status
+                == 401)
+        let away = body.replacingOccurrences(of: "36.082014", with: "36.0")
+        #expect(
+            try await server.call(
+                "POST", "/v1/checkins", token: token,
+                headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], data: Data(away.utf8)
+            ).status == 201)
+        let second = try scrape()
+        #expect(second["vsh_http_requests_total{method=POST,route=/v1/sessions,status=401}"] == 1)
+        #expect(second["vsh_checkins_total{verdict=rejected}"] == 1)
+        #expect(
+            (second["vsh_rule_results_total{outcome=failed,rule=at_stop}"] ?? 0) >= 1,
+            "\(second.keys.sorted())")
+        #expect(second["vsh_http_requests_total{method=POST,route=/v1/checkins,status=201}"] == 2)
+        // Nothing in it names a player, an address or a token.
+        let raw = try tool(
+            "python3",
+            [
+                "-c",
+                "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+                metrics,
+            ])
+        #expect(
+            !raw.stdout.contains("Ann") && !raw.stdout.contains("127.0.0.1") && !raw.stdout.contains(token))
+    }
 }
