@@ -251,4 +251,106 @@ import VSHTestSupport
         #expect(
             !raw.stdout.contains("Ann") && !raw.stdout.contains("127.0.0.1") && !raw.stdout.contains(token))
     }
+
+    /// A device check-in over HTTP at (lat, lon), fixed now: its status.
+    static func deviceCheckIn(_ server: ServedVSH, token: String, _ lat: String, _ lon: String) async throws
+        -> Int
+    {
+        let boundary = "vsh-operations"
+        var body = ""
+        for (name, value) in [
+            ("lat", lat), ("lon", lon), ("accuracy_m", "5"), ("fix_time", RFC3339.format(Date())),
+        ] {
+            body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+        }
+        body += "--\(boundary)--\r\n"
+        return try await server.call(
+            "POST", "/v1/checkins", token: token,
+            headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], data: Data(body.utf8)
+        ).status
+    }
+
+    /// The restore drill: a backup taken while players check in is one consistent league (vsh
+    /// doctor passes on the restored copy, scores equal a rescore, every photo is there), holding
+    /// at least what was committed before it began and at most what was committed before the load
+    /// stopped; a backup of a quiet league restores to the same leaderboard. Restoring never
+    /// overwrites a league.
+    @Test func aBackupUnderLoadRestoresToAWholeLeague() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        var tokens: [String] = []
+        for index in 0..<4 {
+            tokens.append(try await server.register("Player \(index)", email: "p\(index)@example.org"))
+        }
+        // A photo in the archive, so that the backup carries photos too.
+        let (photo, type) = ServeRobustnessTests.multipart(
+            photo: try Data(
+                contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg"))
+        )
+        _ = try await server.call(
+            "POST", "/v1/checkins", token: tokens[0], headers: ["Content-Type": type], data: photo)
+        func count(_ db: String) throws -> Int {
+            try json(try TestSupport.run("vsh", ["players", "--json", "--db", db]).stdout).array.reduce(0) {
+                $0 + ($1["checkins"]?.int ?? 0)
+            }
+        }
+        let before = try count(workspace.db)
+        let backup = workspace.root.appendingPathComponent("backup.sqlite").path
+        let (made, after): (TestSupport.ProcessResult, Int) = try await withThrowingTaskGroup(of: Void.self) {
+            group in
+            let stop = ManagedFlag()
+            for token in tokens {
+                group.addTask {
+                    while !stop.value {
+                        _ = try await Self.deviceCheckIn(server, token: token, "36.082014", "-115.172734")
+                    }
+                }
+            }
+            // Some check-ins land before the backup starts, some while it runs.
+            while try count(workspace.db) < before + 20 { try await Task.sleep(for: .milliseconds(50)) }
+            let made = try TestSupport.run("vsh", ["db", "backup", "--db", workspace.db, "--to", backup])
+            stop.value = true
+            try await group.waitForAll()
+            return (made, try count(workspace.db))
+        }
+        #expect(made.status == 0, "\(made.stderr)")
+        let restored = workspace.root.appendingPathComponent("restored.sqlite").path
+        let restore = try TestSupport.run("vsh", ["db", "restore", "--from", backup, "--db", restored])
+        #expect(restore.status == 0, "\(restore.stdout) \(restore.stderr)")
+        let doctor = try TestSupport.run("vsh", ["doctor", "--db", restored])
+        #expect(doctor.status == 0, "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("players whose points differ from a rescore: 0"))
+        #expect(doctor.stdout.contains("check-ins whose photo is missing from the archive: 0"))
+        let held = try count(restored)
+        #expect(
+            held >= before + 20 && held <= after, "\(before) before, \(held) in the backup, \(after) after")
+
+        // A quiet league restores to the same board; a restore never overwrites.
+        let quiet = workspace.root.appendingPathComponent("quiet.sqlite").path
+        #expect(
+            try TestSupport.run("vsh", ["db", "backup", "--db", workspace.db, "--to", quiet]).status == 0)
+        let again = workspace.root.appendingPathComponent("again.sqlite").path
+        #expect(try TestSupport.run("vsh", ["db", "restore", "--from", quiet, "--db", again]).status == 0)
+        let board = try TestSupport.run("vsh", ["leaderboard", "--format", "json", "--db", workspace.db])
+            .stdout
+        #expect(
+            try TestSupport.run("vsh", ["leaderboard", "--format", "json", "--db", again]).stdout == board)
+        let overwrite = try TestSupport.run("vsh", ["db", "restore", "--from", quiet, "--db", again])
+        #expect(overwrite.status == 64 && overwrite.stderr.contains("exists"), "\(overwrite.stderr)")
+        #expect(
+            try TestSupport.run("vsh", ["db", "backup", "--db", workspace.db, "--to", quiet]).status == 64)
+        let mode = try FileManager.default.attributesOfItem(atPath: quiet)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}
+
+/// A flag set by one task and read by others.
+final class ManagedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    var value: Bool {
+        get { lock.withLock { set } }
+        set { lock.withLock { set = newValue } }
+    }
 }
