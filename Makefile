@@ -15,7 +15,7 @@ APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libheif-de
 # selenium (drives Chromium), axe-selenium-python (carries axe-core, the accessibility checker).
 # PostgreSQL 15 + PostGIS 3: the tests start a throwaway cluster themselves (initdb, pg_ctl on loopback).
 APT_TEST := gdal-bin gpsbabel librsvg2-bin libimage-exiftool-perl chromium chromium-driver libjs-leaflet \
-  postgresql-15 postgresql-15-postgis-3 libjpeg-turbo-progs libheif-examples
+  postgresql-15 postgresql-15-postgis-3 libjpeg-turbo-progs libheif-examples openssl
 PG_BIN := /usr/lib/postgresql/15/bin
 VSH_CORPUS ?= $(abspath ../shared/corpus)
 BIN := .build/debug
@@ -64,7 +64,7 @@ test-deps: deps venv
 	  $(VENV)/bin/python3 -m pip install --quiet $(PYTHON_TOOLS); \
 	fi
 	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v jpegtran >/dev/null || ! command -v heif-enc >/dev/null || ! command -v rsvg-convert >/dev/null || ! command -v exiftool >/dev/null \
-	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ] \
+	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v openssl >/dev/null || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ] \
 	  || [ ! -x $(PG_BIN)/initdb ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then \
 	  echo "make test-deps: installing $(APT_TEST)"; \
 	  $(SUDO) apt-get update -qq && \

@@ -1,5 +1,7 @@
 import Foundation
 public import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -19,7 +21,8 @@ public func buildApplication(
         atPath: configuration.uploadFolder, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
     let listening = ListeningAddress(
-        configuration.publicURL ?? "http://\(configuration.host):\(configuration.port)")
+        configuration.publicURL
+            ?? "\(configuration.tls == nil ? "http" : "https")://\(configuration.host):\(configuration.port)")
     let router = Router(context: VSHRequestContext.self)
     router.middlewares.add(ClientAddressMiddleware(trusted: configuration.trustedProxies))
     router.middlewares.add(AccessLogMiddleware())
@@ -77,19 +80,27 @@ public func buildApplication(
     logger.logLevel = .info
     let counts = ConnectionCounts(maxTotal: budget.connections, maxPerAddress: budget.connectionsPerAddress)
     let (grace, rate) = (configuration.bodyGraceSeconds, configuration.minBodyBytesPerSecond)
+    let http1 = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [ConnectionGuard(counts: counts, graceSeconds: grace, minBytesPerSecond: rate)],
+        idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))
+    let scheme = configuration.tls == nil ? "http" : "https"
+    let server: HTTPServerBuilder
+    if let tls = configuration.tls?.configuration {
+        // HTTPS: TLS around the same HTTP/1.1 channel (the context is made once, from the files read at start).
+        server = HTTPServerBuilder { responder in
+            try TLSChannel(HTTP1Channel(responder: responder, configuration: http1), tlsConfiguration: tls)
+        }
+    } else {
+        server = .http1(configuration: http1)
+    }
     return Application(
         router: router,
-        server: .http1(
-            configuration: .init(
-                additionalChannelHandlers: [
-                    ConnectionGuard(counts: counts, graceSeconds: grace, minBytesPerSecond: rate)
-                ],
-                idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
+        server: server,
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "vsh"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
-            if configuration.publicURL == nil { listening.value = "http://\(configuration.host):\(port)" }
+            if configuration.publicURL == nil { listening.value = "\(scheme)://\(configuration.host):\(port)" }
             await onListening(port)
         },
         logger: logger)

@@ -53,6 +53,8 @@ public struct ServerConfiguration: Sendable {
     public var metricsPort: Int?
     /// The metrics listener's address: loopback unless the operator says otherwise.
     public var metricsHost = "127.0.0.1"
+    /// HTTPS: the server's certificate chain and private key (`ServerTLS.load`); nil: plain HTTP.
+    public var tls: ServerTLS?
 
     /// A configuration from its parts.
     public init(

@@ -18,7 +18,7 @@ extension VSH {
                 Serves the web app at / (hunt feed, maps, check-ins with the camera and the phone's \
                 position, live leaderboard, profiles, moderation at /review) and the API under /v1, \
                 described by /openapi.json (limits: docs/security.md). Prints one line, \
-                "listening on http://HOST:PORT", once it accepts connections (--port 0 picks a free \
+                "listening on http://HOST:PORT" (https with --tls-cert and --tls-key), once it accepts connections (--port 0 picks a free \
                 port). SIGTERM or SIGINT: stop accepting, finish what is in flight, exit 0. With \
                 --tiles, the app's maps draw street tiles from that server (the only request a page \
                 makes beyond vsh); without, vsh draws its own maps. With --db postgres://…, several \
@@ -103,6 +103,13 @@ extension VSH {
                 "The metrics listener's address (loopback by default: never expose it where the public can reach it).",
                 valueName: "address"))
         var metricsHost = "127.0.0.1"
+        @Option(
+            help: ArgumentHelp(
+                "Serve HTTPS with this certificate chain (PEM, e.g. fullchain.pem); goes with --tls-key.",
+                valueName: "file"))
+        var tlsCert: String?
+        @Option(help: ArgumentHelp("The certificate's private key (PEM, e.g. privkey.pem).", valueName: "file"))
+        var tlsKey: String?
 
         func validate() throws {
             for range in trustProxy where AddressRange(range) == nil {
@@ -149,6 +156,9 @@ extension VSH {
                     throw ValidationError("--allow-origin takes an origin such as https://hunt.example.org")
                 }
             }
+            if (tlsCert == nil) != (tlsKey == nil) {
+                throw ValidationError("--tls-cert and --tls-key go together")
+            }
             if let tiles, !WebConfiguration.isValidTemplate(tiles) {
                 throw ValidationError("--tiles takes an http(s) URL template with {z}, {x} and {y}")
             }
@@ -162,6 +172,14 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
+                var tls: ServerTLS?
+                if let tlsCert, let tlsKey {
+                    do {
+                        tls = try ServerTLS.load(certificate: tlsCert, key: tlsKey)
+                    } catch let error as ServerTLSError {
+                        throw InputError(error.description, status: .dataError)
+                    }
+                }
                 let db: any LeagueStore =
                     store.isPostGIS
                     ? try await PostGISStore.open(url: store.databasePath, hunts: store.huntsFolder)
@@ -184,6 +202,7 @@ extension VSH {
                 configuration.trustedProxies = trustProxy.compactMap(AddressRange.init)
                 configuration.metricsPort = metricsPort
                 configuration.metricsHost = metricsHost
+                configuration.tls = tls
                 let rate = Double(checkinsPerMinute)
                 configuration.limits.checkInsPerPlayer = RateLimit(perMinute: rate, burst: rate)
                 configuration.limits.checkInsPerAddress = RateLimit(perMinute: rate * 10, burst: rate * 10)
@@ -191,8 +210,9 @@ extension VSH {
                     let fixed = try Clock.time(now, option: "--now")
                     configuration.clock = { fixed }
                 }
+                let scheme = tls == nil ? "http" : "https"
                 try await serve(configuration) { port in
-                    Output.line("listening on http://\(host):\(port)")
+                    Output.line("listening on \(scheme)://\(host):\(port)")
                     Output.flush()
                 }
                 return .success

@@ -343,6 +343,58 @@ import VSHTestSupport
         let mode = try FileManager.default.attributesOfItem(atPath: quiet)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
+
+    /// `--tls-cert` and `--tls-key`: HTTPS with a certificate made by openssl, which a client that
+    /// verifies it (Python's ssl module, given the certificate) accepts; a client that trusts only
+    /// the system's roots refuses it, and plain HTTP on that port gets no answer. A file that is not
+    /// a key is refused at start, naming it.
+    @Test func httpsWithACertificateMadeByOpenssl() throws {
+        let workspace = try Workspace()
+        let (cert, key) = (
+            workspace.root.appendingPathComponent("cert.pem").path,
+            workspace.root.appendingPathComponent("key.pem").path
+        )
+        let made = try tool(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout",
+                key,
+                "-out", cert,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let server = try ServedVSH(workspace: workspace, extra: ["--tls-cert", cert, "--tls-key", key])
+        defer { server.stop() }
+        #expect(server.scheme == "https")
+        let script = """
+            import ssl, sys, urllib.request
+            base, cert = sys.argv[1], sys.argv[2]
+            verified = ssl.create_default_context(cafile=cert)
+            answer = urllib.request.urlopen(base + "/v1/hunts", context=verified, timeout=30)
+            print("verified", answer.status, answer.read(2).decode())
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=30)
+                print("untrusted accepted")
+            except urllib.error.URLError as e:
+                print("untrusted refused", isinstance(e.reason, ssl.SSLCertVerificationError))
+            try:
+                urllib.request.urlopen(base.replace("https:", "http:") + "/healthz", timeout=30)
+                print("plain answered")
+            except Exception:
+                print("plain refused")
+            """
+        let run = try tool("python3", ["-c", script, server.base, cert])
+        #expect(
+            run.stdout == "verified 200 [{\nuntrusted refused True\nplain refused\n",
+            "\(run.stdout) \(run.stderr)")
+        let bad = try TestSupport.run(
+            "vsh", ["serve", "--port", "0", "--db", workspace.db, "--tls-cert", cert, "--tls-key", cert])
+        #expect(bad.status == 65 && bad.stderr.contains("\(cert): not a PEM private key"), "\(bad.stderr)")
+        let half = try TestSupport.run(
+            "vsh", ["serve", "--port", "0", "--db", workspace.db, "--tls-cert", cert])
+        #expect(half.status == 64 && half.stderr.contains("--tls-cert and --tls-key go together"))
+    }
 }
 
 /// A flag set by one task and read by others.

@@ -83,7 +83,9 @@ final class ServedVSH: @unchecked Sendable {
     /// Standard error goes to a file: a pipe nobody reads fills up, and the server's log lines then block it.
     let logPath: String
     let port: Int
-    var base: String { "http://127.0.0.1:\(port)" }
+    /// `http`, or `https` for a server started with `--tls-cert`.
+    let scheme: String
+    var base: String { "\(scheme)://127.0.0.1:\(port)" }
 
     init(workspace: Workspace, extra: [String] = [], environment: [String: String] = [:]) throws {
         process.executableURL = TestSupport.productsDirectory.appendingPathComponent("vsh")
@@ -107,13 +109,14 @@ final class ServedVSH: @unchecked Sendable {
             line.append(chunk)
         }
         let text = String(decoding: line, as: UTF8.self)
-        guard let match = text.firstMatch(of: #/^listening on http://127\.0\.0\.1:(\d+)\n$/#),
-            let port = Int(match.1)
+        guard let match = text.firstMatch(of: #/^listening on (https?)://127\.0\.0\.1:(\d+)\n$/#),
+            let port = Int(match.2)
         else {
             kill(process.processIdentifier, SIGKILL)
             throw FixtureError("vsh serve said: \(text)")
         }
         self.port = port
+        self.scheme = String(match.1)
     }
 
     /// One request: status, body and headers.
