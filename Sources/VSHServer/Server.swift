@@ -81,7 +81,9 @@ public func buildApplication(
     let counts = ConnectionCounts(maxTotal: budget.connections, maxPerAddress: budget.connectionsPerAddress)
     let (grace, rate) = (configuration.bodyGraceSeconds, configuration.minBodyBytesPerSecond)
     let http1 = HTTP1Channel.Configuration(
-        additionalChannelHandlers: [ConnectionGuard(counts: counts, graceSeconds: grace, minBytesPerSecond: rate)],
+        additionalChannelHandlers: [
+            ConnectionGuard(counts: counts, graceSeconds: grace, minBytesPerSecond: rate)
+        ],
         idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))
     let scheme = configuration.tls == nil ? "http" : "https"
     let server: HTTPServerBuilder
@@ -100,7 +102,9 @@ public func buildApplication(
             address: .hostname(configuration.host, port: configuration.port), serverName: "vsh"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
-            if configuration.publicURL == nil { listening.value = "\(scheme)://\(configuration.host):\(port)" }
+            if configuration.publicURL == nil {
+                listening.value = "\(scheme)://\(configuration.host):\(port)"
+            }
             await onListening(port)
         },
         logger: logger)

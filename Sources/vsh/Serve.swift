@@ -108,7 +108,8 @@ extension VSH {
                 "Serve HTTPS with this certificate chain (PEM, e.g. fullchain.pem); goes with --tls-key.",
                 valueName: "file"))
         var tlsCert: String?
-        @Option(help: ArgumentHelp("The certificate's private key (PEM, e.g. privkey.pem).", valueName: "file"))
+        @Option(
+            help: ArgumentHelp("The certificate's private key (PEM, e.g. privkey.pem).", valueName: "file"))
         var tlsKey: String?
 
         func validate() throws {
