@@ -22,7 +22,7 @@ BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps venv test-deps build build-tests lint serve test replay-test bench bench-compare bench-peers fuzz demo install format clean release-flags
+.PHONY: all deps venv units install-service test-deps build build-tests lint serve test replay-test bench bench-compare bench-peers fuzz demo install format clean release-flags
 
 # Release builds (make install, bench, fuzz). The Swift runtime and Foundation are linked in
 # (--static-swift-stdlib: 14 shared libraries instead of 28, and no Swift toolchain needed where the
@@ -194,7 +194,29 @@ install: deps
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 0755 .build/release/vsh .build/release/vsh-master "$(DESTDIR)$(PREFIX)/bin/"
 	for r in .build/release/*.resources; do rm -rf "$(DESTDIR)$(PREFIX)/bin/$${r##*/}"; cp -R "$$r" "$(DESTDIR)$(PREFIX)/bin/"; done
-	@echo "installed vsh and vsh-master in $(DESTDIR)$(PREFIX)/bin"
+	@$(MAKE) --no-print-directory units UNITDIR="$(DESTDIR)$(PREFIX)/share/vsh"
+	install -m 0644 deploy/vsh.env deploy/nginx-site.conf "$(DESTDIR)$(PREFIX)/share/vsh/"
+	install -d "$(DESTDIR)$(PREFIX)/share/doc/vsh"
+	install -m 0644 README.md docs/*.md "$(DESTDIR)$(PREFIX)/share/doc/vsh/"
+	@echo "installed vsh and vsh-master in $(DESTDIR)$(PREFIX)/bin; a systemd unit and an nginx site in $(DESTDIR)$(PREFIX)/share/vsh (make install-service puts them to work)"
+
+# The systemd units with their paths filled in (for vsh in $(PREFIX)/bin), into UNITDIR.
+UNITDIR ?= .build/units
+units:
+	install -d "$(UNITDIR)"
+	for unit in vsh.service vsh-backup.service; do sed "s|@BINDIR@|$(PREFIX)/bin|g" deploy/$$unit.in > "$(UNITDIR)/$$unit"; done
+	install -m 0644 deploy/vsh-backup.timer "$(UNITDIR)/"
+
+# vsh as a system service (as root): make install, then the units in /etc/systemd/system, the
+# settings in /etc/vsh/vsh.env and the hunts in /etc/vsh/hunts (both kept when present). Then:
+# edit /etc/vsh/vsh.env, systemctl enable --now vsh.service vsh-backup.timer (docs/operations.md).
+install-service: install
+	$(MAKE) --no-print-directory units UNITDIR=/etc/systemd/system
+	install -d -m 0755 /etc/vsh
+	[ -f /etc/vsh/vsh.env ] || install -m 0644 deploy/vsh.env /etc/vsh/vsh.env
+	[ -d /etc/vsh/hunts ] || cp -R hunts /etc/vsh/hunts
+	if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+	@echo "installed vsh.service and vsh-backup.timer: edit /etc/vsh/vsh.env, then systemctl enable --now vsh.service vsh-backup.timer"
 
 # The flags of a release build, for the benchmark scripts.
 release-flags:

@@ -25,7 +25,7 @@ public func buildApplication(
             ?? "\(configuration.tls == nil ? "http" : "https")://\(configuration.host):\(configuration.port)")
     let router = Router(context: VSHRequestContext.self)
     router.middlewares.add(ClientAddressMiddleware(trusted: configuration.trustedProxies))
-    router.middlewares.add(AccessLogMiddleware())
+    router.middlewares.add(AccessLogMiddleware(structured: configuration.jsonLogs))
     router.middlewares.add(UnreadBodyMiddleware())
     if !configuration.allowedOrigins.isEmpty {
         router.middlewares.add(CORSMiddleware(origins: Set(configuration.allowedOrigins)))
@@ -118,6 +118,7 @@ public func serve(
 ) async throws {
     defer { try? FileManager.default.removeItem(atPath: configuration.uploadFolder) }
     removeStaleUploads(beside: configuration.uploadFolder)
+    if configuration.jsonLogs { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
     var logger = Logger(label: "vsh")
     logger.logLevel = .info
     var services: [any Service] = []

@@ -55,6 +55,8 @@ public struct ServerConfiguration: Sendable {
     public var metricsHost = "127.0.0.1"
     /// HTTPS: the server's certificate chain and private key (`ServerTLS.load`); nil: plain HTTP.
     public var tls: ServerTLS?
+    /// One JSON object a log line (`JSONLogHandler`) rather than text.
+    public var jsonLogs = false
 
     /// A configuration from its parts.
     public init(

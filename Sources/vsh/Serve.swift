@@ -109,6 +109,11 @@ extension VSH {
                 valueName: "file"))
         var tlsCert: String?
         @Option(
+            help: ArgumentHelp(
+                "text (a line a request) or json (one object a line, for log shippers).", valueName: "format")
+        )
+        var logFormat = "text"
+        @Option(
             help: ArgumentHelp("The certificate's private key (PEM, e.g. privkey.pem).", valueName: "file"))
         var tlsKey: String?
 
@@ -157,6 +162,9 @@ extension VSH {
                     throw ValidationError("--allow-origin takes an origin such as https://hunt.example.org")
                 }
             }
+            guard ["text", "json"].contains(logFormat) else {
+                throw ValidationError("--log-format takes text or json")
+            }
             if (tlsCert == nil) != (tlsKey == nil) {
                 throw ValidationError("--tls-cert and --tls-key go together")
             }
@@ -204,6 +212,7 @@ extension VSH {
                 configuration.metricsPort = metricsPort
                 configuration.metricsHost = metricsHost
                 configuration.tls = tls
+                configuration.jsonLogs = logFormat == "json"
                 let rate = Double(checkinsPerMinute)
                 configuration.limits.checkInsPerPlayer = RateLimit(perMinute: rate, burst: rate)
                 configuration.limits.checkInsPerAddress = RateLimit(perMinute: rate * 10, burst: rate * 10)

@@ -395,6 +395,70 @@ import VSHTestSupport
             "vsh", ["serve", "--port", "0", "--db", workspace.db, "--tls-cert", cert])
         #expect(half.status == 64 && half.stderr.contains("--tls-cert and --tls-key go together"))
     }
+
+    /// The systemd units `make install` ships (`make units` fills in their paths) pass
+    /// `systemd-analyze verify` with nothing to say, and the service's exposure (systemd's own
+    /// score of its hardening) is rated OK.
+    @Test func theSystemdUnitsVerify() throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-units")
+        let prefix = folder.appendingPathComponent("prefix")
+        try FileManager.default.createDirectory(
+            at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: prefix.appendingPathComponent("bin/vsh"),
+            withDestinationURL: TestSupport.productsDirectory.appendingPathComponent("vsh"))
+        let units = folder.appendingPathComponent("units").path
+        let make = try tool(
+            "make",
+            [
+                "-C", TestSupport.packageRoot.path, "--no-print-directory", "units", "UNITDIR=\(units)",
+                "PREFIX=\(prefix.path)",
+            ])
+        #expect(make.status == 0, "\(make.stderr)")
+        let files = ["vsh.service", "vsh-backup.service", "vsh-backup.timer"]
+        let verify = try tool("systemd-analyze", ["verify", "--man=no"] + files.map { "\(units)/\($0)" })
+        #expect(
+            verify.status == 0 && verify.stderr.isEmpty && verify.stdout.isEmpty,
+            "\(verify.stdout) \(verify.stderr)")
+        let unit = try String(contentsOfFile: "\(units)/vsh.service", encoding: .utf8)
+        #expect(unit.contains("ExecStart=\(prefix.path)/bin/vsh serve"))
+        let security = try tool("systemd-analyze", ["security", "--offline=true", "\(units)/vsh.service"])
+        let level = try #require(
+            security.stdout.firstMatch(of: #/Overall exposure level for vsh.service: (\d+\.\d) (\w+)/#))
+        #expect(Double(level.1) ?? 10 < 2 && level.2 == "OK", "\(security.stdout.suffix(300))")
+    }
+
+    /// `--log-format json`: every line of the log is one JSON object; a request's carries the
+    /// client, method, route template, status and duration, and nothing private.
+    @Test func jsonLogsAreOneObjectALine() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace, extra: ["--log-format", "json"])
+        let token = try await server.register(
+            "Ann Lee", email: "ann@example.org", password: "secret words here")
+        #expect(try await server.call("GET", "/v1/players/Ann%20Lee").status == 200)
+        server.stop()
+        let lines = server.log.split(separator: "\n")
+        #expect(lines.count >= 3)
+        var requests: [JSONObject] = []
+        for line in lines {
+            guard case .object(let object) = try JSONValue.parse(String(line)) else {
+                Issue.record("not an object: \(line)")
+                continue
+            }
+            #expect(object["time"]?.string?.hasSuffix("Z") == true && object["level"] != nil, "\(line)")
+            if object["message"]?.string == "request" { requests.append(object) }
+        }
+        let signUp = try #require(requests.first { $0["route"]?.string == "/v1/accounts" })
+        #expect(signUp["method"]?.string == "POST" && signUp["status"]?.string == "201")
+        #expect(signUp["client"]?.string == "127.0.0.1" && signUp["duration_ms"]?.string != nil)
+        #expect(
+            requests.contains {
+                $0["route"]?.string == "/v1/players/{username}" && $0["status"]?.string == "200"
+            })
+        for secret in ["ann@example.org", "secret words", token, "Ann Lee", "Ann%20Lee"] {
+            #expect(!server.log.contains(secret), "\(secret) reached the log")
+        }
+    }
 }
 
 /// A flag set by one task and read by others.
