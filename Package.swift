@@ -78,6 +78,7 @@ let package = Package(
             dependencies: [
                 "VSHCore", "VSHGeodesy", "VSHConfusables",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

@@ -1,6 +1,7 @@
 public import Foundation
 internal import Logging
 internal import NIOCore
+internal import NIOSSL
 internal import PostgresNIO
 import Synchronization
 import VSHConfusables
@@ -46,18 +47,30 @@ public final class PostGISStore: LeagueStore {
         // One connection first, so a wrong host, port, password or database name is an error
         // now (the pool would wait for a connection that never comes).
         do {
+            let probeTLS: PostgresConnection.Configuration.TLS
+            switch target.tls {
+            case .disable: probeTLS = .disable
+            case .prefer(let tls): probeTLS = .prefer(try NIOSSLContext(configuration: tls))
+            case .require(let tls): probeTLS = .require(try NIOSSLContext(configuration: tls))
+            }
             var probe = PostgresConnection.Configuration(
                 host: target.host, port: target.port, username: target.user, password: target.password,
-                database: target.database, tls: .disable)
+                database: target.database, tls: probeTLS)
             probe.options.connectTimeout = .seconds(10)
             let connection = try await PostgresConnection.connect(configuration: probe, id: 0, logger: logger)
             try await connection.close()
         } catch {
             throw PostGISError.wrap(error, location: target.redacted)
         }
+        let clientTLS: PostgresClient.Configuration.TLS
+        switch target.tls {
+        case .disable: clientTLS = .disable
+        case .prefer(let tls): clientTLS = .prefer(tls)
+        case .require(let tls): clientTLS = .require(tls)
+        }
         var configuration = PostgresClient.Configuration(
             host: target.host, port: target.port, username: target.user, password: target.password,
-            database: target.database, tls: .disable)
+            database: target.database, tls: clientTLS)
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = Self.poolSize
         configuration.options.connectionIdleTimeout = .seconds(60)
@@ -394,6 +407,18 @@ struct DatabaseURL {
     var database: String
     /// The URL without its password.
     var redacted: String
+    /// TLS to the server, as the URL's `sslmode` (and `sslrootcert`) ask, with libpq's meanings:
+    /// `disable` (and `allow`, and no sslmode at all) plain; `prefer` TLS when the server offers it,
+    /// unverified; `require` TLS, unverified (verified against `sslrootcert` when it is given, as
+    /// libpq does); `verify-ca` TLS with the server's chain verified; `verify-full` that and the host
+    /// name too. Roots: `sslrootcert` (a PEM file), else the system's.
+    var tls: TLSChoice = .disable
+
+    enum TLSChoice {
+        case disable
+        case prefer(TLSConfiguration)
+        case require(TLSConfiguration)
+    }
 
     init(_ text: String) throws {
         guard PostGISStore.isURL(text), let components = URLComponents(string: text),
@@ -411,16 +436,44 @@ struct DatabaseURL {
             ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         database = path.isEmpty ? user : (path.removingPercentEncoding ?? path)
-        for item in components.queryItems ?? [] where item.name == "sslmode" {
-            guard item.value == "disable" || item.value == "prefer" || item.value == "allow" else {
+        redacted = "postgres://\(user)@\(host):\(port)/\(database)"
+        let query = components.queryItems ?? []
+        for item in query where !["sslmode", "sslrootcert"].contains(item.name) {
+            throw PostGISError(
+                kind: .usage, message: "\(item.name) is not a setting vsh reads (sslmode, sslrootcert)",
+                location: "--db")
+        }
+        let mode = query.last { $0.name == "sslmode" }?.value ?? "disable"
+        let rootFile = query.last { $0.name == "sslrootcert" }?.value
+        var roots: NIOSSLTrustRoots = .default
+        if let rootFile {
+            do {
+                roots = .certificates(try NIOSSLCertificate.fromPEMFile(rootFile))
+            } catch {
                 throw PostGISError(
-                    kind: .usage,
-                    message:
-                        "sslmode=\(item.value ?? "") is not supported: vsh connects without TLS (use loopback, a private network or a tunnel)",
+                    kind: .usage, message: "sslrootcert=\(rootFile): not a PEM certificate file",
                     location: "--db")
             }
         }
-        redacted = "postgres://\(user)@\(host):\(port)/\(database)"
+        func client(_ verification: CertificateVerification) -> TLSConfiguration {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = verification
+            configuration.trustRoots = roots
+            return configuration
+        }
+        switch mode {
+        case "disable", "allow": tls = .disable
+        case "prefer": tls = .prefer(client(.none))
+        case "require": tls = .require(client(rootFile == nil ? .none : .noHostnameVerification))
+        case "verify-ca": tls = .require(client(.noHostnameVerification))
+        case "verify-full": tls = .require(client(.fullVerification))
+        default:
+            throw PostGISError(
+                kind: .usage,
+                message:
+                    "sslmode=\(mode) is not one of disable, allow, prefer, require, verify-ca, verify-full",
+                location: "--db")
+        }
     }
 }
 
@@ -489,9 +542,30 @@ public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomSt
                         kind: .other, message: "database error \(state): \(text)", location: location)
                 }
             }
+            if error.code == .sslUnsupported {
+                return PostGISError(
+                    kind: .unreachable,
+                    message:
+                        "the server does not offer TLS, which sslmode asks for (ssl = on in postgresql.conf)",
+                    location: location)
+            }
+            if let underlying = error.underlying, underlying is NIOSSLError || underlying is BoringSSLError {
+                return PostGISError(
+                    kind: .unreachable,
+                    message:
+                        "TLS to PostgreSQL failed: the server's certificate was not accepted; give its CA with sslrootcert=FILE",
+                    location: location)
+            }
             return PostGISError(
                 kind: .unreachable,
                 message: "cannot reach PostgreSQL (is the server running and the URL right?)",
+                location: location)
+        }
+        if error is NIOSSLError || error is BoringSSLError {
+            return PostGISError(
+                kind: .unreachable,
+                message:
+                    "TLS to PostgreSQL failed: the server's certificate was not accepted; give its CA with sslrootcert=FILE",
                 location: location)
         }
         return PostGISError(kind: .other, message: "\(error)", location: location)

@@ -82,7 +82,8 @@ import VSHTestSupport
     }
 
     /// A URL that cannot be used is one clear line, without the password, and the right exit
-    /// status: 64 for a malformed URL or TLS asked for, 66 for a server or database not there.
+    /// status: 64 for a malformed URL or setting, 66 for a server or database not there (or TLS
+    /// asked of a server that offers none).
     @Test func badURLsAreClearErrors() async throws {
         let cluster = try PostgresCluster.shared()
         let workspace = try Workspace()
@@ -90,7 +91,15 @@ import VSHTestSupport
         for (url, status, words) in [
             ("postgres://ann:hunter2@127.0.0.1:\(closed)/vsh", Int32(66), "cannot reach PostgreSQL"),
             ("postgres://postgres:hunter2@127.0.0.1:\(cluster.port)/no_such_db", 66, "does not exist"),
-            ("postgres://postgres@127.0.0.1:\(cluster.port)/x?sslmode=require", 64, "sslmode=require"),
+            ("postgres://postgres@127.0.0.1:\(cluster.port)/x?sslmode=require", 66, "does not offer TLS"),
+            (
+                "postgres://postgres@127.0.0.1:\(cluster.port)/x?sslmode=sometimes", 64,
+                "sslmode=sometimes is not one of"
+            ),
+            (
+                "postgres://postgres@127.0.0.1:\(cluster.port)/x?sslcert=client.pem", 64,
+                "sslcert is not a setting"
+            ),
             ("postgres://", 64, "not a PostgreSQL URL"),
         ] {
             let result = try TestSupport.run(
@@ -185,5 +194,49 @@ import VSHTestSupport
             "vsh",
             ["db", "copy", "--from", origin.root.appendingPathComponent("nope.sqlite").path, "--to", url])
         #expect(missing.status == 66)
+    }
+
+    /// `sslmode` in the URL, with libpq's meanings, against a throwaway cluster that accepts TCP
+    /// connections over TLS only (its certificate made by openssl): `disable` is refused by the
+    /// server, `require` connects, `verify-full` connects given the certificate as `sslrootcert`
+    /// and is refused without it (the system's roots do not know it). As the server takes nothing
+    /// but TLS, every connection that works is a TLS one.
+    @Test func sslmodeIsHonoured() throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-pg-tls")
+        let (cert, key) = (
+            folder.appendingPathComponent("cert.pem").path, folder.appendingPathComponent("key.pem").path
+        )
+        let made = try tool(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout",
+                key,
+                "-out", cert,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let cluster = try PostgresCluster(tls: (cert, key), tlsOnly: true)
+        defer { try? cluster.stop() }
+        let workspace = try Workspace()
+        func leaderboard(_ url: String) throws -> TestSupport.ProcessResult {
+            try TestSupport.run("vsh", ["leaderboard", "--db", url, "--hunts", workspace.hunts])
+        }
+        let plain = try leaderboard(try cluster.database() + "?sslmode=disable")
+        #expect(plain.status == 66, "\(plain.stderr)")
+        let required = try leaderboard(try cluster.database() + "?sslmode=require")
+        #expect(required.status == 0, "\(required.stderr)")
+        let database = try cluster.database()
+        let named = database.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let verified = try leaderboard(named + "?sslmode=verify-full&sslrootcert=\(cert)")
+        #expect(verified.status == 0, "\(verified.stderr)")
+        let unknown = try leaderboard(named + "?sslmode=verify-full")
+        #expect(
+            unknown.status == 66 && unknown.stderr.contains("certificate was not accepted"),
+            "\(unknown.stderr)")
+        let badRoot = try leaderboard(named + "?sslmode=verify-full&sslrootcert=\(key)")
+        #expect(
+            badRoot.status == 64 && badRoot.stderr.contains("not a PEM certificate file"), "\(badRoot.stderr)"
+        )
     }
 }

@@ -34,7 +34,12 @@ public final class PostgresCluster: Sendable {
 
     /// Starts a new cluster (see the type); given `primary`, a hot-standby streaming replica of
     /// it, copied with `pg_basebackup` (read-only: every database of the primary, as it changes).
-    public init(replicaOf primary: PostgresCluster? = nil) throws {
+    /// With `tls`, the server offers TLS with that certificate and key (PEM files), and with
+    /// `tlsOnly` accepts TCP connections over TLS only (`hostssl` in pg_hba.conf).
+    public init(
+        replicaOf primary: PostgresCluster? = nil, tls: (certificate: String, key: String)? = nil,
+        tlsOnly: Bool = false
+    ) throws {
         let root = geteuid() == 0
         owner = root ? "postgres" : nil
         folder =
@@ -61,6 +66,26 @@ public final class PostgresCluster: Sendable {
                     "initdb",
                     ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]),
                 "initdb")
+        }
+        if let tls {
+            try FileManager.default.copyItem(atPath: tls.certificate, toPath: data + "/server.crt")
+            try FileManager.default.copyItem(atPath: tls.key, toPath: data + "/server.key")
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o600], ofItemAtPath: data + "/server.key")
+            let conf = try String(contentsOfFile: data + "/postgresql.conf", encoding: .utf8)
+            try (conf + "\nssl = on\n").write(
+                toFile: data + "/postgresql.conf", atomically: false, encoding: .utf8)
+            if tlsOnly {
+                try "local all all trust\nhostssl all all 127.0.0.1/32 trust\nhostssl all all ::1/128 trust\n"
+                    .write(
+                        toFile: data + "/pg_hba.conf", atomically: false, encoding: .utf8)
+            }
+            if root {
+                for file in ["server.crt", "server.key", "postgresql.conf", "pg_hba.conf"] {
+                    try Self.check(
+                        TestSupport.run("/bin/chown", ["postgres:postgres", data + "/" + file]), "chown")
+                }
+            }
         }
         try resume()
         guard primary == nil else { return }
