@@ -71,6 +71,35 @@ enum PostGISSchema {
         "CREATE INDEX players_by_lookalike ON players(name_lookalike)",
     ]
 
+    /// Rate-limit buckets every instance shares (`SharedRateBuckets`): one row a key, taken by
+    /// `vsh_take` in one atomic step by the database's own clock.
+    static let version11: [String] = [
+        "CREATE TABLE rate_buckets (key text PRIMARY KEY, tokens float8 NOT NULL, at float8 NOT NULL)",
+        """
+        CREATE FUNCTION vsh_take(k text, burst float8, per_second float8, cost float8, spend boolean)
+        RETURNS float8 LANGUAGE plpgsql VOLATILE AS $$
+        DECLARE
+            now_s float8 := extract(epoch FROM clock_timestamp());
+            have float8;
+        BEGIN
+            INSERT INTO rate_buckets(key, tokens, at) VALUES (k, burst, now_s) ON CONFLICT (key) DO NOTHING;
+            SELECT least(burst, b.tokens + greatest(0, now_s - b.at) * per_second) INTO have
+                FROM rate_buckets b WHERE b.key = k FOR UPDATE;
+            IF have >= cost THEN
+                UPDATE rate_buckets SET tokens = CASE WHEN spend THEN have - cost ELSE have END, at = now_s
+                    WHERE key = k;
+                RETURN 0;
+            END IF;
+            UPDATE rate_buckets SET tokens = have, at = now_s WHERE key = k;
+            IF random() < 0.001 THEN
+                DELETE FROM rate_buckets WHERE at < now_s - 30 * 86400;
+            END IF;
+            RETURN (cost - have) / per_second;
+        END
+        $$
+        """,
+    ]
+
     static let version1: [String] = [
         "CREATE EXTENSION IF NOT EXISTS postgis",
         """

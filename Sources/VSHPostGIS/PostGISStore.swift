@@ -271,11 +271,12 @@ public final class PostGISStore: LeagueStore {
     /// Version 6: overturned rejections. Version 7: `vsh_open_group`, a check-in group's locks and
     /// first reads in one statement. Version 8: live check-ins indexed by the badges' clock.
     /// Version 9: hunts' pace and least duration, stops' own proof. Version 10: players'
-    /// `name_lookalike`, filled by `fillLookalikes` (only Swift computes it, through ICU).
+    /// `name_lookalike`, filled by `fillLookalikes` (only Swift computes it, through ICU). Version
+    /// 11: rate-limit buckets the instances share.
     static let migrations: [[String]] = [
         PostGISSchema.version1, [], PostGISSchema.version3, PostGISSchema.version4, PostGISSchema.version5,
         PostGISSchema.version6, PostGISSchema.version7, PostGISSchema.version8, PostGISSchema.version9,
-        PostGISSchema.version10,
+        PostGISSchema.version10, PostGISSchema.version11,
     ]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this

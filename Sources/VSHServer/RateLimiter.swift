@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import VSHCore
 
 /// How many requests of a kind one key (an address, a player, a name) may make: a token bucket
 /// of `burst` requests that refills at `perMinute` a minute.
@@ -56,42 +57,88 @@ public struct RateLimits: Sendable {
     public init() {}
 }
 
-/// Token buckets by key, in memory (per process: several instances each limit on their own).
+/// Token buckets by key, in memory; the account limits (sign-in, sign-up, password resets) in the
+/// database instead when it offers buckets every instance shares (PostgreSQL: several `vsh serve`
+/// then count one limit together). Check-in, avatar and photo-byte limits stay in each process.
 actor RateLimiter {
     private var buckets: [String: (tokens: Double, at: ContinuousClock.Instant)] = [:]
     private let clock = ContinuousClock()
+    /// The database's shared buckets, if any.
+    private let shared: (any SharedRateBuckets)?
+
+    /// The kinds of key (their first part) counted in the shared buckets.
+    static let sharedKinds: Set<Substring> = [
+        "sign-in", "sign-in-pair", "sign-in-failures", "register", "reset",
+    ]
+
+    init(shared: (any SharedRateBuckets)? = nil) { self.shared = shared }
+
+    /// The shared buckets, when `key` is of a kind they count.
+    private func sharedBuckets(for key: String) -> (any SharedRateBuckets)? {
+        guard let shared, let kind = key.split(separator: "|", maxSplits: 1).first,
+            Self.sharedKinds.contains(kind)
+        else { return nil }
+        return shared
+    }
+
+    /// Takes from the shared bucket of `key`; 429 when it holds too little.
+    private func takeShared(
+        _ buckets: any SharedRateBuckets, _ key: String, _ limit: RateLimit, spend: Bool, cost: Double
+    ) async throws {
+        let wait = try await buckets.takeShared(
+            key, burst: limit.burst, perMinute: limit.perMinute, cost: cost, spend: spend)
+        guard wait > 0 else { return }
+        let seconds = max(1, Int(wait.rounded(.up)))
+        throw Problem(
+            .tooManyRequests, "Too many requests", "too many requests; try again in \(seconds) s",
+            retryAfterSeconds: seconds)
+    }
 
     /// Addresses that signed in to a name, by `name|address`, with when (remembered 30 days).
     private var known: [String: ContinuousClock.Instant] = [:]
 
     /// Takes one request from the key's bucket.
     /// - Throws: `Problem` 429 with the seconds until a request is allowed again.
-    func take(_ key: String, _ limit: RateLimit, cost: Double = 1) throws {
+    func take(_ key: String, _ limit: RateLimit, cost: Double = 1) async throws {
         do {
-            try take(key, limit, spend: true, cost: cost)
-        } catch {
+            if let shared = sharedBuckets(for: key) {
+                try await takeShared(shared, key, limit, spend: true, cost: cost)
+            } else {
+                try take(key, limit, spend: true, cost: cost)
+            }
+        } catch let problem as Problem {
             ServiceMetrics.rateLimited(key)
-            throw error
+            throw problem
         }
     }
 
     /// Throws as `take` would, without taking anything (a bucket that only failures drain).
-    func check(_ key: String, _ limit: RateLimit) throws {
+    func check(_ key: String, _ limit: RateLimit) async throws {
         do {
-            try take(key, limit, spend: false)
-        } catch {
+            if let shared = sharedBuckets(for: key) {
+                try await takeShared(shared, key, limit, spend: false, cost: 1)
+            } else {
+                try take(key, limit, spend: false)
+            }
+        } catch let problem as Problem {
             ServiceMetrics.rateLimited(key)
-            throw error
+            throw problem
         }
     }
 
     /// Takes one request from the key's bucket even when it is empty (a failure that happened).
-    func spend(_ key: String, _ limit: RateLimit) {
-        try? take(key, limit, spend: true)
+    func spend(_ key: String, _ limit: RateLimit) async {
+        if let shared = sharedBuckets(for: key) {
+            _ = try? await shared.takeShared(
+                key, burst: limit.burst, perMinute: limit.perMinute, cost: 1, spend: true)
+        } else {
+            try? take(key, limit, spend: true)
+        }
     }
 
     /// Remembers that `key` (a name and an address) succeeded.
-    func remember(_ key: String) {
+    func remember(_ key: String) async {
+        if let shared { try? await shared.rememberShared(key) }
         known[key] = clock.now
         if known.count > 100_000 {
             let now = clock.now
@@ -131,9 +178,10 @@ actor RateLimiter {
     func succeeded(_ key: String) { failures[key] = nil }
 
     /// Whether `key` succeeded within 30 days.
-    func isKnown(_ key: String) -> Bool {
-        guard let at = known[key] else { return false }
-        return clock.now - at < .seconds(30 * 24 * 3600)
+    func isKnown(_ key: String) async -> Bool {
+        if let at = known[key], clock.now - at < .seconds(30 * 24 * 3600) { return true }
+        guard let shared else { return false }
+        return (try? await shared.isKnownShared(key)) ?? false
     }
 
     private func take(_ key: String, _ limit: RateLimit, spend: Bool, cost: Double = 1) throws {

@@ -40,7 +40,7 @@ public func buildApplication(
         maxListeners: budget.listeners, maxListenersPerAddress: budget.listenersPerAddress)
     router.middlewares.add(AfterWriteMiddleware(cache: cache, events: events))
     let authentication = Authentication(store: configuration.store, clock: configuration.clock)
-    let limiter = RateLimiter()
+    let limiter = RateLimiter(shared: configuration.store as? any SharedRateBuckets)
     let mailer = configuration.smtp.map { Mailer(relay: $0) }
     LeagueController(
         store: configuration.store, reads: configuration.readStore ?? configuration.store, cache: cache

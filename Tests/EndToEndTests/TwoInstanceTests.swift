@@ -33,6 +33,36 @@ import VSHTestSupport
         return (a, first, second)
     }
 
+    /// Account limits are counted in the database, so two instances share one: twelve wrong
+    /// passwords for one name from one address, six through each instance at once, meet the
+    /// per-name-and-address limit of ten (each instance alone would have let its six through).
+    @Test func accountLimitsAreSharedByTheInstances() async throws {
+        let (_, first, second) = try Self.twoInstances()
+        defer {
+            first.stop()
+            second.stop()
+        }
+        _ = try await first.register("Ann Lee", email: "ann@example.org")
+        #expect(
+            try await second.call(
+                "POST", "/v1/sessions", json: #"{"username":"Ann Lee","password":"tumbling dice"}"#
+            ).status == 201)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<12 {
+                let server = index % 2 == 0 ? first : second
+                group.addTask {
+                    try await server.call(
+                        "POST", "/v1/sessions", json: #"{"username":"Ann Lee","password":"guess \#(index)"}"#
+                    ).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 401 || $0 == 429 }, "\(statuses)")
+        // At least one refused (two, unless a token refilled meanwhile); apart, none would be.
+        #expect(statuses.contains(429), "\(statuses)")
+    }
+
     static func checkIn(
         _ base: String, token: String, session: URLSession, fields: [(String, String)] = [],
         photo: Data? = nil
