@@ -90,3 +90,21 @@ extension Workspace {
         try Workspace(asShipped: asShipped, database: postGIS ? try PostgresCluster.shared().database() : nil)
     }
 }
+
+/// A self-signed certificate for `localhost` and 127.0.0.1 (an EC key, two days) made by openssl in
+/// `folder`: the paths of `cert.pem` and `key.pem`.
+func selfSignedCertificate(in folder: URL) throws -> (certificate: String, key: String) {
+    let (cert, key) = (
+        folder.appendingPathComponent("cert.pem").path, folder.appendingPathComponent("key.pem").path
+    )
+    let made = try tool(
+        "openssl",
+        [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days",
+            "2",
+            "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key,
+            "-out", cert,
+        ])
+    guard made.status == 0 else { throw FixtureError("openssl could not make a certificate: \(made.stderr)") }
+    return (cert, key)
+}

@@ -174,19 +174,7 @@ import VSHTestSupport
         defer { server.stop() }
         let token = try await server.register("Ann", email: "ann@example.org")
         // A device fix at the Welcome sign, now.
-        let boundary = "vsh-metrics"
-        var body = ""
-        let now = RFC3339.format(Date())
-        for (name, value) in [
-            ("lat", "36.082014"), ("lon", "-115.172734"), ("accuracy_m", "5"), ("fix_time", now),
-        ] {
-            body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
-        }
-        body += "--\(boundary)--\r\n"
-        let checkIn = try await server.call(
-            "POST", "/v1/checkins", token: token,
-            headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], data: Data(body.utf8))
-        #expect(checkIn.status == 201, "\(checkIn.body)")
+        #expect(try await Self.deviceCheckIn(server, token: token, "36.082014", "-115.172734") == 201)
         #expect(try await server.call("GET", "/metrics").status == 404)
 
         let line = try #require(server.log.firstMatch(of: #/metrics on http://127\.0\.0\.1:(\d+)/metrics/#))
@@ -227,12 +215,8 @@ import VSHTestSupport
                 "POST", "/v1/sessions", json: #"{"username":"Ann","password":"wrong words"}"#
             ).status
                 == 401)
-        let away = body.replacingOccurrences(of: "36.082014", with: "36.0")
-        #expect(
-            try await server.call(
-                "POST", "/v1/checkins", token: token,
-                headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], data: Data(away.utf8)
-            ).status == 201)
+        // Far from every stop: rejected by at_stop.
+        #expect(try await Self.deviceCheckIn(server, token: token, "36.0", "-115.172734") == 201)
         let second = try scrape()
         #expect(second["vsh_http_requests_total{method=POST,route=/v1/sessions,status=401}"] == 1)
         #expect(second["vsh_checkins_total{verdict=rejected}"] == 1)
@@ -350,20 +334,7 @@ import VSHTestSupport
     /// a key is refused at start, naming it.
     @Test func httpsWithACertificateMadeByOpenssl() throws {
         let workspace = try Workspace()
-        let (cert, key) = (
-            workspace.root.appendingPathComponent("cert.pem").path,
-            workspace.root.appendingPathComponent("key.pem").path
-        )
-        let made = try tool(
-            "openssl",
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-days", "2",
-                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout",
-                key,
-                "-out", cert,
-            ])
-        #expect(made.status == 0, "\(made.stderr)")
+        let (cert, key) = try selfSignedCertificate(in: workspace.root)
         let server = try ServedVSH(workspace: workspace, extra: ["--tls-cert", cert, "--tls-key", key])
         defer { server.stop() }
         #expect(server.scheme == "https")

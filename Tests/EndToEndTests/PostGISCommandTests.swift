@@ -203,19 +203,7 @@ import VSHTestSupport
     /// but TLS, every connection that works is a TLS one.
     @Test func sslmodeIsHonoured() throws {
         let folder = try TestSupport.temporaryDirectory("vsh-pg-tls")
-        let (cert, key) = (
-            folder.appendingPathComponent("cert.pem").path, folder.appendingPathComponent("key.pem").path
-        )
-        let made = try tool(
-            "openssl",
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-days", "2",
-                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout",
-                key,
-                "-out", cert,
-            ])
-        #expect(made.status == 0, "\(made.stderr)")
+        let (cert, key) = try selfSignedCertificate(in: folder)
         let cluster = try PostgresCluster(tls: (cert, key), tlsOnly: true)
         defer { try? cluster.stop() }
         let workspace = try Workspace()
