@@ -1,5 +1,15 @@
 import Metrics
+import Synchronization
 import VSHCore
+
+/// Whether the engine reports metrics: off until a process that bootstraps a metrics system
+/// says so, so that commands and tests do not make (no-op) metric objects on every check-in.
+public enum EngineMetrics {
+    static let enabled = Atomic<Bool>(false)
+
+    /// Turns the engine's metrics on (after `MetricsSystem.bootstrap`).
+    public static func enable() { enabled.store(true, ordering: .relaxed) }
+}
 
 /// What group commit reports through swift-metrics (nothing, unless a process bootstraps a metrics
 /// system: `vsh serve --metrics-port` does, with Prometheus): check-ins by verdict, the rules that
@@ -13,16 +23,22 @@ enum CheckInMetrics {
 
     /// A group begins: its size, and how long each of its check-ins waited for it.
     static func groupStarted(size: Int, waits: [Duration]) {
+        guard EngineMetrics.enabled.load(ordering: .relaxed) else { return }
         groupSize.record(size)
         for wait in waits { waited.record(duration: wait) }
     }
 
     /// A group ends after `duration` in the database.
-    static func groupEnded(after duration: Duration) { database.record(duration: duration) }
+    static func groupEnded(after duration: Duration) {
+        guard EngineMetrics.enabled.load(ordering: .relaxed) else { return }
+        database.record(duration: duration)
+    }
 
     /// Counts a recorded check-in's verdict and every rule that failed or asked for review.
     static func count(_ outcome: CheckInOutcome) {
-        guard case .recorded(let recorded, _) = outcome else { return }
+        guard EngineMetrics.enabled.load(ordering: .relaxed), case .recorded(let recorded, _) = outcome else {
+            return
+        }
         Counter(label: "vsh_checkins_total", dimensions: [("verdict", recorded.decision.verdict.rawValue)])
             .increment()
         for result in recorded.decision.rules

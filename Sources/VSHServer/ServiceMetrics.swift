@@ -4,14 +4,20 @@ import Logging
 import Metrics
 import NIOCore
 public import Prometheus
+import Synchronization
+import VSHEngine
 
 /// What the service reports through swift-metrics, and the Prometheus endpoint that shows it:
 /// `GET /metrics` on its own listener (`--metrics-host`, loopback by default, `--metrics-port`),
 /// never on the public port. Labels are route templates, methods, statuses, verdicts, rules and
 /// limits' names: never a player, an address or a path as sent.
 public enum ServiceMetrics {
+    /// Whether metrics are reported (`bootstrap` was called): without, nothing is made per request.
+    private static let enabled = Atomic<Bool>(false)
+
     /// Counts an answered request and its duration.
     static func request(method: String, route: String, status: Int, duration: Duration) {
+        guard enabled.load(ordering: .relaxed) else { return }
         Counter(
             label: "vsh_http_requests_total",
             dimensions: [("method", method), ("route", route), ("status", String(status))]
@@ -25,12 +31,14 @@ public enum ServiceMetrics {
 
     /// Counts a request refused by a rate limit (its kind: `sign-in`, `register`, `check-in`, ...).
     static func rateLimited(_ key: String) {
+        guard enabled.load(ordering: .relaxed) else { return }
         let kind = key.split(separator: "|", maxSplits: 1).first.map(String.init) ?? "other"
         Counter(label: "vsh_rate_limited_total", dimensions: [("limit", kind)]).increment()
     }
 
     /// The live-update streams open now.
     static func streams(_ count: Int) {
+        guard enabled.load(ordering: .relaxed) else { return }
         Gauge(label: "vsh_event_streams").record(count)
     }
 
@@ -50,6 +58,8 @@ public enum ServiceMetrics {
         ]
         factory.valueHistogramBuckets["vsh_group_commit_size"] = [1, 2, 4, 8, 16, 32, 64, 128, 256]
         MetricsSystem.bootstrap(factory)
+        enabled.store(true, ordering: .relaxed)
+        EngineMetrics.enable()
         return registry
     }()
 
