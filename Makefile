@@ -17,12 +17,15 @@ APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libheif-de
 APT_TEST := gdal-bin gpsbabel librsvg2-bin libimage-exiftool-perl chromium chromium-driver libjs-leaflet \
   postgresql-15 postgresql-15-postgis-3 libjpeg-turbo-progs libheif-examples openssl
 PG_BIN := /usr/lib/postgresql/15/bin
-VSH_CORPUS ?= $(abspath ../shared/corpus)
+# The conformance corpus (real photos, GPX files and geofence fixtures made by others, with the
+# peers' answers): the folder VSH_CORPUS names when it is set, else corpus/ in the clone, which
+# `make corpus` fills. Without one, `make test` runs everything else and lists what it skipped.
+CORPUS := $(if $(VSH_CORPUS),$(VSH_CORPUS),$(CURDIR)/corpus)
 BIN := .build/debug
 DEMO_DB := out/demo.sqlite
 DEMO_NOW := --now 2026-11-21T20:00:00Z
 
-.PHONY: all deps venv units install-service test-deps build build-tests lint serve test replay-test bench bench-compare bench-peers fuzz demo install format clean release-flags
+.PHONY: all deps venv corpus units install-service test-deps build build-tests lint serve test replay-test bench bench-compare bench-peers fuzz demo install format clean release-flags
 
 # Release builds (make install, bench, fuzz). The Swift runtime and Foundation are linked in
 # (--static-swift-stdlib: 14 shared libraries instead of 28, and no Swift toolchain needed where the
@@ -46,7 +49,10 @@ deps:
 # its system interpreter (PEP 668). It sees the system's packages too (--system-site-packages), so a
 # machine that already has them installs nothing. `make test` puts it first on the tests' PATH.
 VENV := $(CURDIR)/.build/venv
-PYTHON_TOOLS := schemathesis aiosmtpd selenium axe-selenium-python prometheus-client
+# gpxpy, shapely and pyproj write the corpus's reference answers (make corpus) and check that they
+# still do (CorpusTests); the versions are the ones the answers were first made with.
+PYTHON_TOOLS := schemathesis aiosmtpd selenium axe-selenium-python prometheus-client \
+  gpxpy==1.6.2 shapely==2.2.0 pyproj==3.7.2
 
 venv: $(VENV)/bin/python3
 $(VENV)/bin/python3:
@@ -59,7 +65,7 @@ $(VENV)/bin/python3:
 	python3 -m venv --system-site-packages $(VENV)
 
 test-deps: deps venv
-	@if ! $(VENV)/bin/python3 -c "import schemathesis, aiosmtpd, selenium, axe_selenium_python, prometheus_client" 2>/dev/null; then \
+	@if ! $(VENV)/bin/python3 -c "import schemathesis, aiosmtpd, selenium, axe_selenium_python, prometheus_client, gpxpy, shapely, pyproj" 2>/dev/null; then \
 	  echo "make test-deps: installing $(PYTHON_TOOLS) into $(VENV) (PyPI)"; \
 	  $(VENV)/bin/python3 -m pip install --quiet $(PYTHON_TOOLS); \
 	fi
@@ -93,12 +99,35 @@ build-tests: deps
 lint:
 	swift format lint --strict --recursive Sources Tests Package.swift
 
+# Without a corpus the conformance tests are skipped, and said so before and after the run; with
+# VSH_CORPUS set (as CI sets it) a missing corpus fails them instead.
 test: test-deps lint build-tests
-	PATH="$(VENV)/bin:$$PATH" VSH_CORPUS="$(VSH_CORPUS)" swift test
+	@$(call corpus_banner,will not run)
+	@set -o pipefail; PATH="$(VENV)/bin:$$PATH" swift test 2>&1 | tee .build/test.log; status=$$?; \
+	  $(call corpus_banner,did not run); exit $$status
+
+define corpus_banner
+if [ -z "$(VSH_CORPUS)" ] && [ ! -f "$(CORPUS)/reference/gpx.json" ]; then \
+  echo "**********************************************************************************************"; \
+  echo "** NO CONFORMANCE CORPUS: the tests that hold vsh to exiftool, gpxpy, pyproj and shapely on"; \
+  echo "** real photos and GPX files $(1). \`make corpus\` fetches the corpus into corpus/"; \
+  echo "** (it needs a network), or set VSH_CORPUS to a corpus folder."; \
+  if [ "$(1)" = "did not run" ]; then echo "** Skipped:"; \
+    grep -a "skipped: \"conformance corpus" .build/test.log | sed -E 's/^[^A-Za-z]*(Test|Suite) ([^ ]+).*/**   \1 \2/'; fi; \
+  echo "**********************************************************************************************"; \
+fi
+endef
+
+# The conformance corpus into corpus/: every file of corpus/MANIFEST.tsv from its repository at its
+# pinned commit, checked by SHA-256, then the peers' answers (exiftool, gpxpy, pyproj, shapely).
+# VSH_CORPUS_SOURCE names a mirror laid out as <repository>/<commit>/<path> instead of GitHub.
+corpus: test-deps
+	$(VENV)/bin/python3 corpus/corpus.py fetch --into corpus
+	$(VENV)/bin/python3 corpus/corpus.py reference --into corpus
 
 # The replay tests alone: every Fixtures/walks/*.gpx against its expected timeline (also part of `make test`).
 replay-test: test-deps build
-	PATH="$(VENV)/bin:$$PATH" VSH_CORPUS="$(VSH_CORPUS)" swift test --filter ReplayTests
+	PATH="$(VENV)/bin:$$PATH" swift test --filter ReplayTests
 
 # Speed and memory of the main tasks on generated data (README, "Speed"). Not part of `make test`.
 bench: deps
@@ -123,15 +152,15 @@ bench-peers: deps
 	$(VENV)/bin/python3 -m pip install --quiet shapely gpxpy piexif exifread numpy
 
 # The mutation fuzzer (Sources/vsh-fuzz) on the EXIF, GPX and hunt-file readers, the three at once,
-# each for SECONDS, seeded with $(VSH_CORPUS) and Fixtures/. A crash or hang keeps its input in
+# each for SECONDS, seeded with the corpus and Fixtures/. A crash or hang keeps its input in
 # .build/fuzz/crash-* and fails. VSH_FUZZ_SEED=n repeats a run. Not part of `make test`.
 SECONDS ?= 60
 fuzz: deps
 	swift build $(RELEASE_FLAGS) --product vsh-fuzz
 	@mkdir -p .build/fuzz; status=0; \
-	.build/release/vsh-fuzz exif $(SECONDS) "$(VSH_CORPUS)/photos" Fixtures/photos Fixtures/authoring Fixtures/hostile --out .build/fuzz/exif & e=$$!; \
-	.build/release/vsh-fuzz gpx $(SECONDS) "$(VSH_CORPUS)/gpx" Fixtures/walks Fixtures/authoring Fixtures/hostile --out .build/fuzz/gpx & g=$$!; \
-	.build/release/vsh-fuzz hunt $(SECONDS) hunts "$(VSH_CORPUS)/pip" Fixtures/authoring Fixtures/hostile --out .build/fuzz/hunt & h=$$!; \
+	.build/release/vsh-fuzz exif $(SECONDS) "$(CORPUS)/photos" Fixtures/photos Fixtures/authoring Fixtures/hostile --out .build/fuzz/exif & e=$$!; \
+	.build/release/vsh-fuzz gpx $(SECONDS) "$(CORPUS)/gpx" Fixtures/walks Fixtures/authoring Fixtures/hostile --out .build/fuzz/gpx & g=$$!; \
+	.build/release/vsh-fuzz hunt $(SECONDS) hunts "$(CORPUS)/pip" Fixtures/authoring Fixtures/hostile --out .build/fuzz/hunt & h=$$!; \
 	wait $$e || status=1; wait $$g || status=1; wait $$h || status=1; \
 	if [ $$status != 0 ]; then echo "make fuzz: a crash or hang; its input is in .build/fuzz/*/crash-*"; fi; exit $$status
 

@@ -187,7 +187,7 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
     }
 
     /// Real tracks: the corpus loops come back, the hikes and rides do not.
-    @Test func corpusTracksAreAcceptedOrRefusedAsPerimeters() throws {
+    @Test(.needsCorpus) func corpusTracksAreAcceptedOrRefusedAsPerimeters() throws {
         let corpus = try #require(TestSupport.corpus).appendingPathComponent("gpx")
         let workspace = try newHunt()
         for (file, accepted) in [

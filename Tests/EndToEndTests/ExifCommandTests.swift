@@ -6,7 +6,7 @@ import VSHTestSupport
 @Suite struct ExifCommandTests {
     /// Every corpus photo through `vsh exif --json`: one line each, no crash,
     /// the unreadable ones as `{file, error}` and exit 65.
-    @Test func theWholeCorpusGivesOneLineEachAndExit65ForTheUnreadable() throws {
+    @Test(.needsCorpus) func theWholeCorpusGivesOneLineEachAndExit65ForTheUnreadable() throws {
         let corpus = try #require(TestSupport.corpus)
         let folder = corpus.appendingPathComponent("photos")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map {

@@ -43,7 +43,7 @@ import VSHTestSupport
 
     /// A GPX whose every point is invalid is an error (it used to print "points 0" and exit 0); a
     /// GPX that is merely empty (togeojson's empty track) is still described.
-    @Test func aGPXWithoutOneUsablePointIsAnError() throws {
+    @Test(.needsCorpus) func aGPXWithoutOneUsablePointIsAnError() throws {
         let folder = try TestSupport.temporaryDirectory("vsh-gpx")
         let path = folder.appendingPathComponent("undefined.gpx").path
         try Data(

@@ -34,7 +34,7 @@ func exifSegmentEnd(_ bytes: [UInt8]) -> Int? {
     }
 
     static func makeMutants(into folder: URL) throws -> (mutants: [Mutant], originals: [String: URL]) {
-        let corpus = try #require(TestSupport.corpus, "VSH_CORPUS is not set and ../shared/corpus is missing")
+        let corpus = try #require(TestSupport.corpus, "VSH_CORPUS is not a corpus folder")
         let photos = corpus.appendingPathComponent("photos")
         let names = try FileManager.default.contentsOfDirectory(atPath: photos.path).filter {
             $0.lowercased().hasSuffix(".jpg")
@@ -81,7 +81,7 @@ func exifSegmentEnd(_ bytes: [UInt8]) -> Int? {
         return (mutants, originals)
     }
 
-    @Test func mutatedPhotosGiveAnAnswerOrAOneLineErrorAndRecordNothingWhenRefused() throws {
+    @Test(.needsCorpus) func mutatedPhotosGiveAnAnswerOrAOneLineErrorAndRecordNothingWhenRefused() throws {
         let workspace = try Workspace()
         let folder = workspace.root.appendingPathComponent("mutants")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -7,7 +7,7 @@ import VSHTestSupport
 @Suite struct StoredGeometryTests {
     /// Every geometry of the shipped hunts, the corpus point-in-polygon fixtures and the
     /// hostile fixtures, written compactly as the store keeps them, and pretty-printed.
-    @Test func theFastReaderAgreesWithTheJSONPathOnRealGeometries() throws {
+    @Test(.needsCorpus) func theFastReaderAgreesWithTheJSONPathOnRealGeometries() throws {
         var files = ["hunts/strip-classics.geojson", "hunts/downtown-fremont.geojson"].map {
             TestSupport.packageRoot.appendingPathComponent($0)
         }

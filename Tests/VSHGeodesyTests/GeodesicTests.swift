@@ -101,7 +101,7 @@ import VSHTestSupport
 
     /// Track lengths of the real GPX files in the corpus against pyproj's
     /// `Geod(ellps='WGS84').inv` sums (reference/gpx.json, length_2d_geodesic_m).
-    @Test func trackLengthsAgreeWithPyproj() throws {
+    @Test(.needsCorpus) func trackLengthsAgreeWithPyproj() throws {
         let corpus = try #require(TestSupport.corpus, "VSH_CORPUS is not a corpus folder")
         let reference = try JSONValue.parse(
             [UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/gpx.json"))))

@@ -61,7 +61,7 @@ struct ExiftoolReference {
     }
 }
 
-@Suite struct CorpusPhotoTests {
+@Suite(.needsCorpus) struct CorpusPhotoTests {
     let corpus = TestSupport.corpus
 
     func metadata(_ file: String) throws -> PhotoMetadata? {
@@ -216,7 +216,7 @@ struct ExiftoolReference {
 /// walks the whole file, `vsh exif` stops at the first scan, and both take only the EXIF
 /// segment before the image data.
 @Suite struct OneReaderTests {
-    @Test func theCheckInAndVshExifReadTheSameMetadataOnTheCorpus() throws {
+    @Test(.needsCorpus) func theCheckInAndVshExifReadTheSameMetadataOnTheCorpus() throws {
         let corpus = try #require(TestSupport.corpus, "VSH_CORPUS is not a corpus folder")
         let folder = corpus.appendingPathComponent("photos")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {

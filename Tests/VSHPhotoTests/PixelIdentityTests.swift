@@ -61,7 +61,7 @@ import VSHTestSupport
         return out
     }
 
-    @Test func editedCopiesOfRealPhotosAreNearAndOtherPhotosFar() throws {
+    @Test(.needsCorpus) func editedCopiesOfRealPhotosAreNearAndOtherPhotosFar() throws {
         let photos = try Self.corpusPhotos()
         #expect(photos.count >= 5, "only \(photos.count) corpus photos of 256 px or more")
         let folder = try TestSupport.temporaryDirectory()

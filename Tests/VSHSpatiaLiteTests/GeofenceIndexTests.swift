@@ -111,7 +111,7 @@ import VSHTestSupport
         #expect(undecided < fixes.count / 20, "\(undecided) of \(fixes.count) undecided")
     }
 
-    @Test func thePointInPolygonFixturesThroughTheIndex() async throws {
+    @Test(.needsCorpus) func thePointInPolygonFixturesThroughTheIndex() async throws {
         let corpus = try #require(TestSupport.corpus)
         let reference = try JSONValue.parse(
             [UInt8](Data(contentsOf: corpus.appendingPathComponent("reference/pip.json"))))

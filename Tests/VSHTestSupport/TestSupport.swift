@@ -15,15 +15,23 @@ public enum TestSupport {
         fatalError("Package.swift not found above \(#filePath)")
     }()
 
-    /// The shared real-world corpus: `$VSH_CORPUS`, else `../shared/corpus` beside the
-    /// package. Tests that need it fail (never skip) when it is missing.
+    /// The conformance corpus (real photos, GPX files and point-in-polygon fixtures that others
+    /// made, with the peers' answers in `reference/`): the folder `$VSH_CORPUS` names, else
+    /// `corpus/` in the package, where `make corpus` fetches it. Nil when it is not there.
     public static var corpus: URL? {
-        let env = ProcessInfo.processInfo.environment["VSH_CORPUS"].flatMap { $0.isEmpty ? nil : $0 }
         let url =
-            env.map { URL(fileURLWithPath: $0, relativeTo: packageRoot).standardizedFileURL }
-            ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        return FileManager.default.fileExists(atPath: url.appendingPathComponent("README.md").path)
+            corpusVariable.map { URL(fileURLWithPath: $0, relativeTo: packageRoot).standardizedFileURL }
+            ?? packageRoot.appendingPathComponent("corpus")
+        return FileManager.default.fileExists(atPath: url.appendingPathComponent("reference/gpx.json").path)
             ? url : nil
+    }
+
+    /// Whether the conformance tests run: when the corpus is there, or when `VSH_CORPUS` is set (as CI
+    /// sets it), so that a corpus missing there fails them instead of skipping them.
+    public static var corpusExpected: Bool { corpus != nil || corpusVariable != nil }
+
+    private static var corpusVariable: String? {
+        ProcessInfo.processInfo.environment["VSH_CORPUS"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// A loopback TCP port free at the time of asking (the system picks it).

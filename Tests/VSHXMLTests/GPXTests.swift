@@ -5,7 +5,7 @@ import VSHEngine
 import VSHTestSupport
 import VSHXML
 
-@Suite struct GPXCorpusTests {
+@Suite(.needsCorpus) struct GPXCorpusTests {
     /// Every corpus GPX file against gpxpy 1.6.2's answers (reference/gpx.json):
     /// counts, first and last point, elevation extremes, time bounds, and the
     /// length within 0.1 % of the WGS84 geodesic sum (pyproj).
