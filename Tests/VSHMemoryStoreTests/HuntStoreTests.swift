@@ -26,7 +26,9 @@ import VSHTestSupport
     /// Every point-in-polygon fixture of the corpus (40 predicate fixtures, 7
     /// cases on 2 polygons with holes) answered by the real SpatiaLite lookup,
     /// boundary-inclusive, against shapely's `covers` (reference/pip.json).
-    @Test(.needsCorpus, arguments: Backend.allCases) func pointInPolygonFixturesMatchShapelyCovers(_ backend: Backend)
+    @Test(.needsCorpus, arguments: Backend.allCases) func pointInPolygonFixturesMatchShapelyCovers(
+        _ backend: Backend
+    )
         async throws
     {
         let store = try await backend.open()
