@@ -3,6 +3,7 @@ internal import Logging
 internal import NIOCore
 internal import NIOSSL
 internal import PostgresNIO
+public import ServiceLifecycle
 import Synchronization
 import VSHConfusables
 public import VSHCore
@@ -26,6 +27,8 @@ public final class PostGISStore: LeagueStore {
     let client: PostgresClient
     let logger: Logger
     private let runner: Task<Void, Never>?
+    /// The highest id of a pooled connection leased so far (`closeAndWait`).
+    private let newestConnection = Highest()
     /// A dry run's view: everything runs on this connection, inside the dry run's transaction.
     let pinned: PostgresConnection?
     /// Hunts as last read, with the `sync_state` generation they belong to.
@@ -58,7 +61,7 @@ public final class PostGISStore: LeagueStore {
                 database: target.database, tls: probeTLS)
             probe.options.connectTimeout = .seconds(10)
             let connection = try await PostgresConnection.connect(configuration: probe, id: 0, logger: logger)
-            try await connection.close()
+            try await connection.closeGracefully()
         } catch {
             throw PostGISError.wrap(error, location: target.redacted)
         }
@@ -136,6 +139,41 @@ public final class PostGISStore: LeagueStore {
     /// Closes the connections.
     public func close() { runner?.cancel() }
 
+    /// Closes the connections and returns once the client has stopped. The pool itself drops its
+    /// connections without a word, so first each idle one is leased and closed gracefully: it says
+    /// goodbye with PostgreSQL's Terminate message, and the server ends its session in order
+    /// instead of finding the socket gone. A lease that had to open a new connection (its id is
+    /// newer than any leased before) means none was idle: that one is closed too, and that is all.
+    public func closeAndWait() async {
+        guard let runner else { return }
+        let known = newestConnection.value
+        for _ in 0...Self.poolSize {
+            let id = try? await withConnection { connection in
+                try? await connection.closeGracefully()
+                return connection.id
+            }
+            if let id, id > known { break }
+        }
+        runner.cancel()
+        await runner.value
+    }
+
+    /// The client as a member of a service group (`vsh serve`): it runs until the group shuts
+    /// down, and then closes the connections in order. Put it before the services that use the
+    /// store: a group shuts its services down last to first, so the requests still running finish
+    /// with their connections before these close.
+    public var service: some Service { ClientService(store: self) }
+
+    struct ClientService: Service {
+        let store: PostGISStore
+
+        func run() async throws {
+            // Returns when the group shuts down, and throws when it is cancelled: either way, close.
+            try? await gracefulShutdown()
+            await store.closeAndWait()
+        }
+    }
+
     // MARK: running SQL
 
     /// Runs `work` on one pooled connection, turning driver errors into `PostGISError`s. Waiting
@@ -154,7 +192,7 @@ public final class PostGISStore: LeagueStore {
                 throw PostGISError.wrap(error, location: location)
             }
         }
-        let client = self.client
+        let (client, newest) = (self.client, self.newestConnection)
         let bound = max(BusyTimeout.seconds, 1)
         let leased = Flag()
         do {
@@ -162,6 +200,7 @@ public final class PostGISStore: LeagueStore {
                 group.addTask {
                     try await client.withConnection { connection in
                         leased.set()
+                        newest.raise(to: connection.id)
                         return try await work(connection)
                     }
                 }
@@ -574,6 +613,13 @@ public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomSt
 }
 
 /// A flag one task sets and another reads.
+/// The highest of the numbers it was shown.
+final class Highest: Sendable {
+    private let highest = Atomic<Int>(0)
+    func raise(to value: Int) { highest.max(value, ordering: .relaxed) }
+    var value: Int { highest.load(ordering: .relaxed) }
+}
+
 final class Flag: Sendable {
     private let value = Atomic<Bool>(false)
     func set() { value.store(true, ordering: .sequentiallyConsistent) }

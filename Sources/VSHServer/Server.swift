@@ -131,7 +131,10 @@ public func serve(
                 host: host, port: port, registry: registry, logger: logger,
                 onListening: { [logger] port in logger.info("metrics on http://\(host):\(port)/metrics") }))
     }
-    services.insert(buildApplication(configuration, onListening: onListening), at: 0)
+    // A group shuts its services down last to first: the HTTP server (its requests finish), then
+    // the metrics listener, then the database clients (their connections close in order).
+    services.insert(contentsOf: configuration.databaseServices, at: 0)
+    services.append(buildApplication(configuration, onListening: onListening))
     var group = ServiceGroupConfiguration(
         services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownSeconds)

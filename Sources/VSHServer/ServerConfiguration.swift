@@ -1,4 +1,5 @@
 public import Foundation
+public import ServiceLifecycle
 public import VSHCore
 
 /// What `vsh serve` is built from: values only, no globals (STYLE.md 16).
@@ -11,6 +12,9 @@ public struct ServerConfiguration: Sendable {
     public var store: any LeagueStore
     /// A replica the public reads (hunts, leaderboards, profiles) go to (`--read-db`); nil: `store`.
     public var readStore: (any LeagueStore)?
+    /// The database clients' own services (PostgreSQL's connection pools): run in the service
+    /// group and shut down after the HTTP server, so that requests in flight finish first.
+    public var databaseServices: [any Service] = []
     /// Where check-in photos are kept.
     public var photos: any PhotoStore
     /// The clock: "now" for received times and session expiry (tests replace it).

@@ -189,15 +189,23 @@ extension VSH {
                         throw InputError(error.description, status: .dataError)
                     }
                 }
-                let db: any LeagueStore =
+                let postGIS =
                     store.isPostGIS
-                    ? try await PostGISStore.open(url: store.databasePath, hunts: store.huntsFolder)
-                    : try await SpatiaLiteStore.open(path: store.databasePath, hunts: store.huntsFolder)
+                    ? try await PostGISStore.open(url: store.databasePath, hunts: store.huntsFolder) : nil
+                let db: any LeagueStore
+                if let postGIS {
+                    db = postGIS
+                } else {
+                    db = try await SpatiaLiteStore.open(path: store.databasePath, hunts: store.huntsFolder)
+                }
                 let host = self.host
                 var configuration = ServerConfiguration(
                     host: host, port: port, store: db, photos: store.photos(of: db))
+                if let postGIS { configuration.databaseServices.append(postGIS.service) }
                 if let readDB {
-                    configuration.readStore = try await PostGISStore(url: readDB, readOnly: true)
+                    let replica = try await PostGISStore(url: readDB, readOnly: true)
+                    configuration.readStore = replica
+                    configuration.databaseServices.append(replica.service)
                 }
                 configuration.smtp = smtp.flatMap { SMTPRelay(url: $0, from: mailFrom) }
                 configuration.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }

@@ -430,6 +430,152 @@ import VSHTestSupport
             #expect(!server.log.contains(secret), "\(secret) reached the log")
         }
     }
+
+    /// SIGTERM: the requests in flight finish, then the PostgreSQL connections close in order (each
+    /// sends PostgreSQL's Terminate message), then the process exits. A connection dropped without
+    /// one is logged by the server at DEBUG1 as "unexpected EOF on client connection".
+    @Test func aStoppedServiceClosesItsPostgreSQLConnectionsBeforeItExits() async throws {
+        let cluster = try PostgresCluster()
+        defer { try? cluster.stop() }
+        for setting in ["log_min_messages = 'debug1'", "log_connections = on"] {
+            let set = try cluster.psql("postgres", "ALTER SYSTEM SET \(setting)")
+            #expect(set.status == 0, "\(set.stderr)")
+        }
+        #expect(try cluster.psql("postgres", "SELECT pg_reload_conf()").status == 0)
+        let workspace = try Workspace(database: try cluster.database())
+        let log = cluster.folder + "/server.log"
+        let before = try Data(contentsOf: URL(fileURLWithPath: log)).count
+
+        let server = try ServedVSH(workspace: workspace)
+        // Players at once: the pool opens several connections.
+        try await withThrowingTaskGroup(of: String.self) { group in
+            for i in 0..<8 {
+                group.addTask { try await server.register("Stopper \(i)", email: "stopper\(i)@example.com") }
+            }
+            for try await token in group { #expect(!token.isEmpty) }
+        }
+        #expect(try await server.call("GET", "/v1/leaderboard").status == 200)
+        server.stop()
+        #expect(server.process.terminationStatus == 0, "\(server.log)")
+
+        let after = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: log)).dropFirst(before), as: UTF8.self)
+        let opened = after.components(separatedBy: "connection authorized: user=postgres").count - 1
+        #expect(opened >= 2, "the service opened \(opened) connections")
+        let dropped = after.components(separatedBy: "unexpected EOF on client connection").count - 1
+        #expect(dropped == 0, "\(dropped) of \(opened) connections dropped without a goodbye: \(after)")
+    }
+
+    /// The README's way to an event: the example nginx site shipped in deploy/ (names, certificate
+    /// and ports filled in as an operator would) in front of `vsh serve --trust-proxy 127.0.0.1/32`.
+    /// Real nginx, a certificate the client verifies, and a client on another loopback address
+    /// (127.0.0.3) so that the address vsh sees through the proxy is told apart from the proxy's.
+    @Test func theExampleNginxSiteServesVshOverHTTPSWithTheClientsAddress() async throws {
+        let nginx = "/usr/sbin/nginx"
+        try #require(
+            FileManager.default.isExecutableFile(atPath: nginx),
+            "nginx is missing (make test installs nginx-light)")
+        let workspace = try Workspace()
+        let folder = workspace.root.appendingPathComponent("nginx")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (certificate, key) = try selfSignedCertificate(in: folder)
+        let server = try ServedVSH(workspace: workspace, extra: ["--trust-proxy", "127.0.0.1/32"])
+        defer { server.stop() }
+        let (plain, secure) = (try TestSupport.freePort(), try TestSupport.freePort())
+
+        var site = try String(
+            contentsOf: TestSupport.packageRoot.appendingPathComponent("deploy/nginx-site.conf"),
+            encoding: .utf8)
+        for (shipped, mine) in [
+            ("listen 80;", "listen 127.0.0.1:\(plain);"),
+            ("listen 443 ssl http2;", "listen 127.0.0.1:\(secure) ssl http2;"),
+            ("/etc/letsencrypt/live/hunt.example.org/fullchain.pem", certificate),
+            ("/etc/letsencrypt/live/hunt.example.org/privkey.pem", key),
+            ("http://127.0.0.1:8080", "http://127.0.0.1:\(server.port)"),
+            ("hunt.example.org", "localhost"),
+        ] {
+            #expect(site.contains(shipped), "the shipped site no longer has \(shipped)")
+            site = site.replacingOccurrences(of: shipped, with: mine)
+        }
+        let sitePath = folder.appendingPathComponent("site.conf").path
+        try site.write(toFile: sitePath, atomically: true, encoding: .utf8)
+        // What Debian's /etc/nginx/nginx.conf provides around a site, in the test's own folder.
+        let p = folder.path
+        let main = """
+            user root; worker_processes 1; pid \(p)/nginx.pid; error_log \(p)/error.log;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(p)/body; proxy_temp_path \(p)/proxy; fastcgi_temp_path \(p)/fastcgi;
+                uwsgi_temp_path \(p)/uwsgi; scgi_temp_path \(p)/scgi;
+                include \(sitePath);
+            }
+            """
+        try main.write(toFile: p + "/nginx.conf", atomically: true, encoding: .utf8)
+        let check = try tool(nginx, ["-t", "-e", p + "/error.log", "-p", p, "-c", p + "/nginx.conf"])
+        #expect(check.status == 0, "nginx -t: \(check.stderr)")
+        try #require(check.status == 0)
+        let proxy = Process()
+        proxy.executableURL = URL(fileURLWithPath: nginx)
+        proxy.arguments = ["-e", p + "/error.log", "-p", p, "-c", p + "/nginx.conf", "-g", "daemon off;"]
+        proxy.standardOutput = FileHandle.nullDevice
+        proxy.standardError = FileHandle.nullDevice
+        try proxy.run()
+        defer {
+            // nginx's own stop (its master ends its workers); SIGKILL if it is still there.
+            _ = try? tool(nginx, ["-e", p + "/error.log", "-p", p, "-c", p + "/nginx.conf", "-s", "stop"])
+            for _ in 0..<100 where proxy.isRunning { usleep(50_000) }
+            if proxy.isRunning { kill(proxy.processIdentifier, SIGKILL) }
+            proxy.waitUntilExit()
+        }
+        var listening = false
+        for _ in 0..<200 where !listening {
+            listening = TestSupport.accepts(port: secure)
+            if !listening { usleep(50_000) }
+        }
+        try #require(listening, "nginx did not listen")
+
+        let script = """
+            import http.client, json, ssl, sys
+            secure, plain, ca = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+            context = ssl.create_default_context(cafile=ca)
+            answers = {}
+            def ask(name, method, path, body=None, headers={}, port=secure, tls=True):
+                if tls:
+                    c = http.client.HTTPSConnection('localhost', port, context=context, source_address=('127.0.0.3', 0), timeout=30)
+                else:
+                    c = http.client.HTTPConnection('localhost', port, source_address=('127.0.0.3', 0), timeout=30)
+                c.request(method, path, body=body, headers=headers)
+                r = c.getresponse()
+                answers[name] = {'status': r.status, 'location': r.getheader('Location'), 'body': r.read().decode('utf-8', 'replace')[:200]}
+            account = json.dumps({'username': 'Nell Gwyn', 'email': 'nell@example.com', 'password': 'tumbling dice'})
+            ask('register', 'POST', '/v1/accounts', account, {'Content-Type': 'application/json', 'Forwarded': 'for=203.0.113.66', 'X-Forwarded-For': '203.0.113.66'})
+            ask('board', 'GET', '/v1/leaderboard')
+            ask('metrics', 'GET', '/metrics')
+            ask('redirect', 'GET', '/hunts', port=plain, tls=False)
+            try:
+                ask('huge', 'POST', '/v1/checkins', b'x' * (70 << 20), {'Content-Type': 'multipart/form-data; boundary=x'})
+            except (ConnectionError, OSError) as e:
+                answers['huge'] = {'status': 'reset', 'error': str(e)}
+            print(json.dumps(answers))
+            """
+        let run = try tool("python3", ["-c", script, "\(secure)", "\(plain)", certificate])
+        let answers = try json(run.stdout)
+        #expect(answers["register"]?["status"]?.int == 201, "\(run.stdout) \(run.stderr)")
+        #expect(answers["board"]?["status"]?.int == 200)
+        // Metrics are never on the public side.
+        #expect(answers["metrics"]?["status"]?.int == 404)
+        #expect(answers["redirect"]?["status"]?.int == 301)
+        #expect(answers["redirect"]?["location"]?.string == "https://localhost/hunts")
+        // nginx's own cap (65m) answers a 70 MiB upload before vsh sees it.
+        #expect(
+            answers["huge"]?["status"]?.int == 413 || answers["huge"]?["status"]?.string == "reset",
+            "\(run.stdout)")
+        // vsh saw the client's address as nginx put it in Forwarded, not the proxy's and not the forged one.
+        #expect(server.log.contains("127.0.0.3 POST /v1/accounts 201"), "\(server.log.suffix(800))")
+        #expect(server.log.contains("127.0.0.3 GET /v1/leaderboard 200"))
+        #expect(!server.log.contains("203.0.113.66"))
+    }
 }
 
 /// A flag set by one task and read by others.
