@@ -5,7 +5,7 @@ import NIOCore
 import VSHCore
 
 /// The players' and organisers' web app: plain HTML, CSS and JavaScript modules from the
-/// repository (`Sources/VSHServer/Web`), served by vsh itself at the real URLs of API.md ("The web
+/// repository (`Sources/VSHServer/Web`), served by vsh itself at the pages' own URLs (README, "The web
 /// app"). Every page URL answers the same shell; its scripts read the `/v1` API and draw the page.
 /// The share page of a finished hunt is drawn here, so that a chat's link preview (which runs no
 /// script) finds its Open Graph tags.

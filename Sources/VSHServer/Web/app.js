@@ -1,4 +1,4 @@
-// The vsh web app: one module, the pages of API.md's "The web app", drawn from the /v1 API.
+// The vsh web app: one module, the pages players and organisers open, drawn from the /v1 API (/openapi.json).
 import { api, session, setSession, clearSession, ApiError, OfflineError, privatePicture, sendCheckIn, newKey } from './api.js';
 import { h, fill, plural, formatDistance, formatTime, initials, distanceTo } from './dom.js';
 import { drawMap } from './map.js';
