@@ -60,7 +60,15 @@ struct AccountsController: Sendable {
         try await limiter.take("sign-in|\(context.clientAddress)", limits.signInPerAddress)
         let body = try await JSONBodies.object(request, context: context, required: ["username", "password"])
         let name = try JSONBodies.string(body, "username") ?? ""
-        let key = PlayerName.key(name)
+        // A name or an e-mail address (names have no "@"). An address finds its player only when
+        // exactly one has it; otherwise it fails as a wrong password does, after the same one hash.
+        var named = name
+        if name.contains("@") {
+            let owners = try await store.players(withEmail: name.trimmingCharacters(in: .whitespaces))
+            named = owners.count == 1 ? owners[0].name : ""
+        }
+        // Limits count the player's name whichever way they were named, an unknown address by itself.
+        let key = named.isEmpty ? "@" + name.trimmingCharacters(in: .whitespaces).lowercased() : PlayerName.key(named)
         let pair = "\(key)|\(context.clientAddress)"
         try await limiter.take("sign-in-pair|\(pair)", limits.signInPerNameAndAddress)
         try await limiter.checkBackOff(pair)
@@ -68,7 +76,7 @@ struct AccountsController: Sendable {
         let failures = "sign-in-failures|\(key)"
         if await !limiter.isKnown(pair) { try await limiter.check(failures, limits.signInFailuresPerName) }
         let password = try JSONBodies.string(body, "password") ?? ""
-        let credentials = try await store.credentials(named: name)
+        let credentials = named.isEmpty ? nil : try await store.credentials(named: named)
         let hash = credentials?.passwordHash ?? Passwords.decoyHash
         let matches = try await Authentication.slow { Passwords.verify(password, hash: hash) }
         guard matches, let credentials, credentials.passwordHash != nil else {

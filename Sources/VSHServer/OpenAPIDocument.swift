@@ -133,9 +133,16 @@ public enum OpenAPIDocument {
         "Registration": object(
             [("username", string), ("email", string), ("password", string)]
         ).merging(["additionalProperties": .bool(false)]),
-        "SignIn": object([("username", string), ("password", string)]).merging([
-            "additionalProperties": .bool(false)
-        ]),
+        "SignIn": object([
+            (
+                "username",
+                .object([
+                    "type": .string("string"),
+                    "description": .string(
+                        "the player's name, or their e-mail address when no other player has it"),
+                ])
+            ), ("password", string),
+        ]).merging(["additionalProperties": .bool(false)]),
         "ResetRequest": object([("email", string)]).merging(["additionalProperties": .bool(false)]),
         "ResetAccepted": object([("status", string)]),
         "NewPassword": object([("password", string)]).merging(["additionalProperties": .bool(false)]),

@@ -83,9 +83,12 @@ try:
     wait.until(lambda d: text_of("main h1") == "Password changed")
     driver.save_screenshot(os.path.join(SHOTS, "reset-done.png"))
 
-    print("-- signing in with the new password", flush=True)
+    print("-- signing in with the new password, and the e-mail address instead of the name", flush=True)
     driver.find_element(By.CSS_SELECTOR, "main a[href='/signin']").click()
-    wait.until(EC.presence_of_element_located((By.ID, "username"))).send_keys("Ann Lee")
+    field = wait.until(EC.presence_of_element_located((By.ID, "username")))
+    label = driver.find_element(By.CSS_SELECTOR, "label[for='username']").text
+    check("e-mail" in label, f"the sign-in field says it takes an e-mail address: {label!r}")
+    field.send_keys("ann@example.org")
     driver.find_element(By.ID, "password").send_keys("a brand new password")
     driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
     wait.until(lambda d: d.current_url.rstrip("/") == BASE)

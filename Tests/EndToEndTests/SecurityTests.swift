@@ -297,6 +297,39 @@ import VSHTestSupport
         #expect(Set(names) == ["BOB", "Alice", "Alicia"])
     }
 
+    /// Signing in with the e-mail address works as with the name (any case), and every failure gets
+    /// the one answer: a wrong password, an unknown address, and an address two players share
+    /// (whose players sign in by name).
+    @Test func playersSignInWithTheirNameOrTheirEmailAddress() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        _ = try await server.register("Ann Lee", email: "ann@example.org")
+        _ = try await server.register("Kit One", email: "family@example.org")
+        _ = try await server.register("Kit Two", email: "family@example.org")
+        func signIn(_ who: String, _ password: String = "tumbling dice") async throws -> (Int, String) {
+            let answer = try await server.call(
+                "POST", "/v1/sessions", json: #"{"username":"\#(who)","password":"\#(password)"}"#)
+            return (answer.status, answer.body)
+        }
+        for who in ["Ann Lee", "ann@example.org", " ANN@Example.org "] {
+            let (status, body) = try await signIn(who)
+            #expect(status == 201, "\(who): \(body)")
+            #expect(try json(body)["player"]?["username"]?.string == "Ann Lee", "\(who): \(body)")
+        }
+        let refused = try await signIn("Ann Lee", "wrong password!")
+        #expect(refused.0 == 401)
+        for (who, password) in [
+            ("ann@example.org", "wrong password!"), ("nobody@example.org", "tumbling dice"),
+            ("family@example.org", "tumbling dice"),
+        ] {
+            let (status, body) = try await signIn(who, password)
+            #expect(status == 401, "\(who): \(body)")
+            #expect(body == refused.1, "\(who): \(body) against \(refused.1)")
+        }
+        #expect(try await signIn("Kit Two").0 == 201)
+    }
+
     /// A moderator may not decide their own pending check-in.
     @Test func aModeratorCannotApproveTheirOwnCheckIn() async throws {
         let workspace = try Workspace()

@@ -609,7 +609,7 @@ async function signInPage() {
   accountForm({
     title: 'Sign in', submit: 'Sign in',
     fields: [
-      ['username', 'Name', { autocomplete: 'username', required: true, autocapitalize: 'words', spellcheck: 'false' }],
+      ['username', 'Name or e-mail address', { autocomplete: 'username', required: true, autocapitalize: 'none', spellcheck: 'false' }],
       ['password', 'Password', { type: 'password', autocomplete: 'current-password', required: true }],
     ],
     action: async (v) => afterSignIn(await api('/v1/sessions', { method: 'POST', json: { username: v.username.trim(), password: v.password } })),
