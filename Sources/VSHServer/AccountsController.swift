@@ -68,7 +68,9 @@ struct AccountsController: Sendable {
             named = owners.count == 1 ? owners[0].name : ""
         }
         // Limits count the player's name whichever way they were named, an unknown address by itself.
-        let key = named.isEmpty ? "@" + name.trimmingCharacters(in: .whitespaces).lowercased() : PlayerName.key(named)
+        let key =
+            named.isEmpty
+            ? "@" + name.trimmingCharacters(in: .whitespaces).lowercased() : PlayerName.key(named)
         let pair = "\(key)|\(context.clientAddress)"
         try await limiter.take("sign-in-pair|\(pair)", limits.signInPerNameAndAddress)
         try await limiter.checkBackOff(pair)
