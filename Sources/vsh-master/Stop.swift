@@ -18,7 +18,10 @@ struct GeometrySource: ParsableArguments {
     var photos: [String] = []
     @Option(help: ArgumentHelp("With --photos: how far beyond the corners.", valueName: "m")) var buffer:
         Double = 5
-    @Option(help: ArgumentHelp("A circle: centre and radius in metres.", valueName: "lat,lon,radius"))
+    // Unconditional: south of the equator and west of Greenwich a centre starts with "-".
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("A circle: centre and radius in metres.", valueName: "lat,lon,radius"))
     var circle: String?
     @Option(
         help: ArgumentHelp(

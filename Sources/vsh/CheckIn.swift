@@ -29,7 +29,9 @@ extension VSH {
                 "A JPEG taken at the stop; or many files and folders, checked in as a batch.",
                 valueName: "file"))
         var photo: [String] = []
+        // Unconditional: south of the equator and west of Greenwich a position starts with "-".
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp(
                 "A device position: alone, or with the photo it was taken with.", valueName: "lat,lon"))
         var fix: String?

@@ -54,6 +54,48 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         return workspace
     }
 
+    /// Coordinates of all four hemispheres: a value that starts with "-" is the option's value,
+    /// not another option (`--circle -33.8568,151.2153,60` used to fail with "Missing value", exit 64).
+    /// Each stop is drawn with `vsh-master stop add --circle`, found by `vsh locate` and checked in
+    /// at with `vsh checkin --fix`.
+    @Test func coordinatesOfEveryHemisphereAreTaken() throws {
+        let workspace = try Workspace(copyHunts: false)
+        let made = try workspace.master([
+            "hunt", "new", "world", "--name", "Around the World", "--timezone", "UTC",
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let places: [(id: String, name: String, lat: String, lon: String)] = [
+            ("eye", "London Eye", "51.5033", "-0.1196"),
+            ("opera", "Sydney Opera House", "-33.8568", "151.2153"),
+            ("liberty", "Statue of Liberty", "40.6892", "-74.0445"),
+            ("cristo", "Cristo Redentor", "-22.9519", "-43.2105"),
+        ]
+        for place in places {
+            let added = try workspace.master([
+                "stop", "add", "--hunt", "world", "--id", place.id, "--name", place.name, "--points", "10",
+                "--circle", "\(place.lat),\(place.lon),60",
+            ])
+            #expect(added.status == 0, "\(place.id): \(added.stderr)")
+        }
+        for place in places {
+            let located = try workspace.vsh(["locate", place.lat, place.lon])
+            #expect(located.status == 0, "\(place.id): \(located.stderr)")
+            #expect(located.stdout.contains("inside \(place.name) (world/\(place.id))"), "\(located.stdout)")
+            // A traveller at each place: one player at all four at once would be a teleport.
+            #expect(try workspace.vsh(["player", "add", "Visitor \(place.id)"]).status == 0)
+            let checked = try workspace.vsh([
+                "checkin", "--player", "Visitor \(place.id)", "--fix", "\(place.lat),\(place.lon)",
+                "--time", "2026-11-26T10:00:00Z", "--accuracy", "10", "--now", "2026-11-26T10:00:30Z",
+                "--json",
+            ])
+            #expect(checked.status == 0, "\(place.id): \(checked.stderr)")
+            let verdict = try json(checked.stdout)
+            #expect(
+                verdict["stop"]?.string == place.id && verdict["verdict"]?.string == "accepted",
+                "\(checked.stdout)")
+        }
+    }
+
     /// The first `hunt new` makes the hunts folder (it used to fail until the user ran mkdir); a
     /// folder whose parent is missing is still an error.
     @Test func theFirstHuntMakesItsFolder() throws {
