@@ -389,7 +389,7 @@ public actor MemoryStore: LeagueStore {
     }
 
     /// A player's totals, progress, badges and latest check-ins.
-    public func profile(player: PlayerID, recent: Int) throws -> PlayerProfile {
+    public func profile(player: PlayerID, recent: Int, acceptedOnly: Bool) throws -> PlayerProfile {
         guard let record = playersByID[player] else { throw LeagueError.unknownPlayerID(player) }
         let events = scores[player, default: []]
         let hunts = catalog.hunts.map { hunt in
@@ -411,13 +411,14 @@ public actor MemoryStore: LeagueStore {
                     points: e.points,
                     earnedAt: e.at, checkInID: e.checkInID)
             }
-        let latest = checkIns.filter { $0.player == player }.suffix(max(0, recent)).reversed().map { c in
-            PlayerProfile.RecentCheckIn(
-                id: c.id, receivedAt: c.receivedAt, huntID: c.huntID, stopID: c.stopID,
-                stopName: c.stopID.flatMap { stop(id: $0)?.name }, state: state(c),
-                points: events.filter { $0.checkInID == c.id }.reduce(0) { $0 + $1.points },
-                hasPhoto: c.photoFile != nil)
-        }
+        let latest = checkIns.filter { $0.player == player && (!acceptedOnly || state($0) == "accepted") }
+            .suffix(max(0, recent)).reversed().map { c in
+                PlayerProfile.RecentCheckIn(
+                    id: c.id, receivedAt: c.receivedAt, huntID: c.huntID, stopID: c.stopID,
+                    stopName: c.stopID.flatMap { stop(id: $0)?.name }, state: state(c),
+                    points: events.filter { $0.checkInID == c.id }.reduce(0) { $0 + $1.points },
+                    hasPhoto: c.photoFile != nil)
+            }
         return PlayerProfile(
             id: player, name: record.name, createdAt: record.createdAt,
             points: events.reduce(0) { $0 + $1.points },

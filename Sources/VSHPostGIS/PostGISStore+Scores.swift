@@ -232,7 +232,7 @@ extension PostGISStore {
     }
 
     /// A player's totals, per-hunt progress, badges and latest check-ins.
-    public func profile(player: PlayerID, recent: Int) async throws -> PlayerProfile {
+    public func profile(player: PlayerID, recent: Int, acceptedOnly: Bool) async throws -> PlayerProfile {
         try await read { db in
             guard let record = try await self.playerRecord(db, id: player) else {
                 throw LeagueError.unknownPlayerID(player)
@@ -280,7 +280,8 @@ extension PostGISStore {
                 SELECT c.id, c.received_at, c.hunt_id, c.stop_id, s.name, c.state, c.photo_file IS NOT NULL,
                     (SELECT COALESCE(SUM(points), 0)::int8 FROM score_events e WHERE e.checkin_id = c.id)
                 FROM checkin_state c LEFT JOIN stops s ON s.id = c.stop_id
-                WHERE c.player_id = \(id) ORDER BY c.id DESC LIMIT \(Int64(recent))
+                WHERE c.player_id = \(id) AND (NOT \(acceptedOnly) OR c.state = 'accepted')
+                ORDER BY c.id DESC LIMIT \(Int64(recent))
                 """, logger: self.logger
             ).collect().map { row in
                 let (checkIn, received, hunt, stop, stopName, state, hasPhoto, points) = try row.decode(

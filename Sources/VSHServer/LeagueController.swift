@@ -89,7 +89,9 @@ struct LeagueController: Sendable {
             guard let player = try await reads.player(named: name) else {
                 throw LeagueError.unknownPlayer(name: name)
             }
-            var profile = ProfileJSON.profile(try await reads.profile(player: player.id, recent: 10))
+            // Others see a player's accepted check-ins only; their own profile (`/v1/me`) has them all.
+            var profile = ProfileJSON.profile(
+                try await reads.profile(player: player.id, recent: 10, acceptedOnly: true))
             // The picture's URL changes with the picture, so a page never shows a stale one.
             if case .object(var fields) = profile {
                 let path = PathSegment.encode(name)

@@ -45,7 +45,7 @@ extension SpatiaLiteStore {
     }
 
     /// A player's totals, per-hunt progress, badges and latest check-ins.
-    public func profile(player: PlayerID, recent: Int = 10) async throws -> PlayerProfile {
+    public func profile(player: PlayerID, recent: Int, acceptedOnly: Bool) async throws -> PlayerProfile {
         try await read { db in
             guard
                 let record = try PlayerRow.fetchOne(
@@ -94,9 +94,9 @@ extension SpatiaLiteStore {
                         c.photo_file IS NOT NULL AS has_photo,
                         (SELECT COALESCE(SUM(points), 0) FROM score_events e WHERE e.checkin_id = c.id) AS points
                     FROM checkin_state c LEFT JOIN stops s ON s.id = c.stop_id
-                    WHERE c.player_id = ? ORDER BY c.id DESC LIMIT ?
+                    WHERE c.player_id = ? AND (? = 0 OR c.state = 'accepted') ORDER BY c.id DESC LIMIT ?
                     """,
-                arguments: [playerID, recent]
+                arguments: [playerID, acceptedOnly, recent]
             ).map {
                 PlayerProfile.RecentCheckIn(
                     id: $0.id, receivedAt: RFC3339.parse($0.receivedAt) ?? Date(timeIntervalSince1970: 0),

@@ -330,6 +330,32 @@ import VSHTestSupport
         #expect(try await signIn("Kit Two").0 == 201)
     }
 
+    /// A player's public profile lists their accepted check-ins only (another player's rejected
+    /// and pending attempts are theirs alone); their own profile lists everything.
+    @Test(arguments: [false, true]) func othersSeeAPlayersAcceptedCheckInsOnly(_ postGIS: Bool) async throws {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let ann = try await server.register("Ann Lee", email: "ann@example.org")
+        let viewer = try await server.register("Bo Peep", email: "bo@example.org")
+        let sign = try #require(try Landmark.all().first)
+        #expect(
+            try await OperationsTests.deviceCheckIn(
+                server, token: ann, "\(sign.latitude)", "\(sign.longitude)") == 201)
+        // In the desert, far from every stop.
+        #expect(try await OperationsTests.deviceCheckIn(server, token: ann, "36.2", "-115.6") == 201)
+        func states(_ answer: (status: Int, body: String, headers: [String: String])) throws -> [String] {
+            #expect(answer.status == 200, "\(answer.body)")
+            return try json(answer.body)["recent"]?.array.compactMap { $0["state"]?.string } ?? []
+        }
+        let own = try states(try await server.call("GET", "/v1/me", token: ann))
+        #expect(own == ["rejected", "accepted"], "\(own)")
+        for token in [viewer, nil] {
+            let seen = try states(try await server.call("GET", "/v1/players/Ann%20Lee", token: token))
+            #expect(seen == ["accepted"], "\(seen)")
+        }
+    }
+
     /// A moderator may not decide their own pending check-in.
     @Test func aModeratorCannotApproveTheirOwnCheckIn() async throws {
         let workspace = try Workspace()

@@ -227,8 +227,9 @@ public protocol ScoreStore: Sendable {
     /// - Throws: `LeagueError.unknownHunt` for a hunt that does not exist.
     func leaderboard(_ query: LeaderboardQuery) async throws -> [LeaderboardEntry]
 
-    /// A player's totals, per-hunt progress, badges with dates, and `recent` latest check-ins.
-    func profile(player: PlayerID, recent: Int) async throws -> PlayerProfile
+    /// A player's totals, per-hunt progress, badges with dates, and `recent` latest check-ins: every
+    /// one of them, or with `acceptedOnly` only the accepted (what others may see of a player).
+    func profile(player: PlayerID, recent: Int, acceptedOnly: Bool) async throws -> PlayerProfile
 
     /// Every stop of a hunt, in order, with the player's first accepted photo there.
     func collagePlan(player: PlayerID, hunt huntID: String) async throws -> CollagePlan
@@ -261,5 +262,12 @@ extension ScoreStore {
         async throws -> [LeaderboardEntry]
     {
         try await leaderboard(LeaderboardQuery(huntID: huntID, since: since, until: until, limit: limit))
+    }
+}
+
+extension ScoreStore {
+    /// A player's profile with all their latest check-ins (their own view, and the command line's).
+    public func profile(player: PlayerID, recent: Int) async throws -> PlayerProfile {
+        try await profile(player: player, recent: recent, acceptedOnly: false)
     }
 }
