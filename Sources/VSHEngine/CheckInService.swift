@@ -69,10 +69,13 @@ public struct CheckInService: Sendable {
     public func submission(
         player: PlayerID, photo bytes: [UInt8], name: String,
         deviceFix: (position: Coordinate, time: Date, accuracyMeters: Double?)?, huntID: String?, now: Date,
-        playerKnown: Bool = false
+        playerKnown: Bool = false, requirePosition: Bool = false
     ) async throws -> (submission: Submission, photoFile: String) {
         // The archive keeps the picture, not whatever else the upload carried (docs/security.md).
         let (photo, archived, archivedSHA256) = try PhotoReader.photoAndArchive(bytes: bytes, name: name)
+        if requirePosition, deviceFix == nil, photo.metadata.position == nil {
+            throw SubmissionError.noPosition(note: photo.metadata.positionNote ?? "none")
+        }
         if let accuracy = deviceFix?.accuracyMeters, !(accuracy.isFinite && accuracy >= 0) {
             throw SubmissionError.invalidAccuracy
         }

@@ -66,7 +66,7 @@ struct CheckInsController: Sendable {
             let (submission, photoFile) = try await service.submission(
                 player: session.player.id, photo: bytes, name: "photo",
                 deviceFix: fix.map { ($0.position, $0.time, $0.accuracy) }, huntID: hunt, now: now,
-                playerKnown: true)
+                playerKnown: true, requirePosition: true)
             checkIn = CheckInRequest(submission: submission, photoFile: photoFile)
         case (nil, true):
             let fix = try Self.deviceFix(fields)

@@ -426,7 +426,7 @@ public enum OpenAPIDocument {
                         (
                             "422",
                             problem(
-                                "No evidence, an unreadable photo, a bad field, or an Idempotency-Key already used for a different check-in"
+                                "No evidence, no position (a photo without GPS and no device fix), an unreadable photo, a bad field, or an Idempotency-Key already used for a different check-in"
                             )
                         ), ("429", tooMany),
                     ],

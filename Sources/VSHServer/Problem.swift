@@ -48,7 +48,9 @@ public struct Problem: Error, Sendable {
             return Problem(.conflict, "Fails the rules now", detail)
         case let error as PlayerNameError: return Problem(.unprocessableContent, "Invalid name", "\(error)")
         case let error as PasswordError: return Problem(.unprocessableContent, "Invalid password", "\(error)")
-        case let error as SubmissionError: return Problem(.unprocessableContent, "Invalid", "\(error)")
+        case let error as SubmissionError:
+            if case .noPosition = error { return Problem(.unprocessableContent, "No position", "\(error)") }
+            return Problem(.unprocessableContent, "Invalid", "\(error)")
         case let error as PhotoError:
             if case .tooLarge = error { return Problem(.contentTooLarge, "Too large", error.reason) }
             return Problem(.unprocessableContent, "Unreadable photo", error.reason)

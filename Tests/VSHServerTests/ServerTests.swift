@@ -426,6 +426,45 @@ import VSHTestSupport
         #expect(try await store.players().reduce(0) { $0 + $1.checkIns } == 5)
     }
 
+    /// A photo without GPS sent without the device's position (location denied or slow) can never
+    /// be accepted: 422 naming what is missing, and nothing recorded, so the photo is not spent. The
+    /// same photo with a fix then counts.
+    @Test func aPhotoWithoutAnyPositionIsRefusedAndDoesNotSpendThePhoto() async throws {
+        let received = RFC3339.parse("2026-11-21T19:32:00Z")!
+        let photo = try [UInt8](
+            Data(contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/no-gps.jpg")))
+        try await app(clock: { received }).test(.router) { client in
+            let token = try await Self.register(client, "Cy")
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                body: Self.form([("photo", "no-gps.jpg", photo)])
+            ) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                let problem = try Self.object(response)
+                #expect(problem["title"] == .string("No position"), "\(problem)")
+                guard case .string(let detail)? = problem["detail"] else {
+                    Issue.record("no detail: \(problem)")
+                    return
+                }
+                #expect(detail.contains("no usable GPS position") && detail.contains("location"), "\(detail)")
+            }
+            #expect(try await store.players().reduce(0) { $0 + $1.checkIns } == 0)
+            let fix: [(String, String?, [UInt8])] = [
+                ("lat", nil, Array("36.08205".utf8)), ("lon", nil, Array("-115.17275".utf8)),
+                ("accuracy_m", nil, Array("6".utf8)), ("fix_time", nil, Array("2026-11-21T19:31:00Z".utf8)),
+            ]
+            try await client.execute(
+                uri: "/v1/checkins", method: .post, headers: Self.formHeaders(token),
+                body: Self.form([("photo", "no-gps.jpg", photo)] + fix)
+            ) { response in
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+                let answer = try Self.object(response)
+                #expect(answer["verdict"] == .string("accepted"))
+            }
+        }
+    }
+
     /// `Idempotency-Key`: a phone that lost its connection mid-upload retries and gets the first answer.
     @Test func aRetryWithTheSameKeyGetsTheFirstAnswerAndRecordsNothing() async throws {
         let photo = try [UInt8](

@@ -70,14 +70,25 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Ex
 public enum SubmissionError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
     /// A device fix's accuracy is not a finite distance of 0 m or more.
     case invalidAccuracy
+    /// A photo without a usable GPS position and no device fix: nothing could place the player,
+    /// so the check-in could never be accepted (the service refuses it rather than burn the photo).
+    case noPosition(note: String)
 
     /// The message.
     public var description: String {
         switch self {
         case .invalidAccuracy: return "accuracy must be a distance in metres, 0 or more"
+        case .noPosition(let note):
+            return
+                "no position: the photo has no usable GPS position (\(note)) and no device position (lat, lon, fix_time, accuracy_m) came with it; allow this site to use your location and try again"
         }
     }
 
-    /// 64: the CLI takes the accuracy as an option.
-    public var exitStatus: ExitStatus { .usage }
+    /// 64 for an option the CLI takes; 65 for input that cannot be judged.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .invalidAccuracy: return .usage
+        case .noPosition: return .dataError
+        }
+    }
 }
