@@ -27,8 +27,6 @@ public final class PostGISStore: LeagueStore {
     let client: PostgresClient
     let logger: Logger
     private let runner: Task<Void, Never>?
-    /// The highest id of a pooled connection leased so far (`closeAndWait`).
-    private let newestConnection = Highest()
     /// A dry run's view: everything runs on this connection, inside the dry run's transaction.
     let pinned: PostgresConnection?
     /// Hunts as last read, with the `sync_state` generation they belong to.
@@ -140,19 +138,15 @@ public final class PostGISStore: LeagueStore {
     public func close() { runner?.cancel() }
 
     /// Closes the connections and returns once the client has stopped. The pool itself drops its
-    /// connections without a word, so first each idle one is leased and closed gracefully: it says
-    /// goodbye with PostgreSQL's Terminate message, and the server ends its session in order
-    /// instead of finding the socket gone. A lease that had to open a new connection (its id is
-    /// newer than any leased before) means none was idle: that one is closed too, and that is all.
+    /// connections without a word, so first as many leases as the pool may hold connections each
+    /// close theirs gracefully: it says goodbye with PostgreSQL's Terminate message, and the server
+    /// ends its session in order instead of finding the socket gone. Idle connections go first;
+    /// when none is left a lease opens one, which then closes at once (at most the pool's size,
+    /// once, at shutdown).
     public func closeAndWait() async {
         guard let runner else { return }
-        let known = newestConnection.value
-        for _ in 0...Self.poolSize {
-            let id = try? await withConnection { connection in
-                try? await connection.closeGracefully()
-                return connection.id
-            }
-            if let id, id > known { break }
+        for _ in 0..<Self.poolSize {
+            _ = try? await withConnection { connection in try? await connection.closeGracefully() }
         }
         runner.cancel()
         await runner.value
@@ -192,7 +186,7 @@ public final class PostGISStore: LeagueStore {
                 throw PostGISError.wrap(error, location: location)
             }
         }
-        let (client, newest) = (self.client, self.newestConnection)
+        let client = self.client
         let bound = max(BusyTimeout.seconds, 1)
         let leased = Flag()
         do {
@@ -200,7 +194,6 @@ public final class PostGISStore: LeagueStore {
                 group.addTask {
                     try await client.withConnection { connection in
                         leased.set()
-                        newest.raise(to: connection.id)
                         return try await work(connection)
                     }
                 }
@@ -613,13 +606,6 @@ public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomSt
 }
 
 /// A flag one task sets and another reads.
-/// The highest of the numbers it was shown.
-final class Highest: Sendable {
-    private let highest = Atomic<Int>(0)
-    func raise(to value: Int) { highest.max(value, ordering: .relaxed) }
-    var value: Int { highest.load(ordering: .relaxed) }
-}
-
 final class Flag: Sendable {
     private let value = Atomic<Bool>(false)
     func set() { value.store(true, ordering: .sequentiallyConsistent) }
