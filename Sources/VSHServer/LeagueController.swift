@@ -9,8 +9,10 @@ struct LeagueController: Sendable {
     let store: any LeagueStore
     /// Where the public reads go: the league itself, or a replica (`vsh serve --read-db`).
     let reads: any LeagueStore
-    /// Answers kept until the next write.
+    /// Answers kept until the next write (or for a second: a hunt's state changes with the clock).
     let cache: ReadCache
+    /// Now, for each hunt's state.
+    let clock: @Sendable () -> Date
 
     static let health = Endpoint(.get, "/healthz")
     static let hunts = Endpoint(.get, "/v1/hunts")
@@ -33,15 +35,19 @@ struct LeagueController: Sendable {
         return JSONBodies.response(.object(["status": .string("ok")]))
     }
 
-    /// GET /v1/hunts → the feed: each hunt's metadata with `total_points` and a count of `stops`.
+    /// GET /v1/hunts → the feed: each hunt's metadata with `total_points`, a count of `stops` and its
+    /// `state` now (`upcoming`, `open`, `closed`).
     @Sendable func hunts(_ request: Request, context: VSHRequestContext) async throws -> Response {
         try await cache.answer(request) {
-            let feed = JSONValue.array(try await reads.hunts().map { HuntJSON.hunt($0, withStops: false) })
+            let now = clock()
+            let feed = JSONValue.array(
+                try await reads.hunts().map { HuntJSON.hunt($0, withStops: false, at: now) })
             return (ByteBuffer(string: feed.compactText), "application/json")
         }
     }
 
-    /// GET /v1/hunts/{id} → the hunt as its hunt file: an RFC 7946 FeatureCollection.
+    /// GET /v1/hunts/{id} → the hunt as its hunt file: an RFC 7946 FeatureCollection, with its
+    /// `state` now as a member of its own beside `hunt`.
     @Sendable func hunt(_ request: Request, context: VSHRequestContext) async throws -> Response {
         let raw = try context.parameters.require("id")
         let id = raw.removingPercentEncoding ?? raw
@@ -49,7 +55,9 @@ struct LeagueController: Sendable {
             guard let stored = try await reads.hunt(id: id) else {
                 throw LeagueError.unknownHunt(id: id, known: try await reads.hunts().map(\.hunt.id))
             }
-            return (ByteBuffer(string: HuntFile.text(of: stored.hunt)), "application/geo+json")
+            var document = HuntFile.document(of: stored.hunt)
+            document["state"] = .string(stored.hunt.state(at: clock()).rawValue)
+            return (ByteBuffer(string: JSONValue.object(document).prettyText), "application/geo+json")
         }
     }
 

@@ -43,7 +43,8 @@ public func buildApplication(
     let limiter = RateLimiter(shared: configuration.store as? any SharedRateBuckets)
     let mailer = configuration.smtp.map { Mailer(relay: $0) }
     LeagueController(
-        store: configuration.store, reads: configuration.readStore ?? configuration.store, cache: cache
+        store: configuration.store, reads: configuration.readStore ?? configuration.store, cache: cache,
+        clock: configuration.clock
     )
     .add(to: router)
     AccountsController(

@@ -186,3 +186,17 @@ public enum Slug {
         }
     }
 }
+
+/// Where a hunt stands at a moment: before `starts_at`, between, or from `ends_at` on.
+public enum HuntState: String, Sendable {
+    case upcoming, open, closed
+}
+
+extension Hunt {
+    /// The hunt's state at `now`: check-ins count only while it is open.
+    public func state(at now: Date) -> HuntState {
+        if let startsAt, now < startsAt { return .upcoming }
+        if let endsAt, now >= endsAt { return .closed }
+        return .open
+    }
+}

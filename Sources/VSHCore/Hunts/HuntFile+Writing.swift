@@ -37,6 +37,11 @@ extension HuntFile {
 
     /// Writes a hunt as its hunt file: fixed key order, 7 decimals, stable for diffs.
     public static func text(of hunt: Hunt) -> String {
+        JSONValue.object(document(of: hunt)).prettyText
+    }
+
+    /// The hunt file as a JSON value (`text(of:)` writes it).
+    public static func document(of hunt: Hunt) -> JSONObject {
         let meta = metadata(of: hunt)
         let features = hunt.stops.map { stop -> JSONValue in
             var properties: JSONObject = [
@@ -58,9 +63,9 @@ extension HuntFile {
                 "geometry": stop.geofence.geoJSON(decimals: coordinateDecimals),
             ])
         }
-        return JSONValue.object([
+        return [
             "type": .string("FeatureCollection"), "hunt": .object(meta), "features": .array(features),
-        ]).prettyText
+        ]
     }
 
     /// A geofence with every coordinate rounded as hunt files keep it.

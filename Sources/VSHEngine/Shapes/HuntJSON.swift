@@ -1,13 +1,16 @@
+public import Foundation
 public import VSHCore
 
 /// The `--json` shapes of `vsh hunts` and `vsh hunt ID` (README: "JSON output").
 public enum HuntJSON {
     /// A hunt's metadata with the file's field names, plus `stops` (a count, or
-    /// the stops themselves) and `total_points`.
-    public static func hunt(_ stored: StoredHunt, withStops: Bool) -> JSONValue {
+    /// the stops themselves) and `total_points`; with `now`, its `state` then (`upcoming`, `open`,
+    /// `closed`).
+    public static func hunt(_ stored: StoredHunt, withStops: Bool, at now: Date? = nil) -> JSONValue {
         let hunt = stored.hunt
         var object = HuntFile.metadata(of: hunt)
         object["total_points"] = .int(hunt.totalPoints)
+        if let now { object["state"] = .string(hunt.state(at: now).rawValue) }
         if withStops {
             object["stops"] = .array(
                 hunt.stops.map { stop in

@@ -1,6 +1,6 @@
 // The vsh web app: one module, the pages players and organisers open, drawn from the /v1 API (/openapi.json).
 import { api, session, setSession, clearSession, ApiError, OfflineError, privatePicture, sendCheckIn, newKey } from './api.js';
-import { h, fill, plural, formatDistance, formatTime, initials, distanceTo } from './dom.js';
+import { h, fill, plural, formatDistance, formatTime, formatOpening, countdown, initials, distanceTo } from './dom.js';
 import { drawMap } from './map.js';
 import * as outbox from './outbox.js';
 
@@ -116,7 +116,7 @@ async function findStop(id) {
   for (const hunt of await feed()) {
     const file = await huntFile(hunt.id);
     const index = file.features.findIndex((f) => f.id === id);
-    if (index >= 0) return { hunt: file.hunt, file, feature: file.features[index], number: index + 1 };
+    if (index >= 0) return { hunt: file.hunt, state: file.state, file, feature: file.features[index], number: index + 1 };
   }
   throw new ApiError(404, 'Not found', `There is no stop "${id}".`);
 }
@@ -184,6 +184,7 @@ async function feedPage() {
           h('h2', {}, hunt.name),
           h('p', { class: 'facts' }, difficulty(hunt.difficulty), ` ${plural(hunt.stops, 'stop')} · ${hunt.total_points.toLocaleString('en')} points`),
           h('p', { class: 'description' }, hunt.description),
+          schedule(hunt, hunt.state),
           mineHere ? (mineHere.completed_at ? h('p', { class: 'done' }, '✓ Completed') : progress(mineHere.visited, mineHere.total)) : null)));
   });
   const onboarding = s && !localStorage.getItem(`vsh.welcomed.${s.player.id}`);
@@ -204,6 +205,37 @@ async function feedPage() {
         h('a', { href: `/stops/${f.id}` }, f.properties.name), ` · ${hunt.name}`,
         f.properties.sponsor ? h('span', { class: 'sponsor' }, ` Sponsored by ${f.properties.sponsor}`) : null)))) : null,
     h('ul', { class: 'cards' }, cards));
+}
+
+// When a hunt opens or closes, in its own time zone. Before it opens, the check-in form is not
+// offered and the page counts down (`live`), drawing itself again once the hunt opens.
+function schedule(hunt, state, { live = false } = {}) {
+  const zone = hunt.timezone;
+  if (state === 'upcoming' && hunt.starts_at) {
+    const left = h('span', { class: 'countdown' }, countdown(hunt.starts_at));
+    const note = h('p', { class: 'schedule upcoming', role: 'status' },
+      `Opens ${formatOpening(hunt.starts_at, zone)}`, live ? [' · in ', left] : null, '. Check-ins count from then.');
+    if (live) {
+      const timer = setInterval(() => {
+        if (!note.isConnected) { clearInterval(timer); return; }
+        if (Date.now() >= new Date(hunt.starts_at).getTime()) {
+          clearInterval(timer);
+          hunts.feed = null;
+          hunts.files.clear();
+          render();
+          return;
+        }
+        left.textContent = countdown(hunt.starts_at);
+      }, 15000);
+      cleanups.push(() => clearInterval(timer));
+    }
+    return note;
+  }
+  if (state === 'closed') {
+    return h('p', { class: 'schedule closed' },
+      hunt.ends_at ? `Closed ${formatOpening(hunt.ends_at, zone)}. Check-ins no longer count.` : 'Closed.');
+  }
+  return hunt.ends_at ? h('p', { class: 'note' }, `Open until ${formatTime(hunt.ends_at, zone)}.`) : null;
 }
 
 // ---------------------------------------------------------------- a hunt
@@ -230,7 +262,7 @@ async function huntPage(id) {
     h('p', { class: 'facts' }, difficulty(hunt.difficulty), ` ${plural(file.features.length, 'stop')} · ${visited.size ? `${[...visited].filter((s) => rows.has(s)).length} visited · ` : ''}completion bonus ${hunt.bonus_points} points`),
     h('p', {}, hunt.description),
     hunt.ordered ? h('p', { class: 'note' }, 'Visit the stops in the order listed.') : null,
-    hunt.ends_at ? h('p', { class: 'note' }, `Open until ${formatTime(hunt.ends_at)}.`) : null,
+    schedule(hunt, file.state, { live: true }),
     mapBox, h('div', { class: 'row' }, share, status),
     h('h2', {}, 'Stops'), list);
   const map = await drawMap(mapBox, file.features, { visited, link: true, label: `Map of the stops of ${hunt.name}` });
@@ -249,7 +281,7 @@ async function huntPage(id) {
 // ---------------------------------------------------------------- a stop and its check-in
 
 async function stopPage(id) {
-  const { hunt, feature, number } = await findStop(id);
+  const { hunt, state, feature, number } = await findStop(id);
   const s = session();
   const visited = await visitedStops();
   const p = feature.properties;
@@ -263,7 +295,8 @@ async function stopPage(id) {
     p.image ? h('img', { class: 'stop-image', src: `/v1/stops/${feature.id}/image`, alt: `${p.name}` }) : null,
     h('p', {}, p.description),
     mapBox, distance,
-    s ? checkInForm(hunt, feature) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, 'Sign in'), ' to check in here.'));
+    state && state !== 'open' ? schedule(hunt, state, { live: true })
+      : s ? checkInForm(hunt, feature) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, 'Sign in'), ' to check in here.'));
   const map = await drawMap(mapBox, [feature], { visited, label: `Map of ${p.name}`, numbers: new Map([[id, number]]) });
   const update = (position) => {
     map.setPosition(position);

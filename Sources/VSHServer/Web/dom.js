@@ -39,10 +39,36 @@ export function formatDistance(metres) {
   return `${(metres / 1000).toFixed(metres < 10000 ? 1 : 0)} km away`;
 }
 
-export function formatTime(iso) {
+export function formatTime(iso, timeZone) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return d.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+  try {
+    return d.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short', timeZone });
+  } catch (_) {
+    return d.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+  }
+}
+
+// A hunt's opening or closing time in its own time zone, with the weekday ("Sat, Nov 28, 10:00 AM").
+export function formatOpening(iso, timeZone) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const options = { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' };
+  try {
+    return d.toLocaleString('en', { ...options, timeZone });
+  } catch (_) {
+    return d.toLocaleString('en', options);
+  }
+}
+
+// How long until `iso`: "2 days 3 h", "3 h 20 min", "12 min", "less than a minute".
+export function countdown(iso, now = Date.now()) {
+  const minutes = Math.max(0, Math.floor((new Date(iso).getTime() - now) / 60000));
+  if (minutes < 1) return 'less than a minute';
+  const days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60), rest = minutes % 60;
+  if (days) return `${days} ${days === 1 ? 'day' : 'days'}${hours ? ` ${hours} h` : ''}`;
+  if (hours) return `${hours} h${rest ? ` ${rest} min` : ''}`;
+  return `${rest} min`;
 }
 
 export function initials(name) {

@@ -1,0 +1,91 @@
+"""Hunts that say when they open, seen as a player on a phone (390 x 844, headless Chromium): the
+feed, the hunt page and a stop page of a hunt that has not opened (no check-in form; when it opens,
+in the hunt's own time zone, and a countdown), and of one that has closed. Run by
+WebAppBrowserTests.huntsSayWhenTheyOpenAndOfferNoCheckInBefore, which passes:
+
+  VSH_URL          the server
+  VSH_SCREENSHOTS  where the screenshots go
+  VSH_OPENS        how the opening time must read ("Sat, Nov 30, 10:00 AM")
+"""
+
+import os
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support import expected_conditions as EC
+
+BASE = os.environ["VSH_URL"]
+SHOTS = os.environ["VSH_SCREENSHOTS"]
+OPENS = os.environ["VSH_OPENS"]
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message, flush=True)
+    return condition
+
+
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=390,844",
+                 "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-default-apps"]:
+    options.add_argument(argument)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
+driver.set_window_size(390, 844)
+wait = WebDriverWait(driver, 60)
+
+
+def text_of(selector):
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent : ''", selector)
+
+
+try:
+    print("-- sign up, so that a check-in form would be offered", flush=True)
+    driver.get(BASE + "/signup")
+    wait.until(EC.presence_of_element_located((By.ID, "username"))).send_keys("Early Bird")
+    driver.find_element(By.ID, "email").send_keys("early@example.org")
+    driver.find_element(By.ID, "password").send_keys("a long password")
+    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".welcome")))
+
+    print("-- the feed says which hunt opens when and which has closed", flush=True)
+    wait.until(lambda d: text_of(".schedule.upcoming"))
+    check(f"Opens {OPENS}" in text_of(".schedule.upcoming"), f"the feed's card: {text_of('.schedule.upcoming')!r}")
+    check("Closed" in text_of(".schedule.closed"), f"the closed hunt's card: {text_of('.schedule.closed')!r}")
+
+    print("-- the hunt page of the upcoming hunt counts down", flush=True)
+    driver.get(BASE + "/hunts/strip-classics")
+    wait.until(lambda d: text_of("main .schedule.upcoming"))
+    note = text_of("main .schedule.upcoming")
+    check(f"Opens {OPENS}" in note and " · in " in note and "Check-ins count from then" in note, f"the hunt page: {note!r}")
+    driver.save_screenshot(os.path.join(SHOTS, "hunt-upcoming.png"))
+
+    print("-- its stop page offers no check-in before it opens", flush=True)
+    driver.get(BASE + "/stops/welcome-sign")
+    wait.until(lambda d: text_of("main .schedule.upcoming"))
+    check(not driver.find_elements(By.ID, "photo"), "no photo input on a stop of a hunt that has not opened")
+    check(not driver.find_elements(By.CSS_SELECTOR, "form.checkin, main form"), "no check-in form at all")
+    driver.save_screenshot(os.path.join(SHOTS, "stop-upcoming.png"))
+
+    print("-- the closed hunt says so", flush=True)
+    driver.get(BASE + "/hunts/downtown-fremont")
+    wait.until(lambda d: text_of("main .schedule.closed"))
+    check("Check-ins no longer count" in text_of("main .schedule.closed"), text_of("main .schedule.closed"))
+    for entry in driver.get_log("browser"):
+        # Chromium's own geolocation provider has no network here: not the app's error.
+        if entry["level"] == "SEVERE" and "Network location provider" not in entry["message"]:
+            check(False, f"console error: {entry['message']}")
+finally:
+    driver.quit()
+
+if failures:
+    print(f"{len(failures)} schedule checks failed", flush=True)
+    sys.exit(1)
+print("all schedule checks passed", flush=True)
