@@ -21,6 +21,8 @@ public actor MemoryStore: LeagueStore {
     private var checkIns: [MemoryCheckIn] = []
     /// The latest moderator decision per check-in id.
     private var decisions: [Int64: ReviewDecision] = [:]
+    /// The reason of each check-in's latest decision.
+    private var reasons: [Int64: String] = [:]
     private var scores: [PlayerID: [ScoreEvent]] = [:]
     private var passwordHashes: [PlayerID: String] = [:]
     private var roles: [PlayerID: Role] = [:]
@@ -320,6 +322,7 @@ public actor MemoryStore: LeagueStore {
         let total = { (self.scores[checkIn.player] ?? []).reduce(0) { $0 + $1.points } }
         let pointsBefore = total()
         decisions[id] = decision
+        reasons[id] = reason
         rescore(checkIn.player)
         let pointsAfter = total()
         return ReviewOutcome(
@@ -346,6 +349,7 @@ public actor MemoryStore: LeagueStore {
         let pointsBefore = total()
         let copy = try recordOne(submission, photoFile: photoFile, decide: decide, overturns: id)
         decisions[copy.id] = .approved
+        reasons[copy.id] = reason
         rescore(rejected.player)
         let pointsAfter = total()
         return ReviewOutcome(
@@ -417,7 +421,7 @@ public actor MemoryStore: LeagueStore {
                     id: c.id, receivedAt: c.receivedAt, huntID: c.huntID, stopID: c.stopID,
                     stopName: c.stopID.flatMap { stop(id: $0)?.name }, state: state(c),
                     points: events.filter { $0.checkInID == c.id }.reduce(0) { $0 + $1.points },
-                    hasPhoto: c.photoFile != nil)
+                    hasPhoto: c.photoFile != nil, reason: reasons[c.id])
             }
         return PlayerProfile(
             id: player, name: record.name, createdAt: record.createdAt,

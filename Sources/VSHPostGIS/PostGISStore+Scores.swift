@@ -278,18 +278,20 @@ extension PostGISStore {
             let latest = try await db.query(
                 """
                 SELECT c.id, c.received_at, c.hunt_id, c.stop_id, s.name, c.state, c.photo_file IS NOT NULL,
-                    (SELECT COALESCE(SUM(points), 0)::int8 FROM score_events e WHERE e.checkin_id = c.id)
+                    (SELECT COALESCE(SUM(points), 0)::int8 FROM score_events e WHERE e.checkin_id = c.id),
+                    (SELECT reason FROM reviews r WHERE r.checkin_id = c.id ORDER BY r.id DESC LIMIT 1)
                 FROM checkin_state c LEFT JOIN stops s ON s.id = c.stop_id
                 WHERE c.player_id = \(id) AND (NOT \(acceptedOnly) OR c.state = 'accepted')
                 ORDER BY c.id DESC LIMIT \(Int64(recent))
                 """, logger: self.logger
             ).collect().map { row in
-                let (checkIn, received, hunt, stop, stopName, state, hasPhoto, points) = try row.decode(
-                    (Int64, String, String?, String?, String?, String, Bool, Int).self)
+                let (checkIn, received, hunt, stop, stopName, state, hasPhoto, points, reason) =
+                    try row.decode(
+                        (Int64, String, String?, String?, String?, String, Bool, Int, String?).self)
                 return PlayerProfile.RecentCheckIn(
                     id: checkIn, receivedAt: RFC3339.parse(received) ?? Date(timeIntervalSince1970: 0),
                     huntID: hunt, stopID: stop, stopName: stopName, state: state, points: points,
-                    hasPhoto: hasPhoto)
+                    hasPhoto: hasPhoto, reason: reason)
             }
             return PlayerProfile(
                 id: player, name: record.name, createdAt: record.createdAt, points: totals.0,

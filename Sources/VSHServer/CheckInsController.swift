@@ -196,7 +196,8 @@ struct CheckInsController: Sendable {
         return (position, time, accuracy)
     }
 
-    /// GET /v1/me/checkins → own check-ins, newest first (the latest 100), with their state and points.
+    /// GET /v1/me/checkins → own check-ins, newest first (the latest 100), with their state, points and
+    /// the reason of a moderator's decision (`reason`, null when none decided it).
     @Sendable func mine(_ request: Request, context: VSHRequestContext) async throws -> Response {
         let session = try await authentication.require(request)
         let profile = try await store.profile(player: session.player.id, recent: 100)
@@ -208,6 +209,7 @@ struct CheckInsController: Sendable {
                         "hunt": .optional(c.huntID), "stop": .optional(c.stopID),
                         "stop_name": .optional(c.stopName),
                         "state": .string(c.state), "points": .int(c.points), "has_photo": .bool(c.hasPhoto),
+                        "reason": .optional(c.reason),
                     ])
                 }))
     }

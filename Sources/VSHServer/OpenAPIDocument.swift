@@ -240,6 +240,7 @@ public enum OpenAPIDocument {
         "MyCheckIn": object([
             ("id", integer), ("received_at", dateTime), ("hunt", nullableString), ("stop", nullableString),
             ("stop_name", nullableString), ("state", string), ("points", integer), ("has_photo", boolean),
+            ("reason", nullableString),
         ]),
     ])
 

@@ -119,9 +119,10 @@ struct RecentCheckInRow: Decodable, FetchableRecord {
     var state: String
     var points: Int
     var hasPhoto: Bool
+    var reason: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, state, points
+        case id, state, points, reason
         case hasPhoto = "has_photo"
         case receivedAt = "received_at"
         case huntID = "hunt_id"

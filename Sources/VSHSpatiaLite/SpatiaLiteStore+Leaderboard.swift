@@ -92,7 +92,8 @@ extension SpatiaLiteStore {
                 sql: """
                     SELECT c.id, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.state,
                         c.photo_file IS NOT NULL AS has_photo,
-                        (SELECT COALESCE(SUM(points), 0) FROM score_events e WHERE e.checkin_id = c.id) AS points
+                        (SELECT COALESCE(SUM(points), 0) FROM score_events e WHERE e.checkin_id = c.id) AS points,
+                        (SELECT reason FROM reviews r WHERE r.checkin_id = c.id ORDER BY r.id DESC LIMIT 1) AS reason
                     FROM checkin_state c LEFT JOIN stops s ON s.id = c.stop_id
                     WHERE c.player_id = ? AND (? = 0 OR c.state = 'accepted') ORDER BY c.id DESC LIMIT ?
                     """,
@@ -101,7 +102,7 @@ extension SpatiaLiteStore {
                 PlayerProfile.RecentCheckIn(
                     id: $0.id, receivedAt: RFC3339.parse($0.receivedAt) ?? Date(timeIntervalSince1970: 0),
                     huntID: $0.huntID, stopID: $0.stopID, stopName: $0.stopName, state: $0.state,
-                    points: $0.points, hasPhoto: $0.hasPhoto)
+                    points: $0.points, hasPhoto: $0.hasPhoto, reason: $0.reason)
             }
             return PlayerProfile(
                 id: player, name: record.name, createdAt: record.createdAt, points: totals?.points ?? 0,

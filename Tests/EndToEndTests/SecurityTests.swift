@@ -356,6 +356,38 @@ import VSHTestSupport
         }
     }
 
+    /// A player learns why a moderator decided as they did: the reason is on their own check-ins
+    /// (`GET /v1/me/checkins`), on every store, and on no one else's view of them.
+    @Test(arguments: [false, true]) func playersSeeTheirModeratorsReasons(_ postGIS: Bool) async throws {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
+        defer { server.stop() }
+        let player = try await server.register("Pat Ient", email: "pat@example.org")
+        let mod = try await server.register("Mo Derator", email: "mo@example.org")
+        #expect(try workspace.vsh(["player", "role", "Mo Derator", "moderator"]).status == 0)
+        let photo = try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("poor-accuracy.jpg")))
+        let (body, type) = ServeRobustnessTests.multipart(photo: photo)
+        let sent = try await server.call(
+            "POST", "/v1/checkins", token: player, headers: ["Content-Type": type], data: body)
+        let id = try #require(try json(sent.body)["id"]?.int, "\(sent.body)")
+        func mine() async throws -> JSONValue? {
+            try json(try await server.call("GET", "/v1/me/checkins", token: player).body).array.first {
+                $0["id"]?.int == id
+            }
+        }
+        #expect(try await mine()?["reason"] == .null)
+        let reason = "The sign is not in the picture: take it with the sign behind you."
+        let rejected = try await server.call(
+            "POST", "/v1/reviews/\(id)/reject", json: #"{"reason":"\#(reason)"}"#, token: mod)
+        #expect(rejected.status == 200, "\(rejected.body)")
+        let seen = try await mine()
+        #expect(seen?["state"]?.string == "rejected")
+        #expect(seen?["reason"]?.string == reason, "\(String(describing: seen))")
+        // Not on the public profile, nor in the player's profile shape others read.
+        let profile = try await server.call("GET", "/v1/players/Pat%20Ient")
+        #expect(!profile.body.contains("sign behind you"))
+    }
+
     /// A moderator may not decide their own pending check-in.
     @Test func aModeratorCannotApproveTheirOwnCheckIn() async throws {
         let workspace = try Workspace()

@@ -130,13 +130,17 @@ public struct PlayerProfile: Sendable {
         public var points: Int
         /// Whether it came with a photo.
         public var hasPhoto: Bool
+        /// The reason a moderator gave for their latest decision on it (an approval, a rejection,
+        /// a revocation), if one decided it: what the player is told.
+        public var reason: String?
 
         /// A recent check-in from its parts.
         public init(
             id: Int64, receivedAt: Date, huntID: String?, stopID: String?, stopName: String?, state: String,
-            points: Int, hasPhoto: Bool = false
+            points: Int, hasPhoto: Bool = false, reason: String? = nil
         ) {
             self.hasPhoto = hasPhoto
+            self.reason = reason
             self.id = id
             self.receivedAt = receivedAt
             self.huntID = huntID

@@ -528,7 +528,8 @@ async function mePage() {
     const img = c.has_photo ? h('img', { class: 'thumb', alt: `Photo of the check-in at ${c.stop_name || 'no stop'}`, width: 64, height: 64 }) : h('span', { class: 'thumb none', 'aria-hidden': 'true' }, '⌖');
     if (c.has_photo) privatePicture(`/v1/checkins/${c.id}/photo`).then((url) => { img.src = url; }).catch(() => {});
     list.append(h('li', { class: c.state }, img, h('span', {}, h('span', {}, c.stop_name || 'Not at a stop'),
-      h('span', { class: 'muted' }, ` ${c.state}${c.points ? ` · +${c.points}` : ''} · ${formatTime(c.received_at)}`))));
+      h('span', { class: 'muted' }, ` ${c.state}${c.points ? ` · +${c.points}` : ''} · ${formatTime(c.received_at)}`),
+      c.reason ? h('span', { class: 'reason' }, `The moderator said: “${c.reason}”`) : null)));
   }
   fill(main, head,
     h('p', { class: 'muted' }, me.email ? `Signed in · ${me.email}` : 'Signed in', me.role === 'moderator' ? ' · moderator' : ''),
