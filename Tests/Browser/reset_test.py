@@ -15,40 +15,15 @@ import re
 import sys
 import time
 
-from selenium import webdriver
+from phone import check, failures, start, text_reader
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.support import expected_conditions as EC
 
 BASE = os.environ["VSH_URL"]
 MAILDIR = os.path.join(os.environ["VSH_MAILDIR"], "new")
 SHOTS = os.environ["VSH_SCREENSHOTS"]
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
-    return condition
-
-
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=390,844",
-                 "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-default-apps"]:
-    options.add_argument(argument)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
-driver.set_window_size(390, 844)
-wait = WebDriverWait(driver, 60)  # a busy CI machine runs the whole suite beside this
-
-
-def text_of(selector):
-    """The element's text as the page has it now (the app redraws `main`: a found element can go stale)."""
-    return driver.execute_script(
-        "const e = document.querySelector(arguments[0]); return e ? e.textContent : ''", selector)
+driver, wait = start()
+text_of = text_reader(driver)
 
 
 try:
