@@ -256,13 +256,21 @@ public struct Verifier: Sendable {
 
         // 9. unique_photo: a picture belongs to the player who submitted it first; they may send
         // it again after a rejection, nobody else may. A near copy of another player's photo
-        // (re-saved, scaled, cropped a little, brightened) goes to a moderator.
+        // (re-saved, scaled, cropped a little, brightened) goes to a moderator, and so does a
+        // picture whose first player had every use of it rejected: a thief's copy sent first
+        // must not take the picture from the player who took it.
         if submission.photo != nil {
-            if let uses = facts.photoUses, uses.owner != submission.player {
+            if let uses = facts.photoUses, uses.owner != submission.player, uses.ownerStanding {
                 results.append(
                     RuleResult(
                         .uniquePhoto, .failed,
                         "this photo was first submitted by another player (check-in #\(uses.first))"))
+            } else if let uses = facts.photoUses, uses.owner != submission.player {
+                results.append(
+                    RuleResult(
+                        .uniquePhoto, .needsReview,
+                        "this photo was first sent by another player, whose check-in #\(uses.first) was rejected: a moderator decides whose picture it is"
+                    ))
             } else if let standing = facts.photoUses?.ownStanding {
                 results.append(
                     RuleResult(

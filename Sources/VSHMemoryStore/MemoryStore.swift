@@ -651,8 +651,10 @@ struct MemoryHistory: CheckInHistory {
             let standing = uses.first {
                 $0.id != checkIn && $0.player == player && store.state($0) != "rejected"
             }
+            let ownerStanding = uses.contains { $0.player == first.player && store.state($0) != "rejected" }
             return PhotoUses.seen(
-                first: first.id, owner: first.player, ownStanding: standing?.id, rechecked: checkIn)
+                first: first.id, owner: first.player, ownStanding: standing?.id, ownerStanding: ownerStanding,
+                rechecked: checkIn)
         }
     }
 

@@ -233,9 +233,24 @@ extension PostGISStore {
                 ORDER BY s.id LIMIT 1
                 """, logger: logger
             ).collect().first?.decode(Int64.self)
+            // Whether the owner has a use that stands (asked only of another player's picture).
+            var ownerStanding = first.1 == player.rawValue
+            if !ownerStanding {
+                ownerStanding =
+                    try await db.query(
+                        """
+                        SELECT s.id FROM checkins c JOIN checkin_state s ON s.id = c.id
+                        WHERE (c.image_sha256 = \(image) OR c.pixel_sha256 = \(pixels)) AND c.player_id = \(first.1)
+                            AND s.state <> 'rejected'
+                        LIMIT 1
+                        """, logger: logger
+                    ).collect().first != nil
+            }
             return .photoUses(
                 PhotoUses.seen(
-                    first: first.0, owner: PlayerID(first.1), ownStanding: standing, rechecked: excluded))
+                    first: first.0, owner: PlayerID(first.1), ownStanding: standing,
+                    ownerStanding: ownerStanding,
+                    rechecked: excluded))
         case .nearCopy(let hash, let player, let image, let pixels):
             // Every other player's hash, compared in the database (bit_count of the XOR).
             let row = try await db.query(

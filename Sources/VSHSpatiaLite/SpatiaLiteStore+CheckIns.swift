@@ -333,8 +333,22 @@ final class TransactionHistory: CheckInHistory {
                         SELECT id FROM checkins WHERE (image_sha256 = ?1 OR pixel_sha256 = ?2) AND id IS NOT ?4)
                     AND player_id = ?3 AND state <> 'rejected' ORDER BY id LIMIT 1
                     """), arguments: [image, pixels, player.rawValue, checkIn])
+        let owner = PlayerID(first[1] as Int64)
+        // Whether the owner has a use that stands (asked only of another player's picture).
+        let ownersStanding =
+            owner == player
+            ? nil
+            : try Int64.fetchOne(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT id FROM checkin_state WHERE id IN (
+                            SELECT id FROM checkins WHERE image_sha256 = ?1 OR pixel_sha256 = ?2)
+                        AND player_id = ?3 AND state <> 'rejected' LIMIT 1
+                        """), arguments: [image, pixels, owner.rawValue])
+        let ownerStanding = owner == player || ownersStanding != nil
         return PhotoUses.seen(
-            first: first[0], owner: PlayerID(first[1] as Int64), ownStanding: standing, rechecked: checkIn)
+            first: first[0], owner: owner, ownStanding: standing, ownerStanding: ownerStanding,
+            rechecked: checkIn)
     }
 
     func nearCopy(of perceptualHash: UInt64, excluding player: PlayerID, image: String, pixels: String?)

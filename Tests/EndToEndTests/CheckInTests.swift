@@ -357,6 +357,37 @@ extension Workspace {
         #expect(try json(other.stdout)["hunt"]?.string == "downtown-fremont")
     }
 
+    /// A thief's copy sent first and rejected does not take the picture from the player who took it:
+    /// the owner's genuine check-in goes to a moderator (unique_photo needs review, naming the
+    /// rejected copy) instead of being rejected as "first submitted by another player".
+    @Test(arguments: [false, true]) func aThiefsRejectedCopyDoesNotTakeTheOwnersPhoto(_ postGIS: Bool) throws
+    {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        try workspace.addPlayers("Thief", "Owner")
+        // The owner's picture without its metadata (what a browser uploads), sent from the desert.
+        let copy = workspace.root.appendingPathComponent("copy.jpg").path
+        let stripped = try TestSupport.run(
+            "/usr/bin/jpegtran",
+            ["-copy", "none", "-outfile", copy, workspace.fixturePath("sign-inside.jpg")])
+        #expect(stripped.status == 0, "\(stripped.stderr)")
+        let stolen = try workspace.vsh([
+            "checkin", "--player", "Thief", "--photo", copy, "--fix", "36.2,-115.6", "--time",
+            "2026-11-21T19:31:00Z", "--accuracy", "5", "--now", fixtureNow, "--json",
+        ])
+        #expect(try json(stolen.stdout)["verdict"]?.string == "rejected", "\(stolen.stdout)\(stolen.stderr)")
+        let thiefID = try #require(try json(stolen.stdout)["id"]?.int)
+
+        let genuine = try workspace.vsh([
+            "checkin", "--player", "Owner", "--photo", workspace.fixturePath("sign-inside.jpg"), "--now",
+            fixtureNow, "--json",
+        ])
+        let answer = try json(genuine.stdout)
+        #expect(answer["verdict"]?.string == "pending", "\(genuine.stdout)\(genuine.stderr)")
+        let unique = answer["rules"]?.array.first { $0["rule"]?.string == "unique_photo" }
+        #expect(unique?["result"]?.string == "needs_review", "\(String(describing: unique))")
+        #expect(unique?["detail"]?.string?.contains("check-in #\(thiefID) was rejected") == true)
+    }
+
     /// Several processes submit the same photo at the same moment: one is accepted.
     @Test func simultaneousSubmissionsOfOnePhotoAcceptAtMostOne() throws {
         let workspace = try Workspace()

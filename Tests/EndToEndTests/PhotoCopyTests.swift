@@ -109,19 +109,23 @@ import VSHTestSupport
     }
 
     /// A photo belongs to the player who submitted it first: after their own rejection (the
-    /// wrong hunt) they may send it again; another player's copy is refused whatever the
-    /// verdict of the first. (Every earlier check-in used to burn it, rejected ones too.)
+    /// wrong hunt) they may send it again. Another player's copy of a photo whose every use was
+    /// rejected goes to a moderator (it may be the taker's own picture, sent after a thief's
+    /// copy); once a use stands, copies are refused. (Every earlier check-in used to burn it.)
     @Test(arguments: [false, true]) func aPlayerMaySendTheirOwnRejectedPhotoAgain(onPostGIS: Bool) throws {
         let workspace = try Workspace.on(postGIS: onPostGIS)
         try workspace.addPlayers("Cy", "Dee")
         let wrongHunt = try workspace.checkin("Cy", "sign-vertex.jpg", extra: ["--hunt", "downtown-fremont"])
         #expect(wrongHunt.status == 1)
-        // Dee has a copy: refused although the first use was rejected.
+        // Dee has a copy while Cy's only use was rejected: a moderator decides whose it is.
         let copy = try Self.checkin(workspace, "Dee", workspace.fixturePath("sign-vertex.jpg"))
-        #expect(copy.status == 1)
+        #expect(copy.status == 2)
         #expect(
             Self.uniquePhoto(copy.answer)
-                == ("failed", "this photo was first submitted by another player (check-in #1)"))
+                == (
+                    "needs_review",
+                    "this photo was first sent by another player, whose check-in #1 was rejected: a moderator decides whose picture it is"
+                ))
         let again = try Self.checkin(workspace, "Cy", workspace.fixturePath("sign-vertex.jpg"))
         #expect(again.status == 0, "\(again.stderr)")
         #expect(
@@ -131,5 +135,12 @@ import VSHTestSupport
         #expect(third.status == 1)
         #expect(
             Self.uniquePhoto(third.answer) == ("failed", "this photo was already submitted (check-in #3)"))
+        // And now that Cy's use stands, another copy is refused.
+        try workspace.addPlayers("Eve")
+        let late = try Self.checkin(workspace, "Eve", workspace.fixturePath("sign-vertex.jpg"))
+        #expect(late.status == 1)
+        #expect(
+            Self.uniquePhoto(late.answer)
+                == ("failed", "this photo was first submitted by another player (check-in #1)"))
     }
 }

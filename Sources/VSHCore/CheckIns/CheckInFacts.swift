@@ -48,23 +48,30 @@ public struct PhotoUses: Hashable, Sendable {
     /// The submitting player's earliest check-in with it that was not rejected (accepted,
     /// pending or revoked), if any: the picture has been used by them already.
     public var ownStanding: Int64?
+    /// Whether the owner has a use of it that was not rejected. When every one of theirs was
+    /// rejected (a copy sent without a position, from elsewhere), the picture is not plainly theirs:
+    /// another player's use of it goes to a moderator instead of being refused.
+    public var ownerStanding: Bool
 
     /// Uses from their parts.
-    public init(first: Int64, owner: PlayerID, ownStanding: Int64?) {
+    public init(first: Int64, owner: PlayerID, ownStanding: Int64?, ownerStanding: Bool = true) {
         self.first = first
         self.owner = owner
         self.ownStanding = ownStanding
+        self.ownerStanding = ownerStanding
     }
 
     /// The uses the rules see, from the picture's first check-in (whichever it is), its owner,
     /// and the player's earliest standing use other than `rechecked`: a check-in decided again
     /// (an approval) keeps its place as the first use, so a later copy by someone else does not
     /// take the picture from its owner, and its own use is not an earlier one.
-    public static func seen(first: Int64, owner: PlayerID, ownStanding: Int64?, rechecked: Int64?)
+    public static func seen(
+        first: Int64, owner: PlayerID, ownStanding: Int64?, ownerStanding: Bool = true, rechecked: Int64?
+    )
         -> PhotoUses?
     {
         if let rechecked, first == rechecked, ownStanding == nil { return nil }
-        return PhotoUses(first: first, owner: owner, ownStanding: ownStanding)
+        return PhotoUses(first: first, owner: owner, ownStanding: ownStanding, ownerStanding: ownerStanding)
     }
 }
 
