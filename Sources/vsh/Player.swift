@@ -47,7 +47,10 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let players = try await store.openStore(existing: true).players()
+                // By name as people sort names: "Visitor 2" before "Visitor 10", case aside.
+                let players = try await store.openStore(existing: true).players().sorted {
+                    $0.name.compare($1.name, options: [.caseInsensitive, .numeric]) == .orderedAscending
+                }
                 if json {
                     Output.line(
                         JSONValue.array(

@@ -54,6 +54,12 @@ try:
     driver.get(BASE + "/hunts/downtown-fremont")
     wait.until(lambda d: text_of("main .schedule.closed"))
     check("Check-ins no longer count" in text_of("main .schedule.closed"), text_of("main .schedule.closed"))
+    print("-- a rectangular stop's marker sits at its centre (the closing corner counted once)", flush=True)
+    centre = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/app/dom.js').then((m) => done(m.centre(
+            {type: 'Polygon', coordinates: [[[0, 0], [4, 0], [4, 2], [0, 2], [0, 0]]]})));""")
+    check(centre == {"lat": 1, "lon": 2}, f"the centre of a 4 x 2 rectangle: {centre!r}")
     for entry in driver.get_log("browser"):
         # Chromium's own geolocation provider has no network here: not the app's error.
         if entry["level"] == "SEVERE" and "Network location provider" not in entry["message"]:

@@ -207,6 +207,8 @@ try:
     status, _ = http("POST", "/v1/accounts", {"username": "Bo Chen", "email": "bo@example.org", "password": "long enough pw"})
     check(status == 201, f"Bo Chen registered over the API: {status}")
     open_page("/signup", "form.account", "signup")
+    check(not driver.find_elements(By.CSS_SELECTOR, ".tabs a[aria-current]"),
+          "no tab is current on the sign-up page (the Profile tab used to be)")
     for field, token in [("username", "username"), ("email", "email"), ("password", "new-password")]:
         check(driver.find_element(By.ID, field).get_attribute("autocomplete") == token, f"{field} has autocomplete={token}")
     driver.find_element(By.ID, "username").send_keys("bo chen")
@@ -359,6 +361,7 @@ try:
     click(driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]"))
     wait.until(lambda d: text_of("#who") == "Mo Derator")
     open_page("/review", ".review")
+    check(not driver.find_elements(By.CSS_SELECTOR, ".tabs a[aria-current]"), "no tab is current on the review page")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".review svg.map path.stop"))
     wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".review svg.map g.me").get_attribute("visibility") == "visible")
     card = driver.find_element(By.CSS_SELECTOR, ".review")

@@ -333,6 +333,17 @@ extension Workspace {
             ])
     }
 
+    /// `vsh players` lists names as people sort them: numbers by value, case aside.
+    @Test func playersAreListedInNaturalOrder() throws {
+        let workspace = try Workspace()
+        try workspace.addPlayers("Visitor 10", "visitor 2", "Visitor 1", "Ann")
+        let names = try json(try workspace.vsh(["players", "--json"]).stdout).array.map { $0["name"]?.string }
+        #expect(names == ["Ann", "Visitor 1", "visitor 2", "Visitor 10"], "\(names)")
+        let table = try workspace.vsh(["players"]).stdout
+        let order = ["Visitor 1 ", "visitor 2 ", "Visitor 10 "].map { table.range(of: $0)?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order == order.sorted { $0! < $1! }, "\(table)")
+    }
+
     @Test func deviceFixCheckIns() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Ann")

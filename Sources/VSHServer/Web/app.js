@@ -14,15 +14,16 @@ const hunts = { feed: null, files: new Map() };
 
 const routes = [
   [/^\/$/, feedPage, 'hunts'],
-  [/^\/signup$/, signUpPage, 'me'],
-  [/^\/signin$/, signInPage, 'me'],
-  [/^\/reset-password$/, resetPasswordPage, 'me'],
+  // Signing up or in, resetting a password and reviewing are not the profile: no tab is current.
+  [/^\/signup$/, signUpPage, null],
+  [/^\/signin$/, signInPage, null],
+  [/^\/reset-password$/, resetPasswordPage, null],
   [/^\/hunts\/([^/]+)$/, huntPage, 'hunts'],
   [/^\/stops\/([^/]+)$/, stopPage, 'hunts'],
   [/^\/leaderboard$/, leaderboardPage, 'leaderboard'],
   [/^\/players\/([^/]+)$/, playerPage, 'leaderboard'],
   [/^\/me$/, mePage, 'me'],
-  [/^\/review$/, reviewPage, 'me'],
+  [/^\/review$/, reviewPage, null],
 ];
 
 export function go(path, { replace = false } = {}) {

@@ -128,7 +128,13 @@ function segmentDistance([ax, ay], [bx, by]) {
 
 /** The centre of a geometry's outer rings' vertices ({lat, lon}). */
 export function centre(geometry) {
-  const points = polygons(geometry).flatMap((p) => p[0] || []);
+  // The outer rings' corners, each once: a ring's closing point repeats its first, and counting it
+  // twice pulled a rectangle's marker towards that corner.
+  const points = polygons(geometry).flatMap((p) => {
+    const ring = p[0] || [];
+    const last = ring[ring.length - 1], first = ring[0];
+    return ring.length > 1 && last[0] === first[0] && last[1] === first[1] ? ring.slice(0, -1) : ring;
+  });
   if (!points.length) return null;
   const lon = points.reduce((s, p) => s + p[0], 0) / points.length;
   const lat = points.reduce((s, p) => s + p[1], 0) / points.length;
