@@ -4,9 +4,11 @@ import VSHCore
 import VSHTestSupport
 
 /// Issue 14: a moderator overturns a rejection. Bo got Ann's photo from a team chat, stripped its
-/// GPS and sent it first: his check-in is rejected, and Ann's genuine one after it too (the photo
-/// is Bo's, as its first submitter). A rejection could never be overturned, so Ann's visit was
-/// void for good. Now `vsh review approve` on it, with a reason, records it accepted.
+/// GPS and sent it first with his phone's fix at the sign: his check-in waits for a moderator, and
+/// Ann's genuine one after it is rejected (the photo is Bo's, as its first submitter, and his use
+/// stands). A rejection could never be overturned, so Ann's visit was void for good. Now `vsh
+/// review approve` on it, with a reason, records it accepted. (Had Bo's copy been rejected, Ann's
+/// check-in would have gone to a moderator at once: CheckInTests/aThiefsRejectedCopyDoesNotTakeTheOwnersPhoto.)
 @Suite struct OverturnTests {
     static func reviews(_ workspace: Workspace, onPostGIS: Bool) throws -> [String] {
         let query = "SELECT checkin_id || ' ' || decision || ' ' || reason FROM reviews ORDER BY id"
@@ -33,7 +35,13 @@ import VSHTestSupport
         let strip = try TestSupport.run(
             "/usr/bin/exiftool", ["-q", "-overwrite_original", "-gps:all=", stripped])
         #expect(strip.status == 0, "\(strip.stderr)")
-        #expect(try PhotoCopyTests.checkin(workspace, "Bo", stripped).status == 1)
+        let sign = try #require(try Landmark.all().first { $0.stop == "welcome-sign" })
+        let bo = try workspace.vsh([
+            "checkin", "--player", "Bo", "--photo", stripped, "--fix", "\(sign.latitude),\(sign.longitude)",
+            "--time", "2026-11-21T19:31:00Z", "--accuracy", "5", "--now", fixtureNow, "--json",
+        ])
+        // Waiting for a moderator (the fix is half an hour old): a use that stands.
+        #expect(bo.status == 2, "\(bo.stdout)\(bo.stderr)")
         let ann = try workspace.checkin("Ann", "sign-inside.jpg")
         #expect(ann.status == 1)
         #expect(
@@ -56,6 +64,7 @@ import VSHTestSupport
             overturned.stdout
                 == "check-in #2 by Ann: rejection overturned, recorded as #3 accepted, +60 points (now 60)\n")
         #expect(try workspace.totals()["Ann"]?.points == 60)
+        // Bo's copy still waits for a moderator (who will now reject it): it has earned nothing.
         #expect(try workspace.totals()["Bo"]?.points == 0)
         // Once only; the audit trail names the rejection and the rule overturned.
         let again = try workspace.vsh(["review", "approve", "2", "--reason", "again", "--now", fixtureNow])
