@@ -139,11 +139,15 @@ import VSHTestSupport
             #expect(answers.count == 8)
             #expect(answers.allSatisfy { $0.status == 201 }, "\(name): \(answers.map(\.status))")
             let outcomes = answers.map { Self.outcome($0.answer, rule: "unique_photo") }
-            // One copy survives: passed, or sent to review where the fixture looks like an earlier
-            // one of another player (the small fixtures' patterns are near copies of each other).
-            #expect(
-                outcomes.filter { $0 == "passed" || $0 == "needs_review" }.count == 1, "\(name): \(outcomes)")
-            #expect(outcomes.filter { $0 == "failed" }.count == 7, "\(name): \(outcomes)")
+            // One copy is first. When its check-in stands, it survives (passed, or sent to review
+            // where the fixture looks like an earlier one of another player) and the 7 others fail.
+            // When that first check-in was rejected on another rule (its player had visited the
+            // stop already), the others go to a moderator instead: never two copies passed.
+            let passed = outcomes.filter { $0 == "passed" }.count
+            let review = outcomes.filter { $0 == "needs_review" }.count
+            let failed = outcomes.filter { $0 == "failed" }.count
+            #expect(passed <= 1 && passed + review + failed == 8, "\(name): \(outcomes)")
+            #expect(failed == 7 || (failed == 0 && review >= 7), "\(name): \(outcomes)")
         }
         a.stop()
         b.stop()
