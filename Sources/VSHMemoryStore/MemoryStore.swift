@@ -193,6 +193,11 @@ public actor MemoryStore: LeagueStore {
     /// The avatar's key.
     public func avatar(player: PlayerID) -> String? { avatars[player] }
 
+    /// The avatars' keys of these players.
+    public func avatars(players: [PlayerID]) -> [PlayerID: String] {
+        avatars.filter { players.contains($0.key) }
+    }
+
     /// Players by address, ignoring case.
     public func players(withEmail email: String) -> [PlayerRecord] {
         playersByID.values.filter { $0.email?.lowercased() == email.lowercased() }.sorted { $0.id < $1.id }

@@ -240,6 +240,24 @@ extension PostGISStore {
         }
     }
 
+    /// `players.avatar_file` of these players, in one statement.
+    public func avatars(players: [PlayerID]) async throws -> [PlayerID: String] {
+        guard !players.isEmpty else { return [:] }
+        return try await read { db in
+            var keys: [PlayerID: String] = [:]
+            for row in try await db.query(
+                """
+                SELECT id, avatar_file FROM players
+                WHERE avatar_file IS NOT NULL AND id = ANY(\(players.map(\.rawValue))::int8[])
+                """, logger: self.logger
+            ).collect() {
+                let (id, key) = try row.decode((Int64, String).self)
+                keys[PlayerID(id)] = key
+            }
+            return keys
+        }
+    }
+
     /// Players by e-mail address, ignoring case.
     public func players(withEmail email: String) async throws -> [PlayerRecord] {
         try await read { db in

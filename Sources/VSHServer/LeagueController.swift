@@ -81,10 +81,16 @@ struct LeagueController: Sendable {
         let board = LeaderboardQuery(
             huntID: query.get("hunt"), since: try time("since"), until: try time("until"), limit: limit)
         return try await cache.answer(request) {
-            (
-                ByteBuffer(string: LeaderboardFormat.json(try await reads.leaderboard(board))),
-                "application/json"
-            )
+            let entries = try await reads.leaderboard(board)
+            // Each row with its player's picture (`avatar_url`, null for none), read in one statement.
+            let avatars = try await reads.avatars(players: entries.map(\.playerID))
+            let withPictures = zip(LeaderboardFormat.rows(entries), entries).map { row, entry -> JSONValue in
+                guard case .object(var fields) = row else { return row }
+                fields["avatar_url"] = .optional(
+                    avatars[entry.playerID].map { Self.avatarURL(entry.player, key: $0) })
+                return .object(fields)
+            }
+            return (ByteBuffer(string: JSONValue.array(withPictures).compactText), "application/json")
         }
     }
 
@@ -102,14 +108,16 @@ struct LeagueController: Sendable {
                 try await reads.profile(player: player.id, recent: 10, acceptedOnly: true))
             // The picture's URL changes with the picture, so a page never shows a stale one.
             if case .object(var fields) = profile {
-                let path = PathSegment.encode(name)
                 fields["avatar_url"] = .optional(
-                    try await reads.avatar(player: player.id).map {
-                        "/v1/players/\(path)/avatar?v=\($0.split(separator: "/").last?.prefix(16) ?? "")"
-                    })
+                    try await reads.avatar(player: player.id).map { Self.avatarURL(name, key: $0) })
                 profile = .object(fields)
             }
             return (ByteBuffer(string: profile.compactText), "application/json")
         }
+    }
+
+    /// A picture's URL, which changes with the picture so that a page never shows a stale one.
+    static func avatarURL(_ name: String, key: String) -> String {
+        "/v1/players/\(PathSegment.encode(name))/avatar?v=\(key.split(separator: "/").last?.prefix(16) ?? "")"
     }
 }

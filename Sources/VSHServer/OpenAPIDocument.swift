@@ -168,6 +168,7 @@ public enum OpenAPIDocument {
         "LeaderboardRow": object([
             ("rank", integer), ("player", string), ("player_id", integer), ("points", integer),
             ("hunts_completed", integer), ("stops_visited", integer), ("badges", integer),
+            ("avatar_url", nullableString),
         ]),
         "Profile": object([
             ("name", string), ("player_id", integer), ("created_at", dateTime), ("points", integer),

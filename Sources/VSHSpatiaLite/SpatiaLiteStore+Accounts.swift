@@ -129,6 +129,27 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// `players.avatar_file` of these players, in one statement a 500 ids.
+    public func avatars(players: [PlayerID]) async throws -> [PlayerID: String] {
+        guard !players.isEmpty else { return [:] }
+        return try await read { db in
+            var keys: [PlayerID: String] = [:]
+            for start in stride(from: 0, to: players.count, by: 500) {
+                let chunk = players[start..<min(start + 500, players.count)]
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                for row in try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT id, avatar_file FROM players WHERE avatar_file IS NOT NULL AND id IN (\(marks))",
+                    arguments: StatementArguments(chunk.map(\.rawValue)))
+                {
+                    keys[PlayerID(row[0] as Int64)] = row[1] as String
+                }
+            }
+            return keys
+        }
+    }
+
     /// Players by e-mail address, ignoring case.
     public func players(withEmail email: String) async throws -> [PlayerRecord] {
         try await read { db in

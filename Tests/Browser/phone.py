@@ -35,3 +35,61 @@ def text_reader(driver):
         return driver.execute_script(
             "const e = document.querySelector(arguments[0]); return e ? e.textContent : ''", selector)
     return text_of
+
+
+# ---------------------------------------------------------------- fixtures and the API
+
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+
+def stripped(source, target):
+    """The JPEG without its APPn segments (EXIF, XMP): what a phone browser uploads."""
+    data = open(source, "rb").read()
+    out = bytearray(data[:2])
+    i = 2
+    while i < len(data):
+        marker = data[i + 1]
+        if marker == 0xDA:
+            out += data[i:]
+            break
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        if not (0xE1 <= marker <= 0xEF):
+            out += data[i:i + 2 + length]
+        i += 2 + length
+    open(target, "wb").write(out)
+    return target
+
+
+def http(method, path, body=None, token=None, headers=None, raw=None):
+    """A call to the server in VSH_URL: (status, parsed JSON or None)."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(os.environ["VSH_URL"] + path, data=data, method=method)
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    for k, v in (headers or {}).items():
+        request.add_header(k, v)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            text = answer.read()
+            return answer.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def device_checkin(token, lat, lon, accuracy, hunt, ago=0):
+    """A check-in with a device fix only, taken `ago` seconds before it is sent."""
+    boundary = "vsh" + uuid.uuid4().hex
+    fields = {"lat": str(lat), "lon": str(lon), "accuracy_m": str(accuracy),
+              "fix_time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - ago)), "hunt": hunt}
+    body = b"".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode() for k, v in fields.items()
+    ) + f"--{boundary}--\r\n".encode()
+    return http("POST", "/v1/checkins", token=token, raw=body,
+                headers={"Content-Type": f"multipart/form-data; boundary={boundary}", "Idempotency-Key": uuid.uuid4().hex})

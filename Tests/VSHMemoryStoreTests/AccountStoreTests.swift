@@ -115,6 +115,10 @@ import VSHTestSupport
         #expect(try await store.avatar(player: ann.id) == nil)
         try await store.setAvatar("ab/abcd.jpg", player: ann.id)
         #expect(try await store.avatar(player: ann.id) == "ab/abcd.jpg")
+        // A leaderboard's pictures in one read: those without one, and unknown ids, are absent.
+        #expect(
+            try await store.avatars(players: [bo.id, ann.id, PlayerID(99)]) == [ann.id: "ab/abcd.jpg"])
+        #expect(try await store.avatars(players: []).isEmpty)
         await #expect(throws: LeagueError.unknownPlayerID(PlayerID(99))) {
             try await store.setAvatar("x", player: PlayerID(99))
         }

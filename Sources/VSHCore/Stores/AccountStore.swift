@@ -83,6 +83,9 @@ public protocol AccountStore: Sendable {
     /// The photo-store key of a player's avatar, or nil for none.
     func avatar(player: PlayerID) async throws -> String?
 
+    /// The avatars' keys of these players, in one read: players without one are absent.
+    func avatars(players: [PlayerID]) async throws -> [PlayerID: String]
+
     /// The players who gave this e-mail address, compared ignoring case.
     func players(withEmail email: String) async throws -> [PlayerRecord]
 

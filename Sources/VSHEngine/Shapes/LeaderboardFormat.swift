@@ -7,16 +7,19 @@ public enum LeaderboardFormat: String, CaseIterable, Sendable {
 
     /// `[{rank, player, player_id, points, hunts_completed, stops_visited, badges}]`.
     public static func json(_ entries: [LeaderboardEntry]) -> String {
-        JSONValue.array(
-            entries.map { e in
-                .object([
-                    "rank": .int(e.rank), "player": .string(e.player),
-                    "player_id": .int(Int(e.playerID.rawValue)), "points": .int(e.points),
-                    "hunts_completed": .int(e.huntsCompleted), "stops_visited": .int(e.stopsVisited),
-                    "badges": .int(e.badges),
-                ])
-            }
-        ).compactText
+        JSONValue.array(rows(entries)).compactText
+    }
+
+    /// The rows of `json`, one object an entry.
+    public static func rows(_ entries: [LeaderboardEntry]) -> [JSONValue] {
+        entries.map { e in
+            .object([
+                "rank": .int(e.rank), "player": .string(e.player),
+                "player_id": .int(Int(e.playerID.rawValue)), "points": .int(e.points),
+                "hunts_completed": .int(e.huntsCompleted), "stops_visited": .int(e.stopsVisited),
+                "badges": .int(e.badges),
+            ])
+        }
     }
 
     /// RFC 4180: a header line, CRLF line ends, fields quoted when they hold a comma, quote or line break.

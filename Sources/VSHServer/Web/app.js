@@ -1,6 +1,8 @@
 // The vsh web app: one module, the pages players and organisers open, drawn from the /v1 API (/openapi.json).
 import { api, session, setSession, clearSession, ApiError, OfflineError, privatePicture, sendCheckIn, newKey } from './api.js';
-import { h, fill, plural, formatDistance, formatTime, formatOpening, countdown, initials, distanceTo } from './dom.js';
+import { h, fill, plural, number, formatDistance, formatTime, formatOpening, countdown, initials, distanceTo } from './dom.js';
+import * as position from './position.js';
+import { verdictView, verdictLine } from './verdict.js';
 import { drawMap } from './map.js';
 import * as outbox from './outbox.js';
 
@@ -133,24 +135,6 @@ async function visitedStops() {
   }
 }
 
-/** The player's position while the page is open (after they share it). */
-function watchPosition(onPosition) {
-  if (!('geolocation' in navigator)) return;
-  const id = navigator.geolocation.watchPosition(
-    (p) => onPosition({ lat: p.coords.latitude, lon: p.coords.longitude, accuracy: p.coords.accuracy, time: p.timestamp }),
-    () => onPosition(null),
-    { enableHighAccuracy: true, maximumAge: 15000, timeout: 30000 });
-  cleanups.push(() => navigator.geolocation.clearWatch(id));
-}
-
-async function positionShared() {
-  try {
-    return (await navigator.permissions.query({ name: 'geolocation' })).state === 'granted';
-  } catch (_) {
-    return false;
-  }
-}
-
 function difficulty(text) {
   return h('span', { class: `pill ${text}` }, text);
 }
@@ -183,7 +167,7 @@ async function feedPage() {
       h('a', { class: 'card-link', href: `/hunts/${hunt.id}` }, art,
         h('div', { class: 'card-body' },
           h('h2', {}, hunt.name),
-          h('p', { class: 'facts' }, difficulty(hunt.difficulty), ` ${plural(hunt.stops, 'stop')} · ${hunt.total_points.toLocaleString('en')} points`),
+          h('p', { class: 'facts' }, difficulty(hunt.difficulty), ` ${plural(hunt.stops, 'stop')} · ${number(hunt.total_points)} points`),
           h('p', { class: 'description' }, hunt.description),
           schedule(hunt, hunt.state),
           mineHere ? (mineHere.completed_at ? h('p', { class: 'done' }, '✓ Completed') : progress(mineHere.visited, mineHere.total)) : null)));
@@ -204,7 +188,7 @@ async function feedPage() {
       h('h2', { id: 'featured-title' }, 'Featured stops'),
       h('ul', {}, featured.map(({ f, hunt }) => h('li', {},
         h('a', { href: `/stops/${f.id}` }, f.properties.name), ` · ${hunt.name}`,
-        f.properties.sponsor ? h('span', { class: 'sponsor' }, ` Sponsored by ${f.properties.sponsor}`) : null)))) : null,
+        f.properties.sponsor ? [' ', h('span', { class: 'sponsor' }, `Sponsored by ${f.properties.sponsor}`)] : null)))) : null,
     h('ul', { class: 'cards' }, cards));
 }
 
@@ -267,88 +251,81 @@ async function huntPage(id) {
     mapBox, h('div', { class: 'row' }, share, status),
     h('h2', {}, 'Stops'), list);
   const map = await drawMap(mapBox, file.features, { visited, link: true, label: `Map of the stops of ${hunt.name}` });
+  const where = position.tracker('geolocation' in navigator ? navigator.geolocation : null);
+  cleanups.push(() => where.stop());
+  where.onChange((t) => {
+    map.setPosition(t.fix);
+    status.textContent = t.fix ? `Your position, within ${Math.round(t.fix.accuracy)} m.`
+      : t.problem ? 'Your position is not available: location is off or blocked for this site.' : 'Finding you…';
+    for (const f of file.features) rows.get(f.id).textContent = t.fix ? formatDistance(distanceTo(t.fix, f.geometry)) : '';
+  });
   function start() {
     share.remove();
-    status.textContent = 'Finding you…';
-    watchPosition((position) => {
-      map.setPosition(position);
-      status.textContent = position ? `Your position, within ${Math.round(position.accuracy)} m.` : 'Your position is not available.';
-      for (const f of file.features) rows.get(f.id).textContent = position ? formatDistance(distanceTo(position, f.geometry)) : '';
-    });
+    where.start();
   }
-  if (await positionShared()) start();
+  if (await position.shared()) start();
 }
 
 // ---------------------------------------------------------------- a stop and its check-in
 
 async function stopPage(id) {
-  const { hunt, state, feature, number } = await findStop(id);
+  const { hunt, state, file, feature, number: stopNumber } = await findStop(id);
   const s = session();
   const visited = await visitedStops();
   const p = feature.properties;
   const distance = h('p', { class: 'distance', role: 'status' });
   const mapBox = h('div', { class: 'map-box small' });
+  const where = position.tracker('geolocation' in navigator ? navigator.geolocation : null);
+  cleanups.push(() => where.stop());
+  const open = !state || state === 'open';
   fill(main,
     h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'Hunts'), ' › ', h('a', { href: `/hunts/${hunt.id}` }, hunt.name)),
     h('h1', {}, p.name),
-    h('p', { class: 'facts' }, `Stop ${number} · ${p.points} points`, visited.has(id) ? h('span', { class: 'tick' }, ' · ✓ visited') : null),
+    h('p', { class: 'facts' }, `Stop ${stopNumber} · ${p.points} points`, visited.has(id) ? h('span', { class: 'tick' }, ' · ✓ visited') : null),
     p.sponsor ? h('p', { class: 'sponsor' }, `Sponsored by ${p.sponsor}`) : null,
     p.image ? h('img', { class: 'stop-image', src: `/v1/stops/${feature.id}/image`, alt: `${p.name}` }) : null,
     h('p', {}, p.description),
     mapBox, distance,
-    state && state !== 'open' ? schedule(hunt, state, { live: true })
-      : s ? checkInForm(hunt, feature) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, 'Sign in'), ' to check in here.'));
-  const map = await drawMap(mapBox, [feature], { visited, label: `Map of ${p.name}`, numbers: new Map([[id, number]]) });
-  const update = (position) => {
-    map.setPosition(position);
-    distance.textContent = position ? formatDistance(distanceTo(position, feature.geometry)) : '';
-  };
-  if (await positionShared()) watchPosition(update);
-  else distance.append(h('button', { type: 'button', class: 'secondary', onclick: (e) => { e.target.remove(); watchPosition(update); } }, 'How far is it?'));
-}
-
-const ruleWords = {
-  position: 'Where you were',
-  capture_time: 'When the photo was taken',
-  accuracy: 'How precise your position was',
-  not_in_future: 'Not dated in the future',
-  photo_age: 'Fresh enough',
-  hunt_window: 'While the hunt is open',
-  clocks_agree: 'The clocks agree',
-  at_stop: 'At the stop',
-  unique_photo: 'A photo of your own',
-  travel_speed: 'A believable pace',
-  stop_order: 'In the hunt\'s order',
-  first_visit: 'First visit here',
-};
-const resultWords = { passed: '✓ passed', failed: '✗ failed', skipped: '– not checked', needs_review: '? needs a moderator' };
-
-export function verdictView(answer, stopName) {
-  const headline = {
-    accepted: answer.points ? `Accepted: +${answer.points} points` : 'Accepted',
-    pending: 'Waiting for a moderator',
-    rejected: 'Not accepted',
-  }[answer.verdict] || answer.verdict;
-  return h('section', { class: `verdict ${answer.verdict}`, 'aria-labelledby': 'verdict-title' },
-    h('h2', { id: 'verdict-title' }, headline),
-    stopName ? h('p', {}, stopName) : null,
-    h('ul', { class: 'rules' }, (answer.rules || []).map((r) => h('li', { class: r.result },
-      h('span', { class: 'rule-name' }, ruleWords[r.rule] || r.rule), ' ',
-      h('span', { class: 'rule-result' }, resultWords[r.result] || r.result),
-      r.detail ? h('span', { class: 'rule-detail' }, r.detail) : null))),
-    (answer.awards || []).length ? h('ul', { class: 'awards' }, answer.awards.map((a) => h('li', {}, `+${a.points} ${a.name || a.kind || 'award'}`))) : null);
-}
-
-function currentFix() {
-  return new Promise((resolve) => {
-    if (!('geolocation' in navigator)) { resolve(null); return; }
-    navigator.geolocation.getCurrentPosition(
-      (p) => resolve({ lat: p.coords.latitude, lon: p.coords.longitude, accuracy: p.coords.accuracy, time: new Date(p.timestamp).toISOString() }),
-      () => resolve(null), { enableHighAccuracy: true, maximumAge: 10000, timeout: 20000 });
+    !open ? schedule(hunt, state, { live: true })
+      : s ? checkInForm(hunt, file, feature, where, visited) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, 'Sign in'), ' to check in here.'));
+  const map = await drawMap(mapBox, [feature], { visited, label: `Map of ${p.name}`, numbers: new Map([[id, stopNumber]]) });
+  where.onChange((t) => {
+    map.setPosition(t.fix);
+    distance.textContent = t.fix ? formatDistance(distanceTo(t.fix, feature.geometry)) : '';
   });
+  // Position first: a player who shared it before is followed at once; one who has not is asked
+  // with their first tap (here, or when they pick the photo).
+  if (await position.shared()) where.start();
+  else if (!where.started) distance.append(h('button', { type: 'button', class: 'secondary', onclick: (e) => { e.target.remove(); where.start(); } }, 'How far is it?'));
 }
 
-function checkInForm(hunt, feature) {
+// How to let the site read the position, in the words of the player's browser.
+const locationSteps = {
+  ios: ['Open Settings › Privacy & Security › Location Services and turn it on.', 'In the same list, open your browser (Safari Websites for Safari) and choose “While Using the App”.', 'Come back here and tap Try again (reload the page if it asks nothing).'],
+  android: ['Swipe down from the top of the screen and turn Location on.', 'Tap the icon left of the address bar › Permissions › Location › Allow.', 'Tap Try again.'],
+  samsung: ['Swipe down from the top of the screen and turn Location on.', 'Tap the lock in the address bar › Permissions, and allow Location.', 'Tap Try again.'],
+  firefox: ['Turn on your device\'s location.', 'Tap the lock in the address bar and remove the block on “Access your location”.', 'Tap Try again and choose Allow.'],
+  safari: ['Open Safari › Settings for This Website (or Settings › Websites › Location).', 'Choose Allow for this site.', 'Tap Try again.'],
+  edge: ['Click the lock left of the address bar › Permissions for this site › Location: Allow.', 'Click Try again.'],
+  chrome: ['Click or tap the icon left of the address bar › Site settings › Location: Allow.', 'Make sure your device\'s location is on.', 'Tap Try again.'],
+};
+
+function locationHelp(problem, retry) {
+  const kind = position.browserKind();
+  const title = problem === 'denied' ? 'Your position is blocked for this site'
+    : problem === 'unsupported' ? 'This browser cannot give your position'
+      : 'Your phone could not find where you are';
+  const steps = problem === 'denied' ? locationSteps[kind]
+    : problem === 'unsupported' ? ['Open this page in your phone\'s own browser (Safari or Chrome).']
+      : ['Turn on Location (GPS) and Wi-Fi: both help the phone find you.', 'Step outside or near a window, away from tall buildings.', 'Tap Try again.'];
+  return h('div', { class: 'location-help', role: 'alert' },
+    h('h3', {}, title),
+    h('p', {}, 'A check-in needs to know you are at the stop. Nothing was sent, and your photo still counts when you try again.'),
+    h('ol', {}, steps.map((t) => h('li', {}, t))),
+    h('button', { type: 'button', class: 'retry', onclick: retry }, 'Try again'));
+}
+
+function checkInForm(hunt, collection, feature, where, visited) {
   const s = session();
   const photo = h('input', { type: 'file', id: 'photo', name: 'photo', accept: 'image/*', capture: 'environment', required: true, 'aria-describedby': 'photo-help photo-error' });
   const preview = h('img', { class: 'preview', alt: 'The photo you picked', hidden: true });
@@ -356,51 +333,110 @@ function checkInForm(hunt, feature) {
   const error = h('p', { id: 'photo-error', class: 'field-error' });
   const result = h('div', { class: 'result', 'aria-live': 'polite' });
   const button = h('button', { type: 'submit' }, 'Check in here');
+  const fixLine = h('p', { id: 'photo-help', class: 'help fix-state' });
+  let sending = false;
+  let photoURL = null;
+  // The button and the line under the photo say what the check-in waits for.
+  const show = () => {
+    if (sending) return;
+    const fresh = where.fresh();
+    if (fresh) fixLine.textContent = `✓ Your position is ready (within ${Math.round(fresh.accuracy)} m): it goes with the photo.`;
+    else if (where.problem) fixLine.textContent = 'Your position is not available: see below how to share it.';
+    else if (where.started) fixLine.textContent = 'Finding your position…';
+    else fixLine.textContent = 'Your position goes with the photo: the browser asks you to share it.';
+    button.textContent = where.started && !fresh && !where.problem && photo.files[0] ? 'Waiting for your position…' : 'Check in here';
+    // Position first: as soon as the browser says no, the page says how to turn it on.
+    if (where.problem && !result.querySelector('.location-help')) explain();
+    else if (fresh && result.querySelector('.location-help')) fill(result);
+  };
+  const explain = () => {
+    fill(result, locationHelp(where.problem || 'timeout', () => {
+      fill(result);
+      where.restart();
+      if (photo.files[0]) submit();
+    }));
+    result.querySelector('.location-help').scrollIntoView({ block: 'nearest' });
+  };
+  where.onChange(show);
   photo.addEventListener('change', () => {
     error.textContent = '';
     const file = photo.files[0];
-    if (file) { preview.src = URL.createObjectURL(file); preview.hidden = false; }
+    if (file) {
+      photoURL = URL.createObjectURL(file);
+      preview.src = photoURL;
+      preview.hidden = false;
+      where.start();
+    }
+    show();
   });
-  const form = h('form', { class: 'checkin', novalidate: true, onsubmit: async (event) => {
-    event.preventDefault();
+  async function submit() {
     const file = photo.files[0];
     if (!file) { error.textContent = 'Take or pick a photo of the stop first.'; photo.setAttribute('aria-invalid', 'true'); photo.focus(); return; }
     photo.removeAttribute('aria-invalid');
     button.disabled = true;
-    fill(result, h('p', {}, 'Finding your position…'));
-    const fix = await currentFix();
-    const item = {
-      key: newKey(), player: s.player.id, hunt: hunt.id, stop: feature.id, stopName: feature.properties.name,
-      photo: file, photoName: file.name || 'photo.jpg', lat: fix ? fix.lat : null, lon: fix ? fix.lon : null,
-      accuracy: fix ? fix.accuracy : null, fixTime: fix ? fix.time : null, created: Date.now(),
-    };
+    sending = true;
     try {
-      if (!navigator.onLine) throw new OfflineError('offline');
-      fill(result, h('p', {}, fix ? 'Sending…' : 'Sending without your position (the browser did not give it)…'));
-      bar.hidden = false;
-      const answer = await sendCheckIn(item, (fraction) => { bar.value = fraction; });
-      bar.hidden = true;
-      if (answer.status === 201 || answer.status === 200) {
-        fill(result, verdictView(answer.body, null));
-        hunts.feed = null;
-      } else {
-        fill(result, h('p', { class: 'error' }, (answer.body && answer.body.detail) || `The server answered ${answer.status}.`));
+      let fix = where.fresh();
+      if (!fix && !where.problem) {
+        button.textContent = 'Waiting for your position…';
+        fill(result, h('p', { role: 'status' }, 'Waiting for your position…'));
+        fix = await where.next(20000);
       }
-    } catch (err) {
-      bar.hidden = true;
-      if (!(err instanceof OfflineError)) throw err;
-      await outbox.keep(item);
-      fill(result, h('p', { class: 'note waiting' }, 'No connection: your check-in is kept on this phone and will be sent when you are back online.'));
-      showConnection();
+      if (!fix && !(await position.photoHasGPS(file))) {
+        // Without a position nothing can place the player: nothing is sent, the photo stays theirs.
+        explain();
+        return;
+      }
+      const item = {
+        key: newKey(), player: s.player.id, hunt: hunt.id, stop: feature.id, stopName: feature.properties.name,
+        photo: file, photoName: file.name || 'photo.jpg', lat: fix ? fix.lat : null, lon: fix ? fix.lon : null,
+        accuracy: fix ? fix.accuracy : null, fixTime: fix ? new Date(fix.time).toISOString() : null, created: Date.now(),
+        zone: hunt.timezone,
+      };
+      try {
+        if (!navigator.onLine) throw new OfflineError('offline');
+        button.textContent = 'Sending…';
+        fill(result, h('p', { role: 'status' }, fix ? 'Sending…' : 'Sending: the photo\'s own GPS places you…'));
+        bar.hidden = false;
+        const answer = await sendCheckIn(item, (fraction) => { bar.value = fraction; });
+        bar.hidden = true;
+        if (answer.status === 201 || answer.status === 200) {
+          hunts.feed = null;
+          const body = answer.body;
+          const done = new Set(visited);
+          if (body.verdict === 'accepted' && body.stop) done.add(body.stop);
+          let badges = new Map();
+          if ((body.awards || []).some((a) => a.kind === 'badge')) {
+            try {
+              const profile = await api(`/v1/players/${encodeURIComponent(s.player.username)}`);
+              badges = new Map(profile.badges.map((b) => [b.badge, b.name]));
+            } catch (_) { /* the ids are shown instead */ }
+          }
+          fill(result, verdictView(body, { hunt, features: collection.features, visited: done, position: fix, photo: photoURL, badges, player: s.player.username }));
+          // Accepted: the stop is done, and the verdict takes the form's place.
+          if (body.verdict === 'accepted') for (const el of controls) el.hidden = true;
+          result.querySelector('.verdict').focus();
+        } else {
+          fill(result, h('p', { class: 'error' }, (answer.body && answer.body.detail) || `The server answered ${answer.status}.`));
+        }
+      } catch (err) {
+        bar.hidden = true;
+        if (!(err instanceof OfflineError)) throw err;
+        await outbox.keep(item);
+        fill(result, h('p', { class: 'note waiting' }, 'No connection: your check-in is kept on this phone and will be sent when you are back online.'));
+        showConnection();
+      }
     } finally {
+      sending = false;
       button.disabled = false;
+      show();
     }
-  } },
-  h('h2', {}, 'Check in'),
-  h('label', { for: 'photo' }, 'Photo of the stop'),
-  photo,
-  h('p', { id: 'photo-help', class: 'help' }, 'Your position and its accuracy are sent with the photo.'),
-  error, preview, button, bar, result);
+  }
+  const label = h('label', { for: 'photo' }, 'Photo of the stop');
+  const controls = [label, photo, fixLine, error, preview, button];
+  const form = h('form', { class: 'checkin', novalidate: true, onsubmit: (event) => { event.preventDefault(); submit(); } },
+    h('h2', {}, 'Check in'), label, photo, fixLine, error, preview, button, bar, result);
+  show();
   return form;
 }
 
@@ -441,8 +477,8 @@ async function leaderboardPage() {
       h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Points', 'Hunts', 'Stops', 'Badges'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, rows.map((r) => h('tr', { class: me && r.player_id === me.player.id ? 'me' : '', 'data-player': r.player },
         h('td', {}, String(r.rank)),
-        h('th', { scope: 'row' }, h('a', { href: `/players/${encodeURIComponent(r.player)}` }, r.player)),
-        h('td', { class: 'points' }, r.points.toLocaleString('en')),
+        h('th', { scope: 'row' }, h('a', { href: `/players/${encodeURIComponent(r.player)}`, class: 'who' }, avatar({ name: r.player, avatar_url: r.avatar_url }, 32), h('span', {}, r.player))),
+        h('td', { class: 'points' }, number(r.points)),
         h('td', {}, String(r.hunts_completed)), h('td', {}, String(r.stops_visited)), h('td', {}, String(r.badges))))))
       : h('p', {}, 'No scores yet: be the first to check in.'));
   }
@@ -470,14 +506,25 @@ async function leaderboardPage() {
 // ---------------------------------------------------------------- profiles
 
 function avatar(profile, size = 96) {
-  if (profile.avatar_url) return h('img', { class: 'avatar', src: profile.avatar_url, alt: `${profile.name}'s picture`, width: size, height: size });
+  const small = size < 96 ? ' small' : '';
+  // Beside a name (the leaderboard), the picture says nothing the name does not: no alt text.
+  if (profile.avatar_url) return h('img', { class: `avatar${small}`, src: profile.avatar_url, alt: small ? '' : `${profile.name}'s picture`, width: size, height: size, loading: 'lazy' });
+  // Small initials are drawn from an attribute, so the row's text stays the name alone.
+  if (small) return h('span', { class: 'avatar initials small', 'aria-hidden': 'true', 'data-initials': initials(profile.name) });
   return h('span', { class: 'avatar initials', 'aria-hidden': 'true' }, initials(profile.name));
+}
+
+const stateWords = { accepted: '✓ accepted', pending: '⌛ waiting', rejected: '✗ not counted', revoked: '✗ revoked', overturned: '✗ overturned' };
+
+/** A check-in's state as a coloured label at the row's end. */
+function stateChip(state) {
+  return h('span', { class: `state ${state}` }, stateWords[state] || state);
 }
 
 function profileBody(profile) {
   return [
     h('div', { class: 'stats' },
-      h('p', {}, h('strong', {}, profile.points.toLocaleString('en')), ' points'),
+      h('p', {}, h('strong', {}, number(profile.points)), ' points'),
       h('p', {}, h('strong', {}, String(profile.stops_visited)), ' stops'),
       h('p', {}, h('strong', {}, String(profile.hunts_completed)), ' hunts')),
     h('h2', {}, 'Hunts'),
@@ -499,7 +546,8 @@ async function playerPage(name) {
     profileBody(profile),
     h('h2', {}, 'Recent check-ins'),
     profile.recent.length ? h('ul', { class: 'recent' }, profile.recent.map((c) => h('li', { class: c.state },
-      h('span', {}, c.stop_name || c.stop || 'Not at a stop'), h('span', { class: 'muted' }, ` ${c.state} · ${formatTime(c.received_at)}${c.points ? ` · +${c.points}` : ''}`))))
+      h('span', { class: 'what' }, h('span', { class: 'where' }, c.stop_name || c.stop || 'Away from every stop'),
+        h('span', { class: 'when muted' }, `${formatTime(c.received_at)}${c.points ? ` · +${number(c.points)} points` : ''}`)), stateChip(c.state))))
       : h('p', {}, 'None yet.'));
 }
 
@@ -528,9 +576,9 @@ async function mePage() {
   for (const c of mine.slice(0, 20)) {
     const img = c.has_photo ? h('img', { class: 'thumb', alt: `Photo of the check-in at ${c.stop_name || 'no stop'}`, width: 64, height: 64 }) : h('span', { class: 'thumb none', 'aria-hidden': 'true' }, '⌖');
     if (c.has_photo) privatePicture(`/v1/checkins/${c.id}/photo`).then((url) => { img.src = url; }).catch(() => {});
-    list.append(h('li', { class: c.state }, img, h('span', {}, h('span', {}, c.stop_name || 'Not at a stop'),
-      h('span', { class: 'muted' }, ` ${c.state}${c.points ? ` · +${c.points}` : ''} · ${formatTime(c.received_at)}`),
-      c.reason ? h('span', { class: 'reason' }, `The moderator said: “${c.reason}”`) : null)));
+    list.append(h('li', { class: c.state }, img, h('span', { class: 'what' }, h('span', { class: 'where' }, c.stop_name || 'Away from every stop'),
+      h('span', { class: 'when muted' }, `${formatTime(c.received_at)}${c.points ? ` · +${number(c.points)} points` : ''}`),
+      c.reason ? h('span', { class: 'reason' }, `The moderator said: “${c.reason}”`) : null), stateChip(c.state)));
   }
   fill(main, head,
     h('p', { class: 'muted' }, me.email ? `Signed in · ${me.email}` : 'Signed in', me.role === 'moderator' ? ' · moderator' : ''),
@@ -695,12 +743,45 @@ async function reviewPage() {
   needSession();
   const me = await api('/v1/me', { auth: true });
   if (me.role !== 'moderator') throw new ApiError(403, 'Forbidden', 'Only moderators review check-ins.');
-  const pending = await api('/v1/reviews', { auth: true });
   const list = h('ul', { class: 'reviews' });
-  fill(main, h('h1', {}, 'Review check-ins'),
-    h('p', { class: 'muted', role: 'status' }, pending.length ? `${plural(pending.length, 'check-in')} waiting, oldest first.` : 'Nothing to review.'),
-    list);
-  for (const item of pending) list.append(await reviewCard(item));
+  const count = h('p', { class: 'muted review-count', role: 'status' });
+  const live = h('span', { class: 'live', role: 'status' });
+  // The count is always the cards on the page: a decision or a change elsewhere redraws it.
+  const recount = () => {
+    const n = list.querySelectorAll('li.review').length;
+    count.textContent = n ? `${plural(n, 'check-in')} waiting, oldest first.` : 'Nothing to review.';
+  };
+  fill(main, h('h1', {}, 'Review check-ins'), live, count, list);
+  let loading = Promise.resolve();
+  // New check-ins appear and ones decided elsewhere (another moderator, the shell) go, without a reload.
+  const load = () => {
+    loading = loading.then(async () => {
+      const pending = await api('/v1/reviews', { auth: true });
+      const ids = new Set(pending.map((item) => String(item.id)));
+      for (const card of list.querySelectorAll('li.review')) if (!ids.has(card.dataset.checkin)) card.remove();
+      for (const item of pending) {
+        if (decided.has(item.id) || list.querySelector(`li.review[data-checkin="${item.id}"]`)) continue;
+        list.append(await reviewCard(item, recount));
+      }
+      recount();
+    }).catch(() => {});
+    return loading;
+  };
+  await load();
+  let source = null;
+  let timer = null;
+  const connect = () => {
+    if (source || !navigator.onLine) return;
+    source = new EventSource('/v1/events');
+    source.addEventListener('open', () => { live.textContent = '● Live: new check-ins appear here'; });
+    source.addEventListener('change', () => { clearTimeout(timer); timer = setTimeout(load, 150); });
+    source.addEventListener('error', () => { live.textContent = 'Reconnecting…'; });
+  };
+  const disconnect = () => { if (source) { source.close(); source = null; } live.textContent = 'Offline'; };
+  connect();
+  window.addEventListener('online', connect);
+  window.addEventListener('offline', disconnect);
+  cleanups.push(() => { clearTimeout(timer); disconnect(); window.removeEventListener('online', connect); window.removeEventListener('offline', disconnect); });
 }
 
 /** How long after its fix a check-in arrived, when that is more than two minutes (a phone offline). */
@@ -712,7 +793,10 @@ function lateness(item) {
   return h('p', { class: 'late' }, `Taken ${words} before it arrived (sent late, perhaps from offline).`);
 }
 
-async function reviewCard(item) {
+// Check-ins decided on this page: a list read while the decision was on its way still holds them.
+const decided = new Set();
+
+async function reviewCard(item, recount = () => {}) {
   const photo = h('div', { class: 'review-photo' });
   const mapBox = h('div', { class: 'map-box small' });
   const reason = h('input', { id: `reason-${item.id}`, name: 'reason', maxlength: 500, 'aria-describedby': `reason-${item.id}-error` });
@@ -736,7 +820,9 @@ async function reviewCard(item) {
     try {
       const outcome = await api(`/v1/reviews/${item.id}/${action}`, { method: 'POST', auth: true, json });
       say(`Check-in ${item.id} by ${item.player}: ${outcome.state}${outcome.points_change ? `, ${outcome.points_change > 0 ? '+' : ''}${outcome.points_change} points` : ''}.`);
+      decided.add(item.id);
       card.remove();
+      recount();
     } catch (error) {
       if (action === 'approve' && error.status === 409 && error.title === 'Fails the rules now') {
         // The rules, run again now, refuse it: say which, and offer to approve it anyway.
@@ -781,7 +867,7 @@ async function flushOutbox() {
   if (!s || !navigator.onLine) return;
   await outbox.flush(s.player.id, (item, answer) => {
     const verdict = answer.body && answer.body.verdict;
-    say(verdict ? `Your check-in at ${item.stopName} was sent: ${verdict}.` : `Your check-in at ${item.stopName} was refused: ${(answer.body && answer.body.detail) || answer.status}.`,
+    say(verdict ? verdictLine(item.stopName, answer.body, item.zone) : `Your check-in at ${item.stopName} was refused: ${(answer.body && answer.body.detail) || answer.status}.`,
       verdict === 'accepted' ? 'good' : 'info');
     hunts.feed = null;
   }).catch(() => {});

@@ -30,7 +30,19 @@ export function fill(el, ...children) {
   return el;
 }
 
-export const plural = (n, one, many = one + 's') => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+let chosenLocale = null;
+
+/** The language dates and numbers are written in: the player's choice, else the browser's. */
+export function locale() {
+  return chosenLocale || (navigator.languages && navigator.languages[0]) || navigator.language || 'en';
+}
+
+export function setLocale(tag) { chosenLocale = tag || null; }
+
+/** A number as the player's language writes it (1,250 or 1.250). */
+export const number = (n) => Number(n).toLocaleString(locale());
+
+export const plural = (n, one, many = one + 's') => `${number(n)} ${n === 1 ? one : many}`;
 
 export function formatDistance(metres) {
   if (metres === null || metres === undefined) return '';
@@ -43,10 +55,23 @@ export function formatTime(iso, timeZone) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
   try {
-    return d.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    return d.toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short', timeZone });
   } catch (_) {
-    return d.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+    return d.toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
   }
+}
+
+// A moment of today as a clock time ("1:54:01 PM"), of another day with the date, in `timeZone`
+// (the hunt's) when given.
+export function formatClock(iso, timeZone, now = new Date()) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const zoned = (options) => {
+    try { return d.toLocaleString(locale(), { ...options, timeZone }); } catch (_) { return d.toLocaleString(locale(), options); }
+  };
+  const day = (x) => { try { return x.toLocaleDateString('en-CA', { timeZone }); } catch (_) { return x.toLocaleDateString('en-CA'); } };
+  const time = { hour: 'numeric', minute: '2-digit', second: '2-digit' };
+  return day(d) === day(now) ? zoned(time) : zoned({ month: 'short', day: 'numeric', ...time });
 }
 
 // A hunt's opening or closing time in its own time zone, with the weekday ("Sat, Nov 28, 10:00 AM").
@@ -55,9 +80,9 @@ export function formatOpening(iso, timeZone) {
   if (Number.isNaN(d.getTime())) return '';
   const options = { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' };
   try {
-    return d.toLocaleString('en', { ...options, timeZone });
+    return d.toLocaleString(locale(), { ...options, timeZone });
   } catch (_) {
-    return d.toLocaleString('en', options);
+    return d.toLocaleString(locale(), options);
   }
 }
 
