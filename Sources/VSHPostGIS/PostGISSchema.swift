@@ -100,6 +100,14 @@ enum PostGISSchema {
         """,
     ]
 
+    /// Hunts' and stops' names and descriptions in other languages (`translations`, JSON text).
+    /// The stored fingerprint of the hunt files is forgotten, so that the next sync reads them again.
+    static let version12: [String] = [
+        "ALTER TABLE hunts ADD COLUMN translations text",
+        "ALTER TABLE stops ADD COLUMN translations text",
+        "DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat')",
+    ]
+
     static let version1: [String] = [
         "CREATE EXTENSION IF NOT EXISTS postgis",
         """

@@ -23,18 +23,18 @@ extension PostGISStore {
             """
             SELECT id, name, description, difficulty, bonus_points, ordered, timezone, starts_at, ends_at,
                 max_accuracy_m, max_photo_age_s, max_fix_age_s, tolerance_m, image, file, late_grace_s, proof,
-                max_speed_kmh, min_duration_s
+                max_speed_kmh, min_duration_s, translations
             FROM hunts WHERE \(id)::text IS NULL OR id = \(id) ORDER BY position
             """, logger: logger
         ).collect()
         for row in huntRows {
             let (
                 huntID, name, description, difficulty, bonus, ordered, timezone, startsAt, endsAt, accuracy,
-                photoAge, fixAge, tolerance, image, file, grace, proof, speed, minimumDuration
+                photoAge, fixAge, tolerance, image, file, grace, proof, speed, minimumDuration, translations
             ) = try row.decode(
                 (
                     String, String, String, String, Int, Bool, String, String?, String?, Double, Double,
-                    Double, Double, String?, String, Double, String, Double, Double?
+                    Double, Double, String?, String, Double, String, Double, Double?, String?
                 ).self)
             var hunt = Hunt(id: huntID, name: name)
             hunt.description = description
@@ -53,19 +53,24 @@ extension PostGISStore {
             hunt.minDurationSeconds = minimumDuration
             hunt.toleranceMeters = tolerance
             hunt.image = image
+            hunt.translations = HuntFile.translations(stored: translations)
             var areas: [String: Double] = [:]
             for stopRow in try await db.query(
                 """
-                SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor, proof
+                SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor, proof,
+                    translations
                 FROM stops WHERE hunt_id = \(huntID) ORDER BY position
                 """, logger: logger
             ).collect() {
                 let (
                     stopID, geometry, stopName, stopDescription, points, stopImage, area, featured, sponsor,
-                    stopProof
+                    stopProof, stopTranslations
                 ) =
                     try stopRow.decode(
-                        (String, String, String, String, Int, String?, Double, Bool, String?, String?).self)
+                        (
+                            String, String, String, String, Int, String?, Double, Bool, String?, String?,
+                            String?
+                        ).self)
                 let geofence: Geofence
                 do {
                     geofence =
@@ -75,12 +80,13 @@ extension PostGISStore {
                     throw PostGISError(
                         kind: .data, message: "stop \(stopID) has a damaged geometry", location: location)
                 }
-                hunt.stops.append(
-                    Stop(
-                        id: stopID, huntID: huntID, name: stopName, description: stopDescription,
-                        points: points,
-                        image: stopImage, geofence: geofence, featured: featured, sponsor: sponsor,
-                        proof: stopProof.flatMap(StopProof.parse) ?? []))
+                var stop = Stop(
+                    id: stopID, huntID: huntID, name: stopName, description: stopDescription,
+                    points: points,
+                    image: stopImage, geofence: geofence, featured: featured, sponsor: sponsor,
+                    proof: stopProof.flatMap(StopProof.parse) ?? [])
+                stop.translations = HuntFile.translations(stored: stopTranslations)
+                hunt.stops.append(stop)
                 areas[stopID] = area
             }
             hunts.append(StoredHunt(hunt: hunt, file: file, stopAreas: areas))
@@ -320,13 +326,13 @@ extension PostGISStore {
                 """
                 INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
                     starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s,
-                    late_grace_s, proof, max_speed_kmh, min_duration_s)
+                    late_grace_s, proof, max_speed_kmh, min_duration_s, translations)
                 VALUES (\(hunt.id), \(position), \(hunt.name), \(hunt.description), \(hunt.difficulty.rawValue),
                     \(hunt.bonusPoints), \(hunt.ordered), \(hunt.timeZone), \(hunt.startsAt.map(RFC3339.format)),
                     \(hunt.endsAt.map(RFC3339.format)), \(hunt.maxAccuracyMeters), \(hunt.maxPhotoAgeSeconds),
                     \(hunt.toleranceMeters), \(hunt.image), \(file), \(hunt.maxFixAgeSeconds),
                     \(hunt.lateGraceSeconds), \(hunt.proof.rawValue), \(hunt.maxSpeedKmh),
-                    \(hunt.minDurationSeconds))
+                    \(hunt.minDurationSeconds), \(Self.translationsText(hunt.translations)))
                 """, logger: logger)
             for (stopPosition, stop) in hunt.stops.enumerated() {
                 let geometry = stop.geofence.geoJSON().compactText
@@ -334,15 +340,21 @@ extension PostGISStore {
                 try await db.query(
                     """
                     INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom,
-                        area_m2, featured, sponsor, proof)
+                        area_m2, featured, sponsor, proof, translations)
                     VALUES (\(stop.id), \(hunt.id), \(stopPosition), \(stop.name), \(stop.description), \(stop.points),
                         \(stop.image), \(geometry), ST_Multi(ST_GeomFromText(\(stop.geofence.wkt), 4326)), \(area),
-                        \(stop.featured), \(stop.sponsor), \(stop.proof.isEmpty ? nil : StopProof.text(stop.proof)))
+                        \(stop.featured), \(stop.sponsor), \(stop.proof.isEmpty ? nil : StopProof.text(stop.proof)),
+                        \(Self.translationsText(stop.translations)))
                     """, logger: logger)
             }
         }
         // A new generation: every instance reads the hunts again on its next check-in.
         try await setValue("generation", UUID().uuidString, db)
+    }
+
+    /// Translations as stored: JSON text, or nil for none.
+    static func translationsText(_ translations: [String: Translation]) -> String? {
+        translations.isEmpty ? nil : HuntFile.translationsJSON(translations).compactText
     }
 
     /// A `sync_state` value.

@@ -34,6 +34,13 @@ public enum OpenAPIDocument {
         "type": .array([.string("string"), .string("null")]), "format": .string("date-time"),
     ])
 
+    /// The fields every hunt in the feed has (`translations` only when the file gives them).
+    static let huntFields = [
+        "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
+        "ends_at",
+        "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "total_points", "stops",
+    ]
+
     static func object(_ properties: [(String, JSONValue)], required: [String]? = nil) -> JSONValue {
         .object([
             "type": .string("object"),
@@ -154,13 +161,17 @@ public enum OpenAPIDocument {
             ("player", ref("Player")), ("email", nullableString), ("token", nullableString),
             ("expires_at", nullableDateTime),
         ]),
-        "Hunt": object([
-            ("id", string), ("name", string), ("description", string), ("difficulty", string),
-            ("bonus_points", integer), ("ordered", boolean), ("timezone", string),
-            ("starts_at", nullableDateTime),
-            ("ends_at", nullableDateTime), ("max_accuracy_m", number), ("max_photo_age_s", number),
-            ("tolerance_m", number), ("image", nullableString), ("total_points", integer), ("stops", integer),
-        ]),
+        "Hunt": object(
+            [
+                ("id", string), ("name", string), ("description", string), ("difficulty", string),
+                ("bonus_points", integer), ("ordered", boolean), ("timezone", string),
+                ("starts_at", nullableDateTime),
+                ("ends_at", nullableDateTime), ("max_accuracy_m", number), ("max_photo_age_s", number),
+                ("tolerance_m", number), ("image", nullableString), ("total_points", integer),
+                ("stops", integer),
+                // Only when the file gives the hunt's name in other languages.
+                ("translations", .object(["type": .string("object")])),
+            ], required: Self.huntFields),
         "HuntFile": object([
             ("type", string), ("hunt", .object(["type": .string("object")])),
             ("features", array(.object(["type": .string("object")]))),

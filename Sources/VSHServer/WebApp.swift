@@ -54,6 +54,7 @@ struct WebApp: Sendable {
         }
         let config = JSONValue.object([
             "tiles": .optional(configuration.tiles), "attribution": .optional(configuration.attribution),
+            "title": .string(configuration.title),
         ]).compactText
         assets["/app/config.json"] = Asset(
             bytes: ByteBuffer(string: config), contentType: "application/json",
@@ -204,7 +205,8 @@ struct WebApp: Sendable {
         let url = "\(base)/share/\(encodedName)/\(huntID)"
         let title = "\(player.name) completed \(hunt.name)"
         let day = RFC3339.format(completed).prefix(10)
-        let summary = "\(done.total) stops of \(hunt.name) visited, finished on \(day). Play it too with vsh."
+        let site = configuration.title
+        let summary = "\(done.total) stops of \(hunt.name) visited, finished on \(day). Play it too: \(site)."
         let e = HTMLText.escape
         let page = """
             <!doctype html>
@@ -212,10 +214,10 @@ struct WebApp: Sendable {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(e(title)) · vsh</title>
+            <title>\(e(title)) · \(e(site))</title>
             <meta name="description" content="\(e(summary))">
             <meta property="og:type" content="website">
-            <meta property="og:site_name" content="vsh scavenger hunts">
+            <meta property="og:site_name" content="\(e(site))">
             <meta property="og:title" content="\(e(title))">
             <meta property="og:description" content="\(e(summary))">
             <meta property="og:image" content="\(e(image))">
@@ -270,8 +272,22 @@ public struct WebConfiguration: Sendable {
     /// Leaflet's licence, served beside it.
     public var leafletLicence = "/usr/share/doc/libjs-leaflet/copyright"
 
+    /// The event's name: the app's title and its share pages' ("Trafalgar Trail").
+    public var title = "vsh hunts"
+
     /// The default: the app's own files, no tiles.
     public init() {}
+
+    /// Why a title cannot be used (1 to 60 characters, no control characters), or nil.
+    public static func titleProblem(_ title: String) -> String? {
+        let trimmed = title.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return "is empty" }
+        if trimmed.count > 60 { return "is \(trimmed.count) characters long; at most 60" }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "holds a control character"
+        }
+        return nil
+    }
 
     /// `scheme://host[:port]` of a URL template, or nil when it has none.
     public static func origin(of template: String) -> String? {

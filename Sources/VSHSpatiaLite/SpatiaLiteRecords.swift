@@ -27,9 +27,10 @@ struct HuntRow: Decodable, FetchableRecord {
     var toleranceMeters: Double
     var image: String?
     var file: String
+    var translations: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, description, difficulty, ordered, timezone, image, file
+        case id, name, description, difficulty, ordered, timezone, image, file, translations
         case bonusPoints = "bonus_points"
         case startsAt = "starts_at"
         case endsAt = "ends_at"
@@ -62,6 +63,7 @@ struct HuntRow: Decodable, FetchableRecord {
         hunt.minDurationSeconds = minDurationSeconds
         hunt.toleranceMeters = toleranceMeters
         hunt.image = image
+        hunt.translations = HuntFile.translations(stored: translations)
         return hunt
     }
 }

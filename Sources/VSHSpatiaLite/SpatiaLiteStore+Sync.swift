@@ -98,6 +98,11 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// Translations as stored: JSON text, or nil for none.
+    static func translationsText(_ translations: [String: Translation]) -> String? {
+        translations.isEmpty ? nil : HuntFile.translationsJSON(translations).compactText
+    }
+
     static func replaceDefinitions(_ db: Database, with catalog: HuntCatalog, files: [String: String])
         throws
     {
@@ -126,14 +131,14 @@ extension SpatiaLiteStore {
             sql: """
                 INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
                     starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s,
-                    late_grace_s, proof, max_speed_kmh, min_duration_s)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    late_grace_s, proof, max_speed_kmh, min_duration_s, translations)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let insertStop = try db.makeStatement(
             sql: """
                 INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom, area_m2,
-                    featured, sponsor, geometry_bin, proof)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?, ?, ?, ?, ?)
+                    featured, sponsor, geometry_bin, proof, translations)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?, ?, ?, ?, ?, ?)
                 """)
         for (position, hunt) in catalog.hunts.enumerated() {
             try insertHunt.execute(arguments: [
@@ -143,6 +148,7 @@ extension SpatiaLiteStore {
                 hunt.maxAccuracyMeters, hunt.maxPhotoAgeSeconds, hunt.toleranceMeters, hunt.image,
                 files[hunt.id] ?? "\(hunt.id).geojson", hunt.maxFixAgeSeconds, hunt.lateGraceSeconds,
                 hunt.proof.rawValue, hunt.maxSpeedKmh, hunt.minDurationSeconds,
+                translationsText(hunt.translations),
             ])
             for (stopPosition, stop) in hunt.stops.enumerated() {
                 try insertStop.execute(arguments: [
@@ -151,6 +157,7 @@ extension SpatiaLiteStore {
                     Geodesic.areaSquareMeters(of: stop.geofence), stop.featured, stop.sponsor,
                     Data(HuntFile.storedBytes(stop.geofence)),
                     stop.proof.isEmpty ? nil : StopProof.text(stop.proof),
+                    translationsText(stop.translations),
                 ])
             }
         }

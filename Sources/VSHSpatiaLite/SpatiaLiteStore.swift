@@ -460,6 +460,16 @@ public final class SpatiaLiteStore: LeagueStore {
                     arguments: [PlayerName.lookalikeKey(player[1]), player[0] as Int64])
             }
         }
+        migrator.registerMigration("v21-translations") { db in
+            // Hunts' and stops' names and descriptions in other languages (JSON text); the hunt
+            // files are read again at the next sync.
+            try db.execute(
+                sql: """
+                    ALTER TABLE hunts ADD COLUMN translations TEXT;
+                    ALTER TABLE stops ADD COLUMN translations TEXT;
+                    DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat');
+                    """)
+        }
         return migrator
     }
 }

@@ -70,6 +70,11 @@ extension VSH {
         var tilesAttribution: String?
         @Option(
             help: ArgumentHelp(
+                "The event's name, the web app's title and the share pages' (default: \"vsh hunts\").",
+                valueName: "text"))
+        var title: String?
+        @Option(
+            help: ArgumentHelp(
                 "A streaming replica of the PostgreSQL --db for the public reads: hunts, leaderboards, profiles.",
                 valueName: "postgres://…"))
         var readDB: String?
@@ -174,6 +179,9 @@ extension VSH {
             if tilesAttribution != nil, tiles == nil {
                 throw ValidationError("--tiles-attribution goes with --tiles")
             }
+            if let title, let problem = WebConfiguration.titleProblem(title) {
+                throw ValidationError("--title \(problem)")
+            }
             if let publicURL, URLComponents(string: publicURL)?.host == nil {
                 throw ValidationError("--public-url takes a URL such as https://hunt.example.org")
             }
@@ -213,6 +221,7 @@ extension VSH {
                 configuration.huntsFolder = store.huntsDirectory
                 configuration.web.tiles = tiles
                 configuration.web.attribution = tilesAttribution
+                if let title { configuration.web.title = title.trimmingCharacters(in: .whitespaces) }
                 configuration.idleTimeoutSeconds = idleTimeout
                 configuration.maxConnections = maxConnections
                 configuration.maxConnectionsPerAddress = maxConnectionsPerAddress

@@ -175,6 +175,44 @@ func messages(_ text: String, inspector: FixedInspector = FixedInspector()) -> [
                     "sponsor") == true)
     }
 
+    /// A hunt's and a stop's names in other languages (`translations`): read, checked, written
+    /// back unchanged, and absent from hunts that give none.
+    @Test func translationsAreReadCheckedAndWritten() throws {
+        let hunt = try read(
+            huntText(
+                extraHunt:
+                    #", "translations": {"es": {"name": "Búsqueda", "description": "Dos paradas."}, "pt-BR": {"name": "Caça"}}"#,
+                properties:
+                    #""name": "The Stop", "points": 10, "translations": {"es": {"name": "La parada"}}"#)
+        ).get()
+        #expect(hunt.translations["es"] == Translation(name: "Búsqueda", description: "Dos paradas."))
+        #expect(hunt.translations["pt-BR"] == Translation(name: "Caça"))
+        #expect(hunt.stops[0].translations == ["es": Translation(name: "La parada")])
+        let written = HuntFile.text(of: hunt)
+        #expect(written.contains(#""translations""#))
+        #expect(try read(written).get() == hunt)
+        #expect(
+            HuntFile.translations(stored: HuntFile.translationsJSON(hunt.translations).compactText)
+                == hunt.translations)
+        #expect(!HuntFile.text(of: try read(huntText()).get()).contains("translations"))
+        #expect(
+            messages(huntText(extraHunt: #", "translations": {"Spanish": {"name": "X"}}"#)) == [
+                #"hunts/test-hunt.geojson: "translations" names "Spanish", not a language tag such as es or pt-BR"#
+            ])
+        #expect(
+            messages(
+                huntText(properties: #""name": "X", "points": 1, "translations": {"es": {"title": "X"}}"#))
+                == [
+                    #"hunts/test-hunt.geojson: stop "the-stop": unknown field "translations.es.title" (a typo?)"#,
+                    #"hunts/test-hunt.geojson: stop "the-stop": missing required field "translations.es.name""#,
+                ])
+        #expect(
+            messages(huntText(extraHunt: #", "translations": {"es": {"name": " "}}"#)) == [
+                #"hunts/test-hunt.geojson: "translations.es.name" is empty"#
+            ])
+        #expect(messages(huntText(extraHunt: #", "translations": ["es"]"#)).count == 1)
+    }
+
     @Test func reportsWrongTypesAndMissingFields() {
         #expect(
             messages(huntText(properties: #""name": "X", "points": "ten""#)) == [

@@ -228,6 +228,17 @@ import VSHTestSupport
         let areas = try #require(try await store.hunt(id: "strip-classics")).stopAreas
         let sphere = try #require(fileHunts[1].stops.first { $0.id == "sphere" })
         #expect(abs(areas["sphere"]! - Geodesic.areaSquareMeters(of: sphere.geofence)) < 0.5)
+
+        // Names in other languages are kept, the hunt's and each stop's.
+        var hunt = catalog(stops: [("plaza", try square(36.05, -115.08, halfDegrees: 0.0002))]).hunts[0]
+        hunt.translations = [
+            "es": Translation(name: "Prueba", description: "Una parada."),
+            "pt-BR": Translation(name: "Teste"),
+        ]
+        hunt.stops[0].translations = ["es": Translation(name: "La plaza")]
+        let translated = HuntCatalog(hunts: [hunt])
+        try await store.replace(with: translated)
+        #expect(try await store.hunts().map(\.hunt) == translated.hunts)
     }
 
     /// On PostGIS, a covering lookup among thousands of stops is answered through the GiST index.

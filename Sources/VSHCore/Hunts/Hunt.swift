@@ -51,6 +51,8 @@ public struct Hunt: Hashable, Sendable {
     /// The least time (seconds) from a player's first accepted check-in in the hunt to the check-in
     /// that completes it; finishing sooner goes to review (nil: no minimum).
     public var minDurationSeconds: Double?
+    /// The hunt's name and description in other languages, by language tag (`translations`).
+    public var translations: [String: Translation] = [:]
 
     /// What a hunt asks a check-in to show.
     public enum Proof: String, Sendable, Hashable, CaseIterable {
@@ -122,6 +124,9 @@ public struct Stop: Hashable, Sendable {
     /// What a check-in here must bring besides what the hunt asks (`proof` in the stop's
     /// properties, a list): a prize stop asks for a photo in a hunt that takes device fixes.
     public var proof: Set<StopProof>
+
+    /// The stop's name and description in other languages, by language tag.
+    public var translations: [String: Translation] = [:]
 
     /// The longest sponsor line, in characters.
     public static let maxSponsorLength = 120

@@ -16,7 +16,7 @@ public enum HuntFile {
     public static let huntKeys: Set<String> = [
         "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
         "ends_at", "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "max_fix_age_s",
-        "late_grace_s", "proof", "max_speed_kmh", "min_duration_s",
+        "late_grace_s", "proof", "max_speed_kmh", "min_duration_s", "translations",
     ]
 
     /// Reads and validates one hunt file.
@@ -242,6 +242,7 @@ private struct Reader<Inspector: GeofenceInspector> {
         }
         var hunt = Hunt(id: id ?? "", name: name ?? "")
         hunt.description = string(meta, "description", required: false) ?? ""
+        hunt.translations = translations(meta)
         if let difficulty = string(meta, "difficulty", required: false) {
             if let value = Hunt.Difficulty(rawValue: difficulty) {
                 hunt.difficulty = value
@@ -362,6 +363,7 @@ private struct Reader<Inspector: GeofenceInspector> {
                 stop: id)
         }
         let sponsor = string(properties, "sponsor", required: false, stop: id)
+        let translated = translations(properties, stop: id)
         if let sponsor,
             sponsor.count > Stop.maxSponsorLength || sponsor.trimmingCharacters(in: .whitespaces).isEmpty
         {
@@ -421,8 +423,78 @@ private struct Reader<Inspector: GeofenceInspector> {
             fail(.geometry(.invalid(reason: "\(error)")), stop: id)
         }
         guard errors.count == before, let name, let points else { return nil }
-        return Stop(
+        var stop = Stop(
             id: id, huntID: huntID, name: name, description: description, points: Int(points), image: image,
             geofence: geofence, featured: featured, sponsor: sponsor, proof: proof)
+        stop.translations = translated
+        return stop
+    }
+}
+
+extension Reader {
+    /// The `translations` member of `object` (the hunt's metadata or a stop's properties): each
+    /// language tag with a `name` and an optional `description`, checked as the file's own are.
+    mutating func translations(_ object: JSONObject, stop: String? = nil) -> [String: Translation] {
+        guard let value = object["translations"], value != .null else { return [:] }
+        guard case .object(let languages) = value else {
+            fail(
+                .wrongType(
+                    field: "translations", expected: "an object such as {\"es\": {\"name\": \"…\"}}",
+                    found: value.typeDescription), stop: stop)
+            return [:]
+        }
+        if languages.members.count > HuntFile.maxTranslations {
+            fail(
+                .invalidValue(
+                    field: "translations",
+                    reason: "gives \(languages.members.count) languages; at most \(HuntFile.maxTranslations)"),
+                stop: stop)
+            return [:]
+        }
+        var found: [String: Translation] = [:]
+        for (tag, entry) in languages.members {
+            let field = "translations.\(tag)"
+            guard HuntFile.isLanguageTag(tag) else {
+                fail(
+                    .invalidValue(
+                        field: "translations",
+                        reason: "names \"\(tag)\", not a language tag such as es or pt-BR"),
+                    stop: stop)
+                continue
+            }
+            guard case .object(let fields) = entry else {
+                fail(
+                    .wrongType(field: field, expected: "an object with a name", found: entry.typeDescription),
+                    stop: stop)
+                continue
+            }
+            for key in fields.keys where key != "name" && key != "description" {
+                fail(.unknownField("\(field).\(key)"), stop: stop)
+            }
+            var texts: [String: String] = [:]
+            for key in ["name", "description"] {
+                switch fields[key] {
+                case .string(let text)?:
+                    if let problem = DisplayText.problem(in: text, multiline: key == "description") {
+                        fail(.invalidValue(field: "\(field).\(key)", reason: problem), stop: stop)
+                    } else if key == "name", text.allSatisfy(\.isWhitespace) {
+                        fail(.invalidValue(field: "\(field).name", reason: "is empty"), stop: stop)
+                    } else {
+                        texts[key] = text
+                    }
+                case nil, .null?:
+                    if key == "name" { fail(.missingField("\(field).name"), stop: stop) }
+                case let other?:
+                    fail(
+                        .wrongType(
+                            field: "\(field).\(key)", expected: "a string", found: other.typeDescription),
+                        stop: stop)
+                }
+            }
+            if let name = texts["name"] {
+                found[tag] = Translation(name: name, description: texts["description"])
+            }
+        }
+        return found
     }
 }

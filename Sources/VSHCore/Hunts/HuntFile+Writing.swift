@@ -32,6 +32,7 @@ extension HuntFile {
         // Always written: how fast players may go is the organiser's stated choice.
         fields["max_speed_kmh"] = .double(hunt.maxSpeedKmh)
         if let minimum = hunt.minDurationSeconds { fields["min_duration_s"] = .double(minimum) }
+        if !hunt.translations.isEmpty { fields["translations"] = translationsJSON(hunt.translations) }
         return fields
     }
 
@@ -52,6 +53,7 @@ extension HuntFile {
             // Written only when set, so hunts without them keep their bytes.
             if stop.featured { properties["featured"] = .bool(true) }
             if let sponsor = stop.sponsor { properties["sponsor"] = .string(sponsor) }
+            if !stop.translations.isEmpty { properties["translations"] = translationsJSON(stop.translations) }
             if !stop.proof.isEmpty {
                 properties["proof"] = .array(
                     StopProof.allCases.filter(stop.proof.contains).map { .string($0.rawValue) })

@@ -15,7 +15,7 @@ public enum HuntJSON {
             object["stops"] = .array(
                 hunt.stops.map { stop in
                     let center = stop.geofence.bounds.center
-                    return .object([
+                    var fields: JSONObject = [
                         "id": .string(stop.id),
                         "name": .string(stop.name),
                         "description": .string(stop.description),
@@ -26,7 +26,11 @@ public enum HuntJSON {
                             .double(Coordinate.printed(center.latitude)),
                             .double(Coordinate.printed(center.longitude)),
                         ]),
-                    ])
+                    ]
+                    if !stop.translations.isEmpty {
+                        fields["translations"] = HuntFile.translationsJSON(stop.translations)
+                    }
+                    return .object(fields)
                 })
         } else {
             object["stops"] = .int(hunt.stops.count)

@@ -2,6 +2,7 @@
 import { api, session, setSession, clearSession, ApiError, OfflineError, privatePicture, sendCheckIn, newKey } from './api.js';
 import { h, fill, plural, number, formatDistance, formatTime, formatOpening, countdown, initials, distanceTo } from './dom.js';
 import * as position from './position.js';
+import { t, languages, language, remember, load as loadLanguage } from './i18n.js';
 import { verdictView, verdictLine } from './verdict.js';
 import { drawMap } from './map.js';
 import * as outbox from './outbox.js';
@@ -44,9 +45,9 @@ async function render() {
     else link.removeAttribute('aria-current');
   }
   showWho();
-  fill(main, h('p', { class: 'loading' }, 'Loading…'));
+  fill(main, h('p', { class: 'loading' }, t('Loading…')));
   try {
-    if (!match) throw new ApiError(404, 'Not found', 'There is no page here.');
+    if (!match) throw new ApiError(404, t('Not found'), t('There is no page here.'));
     const params = match[0].slice(1).map(decodeURIComponent);
     await match[1](...params);
   } catch (error) {
@@ -54,7 +55,7 @@ async function render() {
     showError(error);
   }
   const heading = main.querySelector('h1');
-  if (heading) document.title = `${heading.textContent} · vsh`;
+  if (heading) document.title = `${heading.textContent} · ${siteTitle}`;
   if (rendered) main.focus({ preventScroll: false });
   rendered = true;
 }
@@ -65,10 +66,10 @@ function showError(error) {
     go(`/signin?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
     return;
   }
-  const words = error instanceof OfflineError ? 'You are offline, and this page has not been loaded yet.'
-    : error instanceof ApiError ? error.message : 'Something went wrong drawing this page.';
-  fill(main, h('h1', {}, error instanceof ApiError && error.status === 404 ? 'Not found' : 'Cannot show this page'),
-    h('p', { class: 'error' }, words), h('p', {}, h('a', { href: '/' }, 'Back to the hunts')));
+  const words = error instanceof OfflineError ? t('You are offline, and this page has not been loaded yet.')
+    : error instanceof ApiError ? error.message : t('Something went wrong drawing this page.');
+  fill(main, h('h1', {}, error instanceof ApiError && error.status === 404 ? t('Not found') : t('Cannot show this page')),
+    h('p', { class: 'error' }, words), h('p', {}, h('a', { href: '/' }, t('Back to the hunts'))));
 }
 
 document.addEventListener('click', (event) => {
@@ -86,7 +87,7 @@ function showWho() {
   const s = session();
   const who = document.getElementById('who');
   if (s) fill(who, h('a', { href: '/me' }, s.player.username));
-  else fill(who, h('a', { href: '/signin' }, 'Sign in'));
+  else fill(who, h('a', { href: '/signin' }, t('Sign in')));
 }
 
 function say(text, kind = 'info') {
@@ -135,14 +136,26 @@ async function visitedStops() {
   }
 }
 
+/** A hunt's or a stop's own text (`name`, `description`) in the player's language, when its file gives one. */
+function local(thing, field) {
+  const translations = (thing && thing.translations) || {};
+  const tag = Object.keys(translations).find((key) => key === language()) || Object.keys(translations).find((key) => key.split('-')[0] === language());
+  return (tag && translations[tag][field]) || thing[field];
+}
+
+/** Stops with their names in the player's language (for maps and the verdict's next stop). */
+function localStops(features) {
+  return features.map((f) => ({ ...f, properties: { ...f.properties, name: local(f.properties, 'name') } }));
+}
+
 function difficulty(text) {
-  return h('span', { class: `pill ${text}` }, text);
+  return h('span', { class: `pill ${text}` }, t(text));
 }
 
 function progress(visited, total, label) {
   return h('div', { class: 'progress' },
-    h('progress', { max: total, value: visited, 'aria-label': label || `${visited} of ${total} stops visited` }),
-    h('span', {}, `${visited} of ${total} stops`));
+    h('progress', { max: total, value: visited, 'aria-label': label || t('{visited} of {total} stops visited', { visited, total }) }),
+    h('span', {}, t('{visited} of {total} stops', { visited, total })));
 }
 
 // ---------------------------------------------------------------- hunt feed
@@ -157,39 +170,41 @@ async function feedPage() {
   }
   const progressOf = new Map((mine ? mine.hunts : []).map((p) => [p.hunt, p]));
   const featured = files.flatMap((file) => file.features.filter((f) => f.properties.featured).map((f) => ({ f, hunt: file.hunt })));
+  const named = (hunt) => local(hunt, 'name');
   const cards = files.map((file, i) => {
     const hunt = list[i];
     const mineHere = progressOf.get(hunt.id);
     const art = h('div', { class: 'card-art' });
     if (hunt.image) art.append(h('img', { src: `/v1/hunts/${hunt.id}/image`, alt: '', loading: 'lazy' }));
-    else drawMap(art, file.features, { label: `Map of the ${plural(file.features.length, 'stop')} of ${hunt.name}` });
+    else drawMap(art, localStops(file.features), { label: t('Map of the {stops} of {hunt}', { stops: plural(file.features.length, 'stop'), hunt: named(hunt) }) });
     return h('li', { class: 'card' },
       h('a', { class: 'card-link', href: `/hunts/${hunt.id}` }, art,
         h('div', { class: 'card-body' },
-          h('h2', {}, hunt.name),
-          h('p', { class: 'facts' }, difficulty(hunt.difficulty), ` ${plural(hunt.stops, 'stop')} · ${number(hunt.total_points)} points`),
-          h('p', { class: 'description' }, hunt.description),
+          h('h2', {}, named(hunt)),
+          h('p', { class: 'facts' }, difficulty(hunt.difficulty), ` ${plural(hunt.stops, 'stop')} · ${t('{n} points', { n: number(hunt.total_points) })}`),
+          h('p', { class: 'description' }, local(hunt, 'description')),
           schedule(hunt, hunt.state),
-          mineHere ? (mineHere.completed_at ? h('p', { class: 'done' }, '✓ Completed') : progress(mineHere.visited, mineHere.total)) : null)));
+          mineHere ? (mineHere.completed_at ? h('p', { class: 'done' }, t('✓ Completed')) : progress(mineHere.visited, mineHere.total)) : null)));
   });
   const onboarding = s && !localStorage.getItem(`vsh.welcomed.${s.player.id}`);
   fill(main,
-    h('h1', {}, 'Hunts'),
+    h('h1', {}, t('Hunts')),
     onboarding ? h('section', { class: 'welcome', 'aria-labelledby': 'welcome-title' },
-      h('h2', { id: 'welcome-title' }, `Welcome, ${s.player.username}!`),
+      h('h2', { id: 'welcome-title' }, t('Welcome, {name}!', { name: s.player.username })),
       h('ol', {},
-        h('li', {}, 'Pick a hunt below and open its map.'),
-        h('li', {}, 'Walk to a stop: the map shows where you are once you share your position.'),
-        h('li', {}, 'Take a picture there and check in. Points, badges and the leaderboard follow.')),
-      h('p', {}, 'No signal inside? Check in anyway: the app keeps it and sends it when you are back online.'),
-      h('button', { type: 'button', onclick: (e) => { localStorage.setItem(`vsh.welcomed.${s.player.id}`, '1'); e.target.closest('section').remove(); } }, 'Got it')) : null,
-    !s ? h('p', { class: 'intro' }, 'Walk the city, find each stop, take a picture there. ', h('a', { href: '/signup' }, 'Create an account'), ' or ', h('a', { href: '/signin' }, 'sign in'), ' to play.') : null,
+        h('li', {}, t('Pick a hunt below and open its map.')),
+        h('li', {}, t('Walk to a stop: the map shows where you are once you share your position.')),
+        h('li', {}, t('Take a picture there and check in. Points, badges and the leaderboard follow.'))),
+      h('p', {}, t('No signal inside? Check in anyway: the app keeps it and sends it when you are back online.')),
+      h('button', { type: 'button', onclick: (e) => { localStorage.setItem(`vsh.welcomed.${s.player.id}`, '1'); e.target.closest('section').remove(); } }, t('Got it'))) : null,
+    !s ? h('p', { class: 'intro' }, t('Walk the city, find each stop, take a picture there.'), ' ', h('a', { href: '/signup' }, t('Create an account')), ` ${t('or')} `, h('a', { href: '/signin' }, t('sign in')), ` ${t('to play.')}`) : null,
     featured.length ? h('section', { class: 'featured', 'aria-labelledby': 'featured-title' },
-      h('h2', { id: 'featured-title' }, 'Featured stops'),
+      h('h2', { id: 'featured-title' }, t('Featured stops')),
       h('ul', {}, featured.map(({ f, hunt }) => h('li', {},
-        h('a', { href: `/stops/${f.id}` }, f.properties.name), ` · ${hunt.name}`,
-        f.properties.sponsor ? [' ', h('span', { class: 'sponsor' }, `Sponsored by ${f.properties.sponsor}`)] : null)))) : null,
-    h('ul', { class: 'cards' }, cards));
+        h('a', { href: `/stops/${f.id}` }, local(f.properties, 'name')), ` · ${named(hunt)}`,
+        f.properties.sponsor ? [' ', h('span', { class: 'sponsor' }, t('Sponsored by {sponsor}', { sponsor: f.properties.sponsor }))] : null)))) : null,
+    h('ul', { class: 'cards' }, cards),
+    languageSwitch());
 }
 
 // When a hunt opens or closes, in its own time zone. Before it opens, the check-in form is not
@@ -199,7 +214,7 @@ function schedule(hunt, state, { live = false } = {}) {
   if (state === 'upcoming' && hunt.starts_at) {
     const left = h('span', { class: 'countdown' }, countdown(hunt.starts_at));
     const note = h('p', { class: 'schedule upcoming', role: 'status' },
-      `Opens ${formatOpening(hunt.starts_at, zone)}`, live ? [' · in ', left] : null, '. Check-ins count from then.');
+      t('Opens {when}', { when: formatOpening(hunt.starts_at, zone) }), live ? [` · ${t('in')} `, left] : null, `. ${t('Check-ins count from then.')}`);
     if (live) {
       const timer = setInterval(() => {
         if (!note.isConnected) { clearInterval(timer); return; }
@@ -218,9 +233,9 @@ function schedule(hunt, state, { live = false } = {}) {
   }
   if (state === 'closed') {
     return h('p', { class: 'schedule closed' },
-      hunt.ends_at ? `Closed ${formatOpening(hunt.ends_at, zone)}. Check-ins no longer count.` : 'Closed.');
+      hunt.ends_at ? t('Closed {when}. Check-ins no longer count.', { when: formatOpening(hunt.ends_at, zone) }) : t('Closed.'));
   }
-  return hunt.ends_at ? h('p', { class: 'note' }, `Open until ${formatTime(hunt.ends_at, zone)}.`) : null;
+  return hunt.ends_at ? h('p', { class: 'note' }, t('Open until {when}.', { when: formatTime(hunt.ends_at, zone) })) : null;
 }
 
 // ---------------------------------------------------------------- a hunt
@@ -236,28 +251,28 @@ async function huntPage(id) {
     rows.set(f.id, distance);
     const done = visited.has(f.id);
     return h('li', { class: done ? 'visited' : '' },
-      h('a', { href: `/stops/${f.id}` }, h('span', { class: 'stop-name' }, f.properties.name)),
-      h('span', { class: 'stop-facts' }, `${f.properties.points} points`, done ? h('span', { class: 'tick' }, ' ✓ visited') : null, ' ', distance));
+      h('a', { href: `/stops/${f.id}` }, h('span', { class: 'stop-name' }, local(f.properties, 'name'))),
+      h('span', { class: 'stop-facts' }, t('{n} points', { n: number(f.properties.points) }), done ? h('span', { class: 'tick' }, ` ${t('✓ visited')}`) : null, ' ', distance));
   }));
-  const share = h('button', { type: 'button', class: 'secondary', onclick: () => start() }, 'Show where I am');
+  const share = h('button', { type: 'button', class: 'secondary', onclick: () => start() }, t('Show where I am'));
   const status = h('p', { class: 'position-status', role: 'status' });
   fill(main,
-    h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'Hunts')),
-    h('h1', {}, hunt.name),
-    h('p', { class: 'facts' }, difficulty(hunt.difficulty), ` ${plural(file.features.length, 'stop')} · ${visited.size ? `${[...visited].filter((s) => rows.has(s)).length} visited · ` : ''}completion bonus ${hunt.bonus_points} points`),
-    h('p', {}, hunt.description),
-    hunt.ordered ? h('p', { class: 'note' }, 'Visit the stops in the order listed.') : null,
+    h('p', { class: 'crumbs' }, h('a', { href: '/' }, t('Hunts'))),
+    h('h1', {}, local(hunt, 'name')),
+    h('p', { class: 'facts' }, difficulty(hunt.difficulty), ` ${plural(file.features.length, 'stop')} · ${visited.size ? `${t('{n} visited', { n: [...visited].filter((s) => rows.has(s)).length })} · ` : ''}${t('completion bonus {n} points', { n: number(hunt.bonus_points) })}`),
+    h('p', {}, local(hunt, 'description')),
+    hunt.ordered ? h('p', { class: 'note' }, t('Visit the stops in the order listed.')) : null,
     schedule(hunt, file.state, { live: true }),
     mapBox, h('div', { class: 'row' }, share, status),
-    h('h2', {}, 'Stops'), list);
-  const map = await drawMap(mapBox, file.features, { visited, link: true, label: `Map of the stops of ${hunt.name}` });
+    h('h2', {}, t('Stops')), list);
+  const map = await drawMap(mapBox, localStops(file.features), { visited, link: true, label: t('Map of the stops of {hunt}', { hunt: local(hunt, 'name') }) });
   const where = position.tracker('geolocation' in navigator ? navigator.geolocation : null);
   cleanups.push(() => where.stop());
-  where.onChange((t) => {
-    map.setPosition(t.fix);
-    status.textContent = t.fix ? `Your position, within ${Math.round(t.fix.accuracy)} m.`
-      : t.problem ? 'Your position is not available: location is off or blocked for this site.' : 'Finding you…';
-    for (const f of file.features) rows.get(f.id).textContent = t.fix ? formatDistance(distanceTo(t.fix, f.geometry)) : '';
+  where.onChange((w) => {
+    map.setPosition(w.fix);
+    status.textContent = w.fix ? t('Your position, within {m} m.', { m: Math.round(w.fix.accuracy) })
+      : w.problem ? t('Your position is not available: location is off or blocked for this site.') : t('Finding you…');
+    for (const f of file.features) rows.get(f.id).textContent = w.fix ? formatDistance(distanceTo(w.fix, f.geometry)) : '';
   });
   function start() {
     share.remove();
@@ -279,24 +294,24 @@ async function stopPage(id) {
   cleanups.push(() => where.stop());
   const open = !state || state === 'open';
   fill(main,
-    h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'Hunts'), ' › ', h('a', { href: `/hunts/${hunt.id}` }, hunt.name)),
-    h('h1', {}, p.name),
-    h('p', { class: 'facts' }, `Stop ${stopNumber} · ${p.points} points`, visited.has(id) ? h('span', { class: 'tick' }, ' · ✓ visited') : null),
-    p.sponsor ? h('p', { class: 'sponsor' }, `Sponsored by ${p.sponsor}`) : null,
-    p.image ? h('img', { class: 'stop-image', src: `/v1/stops/${feature.id}/image`, alt: `${p.name}` }) : null,
-    h('p', {}, p.description),
+    h('p', { class: 'crumbs' }, h('a', { href: '/' }, t('Hunts')), ' › ', h('a', { href: `/hunts/${hunt.id}` }, local(hunt, 'name'))),
+    h('h1', {}, local(p, 'name')),
+    h('p', { class: 'facts' }, t('Stop {n} · {points} points', { n: stopNumber, points: number(p.points) }), visited.has(id) ? h('span', { class: 'tick' }, ` · ${t('✓ visited')}`) : null),
+    p.sponsor ? h('p', { class: 'sponsor' }, t('Sponsored by {sponsor}', { sponsor: p.sponsor })) : null,
+    p.image ? h('img', { class: 'stop-image', src: `/v1/stops/${feature.id}/image`, alt: local(p, 'name') }) : null,
+    h('p', {}, local(p, 'description')),
     mapBox, distance,
     !open ? schedule(hunt, state, { live: true })
-      : s ? checkInForm(hunt, file, feature, where, visited) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, 'Sign in'), ' to check in here.'));
-  const map = await drawMap(mapBox, [feature], { visited, label: `Map of ${p.name}`, numbers: new Map([[id, stopNumber]]) });
-  where.onChange((t) => {
-    map.setPosition(t.fix);
-    distance.textContent = t.fix ? formatDistance(distanceTo(t.fix, feature.geometry)) : '';
+      : s ? checkInForm(hunt, file, feature, where, visited) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, t('Sign in')), ` ${t('to check in here.')}`));
+  const map = await drawMap(mapBox, localStops([feature]), { visited, label: t('Map of {stop}', { stop: local(p, 'name') }), numbers: new Map([[id, stopNumber]]) });
+  where.onChange((w) => {
+    map.setPosition(w.fix);
+    distance.textContent = w.fix ? formatDistance(distanceTo(w.fix, feature.geometry)) : '';
   });
   // Position first: a player who shared it before is followed at once; one who has not is asked
   // with their first tap (here, or when they pick the photo).
   if (await position.shared()) where.start();
-  else if (!where.started) distance.append(h('button', { type: 'button', class: 'secondary', onclick: (e) => { e.target.remove(); where.start(); } }, 'How far is it?'));
+  else if (!where.started) distance.append(h('button', { type: 'button', class: 'secondary', onclick: (e) => { e.target.remove(); where.start(); } }, t('How far is it?')));
 }
 
 // How to let the site read the position, in the words of the player's browser.
@@ -312,27 +327,27 @@ const locationSteps = {
 
 function locationHelp(problem, retry) {
   const kind = position.browserKind();
-  const title = problem === 'denied' ? 'Your position is blocked for this site'
-    : problem === 'unsupported' ? 'This browser cannot give your position'
-      : 'Your phone could not find where you are';
+  const title = problem === 'denied' ? t('Your position is blocked for this site')
+    : problem === 'unsupported' ? t('This browser cannot give your position')
+      : t('Your phone could not find where you are');
   const steps = problem === 'denied' ? locationSteps[kind]
     : problem === 'unsupported' ? ['Open this page in your phone\'s own browser (Safari or Chrome).']
       : ['Turn on Location (GPS) and Wi-Fi: both help the phone find you.', 'Step outside or near a window, away from tall buildings.', 'Tap Try again.'];
   return h('div', { class: 'location-help', role: 'alert' },
     h('h3', {}, title),
-    h('p', {}, 'A check-in needs to know you are at the stop. Nothing was sent, and your photo still counts when you try again.'),
-    h('ol', {}, steps.map((t) => h('li', {}, t))),
-    h('button', { type: 'button', class: 'retry', onclick: retry }, 'Try again'));
+    h('p', {}, t('A check-in needs to know you are at the stop. Nothing was sent, and your photo still counts when you try again.')),
+    h('ol', {}, steps.map((step) => h('li', {}, t(step)))),
+    h('button', { type: 'button', class: 'retry', onclick: retry }, t('Try again')));
 }
 
 function checkInForm(hunt, collection, feature, where, visited) {
   const s = session();
   const photo = h('input', { type: 'file', id: 'photo', name: 'photo', accept: 'image/*', capture: 'environment', required: true, 'aria-describedby': 'photo-help photo-error' });
-  const preview = h('img', { class: 'preview', alt: 'The photo you picked', hidden: true });
-  const bar = h('progress', { max: 1, value: 0, hidden: true, 'aria-label': 'Upload' });
+  const preview = h('img', { class: 'preview', alt: t('The photo you picked'), hidden: true });
+  const bar = h('progress', { max: 1, value: 0, hidden: true, 'aria-label': t('Upload') });
   const error = h('p', { id: 'photo-error', class: 'field-error' });
   const result = h('div', { class: 'result', 'aria-live': 'polite' });
-  const button = h('button', { type: 'submit' }, 'Check in here');
+  const button = h('button', { type: 'submit' }, t('Check in here'));
   const fixLine = h('p', { id: 'photo-help', class: 'help fix-state' });
   let sending = false;
   let photoURL = null;
@@ -340,11 +355,11 @@ function checkInForm(hunt, collection, feature, where, visited) {
   const show = () => {
     if (sending) return;
     const fresh = where.fresh();
-    if (fresh) fixLine.textContent = `✓ Your position is ready (within ${Math.round(fresh.accuracy)} m): it goes with the photo.`;
-    else if (where.problem) fixLine.textContent = 'Your position is not available: see below how to share it.';
-    else if (where.started) fixLine.textContent = 'Finding your position…';
-    else fixLine.textContent = 'Your position goes with the photo: the browser asks you to share it.';
-    button.textContent = where.started && !fresh && !where.problem && photo.files[0] ? 'Waiting for your position…' : 'Check in here';
+    if (fresh) fixLine.textContent = t('✓ Your position is ready (within {m} m): it goes with the photo.', { m: Math.round(fresh.accuracy) });
+    else if (where.problem) fixLine.textContent = t('Your position is not available: see below how to share it.');
+    else if (where.started) fixLine.textContent = t('Finding your position…');
+    else fixLine.textContent = t('Your position goes with the photo: the browser asks you to share it.');
+    button.textContent = where.started && !fresh && !where.problem && photo.files[0] ? t('Waiting for your position…') : t('Check in here');
     // Position first: as soon as the browser says no, the page says how to turn it on.
     if (where.problem && !result.querySelector('.location-help')) explain();
     else if (fresh && result.querySelector('.location-help')) fill(result);
@@ -371,15 +386,15 @@ function checkInForm(hunt, collection, feature, where, visited) {
   });
   async function submit() {
     const file = photo.files[0];
-    if (!file) { error.textContent = 'Take or pick a photo of the stop first.'; photo.setAttribute('aria-invalid', 'true'); photo.focus(); return; }
+    if (!file) { error.textContent = t('Take or pick a photo of the stop first.'); photo.setAttribute('aria-invalid', 'true'); photo.focus(); return; }
     photo.removeAttribute('aria-invalid');
     button.disabled = true;
     sending = true;
     try {
       let fix = where.fresh();
       if (!fix && !where.problem) {
-        button.textContent = 'Waiting for your position…';
-        fill(result, h('p', { role: 'status' }, 'Waiting for your position…'));
+        button.textContent = t('Waiting for your position…');
+        fill(result, h('p', { role: 'status' }, t('Waiting for your position…')));
         fix = await where.next(20000);
       }
       if (!fix && !(await position.photoHasGPS(file))) {
@@ -388,21 +403,22 @@ function checkInForm(hunt, collection, feature, where, visited) {
         return;
       }
       const item = {
-        key: newKey(), player: s.player.id, hunt: hunt.id, stop: feature.id, stopName: feature.properties.name,
+        key: newKey(), player: s.player.id, hunt: hunt.id, stop: feature.id, stopName: local(feature.properties, 'name'),
         photo: file, photoName: file.name || 'photo.jpg', lat: fix ? fix.lat : null, lon: fix ? fix.lon : null,
         accuracy: fix ? fix.accuracy : null, fixTime: fix ? new Date(fix.time).toISOString() : null, created: Date.now(),
         zone: hunt.timezone,
       };
       try {
         if (!navigator.onLine) throw new OfflineError('offline');
-        button.textContent = 'Sending…';
-        fill(result, h('p', { role: 'status' }, fix ? 'Sending…' : 'Sending: the photo\'s own GPS places you…'));
+        button.textContent = t('Sending…');
+        fill(result, h('p', { role: 'status' }, fix ? t('Sending…') : t('Sending: the photo\'s own GPS places you…')));
         bar.hidden = false;
         const answer = await sendCheckIn(item, (fraction) => { bar.value = fraction; });
         bar.hidden = true;
         if (answer.status === 201 || answer.status === 200) {
           hunts.feed = null;
-          const body = answer.body;
+          // The stop and the next ones by their names in the player's language.
+          const body = { ...answer.body, stop_name: answer.body.stop === feature.id ? local(feature.properties, 'name') : answer.body.stop_name };
           const done = new Set(visited);
           if (body.verdict === 'accepted' && body.stop) done.add(body.stop);
           let badges = new Map();
@@ -412,18 +428,18 @@ function checkInForm(hunt, collection, feature, where, visited) {
               badges = new Map(profile.badges.map((b) => [b.badge, b.name]));
             } catch (_) { /* the ids are shown instead */ }
           }
-          fill(result, verdictView(body, { hunt, features: collection.features, visited: done, position: fix, photo: photoURL, badges, player: s.player.username }));
+          fill(result, verdictView(body, { hunt: { ...hunt, name: local(hunt, 'name') }, features: localStops(collection.features), visited: done, position: fix, photo: photoURL, badges, player: s.player.username }));
           // Accepted: the stop is done, and the verdict takes the form's place.
           if (body.verdict === 'accepted') for (const el of controls) el.hidden = true;
           result.querySelector('.verdict').focus();
         } else {
-          fill(result, h('p', { class: 'error' }, (answer.body && answer.body.detail) || `The server answered ${answer.status}.`));
+          fill(result, h('p', { class: 'error' }, (answer.body && answer.body.detail) || t('The server answered {status}.', { status: answer.status })));
         }
       } catch (err) {
         bar.hidden = true;
         if (!(err instanceof OfflineError)) throw err;
         await outbox.keep(item);
-        fill(result, h('p', { class: 'note waiting' }, 'No connection: your check-in is kept on this phone and will be sent when you are back online.'));
+        fill(result, h('p', { class: 'note waiting' }, t('No connection: your check-in is kept on this phone and will be sent when you are back online.')));
         showConnection();
       }
     } finally {
@@ -432,10 +448,10 @@ function checkInForm(hunt, collection, feature, where, visited) {
       show();
     }
   }
-  const label = h('label', { for: 'photo' }, 'Photo of the stop');
+  const label = h('label', { for: 'photo' }, t('Photo of the stop'));
   const controls = [label, photo, fixLine, error, preview, button];
   const form = h('form', { class: 'checkin', novalidate: true, onsubmit: (event) => { event.preventDefault(); submit(); } },
-    h('h2', {}, 'Check in'), label, photo, fixLine, error, preview, button, bar, result);
+    h('h2', {}, t('Check in')), label, photo, fixLine, error, preview, button, bar, result);
   show();
   return form;
 }
@@ -448,9 +464,9 @@ async function leaderboardPage() {
   const hunt = params.get('hunt') || '';
   const window_ = params.get('window') || 'all';
   const huntSelect = h('select', { id: 'board-hunt', name: 'hunt' },
-    h('option', { value: '' }, 'All hunts'), list.map((x) => h('option', { value: x.id, selected: x.id === hunt }, x.name)));
+    h('option', { value: '' }, t('All hunts')), list.map((x) => h('option', { value: x.id, selected: x.id === hunt }, local(x, 'name'))));
   const windowSelect = h('select', { id: 'board-window', name: 'window' },
-    [['all', 'All time'], ['today', 'Today'], ['week', 'Last 7 days']].map(([v, t]) => h('option', { value: v, selected: v === window_ }, t)));
+    [['all', 'All time'], ['today', 'Today'], ['week', 'Last 7 days']].map(([v, words]) => h('option', { value: v, selected: v === window_ }, t(words))));
   const change = () => {
     const q = new URLSearchParams();
     if (huntSelect.value) q.set('hunt', huntSelect.value);
@@ -461,9 +477,9 @@ async function leaderboardPage() {
   windowSelect.addEventListener('change', change);
   const live = h('span', { class: 'live', role: 'status' });
   const table = h('div', { class: 'board' });
-  fill(main, h('h1', {}, 'Leaderboard'),
+  fill(main, h('h1', {}, t('Leaderboard')),
     h('form', { class: 'filters', onsubmit: (e) => e.preventDefault() },
-      h('label', { for: 'board-hunt' }, 'Hunt'), huntSelect, h('label', { for: 'board-window' }, 'When'), windowSelect),
+      h('label', { for: 'board-hunt' }, t('Hunt')), huntSelect, h('label', { for: 'board-window' }, t('When')), windowSelect),
     live, table);
   const q = new URLSearchParams({ limit: '100' });
   if (hunt) q.set('hunt', hunt);
@@ -473,14 +489,14 @@ async function leaderboardPage() {
   async function load() {
     const rows = await api(`/v1/leaderboard?${q}`);
     fill(table, rows.length ? h('table', {},
-      h('caption', { class: 'visually-hidden' }, 'Players by points'),
-      h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Points', 'Hunts', 'Stops', 'Badges'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('caption', { class: 'visually-hidden' }, t('Players by points')),
+      h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Points', 'Hunts', 'Stops', 'Badges'].map((words) => h('th', { scope: 'col' }, t(words))))),
       h('tbody', {}, rows.map((r) => h('tr', { class: me && r.player_id === me.player.id ? 'me' : '', 'data-player': r.player },
         h('td', {}, String(r.rank)),
         h('th', { scope: 'row' }, h('a', { href: `/players/${encodeURIComponent(r.player)}`, class: 'who' }, avatar({ name: r.player, avatar_url: r.avatar_url }, 32), h('span', {}, r.player))),
         h('td', { class: 'points' }, number(r.points)),
         h('td', {}, String(r.hunts_completed)), h('td', {}, String(r.stops_visited)), h('td', {}, String(r.badges))))))
-      : h('p', {}, 'No scores yet: be the first to check in.'));
+      : h('p', {}, t('No scores yet: be the first to check in.')));
   }
   await load();
   // Live: the server says when the league changed; the board is read again.
@@ -489,14 +505,14 @@ async function leaderboardPage() {
   const connect = () => {
     if (source || !navigator.onLine) return;
     source = new EventSource('/v1/events');
-    source.addEventListener('open', () => { live.textContent = '● Live'; });
+    source.addEventListener('open', () => { live.textContent = t('● Live'); });
     source.addEventListener('change', () => {
       clearTimeout(timer);
       timer = setTimeout(() => load().catch(() => {}), 150);
     });
-    source.addEventListener('error', () => { live.textContent = 'Reconnecting…'; });
+    source.addEventListener('error', () => { live.textContent = t('Reconnecting…'); });
   };
-  const disconnect = () => { if (source) { source.close(); source = null; } live.textContent = 'Offline'; };
+  const disconnect = () => { if (source) { source.close(); source = null; } live.textContent = t('Offline'); };
   connect();
   window.addEventListener('online', connect);
   window.addEventListener('offline', disconnect);
@@ -508,7 +524,7 @@ async function leaderboardPage() {
 function avatar(profile, size = 96) {
   const small = size < 96 ? ' small' : '';
   // Beside a name (the leaderboard), the picture says nothing the name does not: no alt text.
-  if (profile.avatar_url) return h('img', { class: `avatar${small}`, src: profile.avatar_url, alt: small ? '' : `${profile.name}'s picture`, width: size, height: size, loading: 'lazy' });
+  if (profile.avatar_url) return h('img', { class: `avatar${small}`, src: profile.avatar_url, alt: small ? '' : t('{name}\'s picture', { name: profile.name }), width: size, height: size, loading: 'lazy' });
   // Small initials are drawn from an attribute, so the row's text stays the name alone.
   if (small) return h('span', { class: 'avatar initials small', 'aria-hidden': 'true', 'data-initials': initials(profile.name) });
   return h('span', { class: 'avatar initials', 'aria-hidden': 'true' }, initials(profile.name));
@@ -518,24 +534,24 @@ const stateWords = { accepted: '✓ accepted', pending: '⌛ waiting', rejected:
 
 /** A check-in's state as a coloured label at the row's end. */
 function stateChip(state) {
-  return h('span', { class: `state ${state}` }, stateWords[state] || state);
+  return h('span', { class: `state ${state}` }, stateWords[state] ? t(stateWords[state]) : state);
 }
 
 function profileBody(profile) {
   return [
     h('div', { class: 'stats' },
-      h('p', {}, h('strong', {}, number(profile.points)), ' points'),
-      h('p', {}, h('strong', {}, String(profile.stops_visited)), ' stops'),
-      h('p', {}, h('strong', {}, String(profile.hunts_completed)), ' hunts')),
-    h('h2', {}, 'Hunts'),
+      h('p', {}, h('strong', {}, number(profile.points)), ` ${t('points')}`),
+      h('p', {}, h('strong', {}, number(profile.stops_visited)), ` ${t('stops')}`),
+      h('p', {}, h('strong', {}, number(profile.hunts_completed)), ` ${t('hunts')}`)),
+    h('h2', {}, t('Hunts')),
     profile.hunts.length ? h('ul', { class: 'progress-list' }, profile.hunts.map((x) => h('li', {},
       h('a', { href: `/hunts/${x.hunt}` }, x.name),
-      x.completed_at ? h('span', {}, ' ✓ completed · ', h('a', { href: `/share/${encodeURIComponent(profile.name)}/${x.hunt}` }, 'share the collage'))
-        : progress(x.visited, x.total, `${x.name}: ${x.visited} of ${x.total} stops`))))
-      : h('p', {}, 'No hunt started yet.'),
-    h('h2', {}, 'Badges'),
+      x.completed_at ? h('span', {}, ` ${t('✓ completed')} · `, h('a', { href: `/share/${encodeURIComponent(profile.name)}/${x.hunt}` }, t('share the collage')))
+        : progress(x.visited, x.total, `${x.name}: ${t('{visited} of {total} stops', { visited: x.visited, total: x.total })}`))))
+      : h('p', {}, t('No hunt started yet.')),
+    h('h2', {}, t('Badges')),
     profile.badges.length ? h('ul', { class: 'badges' }, profile.badges.map((b) => h('li', {}, h('span', { class: 'badge-icon', 'aria-hidden': 'true' }, '★'), ` ${b.name}`, h('span', { class: 'muted' }, ` +${b.points}`))))
-      : h('p', {}, 'No badges yet.'),
+      : h('p', {}, t('No badges yet.')),
   ];
 }
 
@@ -544,11 +560,11 @@ async function playerPage(name) {
   fill(main,
     h('div', { class: 'profile-head' }, avatar(profile), h('h1', {}, profile.name)),
     profileBody(profile),
-    h('h2', {}, 'Recent check-ins'),
+    h('h2', {}, t('Recent check-ins')),
     profile.recent.length ? h('ul', { class: 'recent' }, profile.recent.map((c) => h('li', { class: c.state },
-      h('span', { class: 'what' }, h('span', { class: 'where' }, c.stop_name || c.stop || 'Away from every stop'),
-        h('span', { class: 'when muted' }, `${formatTime(c.received_at)}${c.points ? ` · +${number(c.points)} points` : ''}`)), stateChip(c.state))))
-      : h('p', {}, 'None yet.'));
+      h('span', { class: 'what' }, h('span', { class: 'where' }, c.stop_name || c.stop || t('Away from every stop')),
+        h('span', { class: 'when muted' }, `${formatTime(c.received_at)}${c.points ? ` · ${t('+{n} points', { n: number(c.points) })}` : ''}`)), stateChip(c.state))))
+      : h('p', {}, t('None yet.')));
 }
 
 async function mePage() {
@@ -566,31 +582,32 @@ async function mePage() {
     pictureError.textContent = '';
     try {
       await api('/v1/me/avatar', { method: 'PUT', auth: true, body: await asJPEG(file), headers: { 'Content-Type': 'image/jpeg' } });
-      say('Your picture is updated.');
+      say(t('Your picture is updated.'));
       render();
     } catch (error) {
-      pictureError.textContent = error instanceof OfflineError ? 'No connection: try again when you are online.' : error.message;
+      pictureError.textContent = error instanceof OfflineError ? t('No connection: try again when you are online.') : error.message;
     }
   });
   const list = h('ul', { class: 'recent' });
   for (const c of mine.slice(0, 20)) {
-    const img = c.has_photo ? h('img', { class: 'thumb', alt: `Photo of the check-in at ${c.stop_name || 'no stop'}`, width: 64, height: 64 }) : h('span', { class: 'thumb none', 'aria-hidden': 'true' }, '⌖');
+    const img = c.has_photo ? h('img', { class: 'thumb', alt: t('Photo of the check-in at {stop}', { stop: c.stop_name || t('no stop') }), width: 64, height: 64 }) : h('span', { class: 'thumb none', 'aria-hidden': 'true' }, '⌖');
     if (c.has_photo) privatePicture(`/v1/checkins/${c.id}/photo`).then((url) => { img.src = url; }).catch(() => {});
-    list.append(h('li', { class: c.state }, img, h('span', { class: 'what' }, h('span', { class: 'where' }, c.stop_name || 'Away from every stop'),
-      h('span', { class: 'when muted' }, `${formatTime(c.received_at)}${c.points ? ` · +${number(c.points)} points` : ''}`),
-      c.reason ? h('span', { class: 'reason' }, `The moderator said: “${c.reason}”`) : null), stateChip(c.state)));
+    list.append(h('li', { class: c.state }, img, h('span', { class: 'what' }, h('span', { class: 'where' }, c.stop_name || t('Away from every stop')),
+      h('span', { class: 'when muted' }, `${formatTime(c.received_at)}${c.points ? ` · ${t('+{n} points', { n: number(c.points) })}` : ''}`),
+      c.reason ? h('span', { class: 'reason' }, t('The moderator said: “{reason}”', { reason: c.reason })) : null), stateChip(c.state)));
   }
   fill(main, head,
-    h('p', { class: 'muted' }, me.email ? `Signed in · ${me.email}` : 'Signed in', me.role === 'moderator' ? ' · moderator' : ''),
+    h('p', { class: 'muted' }, me.email ? `${t('Signed in')} · ${me.email}` : t('Signed in'), me.role === 'moderator' ? ` · ${t('moderator')}` : ''),
     h('div', { class: 'row' },
-      h('label', { for: 'avatar', class: 'button secondary' }, 'Change picture'), pictureInput,
-      me.role === 'moderator' ? h('a', { class: 'button secondary', href: '/review' }, 'Review check-ins') : null,
-      h('button', { type: 'button', class: 'secondary', onclick: signOut }, 'Sign out')),
+      h('label', { for: 'avatar', class: 'button secondary' }, t('Change picture')), pictureInput,
+      me.role === 'moderator' ? h('a', { class: 'button secondary', href: '/review' }, t('Review check-ins')) : null,
+      h('button', { type: 'button', class: 'secondary', onclick: signOut }, t('Sign out'))),
     pictureError,
-    waiting.length ? h('section', { class: 'waiting' }, h('h2', {}, 'Waiting to be sent'),
-      h('ul', {}, waiting.map((x) => h('li', {}, `${x.stopName} · taken ${formatTime(new Date(x.created).toISOString())}`)))) : null,
+    waiting.length ? h('section', { class: 'waiting' }, h('h2', {}, t('Waiting to be sent')),
+      h('ul', {}, waiting.map((x) => h('li', {}, `${x.stopName} · ${t('taken {when}', { when: formatTime(new Date(x.created).toISOString()) })}`)))) : null,
     profileBody(profile),
-    h('h2', {}, 'My check-ins'), mine.length ? list : h('p', {}, 'None yet: open a hunt and walk to a stop.'));
+    h('h2', {}, t('My check-ins')), mine.length ? list : h('p', {}, t('None yet: open a hunt and walk to a stop.')),
+    languageSwitch());
 }
 
 /** Any picture the browser can show, as a JPEG of at most 1024 px (the server keeps JPEG only). */
@@ -608,7 +625,7 @@ async function asJPEG(file) {
 async function signOut() {
   try { await api('/v1/sessions/current', { method: 'DELETE', auth: true }); } catch (_) { /* signed out here anyway */ }
   clearSession();
-  say('You are signed out.');
+  say(t('You are signed out.'));
   go('/');
 }
 
@@ -628,18 +645,18 @@ function accountForm({ title, fields, submit, action, footer }) {
     formError.textContent = '';
     for (const f of made) { f.error.textContent = ''; f.input.removeAttribute('aria-invalid'); }
     const missing = made.find((f) => f.input.required && !f.input.value.trim());
-    if (missing) return mark(missing, `Enter your ${missing.label.toLowerCase()}.`);
+    if (missing) return mark(missing, t('Enter your {field}.', { field: missing.label.toLowerCase() }));
     const values = Object.fromEntries(made.map((f) => [f.id, f.input.value]));
     button.disabled = true;
     try {
       await action(values);
     } catch (error) {
-      if (error instanceof OfflineError) formError.textContent = 'No connection: try again when you are online.';
+      if (error instanceof OfflineError) formError.textContent = t('No connection: try again when you are online.');
       else if (error instanceof ApiError) {
         const target = error.status === 409 ? made.find((f) => f.id === 'username')
           : made.find((f) => (error.detail || '').toLowerCase().includes(f.id === 'username' ? 'name' : f.id));
         if (target && error.status !== 401) mark(target, error.message);
-        else formError.textContent = error.status === 401 ? 'That name and password do not match.' : error.message;
+        else formError.textContent = error.status === 401 ? t('That name and password do not match.') : error.message;
       } else throw error;
     } finally {
       button.disabled = false;
@@ -665,38 +682,38 @@ function afterSignIn(answer) {
 
 async function signUpPage() {
   accountForm({
-    title: 'Create an account', submit: 'Create account',
+    title: t('Create an account'), submit: t('Create account'),
     fields: [
-      ['username', 'Name', { autocomplete: 'username', required: true, maxlength: 64, autocapitalize: 'words', spellcheck: 'false' }],
-      ['email', 'Email', { type: 'email', autocomplete: 'email', required: true, inputmode: 'email' }],
-      ['password', 'Password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }],
+      ['username', t('Name'), { autocomplete: 'username', required: true, maxlength: 64, autocapitalize: 'words', spellcheck: 'false' }],
+      ['email', t('Email'), { type: 'email', autocomplete: 'email', required: true, inputmode: 'email' }],
+      ['password', t('Password'), { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }],
     ],
     action: async (v) => afterSignIn(await api('/v1/accounts', { method: 'POST', json: { username: v.username.trim(), email: v.email.trim(), password: v.password } })),
-    footer: h('p', {}, 'Already playing? ', h('a', { href: `/signin${location.search}` }, 'Sign in')),
+    footer: h('p', {}, `${t('Already playing?')} `, h('a', { href: `/signin${location.search}` }, t('Sign in'))),
   });
 }
 
 async function signInPage() {
   const resetEmail = h('input', { type: 'email', id: 'reset-email', autocomplete: 'email', 'aria-describedby': 'reset-status' });
   const resetStatus = h('p', { id: 'reset-status', role: 'status' });
-  const reset = h('details', { class: 'reset' }, h('summary', {}, 'Forgot your password?'),
+  const reset = h('details', { class: 'reset' }, h('summary', {}, t('Forgot your password?')),
     h('form', { novalidate: true, onsubmit: async (e) => {
       e.preventDefault();
       try {
         await api('/v1/password-resets', { method: 'POST', json: { email: resetEmail.value.trim() } });
-        resetStatus.textContent = 'If a player has this address, a link to choose a new password is on its way.';
+        resetStatus.textContent = t('If a player has this address, a link to choose a new password is on its way.');
       } catch (error) {
-        resetStatus.textContent = error instanceof ApiError && error.status === 503 ? 'This server sends no e-mail: ask the organiser.' : error.message;
+        resetStatus.textContent = error instanceof ApiError && error.status === 503 ? t('This server sends no e-mail: ask the organiser.') : error.message;
       }
-    } }, h('label', { for: 'reset-email' }, 'Email'), resetEmail, h('button', { type: 'submit', class: 'secondary' }, 'Send a link'), resetStatus));
+    } }, h('label', { for: 'reset-email' }, t('Email')), resetEmail, h('button', { type: 'submit', class: 'secondary' }, t('Send a link')), resetStatus));
   accountForm({
-    title: 'Sign in', submit: 'Sign in',
+    title: t('Sign in'), submit: t('Sign in'),
     fields: [
-      ['username', 'Name or e-mail address', { autocomplete: 'username', required: true, autocapitalize: 'none', spellcheck: 'false' }],
-      ['password', 'Password', { type: 'password', autocomplete: 'current-password', required: true }],
+      ['username', t('Name or e-mail address'), { autocomplete: 'username', required: true, autocapitalize: 'none', spellcheck: 'false' }],
+      ['password', t('Password'), { type: 'password', autocomplete: 'current-password', required: true }],
     ],
     action: async (v) => afterSignIn(await api('/v1/sessions', { method: 'POST', json: { username: v.username.trim(), password: v.password } })),
-    footer: [h('p', {}, 'New here? ', h('a', { href: `/signup${location.search}` }, 'Create an account')), reset],
+    footer: [h('p', {}, `${t('New here?')} `, h('a', { href: `/signup${location.search}` }, t('Create an account'))), reset, languageSwitch()],
   });
 }
 
@@ -710,30 +727,30 @@ async function resetPasswordPage() {
     history.replaceState(null, '', '/reset-password');
   }
   if (!resetToken) {
-    fill(main, h('h1', {}, 'Choose a new password'),
-      h('p', { class: 'note' }, 'Open the link from the e-mail we sent you. ', h('a', { href: '/signin' }, 'Ask for a new one'), ' if it is lost.'));
+    fill(main, h('h1', {}, t('Choose a new password')),
+      h('p', { class: 'note' }, `${t('Open the link from the e-mail we sent you.')} `, h('a', { href: '/signin' }, t('Ask for a new one')), ` ${t('if it is lost.')}`));
     return;
   }
   accountForm({
-    title: 'Choose a new password', submit: 'Save the new password',
-    fields: [['password', 'New password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }]],
+    title: t('Choose a new password'), submit: t('Save the new password'),
+    fields: [['password', t('New password'), { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }]],
     action: async (v) => {
       try {
         await api(`/v1/password-resets/${encodeURIComponent(resetToken)}`, { method: 'POST', json: { password: v.password } });
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) {
           resetToken = null;
-          throw new ApiError(404, 'Not found', 'This link was used already or has expired: ask for a new one from the sign-in page.');
+          throw new ApiError(404, t('Not found'), t('This link was used already or has expired: ask for a new one from the sign-in page.'));
         }
         throw error;
       }
       resetToken = null;
       clearSession();
-      fill(main, h('h1', {}, 'Password changed'),
-        h('p', { role: 'status' }, 'Your new password is set, and every device you were signed in on is signed out.'),
-        h('p', {}, h('a', { href: '/signin', class: 'button' }, 'Sign in')));
+      fill(main, h('h1', {}, t('Password changed')),
+        h('p', { role: 'status' }, t('Your new password is set, and every device you were signed in on is signed out.')),
+        h('p', {}, h('a', { href: '/signin', class: 'button' }, t('Sign in'))));
     },
-    footer: h('p', { class: 'note' }, 'At least 8 characters. The link works once.'),
+    footer: h('p', { class: 'note' }, t('At least 8 characters. The link works once.')),
   });
 }
 
@@ -742,16 +759,16 @@ async function resetPasswordPage() {
 async function reviewPage() {
   needSession();
   const me = await api('/v1/me', { auth: true });
-  if (me.role !== 'moderator') throw new ApiError(403, 'Forbidden', 'Only moderators review check-ins.');
+  if (me.role !== 'moderator') throw new ApiError(403, t('Forbidden'), t('Only moderators review check-ins.'));
   const list = h('ul', { class: 'reviews' });
   const count = h('p', { class: 'muted review-count', role: 'status' });
   const live = h('span', { class: 'live', role: 'status' });
   // The count is always the cards on the page: a decision or a change elsewhere redraws it.
   const recount = () => {
     const n = list.querySelectorAll('li.review').length;
-    count.textContent = n ? `${plural(n, 'check-in')} waiting, oldest first.` : 'Nothing to review.';
+    count.textContent = n ? t('{checkins} waiting, oldest first.', { checkins: plural(n, 'check-in') }) : t('Nothing to review.');
   };
-  fill(main, h('h1', {}, 'Review check-ins'), live, count, list);
+  fill(main, h('h1', {}, t('Review check-ins')), live, count, list);
   let loading = Promise.resolve();
   // New check-ins appear and ones decided elsewhere (another moderator, the shell) go, without a reload.
   const load = () => {
@@ -773,11 +790,11 @@ async function reviewPage() {
   const connect = () => {
     if (source || !navigator.onLine) return;
     source = new EventSource('/v1/events');
-    source.addEventListener('open', () => { live.textContent = '● Live: new check-ins appear here'; });
+    source.addEventListener('open', () => { live.textContent = t('● Live: new check-ins appear here'); });
     source.addEventListener('change', () => { clearTimeout(timer); timer = setTimeout(load, 150); });
-    source.addEventListener('error', () => { live.textContent = 'Reconnecting…'; });
+    source.addEventListener('error', () => { live.textContent = t('Reconnecting…'); });
   };
-  const disconnect = () => { if (source) { source.close(); source = null; } live.textContent = 'Offline'; };
+  const disconnect = () => { if (source) { source.close(); source = null; } live.textContent = t('Offline'); };
   connect();
   window.addEventListener('online', connect);
   window.addEventListener('offline', disconnect);
@@ -790,7 +807,7 @@ function lateness(item) {
   const minutes = Math.round((Date.parse(item.received_at) - Date.parse(item.fix_time)) / 60000);
   if (!(minutes >= 2)) return null;
   const words = minutes < 120 ? plural(minutes, 'minute') : plural(Math.round(minutes / 60), 'hour');
-  return h('p', { class: 'late' }, `Taken ${words} before it arrived (sent late, perhaps from offline).`);
+  return h('p', { class: 'late' }, t('Taken {time} before it arrived (sent late, perhaps from offline).', { time: words }));
 }
 
 // Check-ins decided on this page: a list read while the decision was on its way still holds them.
@@ -802,24 +819,24 @@ async function reviewCard(item, recount = () => {}) {
   const reason = h('input', { id: `reason-${item.id}`, name: 'reason', maxlength: 500, 'aria-describedby': `reason-${item.id}-error` });
   const reasonError = h('p', { id: `reason-${item.id}-error`, class: 'field-error' });
   const card = h('li', { class: 'review', 'data-checkin': item.id },
-    h('h2', {}, `${item.player} at ${item.stop_name || 'no stop'}`),
-    h('p', { class: 'muted' }, `Check-in ${item.id} · received ${formatTime(item.received_at)}${item.accuracy_m ? ` · accurate to ${Math.round(item.accuracy_m)} m` : ''}`),
+    h('h2', {}, t('{player} at {stop}', { player: item.player, stop: item.stop_name || t('no stop') })),
+    h('p', { class: 'muted' }, `${t('Check-in {id} · received {when}', { id: item.id, when: formatTime(item.received_at) })}${item.accuracy_m ? ` · ${t('accurate to {m} m', { m: Math.round(item.accuracy_m) })}` : ''}`),
     lateness(item),
     h('ul', { class: 'reasons' }, item.reasons.map((r) => h('li', {}, r))),
     h('div', { class: 'review-media' }, photo, mapBox),
     h('form', { class: 'decide', novalidate: true, onsubmit: (e) => e.preventDefault() },
-      h('label', { for: `reason-${item.id}` }, 'Reason (required to reject)'), reason, reasonError,
+      h('label', { for: `reason-${item.id}` }, t('Reason (required to reject)')), reason, reasonError,
       h('div', { class: 'row' },
-        h('button', { type: 'button', onclick: () => decide('approve') }, 'Approve'),
-        h('button', { type: 'button', class: 'danger', onclick: () => decide('reject') }, 'Reject'))));
+        h('button', { type: 'button', class: 'approve', onclick: () => decide('approve') }, t('Approve')),
+        h('button', { type: 'button', class: 'danger reject', onclick: () => decide('reject') }, t('Reject')))));
   async function decide(action, override = false) {
     reasonError.textContent = '';
     const text = reason.value.trim();
-    if (action === 'reject' && !text) { reasonError.textContent = 'Say why it is rejected: the player sees it.'; reason.setAttribute('aria-invalid', 'true'); reason.focus(); return; }
+    if (action === 'reject' && !text) { reasonError.textContent = t('Say why it is rejected: the player sees it.'); reason.setAttribute('aria-invalid', 'true'); reason.focus(); return; }
     const json = { ...(text ? { reason: text } : {}), ...(override ? { override: true } : {}) };
     try {
       const outcome = await api(`/v1/reviews/${item.id}/${action}`, { method: 'POST', auth: true, json });
-      say(`Check-in ${item.id} by ${item.player}: ${outcome.state}${outcome.points_change ? `, ${outcome.points_change > 0 ? '+' : ''}${outcome.points_change} points` : ''}.`);
+      say(`${t('Check-in {id} by {player}: {state}', { id: item.id, player: item.player, state: t(outcome.state) })}${outcome.points_change ? `, ${outcome.points_change > 0 ? '+' : ''}${t('{n} points', { n: number(outcome.points_change) })}` : ''}.`);
       decided.add(item.id);
       card.remove();
       recount();
@@ -829,7 +846,7 @@ async function reviewCard(item, recount = () => {}) {
         reasonError.textContent = `${error.message.replace(/ \(approve with .*\)$/, '')}.`;
         if (!card.querySelector('button.override')) {
           card.querySelector('form.decide .row').append(
-            h('button', { type: 'button', class: 'override', onclick: () => decide('approve', true) }, 'Approve anyway'));
+            h('button', { type: 'button', class: 'override', onclick: () => decide('approve', true) }, t('Approve anyway')));
         }
       } else {
         reasonError.textContent = error.message;
@@ -837,14 +854,14 @@ async function reviewCard(item, recount = () => {}) {
     }
   }
   if (item.has_photo) {
-    privatePicture(`/v1/checkins/${item.id}/photo`).then((url) => fill(photo, h('img', { src: url, alt: `The photo of check-in ${item.id}` }))).catch(() => fill(photo, h('p', { class: 'muted' }, 'The photo cannot be shown.')));
+    privatePicture(`/v1/checkins/${item.id}/photo`).then((url) => fill(photo, h('img', { src: url, alt: t('The photo of check-in {id}', { id: item.id }) }))).catch(() => fill(photo, h('p', { class: 'muted' }, t('The photo cannot be shown.'))));
   } else {
-    fill(photo, h('p', { class: 'muted' }, 'No photo: a device fix only.'));
+    fill(photo, h('p', { class: 'muted' }, t('No photo: a device fix only.')));
   }
   if (item.stop) {
     try {
       const { feature } = await findStop(item.stop);
-      const map = await drawMap(mapBox, [feature], { label: `The fix and ${feature.properties.name}` });
+      const map = await drawMap(mapBox, [feature], { label: t('The fix and {stop}', { stop: feature.properties.name }) });
       if (item.lat !== null) map.setPosition({ lat: item.lat, lon: item.lon, accuracy: item.accuracy_m || 0 });
     } catch (_) { /* the stop left the hunts: no map */ }
   }
@@ -857,8 +874,8 @@ async function showConnection() {
   const s = session();
   const count = s ? (await outbox.waiting().catch(() => [])).filter((x) => x.player === s.player.id).length : 0;
   const words = [];
-  if (!navigator.onLine) words.push('You are offline.');
-  if (count) words.push(`${plural(count, 'check-in')} waiting to be sent.`);
+  if (!navigator.onLine) words.push(t('You are offline.'));
+  if (count) words.push(t('{checkins} waiting to be sent.', { checkins: plural(count, 'check-in') }));
   fill(connection, words.length ? h('p', {}, words.join(' ')) : null);
 }
 
@@ -867,7 +884,7 @@ async function flushOutbox() {
   if (!s || !navigator.onLine) return;
   await outbox.flush(s.player.id, (item, answer) => {
     const verdict = answer.body && answer.body.verdict;
-    say(verdict ? verdictLine(item.stopName, answer.body, item.zone) : `Your check-in at ${item.stopName} was refused: ${(answer.body && answer.body.detail) || answer.status}.`,
+    say(verdict ? verdictLine(item.stopName, answer.body, item.zone) : t('Your check-in at {stop} was refused: {why}.', { stop: item.stopName, why: (answer.body && answer.body.detail) || answer.status }),
       verdict === 'accepted' ? 'good' : 'info');
     hunts.feed = null;
   }).catch(() => {});
@@ -881,7 +898,46 @@ window.addEventListener('unhandledrejection', (event) => {
   if (event.reason instanceof Silent) event.preventDefault();
 });
 
-render().then(() => { showConnection(); flushOutbox(); });
+// ---------------------------------------------------------------- language and title
+
+let siteTitle = 'vsh hunts';
+
+/** The choice of language, at the foot of the feed, the sign-in page and the profile. */
+function languageSwitch() {
+  const select = h('select', { id: 'language', name: 'language' },
+    Object.entries(languages).map(([code, name]) => h('option', { value: code, lang: code, selected: code === language() }, name)));
+  select.addEventListener('change', async () => {
+    remember(select.value);
+    await loadLanguage(select.value);
+    translateShell();
+    render();
+  });
+  return h('p', { class: 'language' }, h('label', { for: 'language' }, t('Language')), select);
+}
+
+/** The page's own words outside `main` (the skip link, the tabs, the brand), in the language. */
+function translateShell() {
+  const skip = document.querySelector('.skip');
+  if (skip) skip.textContent = t('Skip to the page');
+  for (const link of document.querySelectorAll('.tabs a')) {
+    const words = { me: 'Profile', hunts: 'Hunts', leaderboard: 'Leaderboard' }[link.dataset.tab];
+    const label = link.querySelector('span');
+    if (words && label) label.textContent = t(words);
+  }
+  const nav = document.querySelector('.tabs');
+  if (nav) nav.setAttribute('aria-label', t('Sections'));
+  const brand = document.querySelector('.brand span');
+  if (brand) brand.textContent = siteTitle;
+}
+
+// The operator's title (`vsh serve --title`) and the language, before the first page is drawn.
+Promise.all([
+  fetch('/app/config.json').then((answer) => answer.json()).then((c) => { if (c && c.title) siteTitle = c.title; }).catch(() => {}),
+  loadLanguage(),
+]).then(() => {
+  translateShell();
+  return render();
+}).then(() => { showConnection(); flushOutbox(); });
 
 // The app's files and the hunts kept for opening without a connection (sw.js).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});

@@ -30,25 +30,21 @@ export function fill(el, ...children) {
   return el;
 }
 
-let chosenLocale = null;
+import { locale, t } from './i18n.js';
 
-/** The language dates and numbers are written in: the player's choice, else the browser's. */
-export function locale() {
-  return chosenLocale || (navigator.languages && navigator.languages[0]) || navigator.language || 'en';
-}
-
-export function setLocale(tag) { chosenLocale = tag || null; }
+export { locale };
 
 /** A number as the player's language writes it (1,250 or 1.250). */
 export const number = (n) => Number(n).toLocaleString(locale());
 
-export const plural = (n, one, many = one + 's') => `${number(n)} ${n === 1 ? one : many}`;
+/** "3 stops": the number and the noun (English, translated as a word). */
+export const plural = (n, one, many = one + 's') => `${number(n)} ${t(n === 1 ? one : many)}`;
 
 export function formatDistance(metres) {
   if (metres === null || metres === undefined) return '';
-  if (metres < 1) return 'you are here';
-  if (metres < 1000) return `${Math.round(metres / 10) * 10 || Math.round(metres)} m away`;
-  return `${(metres / 1000).toFixed(metres < 10000 ? 1 : 0)} km away`;
+  if (metres < 1) return t('you are here');
+  if (metres < 1000) return t('{m} m away', { m: number(Math.round(metres / 10) * 10 || Math.round(metres)) });
+  return t('{km} km away', { km: (metres / 1000).toLocaleString(locale(), { maximumFractionDigits: metres < 10000 ? 1 : 0, minimumFractionDigits: metres < 10000 ? 1 : 0 }) });
 }
 
 export function formatTime(iso, timeZone) {
@@ -89,9 +85,9 @@ export function formatOpening(iso, timeZone) {
 // How long until `iso`: "2 days 3 h", "3 h 20 min", "12 min", "less than a minute".
 export function countdown(iso, now = Date.now()) {
   const minutes = Math.max(0, Math.floor((new Date(iso).getTime() - now) / 60000));
-  if (minutes < 1) return 'less than a minute';
+  if (minutes < 1) return t('less than a minute');
   const days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60), rest = minutes % 60;
-  if (days) return `${days} ${days === 1 ? 'day' : 'days'}${hours ? ` ${hours} h` : ''}`;
+  if (days) return `${plural(days, 'day')}${hours ? ` ${hours} h` : ''}`;
   if (hours) return `${hours} h${rest ? ` ${rest} min` : ''}`;
   return `${rest} min`;
 }

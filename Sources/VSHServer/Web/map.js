@@ -2,6 +2,7 @@
 // libjs-leaflet, served by vsh) draws them over the streets; without, vsh draws its own SVG map:
 // the same polygons, numbered markers, the player's position and a scale bar.
 import { h, rings, centre } from './dom.js';
+import { t } from './i18n.js';
 
 let configuration = null;
 
@@ -76,14 +77,14 @@ function svgMap(container, features, options) {
     const name = feature.properties.name;
     const done = visited.has(feature.id);
     const shape = h('svg:path', { d: path(feature.geometry), class: `stop${done ? ' visited' : ''}`, 'data-stop': feature.id },
-      h('svg:title', {}, `${name}${done ? ' (visited)' : ''}`));
+      h('svg:title', {}, `${name}${done ? ` ${t('(visited)')}` : ''}`));
     const c = centre(feature.geometry);
     const number = options.numbers ? options.numbers.get(feature.id) : index + 1;
     const marker = h('svg:g', { class: `marker${done ? ' visited' : ''}`, transform: `translate(${x(c.lon).toFixed(1)},${y(c.lat).toFixed(1)})` },
       h('svg:circle', { r: 13 * u }),
       h('svg:text', { 'text-anchor': 'middle', dy: '0.35em', 'font-size': 14 * u }, done ? '✓' : String(number)));
     if (options.link) {
-      svg.append(h('svg:a', { href: `/stops/${feature.id}`, 'aria-label': `${number}. ${name}${done ? ', visited' : ''}` }, shape, marker));
+      svg.append(h('svg:a', { href: `/stops/${feature.id}`, 'aria-label': `${number}. ${name}${done ? `, ${t('visited')}` : ''}` }, shape, marker));
     } else {
       svg.append(shape, marker);
     }
@@ -102,7 +103,7 @@ function svgMap(container, features, options) {
 
   const me = h('svg:g', { class: 'me', visibility: 'hidden' },
     h('svg:circle', { class: 'accuracy', r: 0 }), h('svg:circle', { class: 'dot', r: 7 * u }),
-    h('svg:title', {}, 'You are here'));
+    h('svg:title', {}, t('You are here')));
   svg.append(me);
   container.replaceChildren(svg);
 
@@ -127,7 +128,7 @@ async function leafletMap(container, features, options, tiles, attribution) {
   }
   const L = await import('/vendor/leaflet/leaflet.esm.min.js');
   const visited = options.visited || new Set();
-  const box = h('div', { class: 'leaflet-box', role: 'region', 'aria-label': options.label || 'Map of the stops' });
+  const box = h('div', { class: 'leaflet-box', role: 'region', 'aria-label': options.label || t('Map of the stops') });
   container.replaceChildren(box);
   const map = L.map(box, { scrollWheelZoom: false });
   L.tileLayer(tiles, { attribution: attribution || '', maxZoom: 19 }).addTo(map);

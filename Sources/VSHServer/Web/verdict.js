@@ -2,6 +2,7 @@
 // completed with its share link, the next stop to walk to; the rules behind "How it was checked",
 // in plain words with times in the hunt's zone, failed ones first with what to do.
 import { h, formatDistance, formatClock, distanceTo, number } from './dom.js';
+import { t } from './i18n.js';
 
 const ruleWords = {
   position: 'Where you were',
@@ -36,6 +37,7 @@ const advice = {
 
 const resultWords = { passed: '✓ passed', failed: '✗ failed', skipped: '– not checked', needs_review: '? a moderator decides' };
 const order = { failed: 0, needs_review: 1, passed: 2, skipped: 3 };
+const ruleName = (rule) => (ruleWords[rule] ? t(ruleWords[rule]) : rule);
 
 /** Times in a rule's detail ("device time 2026-11-26T13:54:01.250Z") as the hunt's local time. */
 export function plainDetail(detail, timeZone) {
@@ -67,14 +69,14 @@ export function verdictView(answer, context = {}) {
   const problems = rules.filter((r) => r.result === 'failed' || r.result === 'needs_review');
   const stopName = answer.stop_name;
   const headline = {
-    accepted: total ? `+${number(total)} points` : 'Checked in',
-    pending: 'Sent to a moderator',
-    rejected: 'Not this time',
+    accepted: total ? t('+{n} points', { n: number(total) }) : t('Checked in'),
+    pending: t('Sent to a moderator'),
+    rejected: t('Not this time'),
   }[answer.verdict] || answer.verdict;
   const sub = {
-    accepted: stopName ? `✓ ${stopName}` : '✓ Checked in',
-    pending: `${stopName ? `${stopName}: ` : ''}a moderator looks at it soon. The points come when they approve it; their answer shows on your profile.`,
-    rejected: stopName ? `Your check-in at ${stopName} does not count.` : 'This check-in does not count.',
+    accepted: stopName ? `✓ ${stopName}` : `✓ ${t('Checked in')}`,
+    pending: `${stopName ? `${stopName}: ` : ''}${t('a moderator looks at it soon. The points come when they approve it; their answer shows on your profile.')}`,
+    rejected: stopName ? t('Your check-in at {stop} does not count.', { stop: stopName }) : t('This check-in does not count.'),
   }[answer.verdict] || '';
   const bonus = awards.find((a) => a.kind === 'bonus');
   const earned = awards.filter((a) => a.kind === 'badge');
@@ -82,36 +84,36 @@ export function verdictView(answer, context = {}) {
   const share = bonus && player ? `/share/${encodeURIComponent(player)}/${encodeURIComponent(bonus.hunt)}` : null;
   return h('section', { class: `verdict ${answer.verdict}`, 'aria-labelledby': 'verdict-title', tabindex: '-1' },
     h('div', { class: 'verdict-head' },
-      photo ? h('img', { class: 'verdict-photo', src: photo, alt: 'Your photo' }) : h('span', { class: 'verdict-mark', 'aria-hidden': 'true' }, { accepted: '✓', pending: '⌛', rejected: '✗' }[answer.verdict] || '?'),
+      photo ? h('img', { class: 'verdict-photo', src: photo, alt: t('Your photo') }) : h('span', { class: 'verdict-mark', 'aria-hidden': 'true' }, { accepted: '✓', pending: '⌛', rejected: '✗' }[answer.verdict] || '?'),
       h('div', {},
         h('h2', { id: 'verdict-title', class: 'verdict-title' }, headline),
         h('p', { class: 'verdict-sub' }, sub),
-        answer.verdict === 'accepted' && answer.points && total !== answer.points ? h('p', { class: 'muted' }, `${number(answer.points)} for the stop, ${number(total - answer.points)} in awards`) : null)),
+        answer.verdict === 'accepted' && answer.points && total !== answer.points ? h('p', { class: 'muted' }, t('{stop} for the stop, {awards} in awards', { stop: number(answer.points), awards: number(total - answer.points) })) : null)),
     problems.length && answer.verdict !== 'accepted' ? h('ul', { class: 'todo' }, problems.map((r) => h('li', { class: r.result },
-      h('strong', {}, ruleWords[r.rule] || r.rule), ': ', plainDetail(r.detail || '', zone), '. ',
-      h('span', { class: 'advice' }, advice[r.rule] || '')))) : null,
-    earned.length ? h('ul', { class: 'earned', 'aria-label': 'Badges earned' }, earned.map((a) => h('li', {},
+      h('strong', {}, ruleName(r.rule)), ': ', plainDetail(r.detail || '', zone), '. ',
+      h('span', { class: 'advice' }, advice[r.rule] ? t(advice[r.rule]) : '')))) : null,
+    earned.length ? h('ul', { class: 'earned', 'aria-label': t('Badges earned') }, earned.map((a) => h('li', {},
       h('span', { class: 'medal', 'aria-hidden': 'true' }, '★'),
-      h('span', {}, h('strong', {}, badges.get(a.badge) || a.badge), h('span', { class: 'muted' }, ` badge · +${number(a.points)}`))))) : null,
+      h('span', {}, h('strong', {}, badges.get(a.badge) || a.badge), h('span', { class: 'muted' }, ` ${t('badge')} · +${number(a.points)}`))))) : null,
     bonus ? h('div', { class: 'complete', role: 'status' },
-      h('p', { class: 'complete-title' }, h('span', { class: 'medal', 'aria-hidden': 'true' }, '★'), ` ${hunt ? hunt.name : 'Hunt'} complete!`),
-      h('p', {}, `Every stop found: +${number(bonus.points)} bonus points.`),
+      h('p', { class: 'complete-title' }, h('span', { class: 'medal', 'aria-hidden': 'true' }, '★'), ` ${t('{hunt} complete!', { hunt: hunt ? hunt.name : t('Hunt') })}`),
+      h('p', {}, t('Every stop found: +{n} bonus points.', { n: number(bonus.points) })),
       share ? h('div', { class: 'row' },
-        h('a', { class: 'button', href: share }, 'See and share your collage'),
-        'share' in navigator ? h('button', { type: 'button', class: 'secondary', onclick: () => navigator.share({ title: hunt ? hunt.name : 'vsh', url: new URL(share, location.href).href }).catch(() => {}) }, 'Share…') : null) : null) : null,
-    next ? h('p', { class: 'next' }, 'Next: ', h('a', { href: `/stops/${next.feature.id}` }, next.feature.properties.name),
+        h('a', { class: 'button', href: share }, t('See and share your collage')),
+        'share' in navigator ? h('button', { type: 'button', class: 'secondary', onclick: () => navigator.share({ title: hunt ? hunt.name : 'vsh', url: new URL(share, location.href).href }).catch(() => {}) }, t('Share…')) : null) : null) : null,
+    next ? h('p', { class: 'next' }, `${t('Next:')} `, h('a', { href: `/stops/${next.feature.id}` }, next.feature.properties.name),
       next.metres !== null ? ` · ${formatDistance(next.metres)}` : '') : null,
-    rules.length ? h('details', { class: 'how' }, h('summary', {}, 'How it was checked'),
+    rules.length ? h('details', { class: 'how' }, h('summary', {}, t('How it was checked')),
       h('ul', { class: 'rules' }, rules.map((r) => h('li', { class: r.result },
-        h('span', { class: 'rule-name' }, ruleWords[r.rule] || r.rule), ' ',
-        h('span', { class: 'rule-result' }, resultWords[r.result] || r.result),
+        h('span', { class: 'rule-name' }, ruleName(r.rule)), ' ',
+        h('span', { class: 'rule-result' }, resultWords[r.result] ? t(resultWords[r.result]) : r.result),
         r.detail ? h('span', { class: 'rule-detail' }, plainDetail(r.detail, zone)) : null)))) : null);
 }
 
 /** One line for a check-in sent later from the outbox: the verdict and the first thing to do. */
 export function verdictLine(stopName, answer, zone) {
   const problem = (answer.rules || []).find((r) => r.result === 'failed') || (answer.rules || []).find((r) => r.result === 'needs_review');
-  if (answer.verdict === 'accepted') return `Your check-in at ${stopName} was sent: accepted${answer.points ? `, +${number(answer.points)} points` : ''}.`;
-  if (answer.verdict === 'pending') return `Your check-in at ${stopName} was sent and waits for a moderator${problem ? ` (${ruleWords[problem.rule] || problem.rule}: ${plainDetail(problem.detail, zone)})` : ''}. Their answer shows on your profile.`;
-  return `Your check-in at ${stopName} was sent but does not count${problem ? `: ${ruleWords[problem.rule] || problem.rule}, ${plainDetail(problem.detail, zone)}. ${advice[problem.rule] || ''}` : '.'}`;
+  if (answer.verdict === 'accepted') return `${t('Your check-in at {stop} was sent: accepted', { stop: stopName })}${answer.points ? `, ${t('+{n} points', { n: number(answer.points) })}` : ''}.`;
+  if (answer.verdict === 'pending') return `${t('Your check-in at {stop} was sent and waits for a moderator', { stop: stopName })}${problem ? ` (${ruleName(problem.rule)}: ${plainDetail(problem.detail, zone)})` : ''}. ${t('Their answer shows on your profile.')}`;
+  return `${t('Your check-in at {stop} was sent but does not count', { stop: stopName })}${problem ? `: ${ruleName(problem.rule)}, ${plainDetail(problem.detail, zone)}. ${advice[problem.rule] ? t(advice[problem.rule]) : ''}` : '.'}`;
 }
