@@ -16,7 +16,7 @@ APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libheif-de
 # selenium (drives Chromium), axe-selenium-python (carries axe-core, the accessibility checker).
 # PostgreSQL 15 + PostGIS 3: the tests start a throwaway cluster themselves (initdb, pg_ctl on loopback).
 APT_TEST := gdal-bin gpsbabel librsvg2-bin libimage-exiftool-perl chromium chromium-driver libjs-leaflet \
-  postgresql-15 postgresql-15-postgis-3 libjpeg-turbo-progs libheif-examples openssl nginx-light
+  postgresql-15 postgresql-15-postgis-3 libjpeg-turbo-progs libheif-examples openssl nginx-light nodejs
 PG_BIN := /usr/lib/postgresql/15/bin
 # The conformance corpus (real photos, GPX files and geofence fixtures made by others, with the
 # peers' answers): the folder VSH_CORPUS names when it is set, else corpus/ in the clone, which
@@ -71,7 +71,7 @@ test-deps: deps venv
 	  $(VENV)/bin/python3 -m pip install --quiet $(PYTHON_TOOLS); \
 	fi
 	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v jpegtran >/dev/null || ! command -v heif-enc >/dev/null || ! command -v rsvg-convert >/dev/null || ! command -v exiftool >/dev/null \
-	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v openssl >/dev/null || [ ! -x /usr/sbin/nginx ] || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ] \
+	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v openssl >/dev/null || ! command -v node >/dev/null || [ ! -x /usr/sbin/nginx ] || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ] \
 	  || [ ! -x $(PG_BIN)/initdb ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then \
 	  echo "make test-deps: installing $(APT_TEST)"; \
 	  $(SUDO) apt-get update -qq && \
@@ -97,8 +97,12 @@ build-tests: deps
 	  echo "make: compiler warnings in vsh's own files (above)"; exit 1; fi
 
 # The checked-in .swift-format, enforced: no lint warning in Sources, Tests or Package.swift.
+# The house style, then the layer rules of docs/design.md (the core without I/O or C, adapters used
+# from the edges only, SQL in the SQL adapters, nothing pointing outside the repository) and a syntax
+# check of every module of the web app (Debian's nodejs, installed by test-deps).
 lint:
 	swift format lint --strict --recursive Sources Tests Package.swift
+	sh scripts/check-layers.sh
 
 # Without a corpus the conformance tests are skipped, and said so before and after the run; with
 # VSH_CORPUS set (as CI sets it) a missing corpus fails them instead.

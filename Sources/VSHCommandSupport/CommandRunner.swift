@@ -4,7 +4,7 @@ import Synchronization
 public import VSHCore
 
 /// Runs a command's body and turns every error into one line on stderr and
-/// the documented exit status (DESIGN.md), never a stack trace.
+/// the documented exit status (README, "Exit codes"), never a stack trace.
 public enum CommandRunner {
     /// - Parameter tool: the program name that prefixes error lines (`vsh`, `vsh-master`).
     public static func run(tool: String, _ body: () async throws -> ExitStatus) async throws {

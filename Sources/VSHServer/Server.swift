@@ -9,7 +9,7 @@ import Synchronization
 import VSHCore
 import VSHEngine
 
-/// Builds the service from values (STYLE.md 16): the router, one middleware that turns errors into
+/// Builds the service from values, no globals: the router, one middleware that turns errors into
 /// `application/problem+json`, and one controller a resource, each given its dependencies.
 /// - Parameters:
 ///   - configuration: the store, photos, clock, address.

@@ -2,7 +2,7 @@ public import Foundation
 public import ServiceLifecycle
 public import VSHCore
 
-/// What `vsh serve` is built from: values only, no globals (STYLE.md 16).
+/// What `vsh serve` is built from: values only, no globals.
 public struct ServerConfiguration: Sendable {
     /// The address to listen on (loopback unless the operator says otherwise).
     public var host: String

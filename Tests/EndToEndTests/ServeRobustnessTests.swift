@@ -66,7 +66,7 @@ import VSHTestSupport
         #expect(try workspace.vsh(["doctor"]).status == 0)
     }
 
-    /// SIGTERM while an upload is half sent: the server cancels it at its shutdown bound (7 s; API.md
+    /// SIGTERM while an upload is half sent: the server cancels it at its shutdown bound (7 s; docs/api.md
     /// asks for an exit within 10 s), exits 0, records nothing of it and leaves no temporary file behind.
     @Test func sigtermMidUploadRecordsNothingHalf() async throws {
         let workspace = try Workspace()

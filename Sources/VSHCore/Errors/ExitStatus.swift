@@ -1,4 +1,4 @@
-/// The process exit codes of `vsh` and `vsh-master` (DESIGN.md; sysexits.h
+/// The process exit codes of `vsh` and `vsh-master` (docs/design.md; sysexits.h
 /// numbers for the errors so that shell scripts can tell them apart).
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Success; for `checkin`, accepted.

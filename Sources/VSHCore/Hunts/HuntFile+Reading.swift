@@ -1,7 +1,7 @@
 import Foundation
 
 /// The hunt-file format: one RFC 7946 FeatureCollection per hunt, metadata in
-/// the foreign member `hunt`, one Feature per stop (DESIGN.md).
+/// the foreign member `hunt`, one Feature per stop (README, "Hunt files").
 public enum HuntFile {
     /// Hunt files larger than this are refused before parsing.
     public static let maxFileBytes = 16 << 20

@@ -45,7 +45,7 @@ public struct PhotoMetadata: Equatable, Sendable {
     }
 
     /// The capture time made absolute: with OffsetTimeOriginal when the camera
-    /// wrote it, else in `timeZone` (the hunt's), as DESIGN.md prescribes.
+    /// wrote it, else in `timeZone` (the hunt's), as the README's "Reading EXIF" says.
     public func takenAt(inTimeZone timeZone: TimeZone) -> Date? {
         guard let local = takenAtLocal else { return nil }
         let wall = local.secondsSinceEpochIgnoringOffset

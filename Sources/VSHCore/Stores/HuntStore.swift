@@ -72,7 +72,8 @@ public enum SyncOutcome: Equatable, Sendable {
 
 /// Hunts, their stops, and the spatial questions asked of them.
 ///
-/// Positions are WGS84 degrees; "covers" is boundary-inclusive (`ST_Covers`, DESIGN.md):
+/// Positions are WGS84 degrees; "covers" is boundary-inclusive (`ST_Covers`; the README's
+/// "Decisions where vsh parts from its libraries"):
 /// a position on an edge or vertex is inside a stop, one in a hole is not.
 public protocol HuntStore: Sendable {
     /// Every hunt with its stops, in catalog (file-name) order.
