@@ -1,17 +1,47 @@
-/// The verification rules, in the order they run (README, "Check-in rules").
-public enum Rule: String, CaseIterable, Sendable {
-    case position
-    case captureTime = "capture_time"
-    case accuracy
-    case notInFuture = "not_in_future"
-    case photoAge = "photo_age"
-    case huntWindow = "hunt_window"
-    case clocksAgree = "clocks_agree"
-    case atStop = "at_stop"
-    case uniquePhoto = "unique_photo"
-    case travelSpeed = "travel_speed"
-    case stopOrder = "stop_order"
-    case firstVisit = "first_visit"
+/// A verification rule's name, as results, the audit trail and the API write it (`capture_time`).
+/// vsh's own rules are the static members below, listed in `allCases` in the order they run
+/// (README, "Check-in rules"); a new rule names itself in its own file:
+/// `extension Rule { static let quietHours = Rule(rawValue: "quiet_hours") }`.
+public struct Rule: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The name (`snake_case`).
+    public let rawValue: String
+
+    /// A rule's name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The name.
+    public var description: String { rawValue }
+
+    /// Where the submission places the player.
+    public static let position = Rule(rawValue: "position")
+    /// When the photo or the fix was taken.
+    public static let captureTime = Rule(rawValue: "capture_time")
+    /// How precise the fix is.
+    public static let accuracy = Rule(rawValue: "accuracy")
+    /// Not taken after it was received.
+    public static let notInFuture = Rule(rawValue: "not_in_future")
+    /// Fresh enough (and a late fix seen by a moderator).
+    public static let photoAge = Rule(rawValue: "photo_age")
+    /// Inside the hunt's window.
+    public static let huntWindow = Rule(rawValue: "hunt_window")
+    /// The submission's clocks agree.
+    public static let clocksAgree = Rule(rawValue: "clocks_agree")
+    /// At a stop.
+    public static let atStop = Rule(rawValue: "at_stop")
+    /// The player's own photo.
+    public static let uniquePhoto = Rule(rawValue: "unique_photo")
+    /// A believable pace.
+    public static let travelSpeed = Rule(rawValue: "travel_speed")
+    /// In an ordered hunt's order.
+    public static let stopOrder = Rule(rawValue: "stop_order")
+    /// The first visit earns the points.
+    public static let firstVisit = Rule(rawValue: "first_visit")
+
+    /// vsh's twelve rules, in the order they run.
+    public static let allCases: [Rule] = [
+        .position, .captureTime, .accuracy, .notInFuture, .photoAge, .huntWindow, .clocksAgree, .atStop,
+        .uniquePhoto, .travelSpeed, .stopOrder, .firstVisit,
+    ]
 }
 
 /// What one rule said about one submission.

@@ -1,0 +1,51 @@
+import Foundation
+public import VSHCore
+import VSHGeodesy
+
+/// `position`: where the submission places the player. A photo alone places them by its EXIF GPS;
+/// a device fix by itself; a photo with a fix by the fix, and the photo's own GPS, when it has any,
+/// must agree with it (within both accuracies and `Verifier.photoFixAgreementMeters`). 0, 0 is a
+/// placeholder, not a place.
+public struct PositionRule: VerificationRule {
+    public let rule = Rule.position
+
+    /// The rule.
+    public init() {}
+
+    public func check(_ context: inout VerificationContext) -> RuleResult {
+        let found: Coordinate
+        switch context.submission.evidence {
+        case .photo(let photo):
+            guard let position = photo.metadata.position else {
+                return RuleResult(
+                    rule, .failed,
+                    "the photo has no usable GPS position (\(photo.metadata.positionNote ?? "none"))")
+            }
+            found = position
+        case .device(let position, _, _):
+            found = position
+        case .photoWithFix(let photo, let position, _, let deviceAccuracy):
+            if let photoPosition = photo.metadata.position {
+                let gap = Geodesic.shortDistanceMeters(position, photoPosition)
+                let slack = (deviceAccuracy ?? 0) + (photo.metadata.accuracyMeters ?? 0)
+                if gap - slack > context.limits.photoFixAgreementMeters {
+                    return RuleResult(
+                        rule, .failed,
+                        "the photo was taken elsewhere than the device fix says (further apart than both accuracies and \(RuleWords.format(context.limits.photoFixAgreementMeters)) m allow)"
+                    )
+                }
+            }
+            found = position
+        }
+        if found.latitude == 0 && found.longitude == 0 {
+            return RuleResult(rule, .failed, "the position is 0, 0 (a placeholder, not a place)")
+        }
+        context.position = found
+        if case .photoWithFix(let photo, _, _, _) = context.submission.evidence {
+            let how =
+                photo.metadata.position == nil ? "the photo carries no GPS" : "the photo's GPS agrees with it"
+            return RuleResult(rule, .passed, "device fix; \(how)")
+        }
+        return RuleResult(rule, .passed, "GPS position present")
+    }
+}
