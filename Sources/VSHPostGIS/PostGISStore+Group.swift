@@ -262,90 +262,47 @@ struct InsertColumns {
 }
 
 extension PostGISStore {
-    /// Scores a group's new accepted check-ins (written already; each player's in time order),
-    /// going on from the events the group read (`GroupAnswers.events`) when they all come after
-    /// the player's other live check-ins, as on SpatiaLite (`Scoring.eventsAfter`); a player for
-    /// whom that does not hold (a check-in earlier than one already recorded, an unknown event)
-    /// has all of their check-ins scored again. Returns each player's events written now.
+    /// Scores a group's new accepted check-ins (written already) through the core's `ScoreLedger`,
+    /// one ledger a player, going on from the events the group read (`GroupAnswers.events`) or
+    /// rescoring. The ledgers' questions about days in a row are answered together, one statement
+    /// a round; the new events of everyone who went on are written in one statement, their totals
+    /// in another. Returns each player's events written now.
     func scoreGroup(
         _ db: PostgresConnection, added: [PlayerID: [ScoredCheckIn]], ahead: GroupAnswers,
         catalog: (hunts: [ScoringHunt], badges: [Badge])
     ) async throws -> [PlayerID: [ScoreEvent]] {
-        let (hunts, badges) = catalog
-        var again: [PlayerID] = []
-        var going: [(player: PlayerID, before: [ScoreEvent], added: [ScoredCheckIn])] = []
-        for (player, checkIns) in added.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let sorted = checkIns.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
-            guard let earlier = ahead.events[player], let first = sorted.first else {
-                again.append(player)
-                continue
-            }
-            if let latest = ahead.latest[player],
-                !((latest.epoch, latest.id) < (first.time.timeIntervalSince1970, first.id))
-            {
-                again.append(player)
-                continue
-            }
-            going.append((player, earlier, sorted))
+        var ledgers = added.sorted(by: { $0.key.rawValue < $1.key.rawValue }).map { player, checkIns in
+            ScoreLedger(
+                player: player, added: checkIns, stored: ahead.events[player],
+                latestEarlier: ahead.latest[player].map { (epoch: $0.epoch, id: $0.id) },
+                hunts: catalog.hunts, badges: catalog.badges)
         }
-        // The first new check-in of each player that awaits a badge of days in a row: the days
-        // its earlier check-ins count on, for all of them in one statement.
-        var firstDays: [PlayerID: Set<Int>] = [:]
-        var asked: [(player: PlayerID, range: ClosedRange<Int>, excluded: Int64, later: Set<Int64>)] = []
-        for entry in going {
-            if let range = Scoring.localDaysNeeded(
-                entry.before, adding: entry.added[0], hunts: hunts, badges: badges)
-            {
-                asked.append((entry.player, range, entry.added[0].id, Set(entry.added.dropFirst().map(\.id))))
+        while true {
+            let asking = ledgers.indices.compactMap { i -> (Int, LocalDaysQuestion)? in
+                if case .ask(let question) = ledgers[i].step { return (i, question) }
+                return nil
             }
-        }
-        if !asked.isEmpty {
-            let found = try await localDays(
-                db, asked.map { ($0.player, $0.excluded, $0.range, $0.later) }, hunts: hunts)
-            for (entry, days) in zip(asked, found) { firstDays[entry.player] = days }
+            if asking.isEmpty { break }
+            let answers = try await checkIns(db, clockWithin: asking.map(\.1))
+            for ((i, _), found) in zip(asking, answers) { ledgers[i].answer(found) }
         }
         var written: [PlayerID: [ScoreEvent]] = [:]
-        var totals: [(player: PlayerID, events: [ScoreEvent])] = []
-        for entry in going {
-            var before = entry.before
-            var new: [ScoreEvent] = []
-            var resumed = true
-            for (index, checkIn) in entry.added.enumerated() {
-                var days: Set<Int>?
-                if index == 0 {
-                    days = firstDays[entry.player]
-                } else if let range = Scoring.localDaysNeeded(
-                    before, adding: checkIn, hunts: hunts, badges: badges)
-                {
-                    // A later one of the same player's in this group: asked on its own (rare).
-                    let later = Set(entry.added[(index + 1)...].map(\.id))
-                    days = try await localDays(db, [(entry.player, checkIn.id, range, later)], hunts: hunts)[
-                        0]
-                }
-                guard
-                    let events = Scoring.eventsAfter(
-                        before, adding: checkIn, hunts: hunts, badges: badges, earlierLocalDays: days)
-                else {
-                    resumed = false
-                    break
-                }
-                before += events
-                new += events
+        var again: [PlayerID] = []
+        var rows: [(Int64, ScoreEvent)] = []
+        var totals:
+            [(player: Int64, points: Int64, hunts: Int64, stops: Int64, badges: Int64, reached: Double)] = []
+        for ledger in ledgers {
+            switch ledger.step {
+            case .done(let new, let all):
+                written[ledger.player] = new
+                rows += new.map { (ledger.player.rawValue, $0) }
+                if let total = Self.totals(ledger.player, all) { totals.append(total) }
+            case .rescore, .ask:
+                again.append(ledger.player)
             }
-            if resumed, !before.isEmpty {
-                written[entry.player] = new
-                totals.append((entry.player, before))
-            } else {
-                again.append(entry.player)
-            }
-        }
-        // One statement for the new events of everyone scored incrementally, one for their totals.
-        let rows = totals.flatMap { entry in (written[entry.player] ?? []).map { (entry.player.rawValue, $0) }
         }
         if !rows.isEmpty { try await insertEvents(db, rows) }
-        if !totals.isEmpty {
-            try await upsertTotals(db, totals.compactMap { Self.totals($0.player, $0.events) })
-        }
+        if !totals.isEmpty { try await upsertTotals(db, totals) }
         if !again.isEmpty {
             for (player, events) in try await rescore(db, players: again, catalog: catalog) {
                 written[player] = events
@@ -354,18 +311,17 @@ extension PostGISStore {
         return written
     }
 
-    /// For each (player, check-in left out, local days, later new check-ins left out): the days
-    /// among those on which the player's other accepted check-ins count, in one statement.
-    func localDays(
-        _ db: PostgresConnection,
-        _ asked: [(player: PlayerID, excluded: Int64, range: ClosedRange<Int>, later: Set<Int64>)],
-        hunts: [ScoringHunt]
-    ) async throws -> [Set<Int>] {
+    /// For each ledger's question, the player's accepted check-ins whose clock falls in its
+    /// window (other than the one it is for), in one statement.
+    func checkIns(_ db: PostgresConnection, clockWithin questions: [LocalDaysQuestion]) async throws
+        -> [[ScoredCheckIn]]
+    {
         var candidates: [Int: [ScoredCheckIn]] = [:]
         for row in try await db.rows(
             Prepared<GroupDayCandidatesSQL>(
-                asked.map(\.player.rawValue), asked.map(\.excluded), asked.map(\.range).map(Self.low),
-                asked.map(\.range).map(Self.high)), logger: logger)
+                questions.map(\.player.rawValue), questions.map(\.excluded),
+                questions.map(\.window.lowerBound),
+                questions.map(\.window.upperBound)), logger: logger)
         {
             let (ordinal, id, hunt, stop, epoch, clock) = try row.decode(
                 (Int64, Int64, String, String, Double, Double?).self)
@@ -374,14 +330,6 @@ extension PostGISStore {
                     id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch),
                     clock: clock.map(Date.init(timeIntervalSince1970:))))
         }
-        return asked.enumerated().map { i, entry in
-            let counted = (candidates[i] ?? []).filter { !entry.later.contains($0.id) }
-            return Scoring.localDays(of: counted, hunts: hunts).filter(entry.range.contains)
-        }
+        return questions.indices.map { candidates[$0] ?? [] }
     }
-
-    /// Local days as the epoch seconds that surely hold them (a local day is at most 14 hours
-    /// from UTC's: 15 hours on each side), as on SpatiaLite.
-    static func low(_ days: ClosedRange<Int>) -> Double { Double(days.lowerBound) * 86_400 - 54_000 }
-    static func high(_ days: ClosedRange<Int>) -> Double { Double(days.upperBound + 1) * 86_400 + 54_000 }
 }

@@ -114,11 +114,11 @@ extension PostGISStore {
     static func totals(_ player: PlayerID, _ events: [ScoreEvent])
         -> (player: Int64, points: Int64, hunts: Int64, stops: Int64, badges: Int64, reached: Double)?
     {
-        guard let reached = events.map(\.at.timeIntervalSince1970).max() else { return nil }
-        let count = { (kind: ScoreEvent.Kind) in Int64(events.filter { $0.kind == kind }.count) }
+        guard let totals = ScoreTotals(events) else { return nil }
         return (
-            player.rawValue, Int64(events.reduce(0) { $0 + $1.points }), count(.bonus), count(.stop),
-            count(.badge), reached
+            player.rawValue, Int64(totals.points), Int64(totals.hunts), Int64(totals.stops),
+            Int64(totals.badges),
+            totals.reached
         )
     }
 

@@ -55,110 +55,107 @@ extension SpatiaLiteStore {
         return events
     }
 
-    /// Scores a player's check-ins `newIDs`, just recorded as accepted: incrementally when they
-    /// come after every earlier check-in of theirs that can count (by fix time, then id), which
-    /// leaves the earlier events as they are (`Scoring.eventsAfter`, from the stored events, one
-    /// new check-in after the other in that order: a player with thousands of check-ins is not
-    /// read again, nor one with several in a server's group); otherwise, or when a badge needs
-    /// the earlier check-ins themselves, by `rescore`.
-    /// - Returns: the new events (incremental), or all of the player's (a rescore); callers pick
-    ///   the new check-ins' by id.
+    /// Scores a player's check-ins `newIDs`, just recorded as accepted, through the core's
+    /// `ScoreLedger`: this store reads what it asks for (the new check-ins, the stored events, the
+    /// latest earlier live check-in, the check-ins in a window of days) and writes what it decides,
+    /// or rescores.
+    /// - Returns: the new events (going on), or all of the player's (a rescore); callers pick the
+    ///   new check-ins' by id.
     static func scoreAccepted(
         _ db: Database, playerID player: PlayerID, newIDs: [Int64],
         catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
     ) throws -> [ScoreEvent] {
         let definitions = try catalog ?? scoringCatalog(db)
-        if let events = try incrementalEvents(db, player: player, newIDs: newIDs, definitions: definitions) {
-            return events
+        let fresh = Set(newIDs)
+        var ledger = ScoreLedger(
+            player: player, added: try acceptedCheckIns(db, player: player, ids: fresh),
+            stored: try storedEvents(db, player: player),
+            latestEarlier: try latestLiveCheckIn(db, player: player, excluding: fresh),
+            hunts: definitions.hunts, badges: definitions.badges)
+        while true {
+            switch ledger.step {
+            case .ask(let question):
+                ledger.answer(try checkIns(db, player: player, clockWithin: question.window))
+            case .rescore:
+                return try rescore(db, playerID: player, catalog: definitions)
+            case .done(let new, let all):
+                try insertEvents(db, playerID: player.rawValue, new)
+                try writeTotals(db, playerID: player.rawValue, all)
+                return new
+            }
         }
-        return try rescore(db, playerID: player, catalog: definitions)
     }
 
-    /// `scoreAccepted`'s incremental path, written; nil (nothing written) when it does not apply.
-    private static func incrementalEvents(
-        _ db: Database, player: PlayerID, newIDs: [Int64],
-        definitions: (hunts: [ScoringHunt], badges: [Badge])
-    ) throws -> [ScoreEvent]? {
-        let playerID = player.rawValue
-        let fresh = Set(newIDs)
-        guard !fresh.isEmpty else { return nil }
-        // The new check-ins, in the order scoring takes them.
-        var added: [ScoredCheckIn] = []
-        for newID in fresh {
+    /// The check-ins `ids` of the player's that are accepted at a stop with a fix time; nil when
+    /// one of them is not (nothing can go on from it).
+    private static func acceptedCheckIns(_ db: Database, player: PlayerID, ids: Set<Int64>) throws
+        -> [ScoredCheckIn]?
+    {
+        var found: [ScoredCheckIn] = []
+        for id in ids {
             let rows = try ScoredRow.fetchAll(
                 db.cachedStatement(
                     sql: """
                         SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
                         WHERE id = ? AND player_id = ?
                             AND state = 'accepted' AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
-                        """), arguments: [newID, playerID]
+                        """), arguments: [id, player.rawValue]
             ).map(\.checkIn)
             guard rows.count == 1 else { return nil }
-            added += rows
+            found += rows
         }
-        added.sort { ($0.time, $0.id) < ($1.time, $1.id) }
-        let checkIn = added[0]
-        // The latest earlier check-in that could count (accepted or pending, whatever a moderator
-        // made of it since): through the live check-ins index, newest first.
+        return found
+    }
+
+    /// The player's stored events in the order they were earned; nil when one has a kind this
+    /// version does not know.
+    private static func storedEvents(_ db: Database, player: PlayerID) throws -> [ScoreEvent]? {
+        var events: [ScoreEvent] = []
+        for row in try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT kind, hunt_id, stop_id, badge_id, points, at_epoch, checkin_id FROM score_events
+                    WHERE player_id = ? ORDER BY id
+                    """), arguments: [player.rawValue])
+        {
+            guard let kind = ScoreEvent.Kind(rawValue: row[0]) else { return nil }
+            events.append(
+                ScoreEvent(
+                    kind: kind, huntID: row[1], stopID: row[2], badgeID: row[3], points: row[4],
+                    at: Date(timeIntervalSince1970: row[5]), checkInID: row[6]))
+        }
+        return events
+    }
+
+    /// The latest of the player's check-ins that could count (accepted or pending, whatever a
+    /// moderator made of it since), other than `excluding`: through the live check-ins index.
+    private static func latestLiveCheckIn(_ db: Database, player: PlayerID, excluding: Set<Int64>) throws
+        -> (epoch: Double, id: Int64)?
+    {
         let latest = try Row.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT id, fix_epoch FROM checkins WHERE player_id = ? AND verdict IN ('accepted', 'pending')
                         AND fix_epoch IS NOT NULL ORDER BY fix_epoch DESC LIMIT ?
-                    """), arguments: [playerID, fresh.count + 1]
-        ).first { !fresh.contains($0[0]) }
-        if let latest {
-            let (id, epoch): (Int64, Double) = (latest[0], latest[1])
-            guard (epoch, id) < (checkIn.time.timeIntervalSince1970, checkIn.id) else { return nil }
-        }
-        let earlier = try Row.fetchAll(
+                    """), arguments: [player.rawValue, excluding.count + 1]
+        ).first { !excluding.contains($0[0]) }
+        return latest.map { (epoch: $0[1], id: $0[0]) }
+    }
+
+    /// The player's accepted check-ins whose clock falls in `window` (a ledger's question).
+    private static func checkIns(_ db: Database, player: PlayerID, clockWithin window: ClosedRange<Double>)
+        throws -> [ScoredCheckIn]
+    {
+        try ScoredRow.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT kind, hunt_id, stop_id, badge_id, points, at_epoch, checkin_id FROM score_events
-                    WHERE player_id = ? ORDER BY id
-                    """), arguments: [playerID]
-        ).map { row -> ScoreEvent? in
-            guard let kind = ScoreEvent.Kind(rawValue: row[0]) else { return nil }
-            return ScoreEvent(
-                kind: kind, huntID: row[1], stopID: row[2], badgeID: row[3], points: row[4],
-                at: Date(timeIntervalSince1970: row[5]), checkInID: row[6])
-        }
-        guard !earlier.contains(where: { $0 == nil }) else { return nil }
-        var before = earlier.compactMap { $0 }
-        let (hunts, badges) = definitions
-        var written: [ScoreEvent] = []
-        for (index, checkIn) in added.enumerated() {
-            // A badge of days in a row not yet earned: the earlier check-ins of the days before this
-            // one's (local days are at most 14 hours from UTC's, so 15 hours on each side of them
-            // holds them all), not the new ones that come after it.
-            var days: Set<Int>?
-            if let range = Scoring.localDaysNeeded(before, adding: checkIn, hunts: hunts, badges: badges) {
-                let later = Set(added[(index + 1)...].map(\.id))
-                let candidates = try ScoredRow.fetchAll(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
-                            WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted'
-                                AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL AND id <> ?
-                                AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?
-                            """),
-                    arguments: [
-                        playerID, checkIn.id, Double(range.lowerBound) * 86_400 - 54_000,
-                        Double(range.upperBound + 1) * 86_400 + 54_000,
-                    ]
-                ).map(\.checkIn).filter { !later.contains($0.id) }
-                days = Scoring.localDays(of: candidates, hunts: hunts).filter(range.contains)
-            }
-            guard
-                let events = Scoring.eventsAfter(
-                    before, adding: checkIn, hunts: hunts, badges: badges, earlierLocalDays: days)
-            else { return nil }
-            before += events
-            written += events
-        }
-        try insertEvents(db, playerID: playerID, written)
-        try writeTotals(db, playerID: playerID, before)
-        return written
+                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                    WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+                        AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
+                        AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?
+                    """),
+            arguments: [player.rawValue, window.lowerBound, window.upperBound]
+        ).map(\.checkIn)
     }
 
     static func insertEvents(_ db: Database, playerID: Int64, _ events: [ScoreEvent]) throws {
@@ -175,20 +172,19 @@ extension SpatiaLiteStore {
         }
     }
 
-    /// The running totals the all-time leaderboard reads (same sums as the events'; `vsh doctor` checks).
+    /// The running totals the all-time leaderboard reads (`ScoreTotals`: the events' sums; `vsh
+    /// doctor` checks).
     static func writeTotals(_ db: Database, playerID: Int64, _ events: [ScoreEvent]) throws {
-        if events.isEmpty {
+        guard let totals = ScoreTotals(events) else {
             try db.cachedStatement(sql: "DELETE FROM player_scores WHERE player_id = ?").execute(arguments: [
                 playerID
             ])
-        } else {
-            let count = { (kind: ScoreEvent.Kind) in events.filter { $0.kind == kind }.count }
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO player_scores VALUES (?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [
-                    playerID, events.reduce(0) { $0 + $1.points }, count(.bonus), count(.stop), count(.badge),
-                    events.map(\.at.timeIntervalSince1970).max()!,
-                ])
+            return
         }
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO player_scores VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [
+                playerID, totals.points, totals.hunts, totals.stops, totals.badges, totals.reached,
+            ])
     }
 
     /// Recomputes everyone's score events (after the definitions changed).

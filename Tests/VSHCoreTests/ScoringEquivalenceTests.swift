@@ -220,4 +220,87 @@ enum ReferenceScoring {
             compared > 3_000 && earnedSomething > 500 && declined > 100,
             "\(compared) \(earnedSomething) \(declined)")
     }
+
+    /// The ledger every store follows (`ScoreLedger`): a player's stored events and one to three
+    /// new check-ins, its questions answered as a store answers them (every accepted check-in whose
+    /// clock is in the window, the new ones included), give exactly the events of scoring them all;
+    /// new check-ins earlier than one already recorded, or stored events it cannot read, make it
+    /// rescore.
+    @Test func theLedgerGoesOnAsScoringThemAllDoes() throws {
+        var random = SplitMix64(seed: 35)
+        var done = 0
+        var asked = 0
+        var rescored = 0
+        for round in 0..<300 {
+            let omitted: Set<String> = round % 3 == 0 ? [] : ["time_window"]
+            let (hunts, badges, checkIns) = try Self.league(round: round, omitting: omitted, &random)
+            let ordered = checkIns.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
+            guard ordered.count >= 2 else { continue }
+            let split = Int.random(in: 1..<ordered.count, using: &random)
+            let count = min(Int.random(in: 1...3, using: &random), ordered.count - split)
+            let earlier = Array(ordered[..<split])
+            let added = Array(ordered[split..<(split + count)])
+            let stored = Scoring.events(for: earlier, hunts: hunts, badges: badges)
+            let last = earlier.last!
+            var ledger = ScoreLedger(
+                player: PlayerID(1), added: added.shuffled(using: &random), stored: stored,
+                latestEarlier: (last.time.timeIntervalSince1970, last.id), hunts: hunts, badges: badges)
+            var questions = 0
+            while case .ask(let question) = ledger.step {
+                questions += 1
+                #expect(questions < 10, "round \(round): the ledger keeps asking")
+                if questions >= 10 { break }
+                let inWindow = Array(ordered[..<(split + count)]).filter {
+                    question.window.contains($0.clock.timeIntervalSince1970)
+                }
+                ledger.answer(inWindow)
+            }
+            asked += questions
+            let all = Scoring.events(for: Array(ordered[..<(split + count)]), hunts: hunts, badges: badges)
+            switch ledger.step {
+            case .done(let new, let total):
+                #expect(stored + new == all, "round \(round)")
+                #expect(total == all)
+                done += 1
+            case .rescore:
+                #expect(badges.contains { $0.rule.kind == "time_window" } || all.isEmpty, "round \(round)")
+                rescored += 1
+            case .ask:
+                break
+            }
+            // Out of order, unreadable events, or new ones not read back: everything again.
+            let late = ScoreLedger(
+                player: PlayerID(1), added: [earlier[0]], stored: stored,
+                latestEarlier: (last.time.timeIntervalSince1970, last.id), hunts: hunts, badges: badges)
+            let unreadable = ScoreLedger(
+                player: PlayerID(1), added: added, stored: nil, latestEarlier: nil, hunts: hunts,
+                badges: badges)
+            let missing = ScoreLedger(
+                player: PlayerID(1), added: nil, stored: stored, latestEarlier: nil, hunts: hunts,
+                badges: badges)
+            for ledger in [late, unreadable, missing] {
+                guard case .rescore = ledger.step else {
+                    Issue.record("round \(round): a ledger that cannot go on did not rescore")
+                    continue
+                }
+            }
+        }
+        #expect(
+            done > 150 && asked > 20 && rescored > 5,
+            "\(done) went on, \(asked) questions, \(rescored) rescored")
+    }
+
+    @Test func totalsAreTheEventsSums() {
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let events = [
+            ScoreEvent(kind: .stop, huntID: "h", stopID: "a", points: 50, at: at, checkInID: 1),
+            ScoreEvent(kind: .badge, huntID: "h", badgeID: "b", points: 10, at: at, checkInID: 1),
+            ScoreEvent(kind: .bonus, huntID: "h", points: 100, at: at + 60, checkInID: 2),
+        ]
+        #expect(
+            ScoreTotals(events)
+                == ScoreTotals(
+                    points: 160, hunts: 1, stops: 1, badges: 1, reached: at.timeIntervalSince1970 + 60))
+        #expect(ScoreTotals([]) == nil)
+    }
 }
