@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         // C libraries: a module map and a shim each, nothing else (STYLE.md 3).
@@ -47,10 +48,11 @@ let package = Package(
         .systemLibrary(name: "CProj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
-        // SHA-256's rounds on the CPU's SHA instructions (x86-64), used by VSHCore's SHA256.
-        .target(name: "CSHA256"),
-        // Swift but for that: coordinates, geofences, hunts, the hunt-file format, JSON.
-        .target(name: "VSHCore", dependencies: ["CSHA256"], swiftSettings: strictSettings),
+        // Swift only, no C of its own and no I/O (docs/design.md): coordinates, geofences, hunts, the
+        // hunt-file format, JSON, scoring, the store protocols; SHA-256 from swift-crypto.
+        .target(
+            name: "VSHCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
         // Geodesics on the WGS84 ellipsoid through PROJ's geodesic.h (Karney).
         .target(name: "VSHGeodesy", dependencies: ["VSHCore", "CProj"], swiftSettings: strictSettings),
         // Photos: EXIF through libexif, JPEG structure and identity (no pixels decoded for those),
