@@ -64,12 +64,15 @@ let package = Package(
         .target(name: "VSHHEIF", dependencies: ["CHEIF"], swiftSettings: strictSettings),
         // GPX 1.0/1.1 and KML 2.2, streamed through libxml2's reader.
         .target(name: "VSHXML", dependencies: ["VSHCore", "CLibXML2"], swiftSettings: strictSettings),
+        // What vsh reads from its host at the edges, as the core's values: a folder of hunt files,
+        // the environment (`VSH_BUSY_TIMEOUT`). The core itself does no I/O.
+        .target(name: "VSHHost", dependencies: ["VSHCore"], swiftSettings: strictSettings),
         // The SpatiaLite adapter: every store protocol of the core on one SpatiaLite file
         // (GRDB, a pool of connections in WAL mode), and photos as files beside it.
         .target(
             name: "VSHSpatiaLite",
             dependencies: [
-                "VSHCore", "VSHGeodesy", "VSHConfusables", "CSpatiaLite",
+                "VSHCore", "VSHHost", "VSHGeodesy", "VSHConfusables", "CSpatiaLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
@@ -78,7 +81,7 @@ let package = Package(
         .target(
             name: "VSHPostGIS",
             dependencies: [
-                "VSHCore", "VSHGeodesy", "VSHConfusables",
+                "VSHCore", "VSHHost", "VSHGeodesy", "VSHConfusables",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -91,7 +94,7 @@ let package = Package(
         .target(name: "VSHConfusables", dependencies: ["VSHCore", "CICU"], swiftSettings: strictSettings),
         // Every store protocol in memory: the test double for rule and scoring tests and parity checks.
         .target(
-            name: "VSHMemoryStore", dependencies: ["VSHCore", "VSHGeodesy", "VSHConfusables"],
+            name: "VSHMemoryStore", dependencies: ["VSHCore", "VSHHost", "VSHGeodesy", "VSHConfusables"],
             swiftSettings: strictSettings),
         // Accounts: passwords hashed with bcrypt (the only importer of it), session tokens.
         .target(
@@ -102,7 +105,7 @@ let package = Package(
         .target(
             name: "VSHServer",
             dependencies: [
-                "VSHCore", "VSHAccounts", "VSHEngine", "VSHPhoto",
+                "VSHCore", "VSHHost", "VSHAccounts", "VSHEngine", "VSHPhoto",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -132,13 +135,14 @@ let package = Package(
         // circles and files, lint warnings, export and import.
         .target(
             name: "VSHAuthoring",
-            dependencies: ["VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHXML"],
+            dependencies: ["VSHCore", "VSHHost", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHXML"],
             swiftSettings: strictSettings),
         // What both executables share: options, exit codes, output.
         .target(
             name: "VSHCommandSupport",
             dependencies: [
-                "VSHCore", "VSHAccounts", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite", "VSHPostGIS",
+                "VSHCore", "VSHHost", "VSHAccounts", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite",
+                "VSHPostGIS",
                 "VSHPhoto", "VSHEngine", "VSHXML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -154,7 +158,8 @@ let package = Package(
         .executableTarget(
             name: "vsh-master",
             dependencies: [
-                "VSHCore", "VSHSpatiaLite", "VSHAuthoring", "VSHEngine", "VSHXML", "VSHCommandSupport",
+                "VSHCore", "VSHHost", "VSHSpatiaLite", "VSHAuthoring", "VSHEngine", "VSHXML",
+                "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
@@ -192,7 +197,8 @@ let package = Package(
         .testTarget(
             name: "VSHMemoryStoreTests",
             dependencies: [
-                "VSHCore", "VSHMemoryStore", "VSHSpatiaLite", "VSHPostGIS", "VSHEngine", "VSHTestSupport",
+                "VSHCore", "VSHHost", "VSHMemoryStore", "VSHSpatiaLite", "VSHPostGIS", "VSHEngine",
+                "VSHTestSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(
@@ -214,7 +220,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHCommandSupportTests",
-            dependencies: ["VSHCore", "VSHCommandSupport", "VSHSpatiaLite", "VSHTestSupport"],
+            dependencies: ["VSHCore", "VSHHost", "VSHCommandSupport", "VSHSpatiaLite", "VSHTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "EndToEndTests",

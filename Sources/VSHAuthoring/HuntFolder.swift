@@ -1,5 +1,6 @@
 import Foundation
 public import VSHCore
+import VSHHost
 public import VSHSpatiaLite
 
 /// A folder of hunt files being edited by `vsh-master`.

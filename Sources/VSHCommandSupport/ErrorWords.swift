@@ -1,5 +1,6 @@
 import VSHAuthoring
 import VSHCore
+import VSHHost
 import VSHSpatiaLite
 
 /// The command line's words for library errors: the libraries say what is wrong;

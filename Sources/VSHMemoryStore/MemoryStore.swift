@@ -1,5 +1,6 @@
 public import Foundation
 public import VSHCore
+import VSHHost
 import VSHGeodesy
 import VSHConfusables
 
@@ -69,6 +70,12 @@ public actor MemoryStore: LeagueStore {
                 CrossedStop(stop: Self.reference(stop), fraction: $0)
             }
         }
+    }
+
+    /// Reads a folder of hunt files (`HuntSources`, the host's side) and syncs it.
+    @discardableResult
+    public func sync(directory: String) async throws -> SyncOutcome {
+        try await readAndSync(directory: directory)
     }
 
     /// Validates the files (structure only; no GEOS here) and replaces every hunt, then rescores.

@@ -3,6 +3,7 @@ internal import PostgresNIO
 import Synchronization
 public import VSHCore
 import VSHGeodesy
+import VSHHost
 
 extension PostGISStore {
     // MARK: reading hunts

@@ -7,6 +7,7 @@ public import ServiceLifecycle
 import Synchronization
 import VSHConfusables
 public import VSHCore
+import VSHHost
 
 /// The PostGIS adapter: every store protocol of the core (`LeagueStore`, `ScoreStore`,
 /// `StoreDoctor`) on PostgreSQL 15 + PostGIS 3, for several `vsh serve` processes on one league.

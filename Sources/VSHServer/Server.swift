@@ -8,6 +8,7 @@ import UnixSignals
 import Synchronization
 import VSHCore
 import VSHEngine
+import VSHHost
 
 /// Builds the service from values, no globals: the router, one middleware that turns errors into
 /// `application/problem+json`, and one controller a resource, each given its dependencies.

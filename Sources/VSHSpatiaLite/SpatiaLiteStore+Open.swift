@@ -1,5 +1,6 @@
 import Foundation
 public import VSHCore
+import VSHHost
 
 extension SpatiaLiteStore {
     /// Opens a league on a SpatiaLite file (created when missing) and syncs its hunt files

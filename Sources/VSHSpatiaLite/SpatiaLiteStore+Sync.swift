@@ -2,6 +2,7 @@ import Foundation
 internal import GRDB
 public import VSHCore
 import VSHGeodesy
+import VSHHost
 
 extension SpatiaLiteStore {
     /// A fingerprint of a set of hunt files (`HuntCatalog.fingerprint`).

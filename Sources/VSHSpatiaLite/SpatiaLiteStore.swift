@@ -2,6 +2,7 @@ public import Foundation
 internal import GRDB
 import VSHConfusables
 public import VSHCore
+import VSHHost
 
 /// The SpatiaLite adapter: every store protocol of the core (`LeagueStore`) on one
 /// SpatiaLite file, the default backend.

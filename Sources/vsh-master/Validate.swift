@@ -3,6 +3,7 @@ import Foundation
 import VSHAuthoring
 import VSHCommandSupport
 import VSHCore
+import VSHHost
 import VSHSpatiaLite
 
 extension VSHMaster {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VSHCommandSupport
 import VSHCore
+import VSHHost
 import VSHSpatiaLite
 
 /// The command line's own pieces: its words for library errors and its terminal layout.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VSHCore
 import VSHGeodesy
+import VSHHost
 import VSHPostGIS
 import VSHSpatiaLite
 import VSHTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VSHCore
 import VSHEngine
+import VSHHost
 import VSHMemoryStore
 import VSHPostGIS
 import VSHSpatiaLite

@@ -134,15 +134,6 @@ public struct Segment: Hashable, Sendable {
 }
 
 extension HuntStore {
-    /// Reads the folder and syncs it (a store that remembers the folder's file stamps skips
-    /// reading an unchanged folder instead).
-    @discardableResult
-    public func sync(directory: String) async throws -> SyncOutcome {
-        try await sync(
-            try HuntSources.read(directory: directory),
-            badges: try HuntSources.readBadges(directory: directory))
-    }
-
     /// Every stop's, through the store's own `compiledIndex(huntID:)`.
     public func compiledIndex() async throws -> GeofenceIndex { try await compiledIndex(huntID: nil) }
 

@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+public import VSHCore
 
 /// Reads the hunt files of a folder: every `*.geojson`, sorted by name, and `badges.json`.
 public enum HuntSources {
@@ -95,5 +96,16 @@ public enum HuntSourceError: Error, Equatable, Sendable, CustomStringConvertible
     public var exitStatus: ExitStatus {
         if case .badgeFileTooLarge = self { return .dataError }
         return .noInput
+    }
+}
+
+extension HuntStore {
+    /// Reads the folder and syncs it (a store that remembers the folder's file stamps skips
+    /// reading an unchanged folder instead).
+    @discardableResult
+    public func readAndSync(directory: String) async throws -> SyncOutcome {
+        try await sync(
+            try HuntSources.read(directory: directory),
+            badges: try HuntSources.readBadges(directory: directory))
     }
 }
