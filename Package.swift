@@ -135,7 +135,7 @@ let package = Package(
         // circles and files, lint warnings, export and import.
         .target(
             name: "VSHAuthoring",
-            dependencies: ["VSHCore", "VSHHost", "VSHGeodesy", "VSHSpatiaLite", "VSHPhoto", "VSHXML"],
+            dependencies: ["VSHCore", "VSHHost", "VSHGeodesy", "VSHPhoto", "VSHXML"],
             swiftSettings: strictSettings),
         // What both executables share: options, exit codes, output.
         .target(

@@ -19,7 +19,7 @@ for f in $(grep -rlE 'FileManager|ProcessInfo|FileHandle|Process\(|fopen\(|conte
 done
 
 # 2. A store adapter is imported only by the executables, their shared command support and the tests.
-KNOWN_ADAPTER_USERS="Sources/VSHAuthoring"
+KNOWN_ADAPTER_USERS=""
 for f in $(grep -rlE '^(public |internal )?import (VSHSpatiaLite|VSHPostGIS|VSHMemoryStore)$' Sources); do
   case "$f" in
     Sources/vsh/*|Sources/vsh-master/*|Sources/vsh-fuzz/*|Sources/VSHCommandSupport/*) ;;

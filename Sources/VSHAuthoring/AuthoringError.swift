@@ -1,5 +1,4 @@
 public import VSHCore
-public import VSHSpatiaLite
 
 /// Why an authoring step was refused: input that names its culprit (a file, a hunt, a stop).
 /// The CLI adds the flags that fix what needs one (`missingHuntID`: `--id`).

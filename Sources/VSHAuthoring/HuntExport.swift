@@ -1,12 +1,12 @@
 import Foundation
 public import VSHCore
-public import VSHSpatiaLite
 
 /// `vsh-master export`: a hunt as GeoJSON, KML or GPX.
 public enum HuntExport {
     public enum Format: String, CaseIterable, Sendable { case geojson, kml, gpx }
 
-    public static func text(_ hunt: Hunt, format: Format, inspector: SpatiaLiteInspector) throws -> String {
+    public static func text(_ hunt: Hunt, format: Format, inspector: any GeometryOperations) throws -> String
+    {
         switch format {
         case .geojson: return HuntFile.text(of: hunt)
         case .kml: return kml(hunt)
@@ -98,7 +98,7 @@ public enum HuntExport {
 
     /// GPX 1.1 for a GPS app: a waypoint a stop, at its centroid (or a point on
     /// its surface when the centroid falls outside, as for a ring-shaped stop).
-    public static func gpx(_ hunt: Hunt, inspector: SpatiaLiteInspector) throws -> String {
+    public static func gpx(_ hunt: Hunt, inspector: any GeometryOperations) throws -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="vsh-master" xmlns="http://www.topografix.com/GPX/1/1">

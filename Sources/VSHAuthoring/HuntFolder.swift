@@ -1,7 +1,6 @@
 import Foundation
 public import VSHCore
 import VSHHost
-public import VSHSpatiaLite
 
 /// A folder of hunt files being edited by `vsh-master`.
 ///
@@ -12,7 +11,7 @@ public import VSHSpatiaLite
 public final class HuntFolder {
     public let directory: String
     public private(set) var hunts: [Hunt]
-    let inspector: SpatiaLiteInspector
+    let inspector: any GeometryOperations
     /// Draws a JPEG anew before `keepImage` writes it into the folder (the tool sets one that keeps
     /// pixels only: an organiser's camera, name and GPS stay out of a folder that gets published).
     public var redrawJPEG: (([UInt8]) throws -> [UInt8])?
@@ -21,7 +20,7 @@ public final class HuntFolder {
 
     /// Loads a folder; every file must be valid.
     /// - Throws: `HuntFileErrors` listing every problem, or `HuntSourceError` (66) for a missing folder.
-    public init(directory: String, inspector: SpatiaLiteInspector) throws {
+    public init(directory: String, inspector: any GeometryOperations) throws {
         self.directory = directory
         self.inspector = inspector
         sources = try HuntSources.read(directory: directory)

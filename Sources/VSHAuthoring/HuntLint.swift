@@ -1,7 +1,6 @@
 import Foundation
 public import VSHCore
 import VSHGeodesy
-public import VSHSpatiaLite
 
 /// What an organiser wants to hear about a valid folder (`vsh-master validate`'s warnings).
 public enum HuntLint {
@@ -12,7 +11,7 @@ public enum HuntLint {
     /// Stops of one hunt farther apart than this (metres) are probably a typo.
     public static let farApart = 25_000.0
 
-    public static func warnings(_ hunts: [Hunt], folder: String, inspector: SpatiaLiteInspector) throws
+    public static func warnings(_ hunts: [Hunt], folder: String, inspector: any GeometryOperations) throws
         -> [String]
     {
         var warnings: [String] = []

@@ -2,7 +2,6 @@ import Foundation
 public import VSHCore
 import VSHGeodesy
 import VSHPhoto
-public import VSHSpatiaLite
 import VSHXML
 
 /// Where a new stop's geofence comes from (`vsh-master stop add`, exactly one source).
@@ -15,7 +14,8 @@ public enum StopGeometry {
     /// closed ring, self-crossings and jitter loops cleaned (GEOS polygonize),
     /// simplified (Douglas-Peucker, `simplifyMeters`), rounded to 7 decimals.
     /// - Throws: `AuthoringError` when the walk does not come back near its start.
-    public static func fromGPX(_ path: String, simplifyMeters: Double, inspector: SpatiaLiteInspector) throws
+    public static func fromGPX(_ path: String, simplifyMeters: Double, inspector: any GeometryOperations)
+        throws
         -> Geofence
     {
         var points: [Coordinate] = []
@@ -50,7 +50,7 @@ public enum StopGeometry {
     /// Photos taken at a place's corners: their EXIF GPS positions, convex hull,
     /// grown by `bufferMeters`.
     /// - Throws: `AuthoringError` naming a photo without a GPS position, or fewer than 3 distinct positions.
-    public static func fromPhotos(_ paths: [String], bufferMeters: Double, inspector: SpatiaLiteInspector)
+    public static func fromPhotos(_ paths: [String], bufferMeters: Double, inspector: any GeometryOperations)
         throws -> Geofence
     {
         var positions: [Coordinate] = []
@@ -117,7 +117,7 @@ public enum StopGeometry {
     }
 
     /// Well-known text, read by SpatiaLite (`GeomFromText`), longitude first.
-    public static func fromWKT(_ text: String, inspector: SpatiaLiteInspector) throws -> Geofence {
+    public static func fromWKT(_ text: String, inspector: any GeometryOperations) throws -> Geofence {
         HuntFile.rounded(try inspector.geofence(wkt: text))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VSHHost
 import Synchronization
 public import VSHCore
 

@@ -38,7 +38,7 @@ extension SpatiaLiteInspector {
     /// into faces (`ST_Polygonize`) and merged. Loops and holes smaller than
     /// `minFraction` of the whole (GPS jitter at the start and end, a step back
     /// across one's own path) are dropped or filled.
-    public func enclosedArea(_ positions: [Coordinate], minFraction: Double = 0.02) throws -> Geofence {
+    public func enclosedArea(_ positions: [Coordinate], minFraction: Double) throws -> Geofence {
         guard positions.count >= 3 else { throw SpatialOperationError.tooFewPositions }
         let ring = positions + [positions[0]]
         let wkt = "LINESTRING(" + ring.map { "\($0.longitude) \($0.latitude)" }.joined(separator: ",") + ")"

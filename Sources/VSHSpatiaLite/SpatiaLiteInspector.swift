@@ -7,7 +7,7 @@ import VSHGeodesy
 /// points), and PROJ's `geod_polygonarea` for the area on the ellipsoid.
 /// Not `ST_Area(g, 1)`: RTTOPO refuses rings that cross the equator (and
 /// prints to stderr); Karney's algorithm takes any ring.
-public final class SpatiaLiteInspector: GeofenceInspector, Sendable {
+public final class SpatiaLiteInspector: GeometryOperations, Sendable {
     let database: SpatiaLiteDatabase
 
     init(database: SpatiaLiteDatabase) {

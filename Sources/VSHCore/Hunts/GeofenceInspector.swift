@@ -36,3 +36,37 @@ extension GeofenceInspection {
         return "\(what) at longitude \(numbers[0]), latitude \(numbers[1])"
     }
 }
+
+/// The geometry operations organisers' authoring needs (`vsh-master`): areas from a walked
+/// perimeter or a few photos' positions, simplification, well-known text, overlaps and a point
+/// inside a stop. The SpatiaLite adapter answers them with SpatiaLite and GEOS.
+public protocol GeometryOperations: GeofenceInspector {
+    /// The area a walked perimeter encloses (a closed walk, gaps bridged); loops smaller than
+    /// `minFraction` of it are dropped.
+    /// - Throws: `SpatialOperationError.tooFewPositions`, `.noArea`.
+    func enclosedArea(_ positions: [Coordinate], minFraction: Double) throws -> Geofence
+
+    /// The geofence simplified to within `toleranceMeters`, still valid.
+    func simplified(_ geofence: Geofence, toleranceMeters: Double) throws -> Geofence
+
+    /// The convex hull of the positions, grown by `bufferMeters`.
+    /// - Throws: `SpatialOperationError.noPositions`.
+    func hull(of positions: [Coordinate], bufferMeters: Double) throws -> Geofence
+
+    /// A geofence from well-known text (`POLYGON`, `MULTIPOLYGON`, longitude first).
+    /// - Throws: `SpatialOperationError.wktTooLong`, `.unreadableWKT`.
+    func geofence(wkt: String) throws -> Geofence
+
+    /// The area two geofences share, in square metres.
+    func sharedAreaSquareMeters(_ a: Geofence, _ b: Geofence) throws -> Double
+
+    /// A point surely inside the geofence (for a GPX waypoint).
+    func insidePoint(_ geofence: Geofence) throws -> Coordinate
+}
+
+extension GeometryOperations {
+    /// The area a walked perimeter encloses, dropping loops under 2 % of it.
+    public func enclosedArea(_ positions: [Coordinate]) throws -> Geofence {
+        try enclosedArea(positions, minFraction: 0.02)
+    }
+}

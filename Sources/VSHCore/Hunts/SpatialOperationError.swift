@@ -1,5 +1,3 @@
-public import VSHCore
-
 /// Why SpatiaLite (GEOS) could not make a stop's geometry from what it was given.
 public enum SpatialOperationError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
     /// The operation returned no geometry.
@@ -27,7 +25,7 @@ public enum SpatialOperationError: Error, Equatable, Sendable, CustomStringConve
         case .noPositions: return "no positions"
         case .wktTooLong: return "the WKT text is too long"
         case .unreadableWKT:
-            return "not well-known text SpatiaLite can read (expected POLYGON or MULTIPOLYGON)"
+            return "not well-known text vsh can read (expected POLYGON or MULTIPOLYGON)"
         }
     }
 
