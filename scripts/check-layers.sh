@@ -53,12 +53,17 @@ if grep -rnE '\.\./shared|(^|[^a-z/])(API|DESIGN|STYLE)\.md' Sources docs README
 fi
 
 # 6. Every module of the web app parses (Debian's nodejs; modules as modules, the service worker as a script).
-for f in Sources/VSHServer/Web/*.js; do
+for f in Sources/VSHServer/Web/*.js Sources/VSHServer/Web/pages/*.js; do
   case "$f" in
     */sw.js) node --check "$f" || fail "$f does not parse" ;;
     *) node --input-type=module --check < "$f" || fail "$f does not parse as a module" ;;
   esac
 done
+
+# 7. One escaper: markup text is escaped by the core's Markup only.
+if grep -rn '"&amp;"' Sources --include=*.swift | grep -v '^Sources/VSHCore/JSON/Markup.swift:'; then
+  fail "the lines above escape markup themselves (use Markup.escaped)"
+fi
 
 [ "$failed" = 0 ] && echo "check-layers: the layer rules hold"
 exit "$failed"

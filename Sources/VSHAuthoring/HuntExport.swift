@@ -14,10 +14,7 @@ public enum HuntExport {
         }
     }
 
-    static func xml(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func xml(_ text: String) -> String { Markup.escaped(text) }
 
     /// The hunt file's `hunt` fields as KML `ExtendedData` (so an import gives the same hunt back).
     static func huntData(_ hunt: Hunt) -> [(String, String)] {

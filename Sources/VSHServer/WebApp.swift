@@ -207,37 +207,18 @@ struct WebApp: Sendable {
         let day = RFC3339.format(completed).prefix(10)
         let site = configuration.title
         let summary = "\(done.total) stops of \(hunt.name) visited, finished on \(day). Play it too: \(site)."
-        let e = HTMLText.escape
-        let page = """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(e(title)) · \(e(site))</title>
-            <meta name="description" content="\(e(summary))">
-            <meta property="og:type" content="website">
-            <meta property="og:site_name" content="\(e(site))">
-            <meta property="og:title" content="\(e(title))">
-            <meta property="og:description" content="\(e(summary))">
-            <meta property="og:image" content="\(e(image))">
-            <meta property="og:image:type" content="image/jpeg">
-            <meta property="og:image:alt" content="\(e("The photos \(player.name) took at each stop of \(hunt.name)"))">
-            <meta property="og:url" content="\(e(url))">
-            <meta name="twitter:card" content="summary_large_image">
-            <link rel="stylesheet" href="/app/style.css">
-            </head>
-            <body class="share">
-            <main id="main">
-            <h1>\(e(title))</h1>
-            <p>\(e(summary))</p>
-            <img class="collage" src="\(e(image))" alt="\(e("The photos \(player.name) took at each stop of \(hunt.name)"))">
-            <p><a class="button" href="/hunts/\(huntID)">Play \(e(hunt.name))</a>
-            <a href="/players/\(e(encodedName))">\(e(player.name))'s profile</a></p>
-            </main>
-            </body>
-            </html>
-            """
+        // The page is a file of the web app (Web/share.html), its `{{values}}` escaped.
+        guard let template = assets["/app/share.html"] else {
+            throw Problem(
+                .serviceUnavailable, "No web app", "the web app's files are not installed beside vsh")
+        }
+        let alt = "The photos \(player.name) took at each stop of \(hunt.name)"
+        let page = Self.fill(
+            String(buffer: template.bytes),
+            [
+                "title": title, "site": site, "summary": summary, "image": image, "alt": alt, "url": url,
+                "hunt_id": huntID, "hunt": hunt.name, "player_path": encodedName, "player": player.name,
+            ])
         return Response(
             status: .ok, headers: pageHeaders, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
@@ -305,21 +286,27 @@ public struct WebConfiguration: Sendable {
     }
 }
 
-/// Text made safe inside HTML elements and quoted attributes.
-enum HTMLText {
-    static func escape(_ text: String) -> String {
+extension WebApp {
+    /// A page template with each `{{name}}` replaced by its value, escaped, in one pass (a value
+    /// holding braces is never read as a name); an unknown name is left as it is.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
         var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
+        var rest = Substring(template)
+        while let open = rest.range(of: "{{") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                rest = rest[open.lowerBound...]
+                break
             }
+            let name = String(rest[open.upperBound..<close.lowerBound])
+            out += values[name].map(HTMLText.escape) ?? "{{\(name)}}"
+            rest = rest[close.upperBound...]
         }
-        return out
+        return out + rest
     }
+}
+
+/// Text made safe inside HTML elements and quoted attributes (the core's one escaper).
+enum HTMLText {
+    static func escape(_ text: String) -> String { Markup.escaped(text) }
 }

@@ -28,7 +28,10 @@ import VSHTestSupport
     @Test func everyTextTheCodeTranslatesHasASpanishEntry() throws {
         let spanish = Set(try Self.entries("es").map(\.key))
         var used: [String] = []
-        for file in ["app.js", "verdict.js", "dom.js", "map.js"] {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: Self.web.path)
+            .filter { $0.hasSuffix(".js") && $0 != "sw.js" }
+        #expect(files.contains("pages/stop.js"))
+        for file in files {
             let code = try String(contentsOf: Self.web.appendingPathComponent(file), encoding: .utf8)
             for match in code.matches(of: #/\bt\('((?:[^'\\]|\\.)*)'/#) {
                 used.append(String(match.1).replacingOccurrences(of: "\\'", with: "'"))

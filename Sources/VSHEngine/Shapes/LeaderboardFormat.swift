@@ -58,11 +58,7 @@ public enum LeaderboardFormat: String, CaseIterable, Sendable {
     public static func html(
         _ entries: [LeaderboardEntry], title: String, generated: Date, refreshSeconds: Int = 30
     ) -> String {
-        func escape(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-                .replacingOccurrences(of: "'", with: "&#39;")
-        }
+        let escape = Markup.escaped
         var rows = ""
         for e in entries {
             let medal = e.rank == 1 ? " gold" : e.rank == 2 ? " silver" : e.rank == 3 ? " bronze" : ""

@@ -1,0 +1,182 @@
+// A stop (`/stops/{id}`) and its check-in: position first, the photo, the verdict.
+import { api, session, setSession, clearSession, ApiError, OfflineError, privatePicture, sendCheckIn, newKey } from '../api.js';
+import { h, fill, plural, number, formatDistance, formatTime, formatOpening, countdown, initials, distanceTo } from '../dom.js';
+import * as position from '../position.js';
+import { t } from '../i18n.js';
+import { verdictView } from '../verdict.js';
+import { drawMap } from '../map.js';
+import * as outbox from '../outbox.js';
+import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox } from '../shell.js';
+
+export async function stopPage(id) {
+  const { hunt, state, file, feature, number: stopNumber } = await findStop(id);
+  const s = session();
+  const visited = await visitedStops();
+  const p = feature.properties;
+  const distance = h('p', { class: 'distance', role: 'status' });
+  const mapBox = h('div', { class: 'map-box small' });
+  const where = position.tracker('geolocation' in navigator ? navigator.geolocation : null);
+  cleanups.push(() => where.stop());
+  const open = !state || state === 'open';
+  fill(main,
+    h('p', { class: 'crumbs' }, h('a', { href: '/' }, t('Hunts')), ' › ', h('a', { href: `/hunts/${hunt.id}` }, local(hunt, 'name'))),
+    h('h1', {}, local(p, 'name')),
+    h('p', { class: 'facts' }, t('Stop {n} · {points} points', { n: stopNumber, points: number(p.points) }), visited.has(id) ? h('span', { class: 'tick' }, ` · ${t('✓ visited')}`) : null),
+    p.sponsor ? h('p', { class: 'sponsor' }, t('Sponsored by {sponsor}', { sponsor: p.sponsor })) : null,
+    p.image ? h('img', { class: 'stop-image', src: `/v1/stops/${feature.id}/image`, alt: local(p, 'name') }) : null,
+    h('p', {}, local(p, 'description')),
+    mapBox, distance,
+    !open ? schedule(hunt, state, { live: true })
+      : s ? checkInForm(hunt, file, feature, where, visited) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, t('Sign in')), ` ${t('to check in here.')}`));
+  const map = await drawMap(mapBox, localStops([feature]), { visited, label: t('Map of {stop}', { stop: local(p, 'name') }), numbers: new Map([[id, stopNumber]]) });
+  where.onChange((w) => {
+    map.setPosition(w.fix);
+    distance.textContent = w.fix ? formatDistance(distanceTo(w.fix, feature.geometry)) : '';
+  });
+  // Position first: a player who shared it before is followed at once; one who has not is asked
+  // with their first tap (here, or when they pick the photo).
+  if (await position.shared()) where.start();
+  else if (!where.started) distance.append(h('button', { type: 'button', class: 'secondary', onclick: (e) => { e.target.remove(); where.start(); } }, t('How far is it?')));
+}
+
+// How to let the site read the position, in the words of the player's browser.
+const locationSteps = {
+  ios: ['Open Settings › Privacy & Security › Location Services and turn it on.', 'In the same list, open your browser (Safari Websites for Safari) and choose “While Using the App”.', 'Come back here and tap Try again (reload the page if it asks nothing).'],
+  android: ['Swipe down from the top of the screen and turn Location on.', 'Tap the icon left of the address bar › Permissions › Location › Allow.', 'Tap Try again.'],
+  samsung: ['Swipe down from the top of the screen and turn Location on.', 'Tap the lock in the address bar › Permissions, and allow Location.', 'Tap Try again.'],
+  firefox: ['Turn on your device\'s location.', 'Tap the lock in the address bar and remove the block on “Access your location”.', 'Tap Try again and choose Allow.'],
+  safari: ['Open Safari › Settings for This Website (or Settings › Websites › Location).', 'Choose Allow for this site.', 'Tap Try again.'],
+  edge: ['Click the lock left of the address bar › Permissions for this site › Location: Allow.', 'Click Try again.'],
+  chrome: ['Click or tap the icon left of the address bar › Site settings › Location: Allow.', 'Make sure your device\'s location is on.', 'Tap Try again.'],
+};
+
+function locationHelp(problem, retry) {
+  const kind = position.browserKind();
+  const title = problem === 'denied' ? t('Your position is blocked for this site')
+    : problem === 'unsupported' ? t('This browser cannot give your position')
+      : t('Your phone could not find where you are');
+  const steps = problem === 'denied' ? locationSteps[kind]
+    : problem === 'unsupported' ? ['Open this page in your phone\'s own browser (Safari or Chrome).']
+      : ['Turn on Location (GPS) and Wi-Fi: both help the phone find you.', 'Step outside or near a window, away from tall buildings.', 'Tap Try again.'];
+  return h('div', { class: 'location-help', role: 'alert' },
+    h('h3', {}, title),
+    h('p', {}, t('A check-in needs to know you are at the stop. Nothing was sent, and your photo still counts when you try again.')),
+    h('ol', {}, steps.map((step) => h('li', {}, t(step)))),
+    h('button', { type: 'button', class: 'retry', onclick: retry }, t('Try again')));
+}
+
+function checkInForm(hunt, collection, feature, where, visited) {
+  const s = session();
+  const photo = h('input', { type: 'file', id: 'photo', name: 'photo', accept: 'image/*', capture: 'environment', required: true, 'aria-describedby': 'photo-help photo-error' });
+  const preview = h('img', { class: 'preview', alt: t('The photo you picked'), hidden: true });
+  const bar = h('progress', { max: 1, value: 0, hidden: true, 'aria-label': t('Upload') });
+  const error = h('p', { id: 'photo-error', class: 'field-error' });
+  const result = h('div', { class: 'result', 'aria-live': 'polite' });
+  const button = h('button', { type: 'submit' }, t('Check in here'));
+  const fixLine = h('p', { id: 'photo-help', class: 'help fix-state' });
+  let sending = false;
+  let photoURL = null;
+  // The button and the line under the photo say what the check-in waits for.
+  const show = () => {
+    if (sending) return;
+    const fresh = where.fresh();
+    if (fresh) fixLine.textContent = t('✓ Your position is ready (within {m} m): it goes with the photo.', { m: Math.round(fresh.accuracy) });
+    else if (where.problem) fixLine.textContent = t('Your position is not available: see below how to share it.');
+    else if (where.started) fixLine.textContent = t('Finding your position…');
+    else fixLine.textContent = t('Your position goes with the photo: the browser asks you to share it.');
+    button.textContent = where.started && !fresh && !where.problem && photo.files[0] ? t('Waiting for your position…') : t('Check in here');
+    // Position first: as soon as the browser says no, the page says how to turn it on.
+    if (where.problem && !result.querySelector('.location-help')) explain();
+    else if (fresh && result.querySelector('.location-help')) fill(result);
+  };
+  const explain = () => {
+    fill(result, locationHelp(where.problem || 'timeout', () => {
+      fill(result);
+      where.restart();
+      if (photo.files[0]) submit();
+    }));
+    result.querySelector('.location-help').scrollIntoView({ block: 'nearest' });
+  };
+  where.onChange(show);
+  photo.addEventListener('change', () => {
+    error.textContent = '';
+    const file = photo.files[0];
+    if (file) {
+      photoURL = URL.createObjectURL(file);
+      preview.src = photoURL;
+      preview.hidden = false;
+      where.start();
+    }
+    show();
+  });
+  async function submit() {
+    const file = photo.files[0];
+    if (!file) { error.textContent = t('Take or pick a photo of the stop first.'); photo.setAttribute('aria-invalid', 'true'); photo.focus(); return; }
+    photo.removeAttribute('aria-invalid');
+    button.disabled = true;
+    sending = true;
+    try {
+      let fix = where.fresh();
+      if (!fix && !where.problem) {
+        button.textContent = t('Waiting for your position…');
+        fill(result, h('p', { role: 'status' }, t('Waiting for your position…')));
+        fix = await where.next(20000);
+      }
+      if (!fix && !(await position.photoHasGPS(file))) {
+        // Without a position nothing can place the player: nothing is sent, the photo stays theirs.
+        explain();
+        return;
+      }
+      const item = {
+        key: newKey(), player: s.player.id, hunt: hunt.id, stop: feature.id, stopName: local(feature.properties, 'name'),
+        photo: file, photoName: file.name || 'photo.jpg', lat: fix ? fix.lat : null, lon: fix ? fix.lon : null,
+        accuracy: fix ? fix.accuracy : null, fixTime: fix ? new Date(fix.time).toISOString() : null, created: Date.now(),
+        zone: hunt.timezone,
+      };
+      try {
+        if (!navigator.onLine) throw new OfflineError('offline');
+        button.textContent = t('Sending…');
+        fill(result, h('p', { role: 'status' }, fix ? t('Sending…') : t('Sending: the photo\'s own GPS places you…')));
+        bar.hidden = false;
+        const answer = await sendCheckIn(item, (fraction) => { bar.value = fraction; });
+        bar.hidden = true;
+        if (answer.status === 201 || answer.status === 200) {
+          hunts.feed = null;
+          // The stop and the next ones by their names in the player's language.
+          const body = { ...answer.body, stop_name: answer.body.stop === feature.id ? local(feature.properties, 'name') : answer.body.stop_name };
+          const done = new Set(visited);
+          if (body.verdict === 'accepted' && body.stop) done.add(body.stop);
+          let badges = new Map();
+          if ((body.awards || []).some((a) => a.kind === 'badge')) {
+            try {
+              const profile = await api(`/v1/players/${encodeURIComponent(s.player.username)}`);
+              badges = new Map(profile.badges.map((b) => [b.badge, b.name]));
+            } catch (_) { /* the ids are shown instead */ }
+          }
+          fill(result, verdictView(body, { hunt: { ...hunt, name: local(hunt, 'name') }, features: localStops(collection.features), visited: done, position: fix, photo: photoURL, badges, player: s.player.username }));
+          // Accepted: the stop is done, and the verdict takes the form's place.
+          if (body.verdict === 'accepted') for (const el of controls) el.hidden = true;
+          result.querySelector('.verdict').focus();
+        } else {
+          fill(result, h('p', { class: 'error' }, (answer.body && answer.body.detail) || t('The server answered {status}.', { status: answer.status })));
+        }
+      } catch (err) {
+        bar.hidden = true;
+        if (!(err instanceof OfflineError)) throw err;
+        await outbox.keep(item);
+        fill(result, h('p', { class: 'note waiting' }, t('No connection: your check-in is kept on this phone and will be sent when you are back online.')));
+        showConnection();
+      }
+    } finally {
+      sending = false;
+      button.disabled = false;
+      show();
+    }
+  }
+  const label = h('label', { for: 'photo' }, t('Photo of the stop'));
+  const controls = [label, photo, fixLine, error, preview, button];
+  const form = h('form', { class: 'checkin', novalidate: true, onsubmit: (event) => { event.preventDefault(); submit(); } },
+    h('h2', {}, t('Check in')), label, photo, fixLine, error, preview, button, bar, result);
+  show();
+  return form;
+}

@@ -1,0 +1,183 @@
+// What every page shares: the page's regions, the data read once (hunts), navigation, notices,
+// the session guard, the hunts' schedules, the language switch, the connection and the outbox.
+import { api, session, ApiError, OfflineError } from './api.js';
+import { h, fill, plural, formatTime, formatOpening, countdown } from './dom.js';
+import { t, languages, language, remember, load as loadLanguage } from './i18n.js';
+import { verdictLine } from './verdict.js';
+import * as outbox from './outbox.js';
+
+export const main = document.getElementById('main');
+const notice = document.getElementById('notice');
+const connection = document.getElementById('connection');
+/** What the page drawn now must undo when another is drawn (timers, event sources, watches). */
+export const cleanups = [];
+/** The hunt feed and hunt files, read once a visit (reset after a check-in or a sign-in). */
+export const hunts = { feed: null, files: new Map() };
+
+/** Draws the page of the address bar again (app.js listens). */
+export function redraw() {
+  window.dispatchEvent(new Event('vsh:render'));
+}
+
+/** Goes to another page of the app. */
+export function go(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  redraw();
+}
+
+/** A page that ends quietly (it went elsewhere). */
+export class Silent extends Error {}
+
+export let siteTitle = 'vsh hunts';
+/** The operator's title (`vsh serve --title`). */
+export function setSiteTitle(title) { siteTitle = title; }
+
+export function say(text, kind = 'info') {
+  fill(notice, text ? h('p', { class: `note ${kind}` }, text) : null);
+}
+
+export function needSession() {
+  const s = session();
+  if (!s) {
+    go(`/signin?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+    throw new Silent();
+  }
+  return s;
+}
+
+
+export async function feed() {
+  if (!hunts.feed) hunts.feed = await api('/v1/hunts');
+  return hunts.feed;
+}
+
+export async function huntFile(id) {
+  if (!hunts.files.has(id)) hunts.files.set(id, await api(`/v1/hunts/${encodeURIComponent(id)}`));
+  return hunts.files.get(id);
+}
+
+export async function findStop(id) {
+  for (const hunt of await feed()) {
+    const file = await huntFile(hunt.id);
+    const index = file.features.findIndex((f) => f.id === id);
+    if (index >= 0) return { hunt: file.hunt, state: file.state, file, feature: file.features[index], number: index + 1 };
+  }
+  throw new ApiError(404, 'Not found', `There is no stop "${id}".`);
+}
+
+export async function visitedStops() {
+  if (!session()) return new Set();
+  try {
+    const mine = await api('/v1/me/checkins', { auth: true });
+    return new Set(mine.filter((c) => c.state === 'accepted' && c.stop).map((c) => c.stop));
+  } catch (error) {
+    if (error instanceof OfflineError) return new Set();
+    throw error;
+  }
+}
+
+/** A hunt's or a stop's own text (`name`, `description`) in the player's language, when its file gives one. */
+export function local(thing, field) {
+  const translations = (thing && thing.translations) || {};
+  const tag = Object.keys(translations).find((key) => key === language()) || Object.keys(translations).find((key) => key.split('-')[0] === language());
+  return (tag && translations[tag][field]) || thing[field];
+}
+
+/** Stops with their names in the player's language (for maps and the verdict's next stop). */
+export function localStops(features) {
+  return features.map((f) => ({ ...f, properties: { ...f.properties, name: local(f.properties, 'name') } }));
+}
+
+export function difficulty(text) {
+  return h('span', { class: `pill ${text}` }, t(text));
+}
+
+export function progress(visited, total, label) {
+  return h('div', { class: 'progress' },
+    h('progress', { max: total, value: visited, 'aria-label': label || t('{visited} of {total} stops visited', { visited, total }) }),
+    h('span', {}, t('{visited} of {total} stops', { visited, total })));
+}
+
+// When a hunt opens or closes, in its own time zone. Before it opens, the check-in form is not
+// offered and the page counts down (`live`), drawing itself again once the hunt opens.
+export function schedule(hunt, state, { live = false } = {}) {
+  const zone = hunt.timezone;
+  if (state === 'upcoming' && hunt.starts_at) {
+    const left = h('span', { class: 'countdown' }, countdown(hunt.starts_at));
+    const note = h('p', { class: 'schedule upcoming', role: 'status' },
+      t('Opens {when}', { when: formatOpening(hunt.starts_at, zone) }), live ? [` · ${t('in')} `, left] : null, `. ${t('Check-ins count from then.')}`);
+    if (live) {
+      const timer = setInterval(() => {
+        if (!note.isConnected) { clearInterval(timer); return; }
+        if (Date.now() >= new Date(hunt.starts_at).getTime()) {
+          clearInterval(timer);
+          hunts.feed = null;
+          hunts.files.clear();
+          redraw();
+          return;
+        }
+        left.textContent = countdown(hunt.starts_at);
+      }, 15000);
+      cleanups.push(() => clearInterval(timer));
+    }
+    return note;
+  }
+  if (state === 'closed') {
+    return h('p', { class: 'schedule closed' },
+      hunt.ends_at ? t('Closed {when}. Check-ins no longer count.', { when: formatOpening(hunt.ends_at, zone) }) : t('Closed.'));
+  }
+  return hunt.ends_at ? h('p', { class: 'note' }, t('Open until {when}.', { when: formatTime(hunt.ends_at, zone) })) : null;
+}
+
+
+export async function showConnection() {
+  const s = session();
+  const count = s ? (await outbox.waiting().catch(() => [])).filter((x) => x.player === s.player.id).length : 0;
+  const words = [];
+  if (!navigator.onLine) words.push(t('You are offline.'));
+  if (count) words.push(t('{checkins} waiting to be sent.', { checkins: plural(count, 'check-in') }));
+  fill(connection, words.length ? h('p', {}, words.join(' ')) : null);
+}
+
+export async function flushOutbox() {
+  const s = session();
+  if (!s || !navigator.onLine) return;
+  await outbox.flush(s.player.id, (item, answer) => {
+    const verdict = answer.body && answer.body.verdict;
+    say(verdict ? verdictLine(item.stopName, answer.body, item.zone) : t('Your check-in at {stop} was refused: {why}.', { stop: item.stopName, why: (answer.body && answer.body.detail) || answer.status }),
+      verdict === 'accepted' ? 'good' : 'info');
+    hunts.feed = null;
+  }).catch(() => {});
+  showConnection();
+}
+
+
+
+/** The choice of language, at the foot of the feed, the sign-in page and the profile. */
+export function languageSwitch() {
+  const select = h('select', { id: 'language', name: 'language' },
+    Object.entries(languages).map(([code, name]) => h('option', { value: code, lang: code, selected: code === language() }, name)));
+  select.addEventListener('change', async () => {
+    remember(select.value);
+    await loadLanguage(select.value);
+    translateShell();
+    redraw();
+  });
+  return h('p', { class: 'language' }, h('label', { for: 'language' }, t('Language')), select);
+}
+
+/** The page's own words outside `main` (the skip link, the tabs, the brand), in the language. */
+export function translateShell() {
+  const skip = document.querySelector('.skip');
+  if (skip) skip.textContent = t('Skip to the page');
+  for (const link of document.querySelectorAll('.tabs a')) {
+    const words = { me: 'Profile', hunts: 'Hunts', leaderboard: 'Leaderboard' }[link.dataset.tab];
+    const label = link.querySelector('span');
+    if (words && label) label.textContent = t(words);
+  }
+  const nav = document.querySelector('.tabs');
+  if (nav) nav.setAttribute('aria-label', t('Sections'));
+  const brand = document.querySelector('.brand span');
+  if (brand) brand.textContent = siteTitle;
+}
