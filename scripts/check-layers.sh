@@ -65,5 +65,13 @@ if grep -rn '"&amp;"' Sources --include=*.swift | grep -v '^Sources/VSHCore/JSON
   fail "the lines above escape markup themselves (use Markup.escaped)"
 fi
 
+# 8. Libraries name no command-line flag in what they say: the command line adds its flags
+#    (VSHCommandSupport's ErrorWords), the server its JSON fields.
+LIBRARIES="Sources/VSHCore Sources/VSHEngine Sources/VSHSpatiaLite Sources/VSHPostGIS Sources/VSHMemoryStore
+  Sources/VSHPhoto Sources/VSHAuthoring Sources/VSHAccounts Sources/VSHGeodesy Sources/VSHXML Sources/VSHHost"
+if grep -rnE '"[^"]*--[a-z][a-z-]+[^"]*"' $LIBRARIES --include=*.swift | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//'; then
+  fail "the lines above name a command-line flag in a library"
+fi
+
 [ "$failed" = 0 ] && echo "check-layers: the layer rules hold"
 exit "$failed"

@@ -1,6 +1,8 @@
 import VSHAuthoring
 import VSHCore
+import VSHEngine
 import VSHHost
+import VSHPostGIS
 import VSHSpatiaLite
 
 /// The command line's words for library errors: the libraries say what is wrong;
@@ -19,6 +21,10 @@ public enum ErrorWords {
             return "\(file): give the hunt a name with --name"
         case AuthoringError.notAHuntFile(let file):
             return "\(file): this FeatureCollection is not a hunt file; give --id and --name"
+        case let error as PostGISError where error.location == PostGISError.databaseURL:
+            return "--db: \(error.message)"
+        case let error as ReviewRecheckError:
+            return "\(error) (approve with --override to accept it anyway)"
         case HuntSourceError.folderNotFound(let path):
             return "\(path): hunts folder not found (set --hunts or VSH_HUNTS)"
         default:

@@ -138,10 +138,9 @@ public enum ReviewRecheckError: Error, Sendable, CustomStringConvertible, ExitSt
         switch self {
         case .rulesFail(let id, let rules):
             let which = rules.map { "\($0.rule.rawValue): \($0.detail)" }.joined(separator: "; ")
-            return "check-in #\(id) fails now: \(which) (approve with --override to accept it anyway)"
+            return "check-in #\(id) fails now: \(which)"
         case .unreadable(let id, let why):
-            return
-                "check-in #\(id) cannot be checked again: \(why) (approve with --override to accept it anyway)"
+            return "check-in #\(id) cannot be checked again: \(why)"
         }
     }
 

@@ -460,7 +460,7 @@ struct DatabaseURL {
         else {
             throw PostGISError(
                 kind: .usage, message: "not a PostgreSQL URL (postgres://user@host:port/database)",
-                location: "--db")
+                location: PostGISError.databaseURL)
         }
         self.host = host
         port = components.port ?? 5432
@@ -475,7 +475,7 @@ struct DatabaseURL {
         for item in query where !["sslmode", "sslrootcert"].contains(item.name) {
             throw PostGISError(
                 kind: .usage, message: "\(item.name) is not a setting vsh reads (sslmode, sslrootcert)",
-                location: "--db")
+                location: PostGISError.databaseURL)
         }
         let mode = query.last { $0.name == "sslmode" }?.value ?? "disable"
         let rootFile = query.last { $0.name == "sslrootcert" }?.value
@@ -486,7 +486,7 @@ struct DatabaseURL {
             } catch {
                 throw PostGISError(
                     kind: .usage, message: "sslrootcert=\(rootFile): not a PEM certificate file",
-                    location: "--db")
+                    location: PostGISError.databaseURL)
             }
         }
         func client(_ verification: CertificateVerification) -> TLSConfiguration {
@@ -506,7 +506,7 @@ struct DatabaseURL {
                 kind: .usage,
                 message:
                     "sslmode=\(mode) is not one of disable, allow, prefer, require, verify-ca, verify-full",
-                location: "--db")
+                location: PostGISError.databaseURL)
         }
     }
 }
@@ -523,6 +523,9 @@ public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomSt
     public let message: String
     /// The database, without its password.
     public let location: String
+
+    /// The location of an error in the database URL itself (the command line names its flag).
+    public static let databaseURL = "the database URL"
 
     public init(kind: Kind, message: String, location: String) {
         self.kind = kind

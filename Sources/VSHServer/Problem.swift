@@ -44,8 +44,9 @@ public struct Problem: Error, Sendable {
             }
         case let error as ReviewRecheckError:
             // The rules, run again now, refuse the approval: the moderator may override.
-            let detail = "\(error)".replacingOccurrences(of: "--override", with: "\"override\": true")
-            return Problem(.conflict, "Fails the rules now", detail)
+            return Problem(
+                .conflict, "Fails the rules now",
+                "\(error) (approve with \"override\": true to accept it anyway)")
         case let error as PlayerNameError: return Problem(.unprocessableContent, "Invalid name", "\(error)")
         case let error as PasswordError: return Problem(.unprocessableContent, "Invalid password", "\(error)")
         case let error as SubmissionError:
