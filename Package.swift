@@ -194,6 +194,15 @@ let package = Package(
             name: "VSHSpatiaLiteTests",
             dependencies: ["VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport"],
             swiftSettings: strictSettings),
+        // The store contract, the same tests on every backend (memory, SpatiaLite, PostGIS): hunts and
+        // lookups, accounts, sessions, overturns, group commits, and the parity of whole leagues.
+        .testTarget(
+            name: "StoreConformanceTests",
+            dependencies: [
+                "VSHCore", "VSHHost", "VSHMemoryStore", "VSHSpatiaLite", "VSHPostGIS", "VSHEngine",
+                "VSHTestSupport",
+            ],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "VSHMemoryStoreTests",
             dependencies: [

@@ -14,16 +14,24 @@ import VSHTestSupport
     ) async throws {
         let store = try await AccountStoreTests().store(backend)
         try await store.replace(
-            with: HuntCatalog(hunts: [Hunt(id: "h", name: "Hunt", stops: [MemoryStoreTests().stopA])]))
+            with: HuntCatalog(hunts: [
+                Hunt(
+                    id: "h", name: "Hunt",
+                    stops: [
+                        Stop(
+                            id: "a", huntID: "h", name: "A", points: 50,
+                            geofence: try square(36.0805, -115.1725, halfDegrees: 0.0005))
+                    ])
+            ]))
         let ann = try await store.addPlayer(name: "Ann", email: nil, at: Date(timeIntervalSince1970: 0)).id
         let now = try #require(RFC3339.parse("2026-11-21T19:00:00Z"))
-        let service = CheckInService(store: store, photos: FilePhotoStore.unused)
+        let service = CheckInService(store: store, photos: Self.noPhotos)
         // A fix two days old: photo_age fails, rejected.
         let stale = try await service.checkIn(
             player: ann, position: Coordinate(unchecked: 36.0805, -115.1725),
             time: now.addingTimeInterval(-2 * 86_400), accuracyMeters: 5, huntID: nil, now: now)
         #expect(stale.decision.verdict == .rejected)
-        let reviews = ReviewService(store: store, photos: FilePhotoStore.unused)
+        let reviews = ReviewService(store: store, photos: Self.noPhotos)
         await #expect(throws: LeagueError.overturnNeedsReason(id: stale.id)) {
             try await reviews.approve(stale.id, reason: nil, moderator: "mo", at: now)
         }
@@ -54,5 +62,13 @@ import VSHTestSupport
                 at: now)
         }
         #expect(try await store.players().first?.points == 50)
+    }
+
+    /// A photo store for check-ins without photos (a folder that is never created).
+    static var noPhotos: FilePhotoStore {
+        FilePhotoStore(
+            root: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "vsh-unused-\(UUID().uuidString)"
+            ).path)
     }
 }
