@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import VSHCore
 
 /// Reads the hunt files of a folder: every `*.geojson`, sorted by name, and `badges.json`.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The one procedure that scores a player's newly accepted check-ins, for every backend: whether
 /// their stored events can be gone on from (`Scoring.eventsAfter`, one new check-in after the
