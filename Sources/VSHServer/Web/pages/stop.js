@@ -90,6 +90,9 @@ function checkInForm(hunt, collection, feature, where, visited) {
     else if (fresh && result.querySelector('.location-help')) fill(result);
   };
   const explain = () => {
+    // Shown once: a second call (the watch failed, then the button was pressed) keeps the same box.
+    const shown = result.querySelector('.location-help');
+    if (shown) { shown.scrollIntoView({ block: 'nearest' }); return; }
     fill(result, locationHelp(where.problem || 'timeout', () => {
       fill(result);
       where.restart();
