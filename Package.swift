@@ -40,7 +40,8 @@ let package = Package(
         // SpatiaLite, libheif and PROJ are not linked: their shims load them on first use (dlopen),
         // so that a command that does not need them (and their dozens of dependencies: curl,
         // GnuTLS, Kerberos, video codecs) does not load them at start-up. Their headers are in
-        // the compiler's default paths.
+        // the compiler's default paths; the loader they share is CLazyLoad.
+        .target(name: "CLazyLoad"),
         .systemLibrary(name: "CSpatiaLite", providers: [.apt(["libspatialite-dev", "libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
@@ -54,14 +55,16 @@ let package = Package(
             name: "VSHCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         // Geodesics on the WGS84 ellipsoid through PROJ's geodesic.h (Karney).
-        .target(name: "VSHGeodesy", dependencies: ["VSHCore", "CProj"], swiftSettings: strictSettings),
+        .target(
+            name: "VSHGeodesy", dependencies: ["VSHCore", "CProj", "CLazyLoad"], swiftSettings: strictSettings
+        ),
         // Photos: EXIF through libexif, JPEG structure and identity (no pixels decoded for those),
         // and libjpeg's scaled decoding and encoding for collages.
         .target(
             name: "VSHPhoto", dependencies: ["VSHCore", "CExif", "CJPEG", "VSHHEIF"],
             swiftSettings: strictSettings),
         // HEIC/HEIF photos (the iPhone camera's format) through libheif: the only importer of it.
-        .target(name: "VSHHEIF", dependencies: ["CHEIF"], swiftSettings: strictSettings),
+        .target(name: "VSHHEIF", dependencies: ["CHEIF", "CLazyLoad"], swiftSettings: strictSettings),
         // GPX 1.0/1.1 and KML 2.2, streamed through libxml2's reader.
         .target(name: "VSHXML", dependencies: ["VSHCore", "CLibXML2"], swiftSettings: strictSettings),
         // What vsh reads from its host at the edges, as the core's values: a folder of hunt files,
@@ -72,7 +75,7 @@ let package = Package(
         .target(
             name: "VSHSpatiaLite",
             dependencies: [
-                "VSHCore", "VSHHost", "VSHGeodesy", "VSHConfusables", "CSpatiaLite",
+                "VSHCore", "VSHHost", "VSHGeodesy", "VSHConfusables", "CSpatiaLite", "CLazyLoad",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
@@ -83,6 +86,7 @@ let package = Package(
             dependencies: [
                 "VSHCore", "VSHHost", "VSHGeodesy", "VSHConfusables",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -90,7 +94,7 @@ let package = Package(
             swiftSettings: strictSettings),
         // ICU's spoof checker (libicu-dev's headers; the library is loaded on first use) behind
         // plain C types, and names that look alike (Unicode TR 39's confusable skeletons) on it.
-        .target(name: "CICU"),
+        .target(name: "CICU", dependencies: ["CLazyLoad"]),
         .target(name: "VSHConfusables", dependencies: ["VSHCore", "CICU"], swiftSettings: strictSettings),
         // Every store protocol in memory: the test double for rule and scoring tests and parity checks.
         .target(
@@ -107,6 +111,7 @@ let package = Package(
             dependencies: [
                 "VSHCore", "VSHHost", "VSHAccounts", "VSHEngine", "VSHPhoto",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -141,16 +146,15 @@ let package = Package(
         .target(
             name: "VSHCommandSupport",
             dependencies: [
-                "VSHCore", "VSHHost", "VSHAccounts", "VSHAuthoring", "VSHGeodesy", "VSHSpatiaLite",
-                "VSHPostGIS",
-                "VSHPhoto", "VSHEngine", "VSHXML",
+                "VSHCore", "VSHHost", "VSHAuthoring", "VSHSpatiaLite", "VSHPostGIS", "VSHEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "vsh",
             dependencies: [
-                "VSHCore", "VSHAccounts", "VSHServer", "VSHSpatiaLite", "VSHPhoto", "VSHEngine", "VSHXML",
+                "VSHCore", "VSHAccounts", "VSHServer", "VSHSpatiaLite", "VSHPostGIS", "VSHPhoto", "VSHEngine",
+                "VSHXML",
                 "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -158,7 +162,7 @@ let package = Package(
         .executableTarget(
             name: "vsh-master",
             dependencies: [
-                "VSHCore", "VSHHost", "VSHSpatiaLite", "VSHAuthoring", "VSHEngine", "VSHXML",
+                "VSHCore", "VSHHost", "VSHGeodesy", "VSHSpatiaLite", "VSHAuthoring", "VSHEngine", "VSHXML",
                 "VSHCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -199,19 +203,20 @@ let package = Package(
         .testTarget(
             name: "StoreConformanceTests",
             dependencies: [
-                "VSHCore", "VSHHost", "VSHMemoryStore", "VSHSpatiaLite", "VSHPostGIS", "VSHEngine",
+                "VSHCore", "VSHHost", "VSHGeodesy", "VSHMemoryStore", "VSHSpatiaLite", "VSHPostGIS",
+                "VSHEngine",
                 "VSHTestSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHMemoryStoreTests",
             dependencies: [
-                "VSHCore", "VSHHost", "VSHMemoryStore", "VSHSpatiaLite", "VSHPostGIS", "VSHEngine",
+                "VSHCore", "VSHMemoryStore", "VSHSpatiaLite", "VSHPostGIS", "VSHEngine",
                 "VSHTestSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "VSHAccountsTests", dependencies: ["VSHCore", "VSHAccounts", "VSHTestSupport"],
+            name: "VSHAccountsTests", dependencies: ["VSHCore", "VSHAccounts"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHServerTests",
@@ -229,7 +234,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHCommandSupportTests",
-            dependencies: ["VSHCore", "VSHHost", "VSHCommandSupport", "VSHSpatiaLite", "VSHTestSupport"],
+            dependencies: ["VSHCore", "VSHHost", "VSHCommandSupport", "VSHSpatiaLite"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "EndToEndTests",

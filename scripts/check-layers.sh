@@ -73,5 +73,15 @@ if grep -rnE '"[^"]*--[a-z][a-z-]+[^"]*"' $LIBRARIES --include=*.swift | grep -v
   fail "the lines above name a command-line flag in a library"
 fi
 
+# 9. Package.swift declares what each target imports, no more and no less.
+if ! swift package dump-package | python3 scripts/check-dependencies.py; then
+  fail "Package.swift and the imports above disagree"
+fi
+
+# 10. Exit codes and HTTP statuses belong to the edges: a library error says its kind (ErrorKind).
+if grep -rnE '\bExitStatus\b|HTTPResponse\.Status' $LIBRARIES --include=*.swift | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//'; then
+  fail "the lines above use an exit code or an HTTP status in a library (say an ErrorKind)"
+fi
+
 [ "$failed" = 0 ] && echo "check-layers: the layer rules hold"
 exit "$failed"

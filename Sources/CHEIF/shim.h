@@ -1,6 +1,6 @@
 #include <libheif/heif.h>
 
-#include "../CSpatiaLite/lazy.h"
+#include <vsh_lazy.h>
 
 VSH_LAZY_LIBRARY(vsh_heif_library, "libheif.so", "libheif.so.1")
 /* NULL once libheif is loaded, else the loader's words. */

@@ -1,4 +1,4 @@
-/* ICU's libicui18n is loaded on first use, like SpatiaLite, PROJ and libheif (lazy.h): most
+/* ICU's libicui18n is loaded on first use, like SpatiaLite, PROJ and libheif (CLazyLoad): most
    commands never compare names. ICU versions its symbols (uspoof_open_72), so they are looked up
    as the header's renaming macros spell them. */
 #include "vsh_confusables.h"
@@ -6,7 +6,7 @@
 #include <unicode/uspoof.h>
 #include <unicode/uvernum.h>
 
-#include "../CSpatiaLite/lazy.h"
+#include <vsh_lazy.h>
 
 #define VSH_ICU_TEXT(x) VSH_ICU_TEXT2(x)
 #define VSH_ICU_TEXT2(x) #x

@@ -2,7 +2,7 @@
    geod_polygonarea): vsh needs no projections from PROJ. */
 #include <geodesic.h>
 
-#include "../CSpatiaLite/lazy.h"
+#include <vsh_lazy.h>
 
 VSH_LAZY_LIBRARY(vsh_proj_library, "libproj.so", "libproj.so.25")
 /* NULL once PROJ is loaded, else the loader's words. */

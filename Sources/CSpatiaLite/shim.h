@@ -1,7 +1,7 @@
 #include <sqlite3.h>
 #include <spatialite.h>
 
-#include "lazy.h"
+#include <vsh_lazy.h>
 
 VSH_LAZY_LIBRARY(vsh_spatialite_library, "libspatialite.so", "libspatialite.so.7")
 /* NULL once SpatiaLite is loaded, else the loader's words. */

@@ -42,7 +42,7 @@ public enum Passwords {
 }
 
 /// Why a password is refused.
-public enum PasswordError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum PasswordError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// Fewer characters than the minimum.
     case tooShort(minimum: Int)
     /// More bytes than bcrypt reads.
@@ -59,6 +59,6 @@ public enum PasswordError: Error, Equatable, Sendable, CustomStringConvertible, 
         }
     }
 
-    /// 65: bad input data.
-    public var exitStatus: ExitStatus { .dataError }
+    /// Bad input data.
+    public var errorKind: ErrorKind { .invalidData }
 }

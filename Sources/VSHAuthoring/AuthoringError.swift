@@ -2,7 +2,7 @@ public import VSHCore
 
 /// Why an authoring step was refused: input that names its culprit (a file, a hunt, a stop).
 /// The CLI adds the flags that fix what needs one (`missingHuntID`: `--id`).
-public enum AuthoringError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum AuthoringError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// No hunt with this id in the folder; `known` lists the ids there are.
     case unknownHunt(id: String, folder: String, known: [String])
     /// No stop with this id in the folder.
@@ -86,15 +86,16 @@ public enum AuthoringError: Error, Equatable, Sendable, CustomStringConvertible,
         }
     }
 
-    /// 66 for files that cannot be opened or written, 64 for what the command line must add, else 65.
-    public var exitStatus: ExitStatus {
+    /// Unavailable input for files that cannot be opened or written, an invalid request for what
+    /// the command must add, else invalid data.
+    public var errorKind: ErrorKind {
         switch self {
         case .cannotWrite, .imageNotFound, .unreadableImage, .cannotWriteImage, .unreadableFile:
-            return .noInput
+            return .unavailableInput
         case .unsupportedImportFormat, .missingHuntID, .missingHuntName, .notAHuntFile, .radiusOutOfRange:
-            return .usage
-        case .geometry(_, let error): return error.exitStatus
-        default: return .dataError
+            return .invalidRequest
+        case .geometry(_, let error): return error.errorKind
+        default: return .invalidData
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Synchronization
-public import VSHCore
+import VSHCore
 
 /// Runs a command's body and turns every error into one line on stderr and
 /// the documented exit status (README, "Exit codes"), never a stack trace.
@@ -19,9 +19,12 @@ public enum CommandRunner {
         } catch let error as HuntFileErrors {
             for line in error.errors { Output.error("\(tool): \(line)") }
             status = .dataError
-        } catch let error as any ExitStatusProviding {
-            Output.error("\(tool): \(oneLine(ErrorWords.message(error)))")
+        } catch let error as InputError {
+            Output.error("\(tool): \(oneLine(error.message))")
             status = error.exitStatus
+        } catch let error as any ClassifiedError {
+            Output.error("\(tool): \(oneLine(ErrorWords.message(error)))")
+            status = ExitStatus(error.errorKind)
         } catch {
             Output.error("\(tool): internal error: \(oneLine(error))")
             status = .internalError

@@ -1,8 +1,6 @@
-public import VSHCore
-
 /// The command line's own refusals: an option or argument that is wrong, in words that name
 /// the option. (The libraries throw typed errors; `ErrorWords` gives them the CLI's words.)
-public struct InputError: Error, ExitStatusProviding, CustomStringConvertible, Sendable {
+public struct InputError: Error, CustomStringConvertible, Sendable {
     /// The exit status the CLI uses for this error.
     public let exitStatus: ExitStatus
     /// What is wrong, naming the culprit.

@@ -175,7 +175,7 @@ public struct BatchLocator: Sendable {
 }
 
 /// A line of a fixes file that is not a fix.
-public enum FixFileError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum FixFileError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// Not `lat,lon` in decimal degrees.
     case notAFix(file: String, line: Int)
     /// A latitude beyond ±90 or a longitude beyond ±180.
@@ -189,6 +189,6 @@ public enum FixFileError: Error, Equatable, Sendable, CustomStringConvertible, E
         }
     }
 
-    /// 65: bad input data.
-    public var exitStatus: ExitStatus { .dataError }
+    /// Bad input data.
+    public var errorKind: ErrorKind { .invalidData }
 }

@@ -1,7 +1,7 @@
 public import VSHCore
 
 /// A file the engine was asked to read or write that it cannot.
-public enum FileAccessError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum FileAccessError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// Missing, a folder, or not readable.
     case cannotOpen(path: String)
     /// Its folder is missing or not writable, or the disk is full.
@@ -15,6 +15,6 @@ public enum FileAccessError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
-    /// 66, the sysexits code for an input or output file that cannot be used.
-    public var exitStatus: ExitStatus { .noInput }
+    /// An input or output file that cannot be used.
+    public var errorKind: ErrorKind { .unavailableInput }
 }

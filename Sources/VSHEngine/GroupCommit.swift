@@ -97,7 +97,7 @@ public actor GroupCommit {
                 CheckInMetrics.count(outcome)
                 entry.reply.resume(returning: outcome)
             }
-        } catch  where group.count > 1 && (error as? any ExitStatusProviding)?.exitStatus != .busy {
+        } catch  where group.count > 1 && (error as? any ClassifiedError)?.errorKind != .busy {
             // One bad request must not fail the others: record them one by one. (Not when the
             // database is busy: each alone would wait out the busy timeout again, in turn.)
             for entry in group {

@@ -253,7 +253,7 @@ public struct Replayer: Sendable {
 }
 
 /// Why a walk cannot be replayed.
-public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// The walk has points but none with a `<time>`.
     case noTimes(file: String)
 
@@ -263,7 +263,7 @@ public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible, Ex
         }
     }
 
-    public var exitStatus: ExitStatus { .dataError }
+    public var errorKind: ErrorKind { .invalidData }
 }
 
 extension ReplayEvent {

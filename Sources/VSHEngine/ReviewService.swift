@@ -127,7 +127,7 @@ public struct ReviewService: Sendable {
 }
 
 /// Why an approval was refused after the rules ran again.
-public enum ReviewRecheckError: Error, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum ReviewRecheckError: Error, Sendable, CustomStringConvertible, ClassifiedError {
     /// Rules fail against the check-ins known now.
     case rulesFail(id: Int64, rules: [RuleResult])
     /// The check-in's evidence cannot be read again.
@@ -152,6 +152,6 @@ public enum ReviewRecheckError: Error, Sendable, CustomStringConvertible, ExitSt
         }
     }
 
-    /// 65: the check-in does not pass the rules now.
-    public var exitStatus: ExitStatus { .dataError }
+    /// Invalid data: the check-in does not pass the rules now.
+    public var errorKind: ErrorKind { .invalidData }
 }

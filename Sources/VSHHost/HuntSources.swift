@@ -72,7 +72,7 @@ public enum HuntSources {
 }
 
 /// Why a hunts folder could not be read.
-public enum HuntSourceError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum HuntSourceError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// The folder does not exist (or is not a folder).
     case folderNotFound(path: String)
     /// The folder exists but cannot be listed.
@@ -92,10 +92,11 @@ public enum HuntSourceError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
-    /// 66 for a missing or unreadable folder or file, 65 for an oversized badge file.
-    public var exitStatus: ExitStatus {
-        if case .badgeFileTooLarge = self { return .dataError }
-        return .noInput
+    /// Unavailable input for a missing or unreadable folder or file, invalid data for an oversized
+    /// badge file.
+    public var errorKind: ErrorKind {
+        if case .badgeFileTooLarge = self { return .invalidData }
+        return .unavailableInput
     }
 }
 

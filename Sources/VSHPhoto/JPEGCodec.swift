@@ -121,7 +121,7 @@ public enum JPEGCodec {
 }
 
 /// libjpeg refused to decode or encode an image; the message is libjpeg's.
-public enum JPEGCodecError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum JPEGCodecError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// A corrupt or unsupported JPEG.
     case decode(String)
     /// The output file could not be written.
@@ -135,12 +135,12 @@ public enum JPEGCodecError: Error, Equatable, Sendable, CustomStringConvertible,
         }
     }
 
-    /// 65 for a bad image, 74 for a file that cannot be written (a full disk, a read-only
-    /// folder), 66 for one whose folder does not exist.
-    public var exitStatus: ExitStatus {
+    /// Invalid data for a bad image, a storage failure for a file that cannot be written (a full
+    /// disk, a read-only folder), unavailable input for one whose folder does not exist.
+    public var errorKind: ErrorKind {
         if case .write(_, let message) = self {
-            return message.hasPrefix("cannot create") ? .noInput : .ioError
+            return message.hasPrefix("cannot create") ? .unavailableInput : .storageFailure
         }
-        return .dataError
+        return .invalidData
     }
 }

@@ -512,7 +512,7 @@ struct DatabaseURL {
 }
 
 /// A failure of the PostgreSQL store: what went wrong, where (the URL without its password).
-public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomStringConvertible, Sendable {
+public struct PostGISError: Error, ClassifiedError, LocalizedError, CustomStringConvertible, Sendable {
     /// What kind of failure, for the exit status.
     public enum Kind: Sendable {
         case usage, unreachable, busy, data, io, other
@@ -536,16 +536,17 @@ public struct PostGISError: Error, ExitStatusProviding, LocalizedError, CustomSt
     public var description: String { "\(location): \(message)" }
     public var errorDescription: String? { description }
 
-    /// 64 a bad URL, 66 cannot connect, 75 a conflict to retry, 65 refused data, 74 cannot write
-    /// (a full disk, an I/O error, a read-only server), else 70.
-    public var exitStatus: ExitStatus {
+    /// An invalid request (a bad URL), unavailable input (cannot connect), busy (a conflict to
+    /// retry), invalid data (refused), a storage failure (a full disk, an I/O error, a read-only
+    /// server), else an internal failure.
+    public var errorKind: ErrorKind {
         switch kind {
-        case .usage: return .usage
-        case .unreachable: return .noInput
+        case .usage: return .invalidRequest
+        case .unreachable: return .unavailableInput
         case .busy: return .busy
-        case .data: return .dataError
-        case .io: return .ioError
-        case .other: return .internalError
+        case .data: return .invalidData
+        case .io: return .storageFailure
+        case .other: return .internalFailure
         }
     }
 

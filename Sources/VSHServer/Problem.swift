@@ -58,16 +58,27 @@ public struct Problem: Error, Sendable {
         case let error as HTTPError:
             let title = error.status.reasonPhrase
             return Problem(error.status, title, error.body ?? title)
-        case let error as any ExitStatusProviding where error.exitStatus == .busy:
-            return Problem(
-                .serviceUnavailable, "Busy", "the database is busy; try again", retryAfterSeconds: 1)
-        case let error as any ExitStatusProviding where error.exitStatus == .ioError:
-            // A full disk or a read-only database: nothing was recorded; the operator must act.
-            return Problem(
-                .serviceUnavailable, "Cannot store", "the server cannot store anything now; try again later",
-                retryAfterSeconds: 60)
+        case let error as any ClassifiedError:
+            return Problem(kind: error.errorKind)
         default:
             return Problem(.internalServerError, "Internal error", "something went wrong on the server")
+        }
+    }
+
+    /// The server's one table from an error's kind to an HTTP status, for the errors the cases
+    /// above do not answer by their type. Invalid data that reaches here is the server's own (a
+    /// damaged database, a refused write), never the request's: a 500, as any other failure.
+    init(kind: ErrorKind) {
+        switch kind {
+        case .busy:
+            self.init(.serviceUnavailable, "Busy", "the database is busy; try again", retryAfterSeconds: 1)
+        case .storageFailure:
+            // A full disk or a read-only database: nothing was recorded; the operator must act.
+            self.init(
+                .serviceUnavailable, "Cannot store", "the server cannot store anything now; try again later",
+                retryAfterSeconds: 60)
+        case .invalidRequest, .invalidData, .unavailableInput, .internalFailure:
+            self.init(.internalServerError, "Internal error", "something went wrong on the server")
         }
     }
 

@@ -154,7 +154,7 @@ public struct FilePhotoStore: PhotoStore {
 }
 
 /// A failure of the photo store's file system: what, where, and the `errno` behind it.
-public struct PhotoStoreError: Error, ExitStatusProviding, CustomStringConvertible, Sendable {
+public struct PhotoStoreError: Error, ClassifiedError, CustomStringConvertible, Sendable {
     /// What went wrong, in words.
     public let message: String
     /// The file or folder.
@@ -174,9 +174,9 @@ public struct PhotoStoreError: Error, ExitStatusProviding, CustomStringConvertib
         "\(path): \(message)" + (errno == 0 ? "" : " (\(String(cString: strerror(errno))))")
     }
 
-    /// 74 when the system could not write (a full disk, a read-only file system, an I/O error),
-    /// else 70: the archive is part of the installation, not the user's input.
-    public var exitStatus: ExitStatus {
-        [ENOSPC, EDQUOT, EROFS, EIO, EACCES, EPERM].contains(errno) ? .ioError : .internalError
+    /// A storage failure when the system could not write (a full disk, a read-only file system,
+    /// an I/O error), else an internal one: the archive is part of the installation, not input.
+    public var errorKind: ErrorKind {
+        [ENOSPC, EDQUOT, EROFS, EIO, EACCES, EPERM].contains(errno) ? .storageFailure : .internalFailure
     }
 }

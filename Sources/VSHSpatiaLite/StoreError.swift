@@ -5,7 +5,7 @@ public import VSHCore
 /// An infrastructure failure of the database: what went wrong, where, with the
 /// SQLite result code, the statement and the underlying error (as GRDB's
 /// `DatabaseError` carries them). The message says what to do where there is something to do.
-public struct StoreError: Error, ExitStatusProviding, LocalizedError, CustomStringConvertible, Sendable {
+public struct StoreError: Error, ClassifiedError, LocalizedError, CustomStringConvertible, Sendable {
     /// SQLite's primary result code (5 = busy, 26 = not a database, ...), or 0.
     public let code: Int32
     /// What went wrong, in words.
@@ -31,15 +31,15 @@ public struct StoreError: Error, ExitStatusProviding, LocalizedError, CustomStri
     /// The one-line description.
     public var errorDescription: String? { description }
 
-    /// 75 busy, 65 not a database or damaged, 66 cannot open, 74 a full disk, an I/O error or
-    /// a read-only file, else 70.
-    public var exitStatus: ExitStatus {
+    /// Busy, invalid data (not a database, or damaged), unavailable input (cannot open), a storage
+    /// failure (a full disk, an I/O error, a read-only file), else an internal failure.
+    public var errorKind: ErrorKind {
         switch code {
         case 5, 6: return .busy  // SQLITE_BUSY, SQLITE_LOCKED
-        case 11, 26: return .dataError  // SQLITE_CORRUPT, SQLITE_NOTADB
-        case 14: return .noInput  // SQLITE_CANTOPEN
-        case 8, 10, 13: return .ioError  // SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL
-        default: return .internalError
+        case 11, 26: return .invalidData  // SQLITE_CORRUPT, SQLITE_NOTADB
+        case 14: return .unavailableInput  // SQLITE_CANTOPEN
+        case 8, 10, 13: return .storageFailure  // SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL
+        default: return .internalFailure
         }
     }
 

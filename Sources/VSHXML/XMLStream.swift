@@ -3,7 +3,7 @@ import Foundation
 public import VSHCore
 
 /// Why an XML file could not be read.
-public enum XMLFileError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum XMLFileError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     case unreadable(file: String)
     case malformed(file: String, line: Int, message: String)
     case wrongRoot(file: String, expected: String, root: String)
@@ -22,9 +22,10 @@ public enum XMLFileError: Error, Equatable, Sendable, CustomStringConvertible, E
         }
     }
 
-    public var exitStatus: ExitStatus {
-        if case .unreadable = self { return .noInput }
-        return .dataError
+    /// Unavailable input for a file that cannot be opened, else invalid data.
+    public var errorKind: ErrorKind {
+        if case .unreadable = self { return .unavailableInput }
+        return .invalidData
     }
 }
 

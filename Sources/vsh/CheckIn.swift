@@ -97,7 +97,7 @@ extension VSH {
                 } else {
                     CheckInJSON.describe(recorded).forEach(Output.line)
                 }
-                return recorded.decision.verdict.exitStatus
+                return ExitStatus(recorded.decision.verdict)
             }
         }
 

@@ -47,7 +47,9 @@ extension VSH {
                 for result in results {
                     if let error = result.error {
                         if json { Output.line(result.line) } else { Output.error("vsh: \(error)") }
-                        if worst == .success || error.exitStatus == .noInput { worst = error.exitStatus }
+                        if worst == .success || error.errorKind == .unavailableInput {
+                            worst = ExitStatus(error.errorKind)
+                        }
                     } else {
                         Output.line(result.line)
                     }

@@ -7,6 +7,26 @@ import VSHSpatiaLite
 
 /// The command line's own pieces: its words for library errors and its terminal layout.
 @Suite struct CommandSupportTests {
+    /// The command line's table gives each kind of library failure its own documented exit code,
+    /// and a verdict its 0, 1 or 2, as the README's "Exit codes" lists them.
+    @Test func everyErrorKindHasItsOwnDocumentedExitCode() throws {
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../README.md"), encoding: .utf8)
+        let documented = Set(
+            readme.split(separator: "\n").compactMap { line -> Int32? in
+                guard line.hasPrefix("| "), let code = line.dropFirst(2).split(separator: " ").first else {
+                    return nil
+                }
+                return Int32(code)
+            })
+        let codes = ErrorKind.allCases.map { ExitStatus($0).rawValue }
+        #expect(Set(codes).count == ErrorKind.allCases.count)
+        #expect(codes.allSatisfy { $0 >= 64 && documented.contains($0) }, "\(codes) against \(documented)")
+        #expect(ExitStatus(.invalidData) == .dataError && ExitStatus(.busy) == .busy)
+        #expect([Verdict.accepted, .rejected, .pending].map { ExitStatus($0).rawValue } == [0, 1, 2])
+    }
+
     /// The libraries never name a command or a flag; the CLI adds them.
     @Test func libraryErrorsGetTheCommandLinesWords() {
         #expect(String(describing: LeagueError.unknownPlayer(name: "Ann")) == "no player \"Ann\"")

@@ -128,7 +128,7 @@ import VSHTestSupport
         #expect {
             _ = try SpatiaLiteStore(path: path)
         } throws: { error in
-            (error as? StoreError)?.exitStatus == .dataError
+            (error as? StoreError)?.errorKind == .invalidData
         }
     }
 }

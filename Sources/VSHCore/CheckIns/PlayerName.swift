@@ -164,7 +164,7 @@ extension String {
 }
 
 /// Why a player name is refused.
-public enum PlayerNameError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum PlayerNameError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// Nothing but spaces.
     case empty
     /// Longer than the limit, in characters.
@@ -199,6 +199,6 @@ public enum PlayerNameError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
-    /// 65: bad input data.
-    public var exitStatus: ExitStatus { .dataError }
+    /// Bad input data.
+    public var errorKind: ErrorKind { .invalidData }
 }

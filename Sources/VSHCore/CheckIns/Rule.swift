@@ -81,15 +81,6 @@ public enum Verdict: String, Sendable {
             self = .accepted
         }
     }
-
-    /// 0 accepted, 1 rejected, 2 pending review.
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .accepted: return .success
-        case .rejected: return .rejected
-        case .pending: return .pendingReview
-        }
-    }
 }
 
 extension RuleResult {

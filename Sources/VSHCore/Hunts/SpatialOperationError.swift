@@ -1,5 +1,5 @@
 /// Why SpatiaLite (GEOS) could not make a stop's geometry from what it was given.
-public enum SpatialOperationError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum SpatialOperationError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// The operation returned no geometry.
     case emptyResult
     /// The operation returned something that is not a stop's geometry.
@@ -29,6 +29,6 @@ public enum SpatialOperationError: Error, Equatable, Sendable, CustomStringConve
         }
     }
 
-    /// 65: the input was the problem.
-    public var exitStatus: ExitStatus { .dataError }
+    /// Invalid data: the input was the problem.
+    public var errorKind: ErrorKind { .invalidData }
 }

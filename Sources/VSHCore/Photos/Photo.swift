@@ -35,7 +35,7 @@ public struct Photo: Sendable {
 }
 
 /// Why a photo file could not be read. Bad input: exit 65 (missing file: 66).
-public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     case unreadable(file: String)
     case empty(file: String)
     case notJPEG(file: String)
@@ -61,10 +61,10 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible, Exi
         }
     }
 
-    /// 66 for a file that cannot be opened, else 65.
-    public var exitStatus: ExitStatus {
-        if case .unreadable = self { return .noInput }
-        return .dataError
+    /// Unavailable input for a file that cannot be opened, else invalid data.
+    public var errorKind: ErrorKind {
+        if case .unreadable = self { return .unavailableInput }
+        return .invalidData
     }
 
     /// A short message for `vsh exif --json`'s `error` field (without the file name).

@@ -132,11 +132,11 @@ public enum LeagueCopier {
 }
 
 /// Why a copy did not start.
-public enum CopyError: Error, Equatable, CustomStringConvertible, ExitStatusProviding, Sendable {
+public enum CopyError: Error, Equatable, CustomStringConvertible, ClassifiedError, Sendable {
     case targetNotEmpty(location: String, contents: String)
 
-    /// A refused target is a usage error (64): nothing was written.
-    public var exitStatus: ExitStatus { .usage }
+    /// A refused target is an invalid request: nothing was written.
+    public var errorKind: ErrorKind { .invalidRequest }
 
     /// The refusal, naming the target and what it holds.
     public var description: String {

@@ -2,7 +2,7 @@
 /// league's state does not allow. Bad input (exit 65 for the CLI, 404/409/422
 /// for the server): the message names the culprit in the library's words; the
 /// CLI and the server map the cases to their own words and statuses.
-public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// No player goes by this name.
     case unknownPlayer(name: String)
     /// No player has this id.
@@ -57,17 +57,17 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Ex
         }
     }
 
-    /// 65 for every case but a missing reason (64).
-    public var exitStatus: ExitStatus {
+    /// Invalid data for every case but a missing reason (an invalid request).
+    public var errorKind: ErrorKind {
         switch self {
-        case .missingReason, .overturnNeedsReason: return .usage
-        default: return .dataError
+        case .missingReason, .overturnNeedsReason: return .invalidRequest
+        default: return .invalidData
         }
     }
 }
 
 /// A submission that cannot be judged at all: refused before any rule runs.
-public enum SubmissionError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusProviding {
+public enum SubmissionError: Error, Equatable, Sendable, CustomStringConvertible, ClassifiedError {
     /// A device fix's accuracy is not a finite distance of 0 m or more.
     case invalidAccuracy
     /// A photo without a usable GPS position and no device fix: nothing could place the player,
@@ -84,11 +84,11 @@ public enum SubmissionError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
-    /// 64 for an option the CLI takes; 65 for input that cannot be judged.
-    public var exitStatus: ExitStatus {
+    /// An invalid request for a bad accuracy; invalid data for input that cannot be judged.
+    public var errorKind: ErrorKind {
         switch self {
-        case .invalidAccuracy: return .usage
-        case .noPosition: return .dataError
+        case .invalidAccuracy: return .invalidRequest
+        case .noPosition: return .invalidData
         }
     }
 }

@@ -1,3 +1,5 @@
+public import VSHCore
+
 /// The process exit codes of `vsh` and `vsh-master` (docs/design.md; sysexits.h
 /// numbers for the errors so that shell scripts can tell them apart).
 public enum ExitStatus: Int32, Sendable, CaseIterable {
@@ -21,14 +23,25 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case ioError = 74
     /// The database stayed busy longer than the wait allows; try again (EX_TEMPFAIL).
     case busy = 75
-}
 
-/// An error that knows which exit status it deserves.
-public protocol ExitStatusProviding: Error {
-    var exitStatus: ExitStatus { get }
-}
+    /// The command line's one table from a library error's kind to its exit status.
+    public init(_ kind: ErrorKind) {
+        switch kind {
+        case .invalidRequest: self = .usage
+        case .invalidData: self = .dataError
+        case .unavailableInput: self = .noInput
+        case .internalFailure: self = .internalError
+        case .storageFailure: self = .ioError
+        case .busy: self = .busy
+        }
+    }
 
-extension HuntFileErrors: ExitStatusProviding {
-    /// 65: a hunt file is bad input data.
-    public var exitStatus: ExitStatus { .dataError }
+    /// 0 accepted, 1 rejected, 2 pending review.
+    public init(_ verdict: Verdict) {
+        switch verdict {
+        case .accepted: self = .success
+        case .rejected: self = .rejected
+        case .pending: self = .pendingReview
+        }
+    }
 }

@@ -1,0 +1,11 @@
+#include "vsh_lazy.h"
+
+void *vsh_lazy_open(void **handle, const char *name, const char *soname) {
+    void *h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
+    if (!h) {
+        h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (!h) h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+        __atomic_store_n(handle, h, __ATOMIC_RELEASE);
+    }
+    return h;
+}
