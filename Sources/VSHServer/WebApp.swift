@@ -288,8 +288,12 @@ public struct WebConfiguration: Sendable {
 
 extension WebApp {
     /// A page template with each `{{name}}` replaced by its value, escaped, in one pass (a value
-    /// holding braces is never read as a name); an unknown name is left as it is.
-    static func fill(_ template: String, _ values: [String: String]) -> String {
+    /// holding braces is never read as a name); an unknown name is left as it is. A section
+    /// `{{#name}}…{{/name}}` is repeated once for each item of `sections[name]` (none: removed),
+    /// its own names filled from the item first, then from `values`.
+    static func fill(
+        _ template: String, _ values: [String: String], sections: [String: [[String: String]]] = [:]
+    ) -> String {
         var out = ""
         var rest = Substring(template)
         while let open = rest.range(of: "{{") {
@@ -299,6 +303,15 @@ extension WebApp {
                 break
             }
             let name = String(rest[open.upperBound..<close.lowerBound])
+            if name.hasPrefix("#"), let end = rest[close.upperBound...].range(of: "{{/\(name.dropFirst())}}")
+            {
+                let body = String(rest[close.upperBound..<end.lowerBound])
+                for item in sections[String(name.dropFirst())] ?? [] {
+                    out += fill(body, values.merging(item) { _, own in own }, sections: sections)
+                }
+                rest = rest[end.upperBound...]
+                continue
+            }
             out += values[name].map(HTMLText.escape) ?? "{{\(name)}}"
             rest = rest[close.upperBound...]
         }

@@ -3,6 +3,7 @@ import Foundation
 import VSHCommandSupport
 import VSHCore
 import VSHEngine
+import VSHServer
 import VSHSpatiaLite
 
 extension VSH {
@@ -46,7 +47,7 @@ extension VSH {
                     if let hunt, let name = try await db.hunt(id: hunt)?.hunt.name {
                         title = "\(name) leaderboard"
                     }
-                    Output.text(LeaderboardFormat.html(entries, title: title, generated: Date()))
+                    Output.text(try LeaderboardPage.html(entries, title: title, generated: Date()))
                 }
                 return .success
             }

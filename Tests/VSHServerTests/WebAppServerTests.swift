@@ -304,3 +304,38 @@ extension ServerTests {
         }
     }
 }
+
+/// `vsh leaderboard --format html`'s page, filled from the web app's `board.html`.
+@Suite struct LeaderboardPageTests {
+    func entry(_ rank: Int, _ name: String, points: Int) -> LeaderboardEntry {
+        LeaderboardEntry(
+            rank: rank, playerID: PlayerID(rawValue: Int64(rank)), player: name, points: points,
+            huntsCompleted: 1,
+            stopsVisited: 3, badges: 2, reachedAt: Date(timeIntervalSince1970: 0))
+    }
+
+    @Test func eachEntryIsOneRowItsNameEscapedAndTheTopThreeMarked() throws {
+        let names = ["<script>alert(1)</script>", "{{#rows}}x{{/rows}}", "Zoë O'Brien", "Dee"]
+        let page = try LeaderboardPage.html(
+            names.enumerated().map { entry($0.offset + 1, $0.element, points: 100 - $0.offset) },
+            title: "Fremont & friends", generated: Date(timeIntervalSince1970: 1_795_000_000),
+            refreshSeconds: 45)
+        #expect(page.components(separatedBy: "<tr class=\"r").count - 1 == names.count)
+        #expect(page.contains("<title>Fremont &amp; friends</title>"))
+        #expect(page.contains("content=\"45\""))
+        #expect(!page.contains("<script>") && page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(page.contains("<td class=\"player\">{{#rows}}x{{/rows}}</td>"))
+        #expect(
+            page.contains(
+                "<tr class=\"r bronze\"><td class=\"rank\">3</td><td class=\"player\">Zoë O&#39;Brien</td>"))
+        #expect(page.contains("<tr class=\"r\"><td class=\"rank\">4</td>"))
+        #expect(!page.contains("No scores yet") && !page.contains("{{rank}}") && !page.contains("{{#empty}}"))
+        #expect(page.contains("Updated 2026-"))
+    }
+
+    @Test func anEmptyBoardSaysSo() throws {
+        let page = try LeaderboardPage.html([], title: "Board", generated: Date(timeIntervalSince1970: 0))
+        #expect(page.contains("No scores yet: go find the first stop!"))
+        #expect(!page.contains("<tr class=\"r") && !page.contains("{{") && page.hasSuffix("</html>\n"))
+    }
+}
