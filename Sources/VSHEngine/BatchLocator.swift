@@ -11,7 +11,9 @@ public import VSHCore
 /// are the store's. Blank lines, `#` comments and one header line before the first
 /// fix are skipped.
 public struct BatchLocator: Sendable {
+    /// The stops' bounding boxes, which pick the candidates of each fix.
     public let index: GeofenceIndex
+    /// The store that decides the fixes near an edge.
     public let store: any HuntStore
 
     /// Looks fixes up in cell order when the stops' coordinates take more bytes than this.

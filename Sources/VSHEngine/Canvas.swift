@@ -5,6 +5,7 @@ public import VSHPhoto
 /// a 5x7 bitmap font (vsh carries no font library; stop names are printed in
 /// capitals, accents folded, other characters as '?').
 extension RGBImage {
+    /// Paints a rectangle in `color`, clipped to the image.
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, color: (UInt8, UInt8, UInt8)) {
         for row in max(0, y)..<min(height, y + h) {
             for column in max(0, x)..<min(width, x + w) {

@@ -9,8 +9,11 @@ import VSHPhoto
 /// Bad input (an unreadable photo, an unknown player or hunt) throws before
 /// anything is written: no check-in row and no stored photo.
 public struct CheckInService: Sendable {
+    /// Where hunts, players and check-ins are.
     public let store: any LeagueStore
+    /// Where accepted and pending photos are kept.
     public let photos: any PhotoStore
+    /// The rules that judge each submission.
     public var verifier = Verifier()
     /// How many photos a batch reads at once (at least 1).
     public var readWidth: Int

@@ -10,15 +10,21 @@ public import VSHPhoto
 /// before the next is read: memory depends on the tile size, not on the
 /// photos' dimensions. A stored photo that cannot be decoded is skipped with a warning.
 public enum Collage {
+    /// A photo's tile width in pixels.
     public static let tileWidth = 320
+    /// A photo's tile height in pixels (its stop's name goes below).
     public static let tileHeight = 240
     static let label = 48
     static let gap = 8
     static let header = 56
 
+    /// A collage and what was left out of it.
     public struct Result: Sendable {
+        /// The picture.
         public var image: RGBImage
+        /// Photos that could not be drawn, one line each.
         public var warnings: [String]
+        /// How many photos it shows.
         public var photos: Int
     }
 

@@ -41,6 +41,8 @@ public struct FenceTracker: Sendable {
         var outsideCount = 0
     }
 
+    /// A tracker of `stops`: a stay of `dwellSeconds` inside one is a dwell, and a player leaves
+    /// it only when more than `exitBufferMeters` outside.
     public init(stops: [Stop], dwellSeconds: Double = 10, exitBufferMeters: Double = 10) {
         var byID: [String: Stop] = [:]
         for stop in stops { byID[stop.id] = stop }

@@ -7,9 +7,11 @@ import VSHGeodesy
 /// bar and a north arrow. A local equirectangular projection around the
 /// map's centre: at a city's scale its distortion is far below a pixel.
 public enum MapRenderer {
+    /// The map's width in SVG units; its height follows the area's shape.
     public static let width = 1000.0
     static let margin = 48.0
 
+    /// The hunts' stops (and `track`, a walk, when given) as one SVG document under `title`.
     public static func svg(hunts: [Hunt], track: [Coordinate] = [], title: String? = nil) -> String {
         var box: BoundingBox?
         for hunt in hunts {

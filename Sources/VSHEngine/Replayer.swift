@@ -5,6 +5,7 @@ import VSHXML
 
 /// One line of a replay's timeline.
 public struct ReplayEvent: Sendable, Equatable {
+    /// What happened: a stop entered, a check-in, a stop left, a hunt completed, a badge earned.
     public enum Kind: String, Sendable {
         case enter
         case checkIn = "check-in"
@@ -13,10 +14,15 @@ public struct ReplayEvent: Sendable, Equatable {
         case badge
     }
 
+    /// When it happened (the fix's time).
     public var time: Date
+    /// What happened.
     public var kind: Kind
+    /// The hunt.
     public var huntID: String
+    /// The stop, for stop and check-in events.
     public var stopID: String?
+    /// Points it earned.
     public var points: Int
     /// For check-ins: accepted, rejected or pending.
     public var verdict: String?
@@ -29,9 +35,11 @@ public struct ReplayEvent: Sendable, Equatable {
 
 /// What a replay did besides its events.
 public struct ReplaySummary: Sendable {
+    /// Fixes read.
     public var fixes = 0
     /// Fixes not used: no time, out of time order, or too inaccurate for the hunt.
     public var ignored = 0
+    /// What the replay noticed and went on after, one line each.
     public var warnings: [String] = []
     /// Every fix used, for maps (kept only when asked).
     public var track: [Coordinate] = []
@@ -48,22 +56,30 @@ public struct ReplaySummary: Sendable {
 /// than the hunt's `max_accuracy_m` are ignored. The walk's usable fixes are
 /// read first (about 40 bytes a point), then tracked.
 public struct Replayer: Sendable {
+    /// Where the hunts are and the check-ins go.
     public var store: any LeagueStore
+    /// Whose walk it is.
     public var player: PlayerRecord
+    /// The one hunt to play, or nil for every hunt.
     public var huntID: String?
+    /// Seconds inside a stop that make a stay (a check-in).
     public var dwellSeconds: Double = 10
+    /// Metres outside a stop before the player has left it.
     public var exitBufferMeters: Double = 10
     /// Metres of accuracy per unit of horizontal dilution of precision.
     public static let metersPerHDOP = 5.0
     /// Fixes whose store lookups are asked in one read.
     static let chunkSize = 4096
+    /// The rules that judge each stay.
     public var verifier = Verifier()
+    /// Keeps every fix used in the summary's `track`, for maps.
     public var keepTrack = false
     /// When the check-ins are received: the server's clock for a replay that records (so the
     /// freshness rules judge an old walk as they would any late fix), or nil to receive each at
     /// its own fix's time (a dry run: the walk's timeline, to test a hunt before it goes live).
     public var receivedAt: Date?
 
+    /// A replay of `player`'s walks on `store`, of `huntID` or of every hunt.
     public init(store: any LeagueStore, player: PlayerRecord, huntID: String?) {
         self.store = store
         self.player = player
@@ -257,12 +273,14 @@ public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible, Cl
     /// The walk has points but none with a `<time>`.
     case noTimes(file: String)
 
+    /// The file and what is missing.
     public var description: String {
         switch self {
         case .noTimes(let file): return "\(file): the walk's points have no <time>; a replay needs times"
         }
     }
 
+    /// Invalid data: the walk cannot be replayed.
     public var errorKind: ErrorKind { .invalidData }
 }
 

@@ -8,8 +8,11 @@ import VSHPhoto
 /// Fremont Street two minutes later). Approving re-decides it against the check-ins known now
 /// and refuses when a rule fails, unless the moderator overrides, which the audit trail keeps.
 public struct ReviewService: Sendable {
+    /// Where the check-ins and their audit trail are.
     public let store: any LeagueStore
+    /// Where the photos under review are kept.
     public let photos: any PhotoStore
+    /// The rules an approval runs again.
     public var verifier = Verifier()
 
     /// A service over a league and its photo archive.

@@ -4,11 +4,13 @@ public import VSHCore
 /// `accuracy`: a fix less precise than the hunt's `max_accuracy_m` goes to a moderator. A phone
 /// always knows how sure it is, so a device fix without an accuracy (one typed in) is refused.
 public struct AccuracyRule: VerificationRule {
+    /// The rule's name in verdicts.
     public let rule = Rule.accuracy
 
     /// The rule.
     public init() {}
 
+    /// This rule's result for the check-in in `context`.
     public func check(_ context: inout VerificationContext) -> RuleResult {
         let limit = context.hunt.maxAccuracyMeters
         if let accuracy = context.accuracy {

@@ -6,11 +6,13 @@ public import VSHCore
 /// A stop that asks for the phone's own position (`proof: ["fix"]`) is not reached by a photo's
 /// EXIF GPS alone.
 public struct AtStopRule: VerificationRule {
+    /// The rule's name in verdicts.
     public let rule = Rule.atStop
 
     /// The rule.
     public init() {}
 
+    /// This rule's result for the check-in in `context`.
     public func check(_ context: inout VerificationContext) -> RuleResult {
         guard context.position != nil else { return RuleResult(rule, .skipped, "no position") }
         let facts = context.facts

@@ -5,11 +5,13 @@ public import VSHCore
 /// satellites) first, else its camera clock made absolute (its own UTC offset, else the hunt's time
 /// zone); a device fix's own time; with both, the photo's times first, then the fix's.
 public struct CaptureTimeRule: VerificationRule {
+    /// The rule's name in verdicts.
     public let rule = Rule.captureTime
 
     /// The rule.
     public init() {}
 
+    /// This rule's result for the check-in in `context`.
     public func check(_ context: inout VerificationContext) -> RuleResult {
         let zone = context.zone
         switch context.submission.evidence {

@@ -4,11 +4,13 @@ public import VSHCore
 /// `clocks_agree`: every clock the submission has (the photo's GPS time, its camera clock, the
 /// device's fix time) within `Verifier.clockAgreementSeconds` of the others; else a moderator looks.
 public struct ClocksAgreeRule: VerificationRule {
+    /// The rule's name in verdicts.
     public let rule = Rule.clocksAgree
 
     /// The rule.
     public init() {}
 
+    /// This rule's result for the check-in in `context`.
     public func check(_ context: inout VerificationContext) -> RuleResult {
         let clocks = [
             ("GPS", context.gpsTime), ("camera", context.cameraTime),

@@ -5,11 +5,13 @@ public import VSHCore
 /// clock) before the end and its `late_grace_s` for phones that were offline, whatever the
 /// capture time claims.
 public struct HuntWindowRule: VerificationRule {
+    /// The rule's name in verdicts.
     public let rule = Rule.huntWindow
 
     /// The rule.
     public init() {}
 
+    /// This rule's result for the check-in in `context`.
     public func check(_ context: inout VerificationContext) -> RuleResult {
         guard let captured = context.captured else { return RuleResult(rule, .skipped, "no capture time") }
         let hunt = context.hunt

@@ -5,11 +5,13 @@ public import VSHCore
 /// fix that arrives later than `max_fix_age_s` after it was taken (a phone that was offline) is
 /// late, not stale: a moderator sees the delay and decides, the rules never accept it unseen.
 public struct PhotoAgeRule: VerificationRule {
+    /// The rule's name in verdicts.
     public let rule = Rule.photoAge
 
     /// The rule.
     public init() {}
 
+    /// This rule's result for the check-in in `context`.
     public func check(_ context: inout VerificationContext) -> RuleResult {
         guard let captured = context.captured else { return RuleResult(rule, .skipped, "no capture time") }
         let hunt = context.hunt

@@ -7,11 +7,13 @@ import VSHGeodesy
 /// must agree with it (within both accuracies and `Verifier.photoFixAgreementMeters`). 0, 0 is a
 /// placeholder, not a place.
 public struct PositionRule: VerificationRule {
+    /// The rule's name in verdicts.
     public let rule = Rule.position
 
     /// The rule.
     public init() {}
 
+    /// This rule's result for the check-in in `context`.
     public func check(_ context: inout VerificationContext) -> RuleResult {
         let found: Coordinate
         switch context.submission.evidence {

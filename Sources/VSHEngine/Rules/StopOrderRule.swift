@@ -3,11 +3,13 @@ public import VSHCore
 
 /// `stop_order`: in an ordered hunt, a stop counts only after every stop before it in the file.
 public struct StopOrderRule: VerificationRule {
+    /// The rule's name in verdicts.
     public let rule = Rule.stopOrder
 
     /// The rule.
     public init() {}
 
+    /// This rule's result for the check-in in `context`.
     public func check(_ context: inout VerificationContext) -> RuleResult {
         let facts = context.facts
         guard let stop = context.stop, let hunt = facts.hunt, hunt.ordered else {

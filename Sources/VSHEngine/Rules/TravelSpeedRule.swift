@@ -11,11 +11,13 @@ import VSHGeodesy
 /// an honest phone that lost its connection between two stops close together can send both at
 /// once, so a moderator, not the rule, decides that case.
 public struct TravelSpeedRule: VerificationRule {
+    /// The rule's name in verdicts.
     public let rule = Rule.travelSpeed
 
     /// The rule.
     public init() {}
 
+    /// This rule's result for the check-in in `context`.
     public func check(_ context: inout VerificationContext) -> RuleResult {
         guard let position = context.position, let fixTime = context.fixTime else {
             return RuleResult(rule, .skipped, "no position or time")

@@ -7,11 +7,13 @@ public import VSHCore
 /// every use of it rejected: a thief's copy sent first must not take the picture from the player who
 /// took it. Without a photo, a hunt or stop that asks for one (`proof`) refuses the check-in.
 public struct UniquePhotoRule: VerificationRule {
+    /// The rule's name in verdicts.
     public let rule = Rule.uniquePhoto
 
     /// The rule.
     public init() {}
 
+    /// This rule's result for the check-in in `context`.
     public func check(_ context: inout VerificationContext) -> RuleResult {
         let facts = context.facts
         let player = context.submission.player

@@ -42,6 +42,7 @@ public enum LeaderboardFormat: String, CaseIterable, Sendable {
         return out
     }
 
+    /// A Markdown table, `|` in names escaped.
     public static func markdown(_ entries: [LeaderboardEntry]) -> String {
         func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
         var out =
