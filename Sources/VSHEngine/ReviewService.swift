@@ -97,7 +97,7 @@ public struct ReviewService: Sendable {
             subject = recorded
             failing = [RuleResult(.position, .failed, error.why)]
         }
-        let overturning = subject.state == "rejected"
+        let overturning = subject.state == .rejected
         if overturning && reason == nil { throw LeagueError.overturnNeedsReason(id: id) }
         var reason = try ReviewDecision.validReason(reason ?? "approved by a moderator")
         let new = failing.filter { !overturning || !subject.failedRules.contains($0.rule) }

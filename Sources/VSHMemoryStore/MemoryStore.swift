@@ -126,7 +126,7 @@ public actor MemoryStore: LeagueStore {
             return PlayerSummary(
                 id: p.id, name: p.name, email: p.email, createdAt: p.createdAt,
                 points: scores[p.id, default: []].reduce(0) { $0 + $1.points }, checkIns: mine.count,
-                acceptedCheckIns: mine.filter { state($0) == "accepted" }.count)
+                acceptedCheckIns: mine.filter { state($0).counts }.count)
         }
     }
 
@@ -283,7 +283,7 @@ public actor MemoryStore: LeagueStore {
 
     /// Check-ins still pending, oldest first.
     public func pendingCheckIns() -> [PendingCheckIn] {
-        checkIns.filter { state($0) == "pending" }.map { c in
+        checkIns.filter { state($0) == .pending }.map { c in
             PendingCheckIn(
                 id: c.id, playerID: c.player, player: playersByID[c.player]?.name ?? "?",
                 receivedAt: c.receivedAt,
@@ -351,8 +351,8 @@ public actor MemoryStore: LeagueStore {
         guard let rejected = checkIns.first(where: { $0.id == id }) else {
             throw LeagueError.unknownCheckIn(id: id)
         }
-        guard state(rejected) == "rejected" else {
-            throw LeagueError.checkInState(id: id, state: state(rejected), required: "rejected")
+        guard state(rejected) == .rejected else {
+            throw LeagueError.checkInState(id: id, state: state(rejected), required: .rejected)
         }
         if let by = checkIns.first(where: { $0.overturns == id }) {
             throw LeagueError.overturned(id: id, by: by.id)
@@ -427,7 +427,7 @@ public actor MemoryStore: LeagueStore {
                     points: e.points,
                     earnedAt: e.at, checkInID: e.checkInID)
             }
-        let latest = checkIns.filter { $0.player == player && (!acceptedOnly || state($0) == "accepted") }
+        let latest = checkIns.filter { $0.player == player && (!acceptedOnly || state($0).counts) }
             .suffix(max(0, recent)).reversed().map { c in
                 PlayerProfile.RecentCheckIn(
                     id: c.id, receivedAt: c.receivedAt, huntID: c.huntID, stopID: c.stopID,
@@ -529,26 +529,21 @@ extension MemoryStore {
         return RecordedCheckIn(
             id: id, playerID: player.id, player: player.name, receivedAt: submission.receivedAt,
             source: submission.source,
-            decision: decision, state: decision.verdict.rawValue, photoFile: photoFile, awards: awards)
+            decision: decision, state: CheckInState(decision.verdict), photoFile: photoFile, awards: awards)
     }
 
     /// The check-in's current state: its verdict unless a moderator decided since.
-    func state(_ c: MemoryCheckIn) -> String {
-        switch decisions[c.id] {
-        case .approved: return "accepted"
-        case .rejected: return "rejected"
-        case .revoked: return "revoked"
-        case nil: return c.verdict.rawValue
-        }
+    func state(_ c: MemoryCheckIn) -> CheckInState {
+        CheckInState(verdict: c.verdict, latestDecision: decisions[c.id])
     }
 
     func accepted(_ player: PlayerID) -> [MemoryCheckIn] {
-        checkIns.filter { $0.player == player && state($0) == "accepted" }
+        checkIns.filter { $0.player == player && state($0).counts }
     }
 
     /// The player's accepted and pending check-ins: what the rules' history questions see.
     func standing(_ player: PlayerID) -> [MemoryCheckIn] {
-        checkIns.filter { $0.player == player && ["accepted", "pending"].contains(state($0)) }
+        checkIns.filter { $0.player == player && state($0).isLive }
     }
 
     private func rescore(_ player: PlayerID) {
@@ -661,9 +656,9 @@ struct MemoryHistory: CheckInHistory {
             }
             guard let first = uses.first else { return nil }
             let standing = uses.first {
-                $0.id != checkIn && $0.player == player && store.state($0) != "rejected"
+                $0.id != checkIn && $0.player == player && store.state($0).holdsItsPhoto
             }
-            let ownerStanding = uses.contains { $0.player == first.player && store.state($0) != "rejected" }
+            let ownerStanding = uses.contains { $0.player == first.player && store.state($0).holdsItsPhoto }
             return PhotoUses.seen(
                 first: first.id, owner: first.player, ownStanding: standing?.id, ownerStanding: ownerStanding,
                 rechecked: checkIn)

@@ -105,7 +105,7 @@ extension PostGISStore {
                         RecordedCheckIn(
                             id: 0, playerID: submission.player, player: name,
                             receivedAt: submission.receivedAt, source: submission.source, decision: decision,
-                            state: decision.verdict.rawValue, photoFile: request.photoFile),
+                            state: CheckInState(decision.verdict), photoFile: request.photoFile),
                         answer: nil))
             }
             try await write()
@@ -229,7 +229,7 @@ extension PostGISStore {
                 """
                 SELECT s.id FROM checkins c JOIN checkin_state s ON s.id = c.id
                 WHERE (c.image_sha256 = \(image) OR c.pixel_sha256 = \(pixels)) AND c.player_id = \(player.rawValue)
-                    AND s.state <> 'rejected' AND c.id <> \(other)
+                    AND \(unescaped: CheckInStateSQL.holdsItsPhoto("s.")) AND c.id <> \(other)
                 ORDER BY s.id LIMIT 1
                 """, logger: logger
             ).collect().first?.decode(Int64.self)
@@ -241,7 +241,7 @@ extension PostGISStore {
                         """
                         SELECT s.id FROM checkins c JOIN checkin_state s ON s.id = c.id
                         WHERE (c.image_sha256 = \(image) OR c.pixel_sha256 = \(pixels)) AND c.player_id = \(first.1)
-                            AND s.state <> 'rejected'
+                            AND \(unescaped: CheckInStateSQL.holdsItsPhoto("s."))
                         LIMIT 1
                         """, logger: logger
                     ).collect().first != nil
@@ -292,8 +292,8 @@ extension PostGISStore {
                 try await db.query(
                     """
                     SELECT DISTINCT stop_id FROM checkin_state
-                    WHERE player_id = \(player.rawValue) AND hunt_id = \(huntID) AND verdict IN ('accepted', 'pending')
-                        AND state = 'accepted' AND stop_id IS NOT NULL
+                    WHERE player_id = \(player.rawValue) AND hunt_id = \(huntID) AND \(unescaped: CheckInStateSQL.canCount())
+                        AND \(unescaped: CheckInStateSQL.counts()) AND stop_id IS NOT NULL
                     """, logger: self.logger
                 ).collect().map { try $0.decode(String.self) })
         }

@@ -78,7 +78,7 @@ extension PostGISStore {
                 SELECT p.id, p.name, p.email, p.created_at,
                     (SELECT COALESCE(SUM(e.points), 0)::int8 FROM score_events e WHERE e.player_id = p.id),
                     (SELECT COUNT(*) FROM checkins c WHERE c.player_id = p.id),
-                    (SELECT COUNT(*) FROM checkin_state c WHERE c.player_id = p.id AND c.state = 'accepted')
+                    (SELECT COUNT(*) FROM checkin_state c WHERE c.player_id = p.id AND \(unescaped: CheckInStateSQL.counts("c.")))
                 FROM players p ORDER BY p.name_key
                 """, logger: self.logger
             ).collect().map { row in
@@ -316,7 +316,7 @@ extension PostGISStore {
                 SELECT c.id, c.player_id, p.name, c.received_at, c.hunt_id, c.stop_id, s.name, c.rules, c.photo_file,
                     c.lat, c.lon, c.accuracy_m, c.fix_time
                 FROM checkin_state c JOIN players p ON p.id = c.player_id LEFT JOIN stops s ON s.id = c.stop_id
-                WHERE c.state = 'pending' ORDER BY c.id
+                WHERE \(unescaped: CheckInStateSQL.isIn(.pending, "c.")) ORDER BY c.id
                 """, logger: self.logger
             ).collect().map { row in
                 let (
@@ -380,7 +380,8 @@ extension PostGISStore {
                         lon.flatMap { try? Coordinate(latitude: lat, longitude: $0) }
                     },
                     accuracyMeters: accuracy, fixTime: epoch.map(Date.init(timeIntervalSince1970:)),
-                    photoFile: photo, state: state, failedRules: ReviewSubject.failedRules(rulesJSON: rules))
+                    photoFile: photo, state: try CheckInStateSQL.state(state),
+                    failedRules: ReviewSubject.failedRules(rulesJSON: rules))
             }
         }
     }
@@ -407,8 +408,9 @@ extension PostGISStore {
             // Read again under the lock: another moderator may have decided meanwhile.
             let before = try await db.query(select, logger: logger).collect().first!.decode(
                 (String, Int64, String).self)
-            guard before.0 == decision.requiredState else {
-                throw LeagueError.checkInState(id: id, state: before.0, required: decision.requiredState)
+            guard before.0 == decision.requiredState.rawValue else {
+                throw LeagueError.checkInState(
+                    id: id, state: try CheckInStateSQL.state(before.0), required: decision.requiredState)
             }
             let total: PostgresQuery =
                 "SELECT COALESCE(SUM(points), 0)::int8 FROM score_events WHERE player_id = \(player.rawValue)"
@@ -424,7 +426,7 @@ extension PostGISStore {
                 (String, Int64, String).self)
             let pointsAfter = try await db.query(total, logger: logger).collect().first?.decode(Int.self) ?? 0
             return ReviewOutcome(
-                checkInID: id, playerID: player, player: after.2, state: after.0,
+                checkInID: id, playerID: player, player: after.2, state: try CheckInStateSQL.state(after.0),
                 pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter)
         }
     }
@@ -454,8 +456,9 @@ extension PostGISStore {
             }
             let (state, playerID, _) = try row.decode((String, Int64, String).self)
             guard playerID == submission.player.rawValue else { throw LeagueError.unknownCheckIn(id: id) }
-            guard state == "rejected" else {
-                throw LeagueError.checkInState(id: id, state: state, required: "rejected")
+            guard state == CheckInState.rejected.rawValue else {
+                throw LeagueError.checkInState(
+                    id: id, state: try CheckInStateSQL.state(state), required: .rejected)
             }
             if let by = try await db.query("SELECT id FROM checkins WHERE overturns = \(id)", logger: logger)
                 .collect().first?.decode(Int64.self)
@@ -486,7 +489,8 @@ extension PostGISStore {
                 (String, Int64, String).self)
             let pointsAfter = try await db.query(total, logger: logger).collect().first?.decode(Int.self) ?? 0
             return ReviewOutcome(
-                checkInID: id, playerID: submission.player, player: after.2, state: after.0,
+                checkInID: id, playerID: submission.player, player: after.2,
+                state: try CheckInStateSQL.state(after.0),
                 pointsChange: pointsAfter - pointsBefore, playerPoints: pointsAfter, recordedAs: copy)
         }
     }

@@ -61,7 +61,7 @@ extension PostGISStore {
             """
             SELECT s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch
             FROM checkin_state s JOIN checkins c ON c.id = s.id
-            WHERE s.player_id = ANY(\(ids)::int8[]) AND s.verdict IN ('accepted', 'pending') AND s.state = 'accepted'
+            WHERE s.player_id = ANY(\(ids)::int8[]) AND \(unescaped: CheckInStateSQL.canCount("s.")) AND \(unescaped: CheckInStateSQL.counts("s."))
                 AND s.stop_id IS NOT NULL AND s.hunt_id IS NOT NULL AND s.fix_epoch IS NOT NULL
             """, logger: logger
         ).collect() {
@@ -281,7 +281,7 @@ extension PostGISStore {
                     (SELECT COALESCE(SUM(points), 0)::int8 FROM score_events e WHERE e.checkin_id = c.id),
                     (SELECT reason FROM reviews r WHERE r.checkin_id = c.id ORDER BY r.id DESC LIMIT 1)
                 FROM checkin_state c LEFT JOIN stops s ON s.id = c.stop_id
-                WHERE c.player_id = \(id) AND (NOT \(acceptedOnly) OR c.state = 'accepted')
+                WHERE c.player_id = \(id) AND (NOT \(acceptedOnly) OR \(unescaped: CheckInStateSQL.counts("c.")))
                 ORDER BY c.id DESC LIMIT \(Int64(recent))
                 """, logger: self.logger
             ).collect().map { row in
@@ -290,7 +290,8 @@ extension PostGISStore {
                         (Int64, String, String?, String?, String?, String, Bool, Int, String?).self)
                 return PlayerProfile.RecentCheckIn(
                     id: checkIn, receivedAt: RFC3339.parse(received) ?? Date(timeIntervalSince1970: 0),
-                    huntID: hunt, stopID: stop, stopName: stopName, state: state, points: points,
+                    huntID: hunt, stopID: stop, stopName: stopName, state: try CheckInStateSQL.state(state),
+                    points: points,
                     hasPhoto: hasPhoto, reason: reason)
             }
             return PlayerProfile(
@@ -316,9 +317,9 @@ extension PostGISStore {
             let tiles = try await db.query(
                 """
                 SELECT s.id, s.name,
-                    EXISTS (SELECT 1 FROM checkin_state c WHERE c.player_id = \(id) AND c.stop_id = s.id AND c.state = 'accepted'),
+                    EXISTS (SELECT 1 FROM checkin_state c WHERE c.player_id = \(id) AND c.stop_id = s.id AND \(unescaped: CheckInStateSQL.counts("c."))),
                     (SELECT c.photo_file FROM checkin_state c WHERE c.player_id = \(id) AND c.stop_id = s.id
-                        AND c.state = 'accepted' AND c.photo_file IS NOT NULL ORDER BY c.fix_epoch, c.id LIMIT 1)
+                        AND \(unescaped: CheckInStateSQL.counts("c.")) AND c.photo_file IS NOT NULL ORDER BY c.fix_epoch, c.id LIMIT 1)
                 FROM stops s WHERE s.hunt_id = \(huntID) ORDER BY s.position
                 """, logger: self.logger
             ).collect().map { row in

@@ -60,8 +60,8 @@ enum VisitedSQL: PreparedSQL {
     static let name = "vsh_visited"
     static let sql = """
         SELECT stop_id, MIN(fix_epoch) FROM checkin_state
-        WHERE player_id = $1::int8 AND hunt_id = $2::text AND verdict IN ('accepted', 'pending')
-            AND state = 'accepted' AND stop_id IS NOT NULL
+        WHERE player_id = $1::int8 AND hunt_id = $2::text AND \(CheckInStateSQL.canCount())
+            AND \(CheckInStateSQL.counts()) AND stop_id IS NOT NULL
         GROUP BY stop_id
         """
 }
@@ -71,12 +71,12 @@ enum NeighboursSQL: PreparedSQL {
     static let name = "vsh_neighbours_3"
     static let sql = """
         (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
-        WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
+        WHERE player_id = $1::int8 AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.isLive())
             AND fix_epoch IS NOT NULL AND fix_epoch <= $2::float8 AND id <> $3::int8
         ORDER BY fix_epoch DESC LIMIT 1)
         UNION ALL
         (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
-        WHERE player_id = $1::int8 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
+        WHERE player_id = $1::int8 AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.isLive())
             AND fix_epoch IS NOT NULL AND fix_epoch > $2::float8 AND id <> $3::int8
         ORDER BY fix_epoch ASC LIMIT 1)
         """
@@ -154,7 +154,7 @@ enum GroupLatestSQL: PreparedSQL {
         SELECT q.player, l.id, l.fix_epoch FROM unnest($1::int8[]) AS q(player)
         CROSS JOIN LATERAL (
             SELECT id, fix_epoch FROM checkins
-            WHERE player_id = q.player AND verdict IN ('accepted', 'pending') AND fix_epoch IS NOT NULL
+            WHERE player_id = q.player AND \(CheckInStateSQL.canCount()) AND fix_epoch IS NOT NULL
             ORDER BY fix_epoch DESC LIMIT 1
         ) AS l
         """
@@ -168,10 +168,10 @@ enum GroupDayCandidatesSQL: PreparedSQL {
         SELECT q.ordinal, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch
         FROM unnest($1::int8[], $2::int8[], $3::float8[], $4::float8[]) WITH ORDINALITY
             AS q(player, excluded, low, high, ordinal)
-        JOIN checkins c ON c.player_id = q.player AND c.verdict IN ('accepted', 'pending')
+        JOIN checkins c ON c.player_id = q.player AND \(CheckInStateSQL.canCount("c."))
             AND c.stop_id IS NOT NULL AND c.hunt_id IS NOT NULL AND c.fix_epoch IS NOT NULL
             AND c.id <> q.excluded AND coalesce(c.clock_epoch, c.fix_epoch) BETWEEN q.low AND q.high
-        JOIN checkin_state s ON s.id = c.id AND s.state = 'accepted'
+        JOIN checkin_state s ON s.id = c.id AND \(CheckInStateSQL.counts("s."))
         """
 }
 
@@ -184,12 +184,12 @@ enum GroupNeighboursSQL: PreparedSQL {
         FROM unnest($1::int8[], $2::float8[], $3::int8[]) WITH ORDINALITY AS q(player, at, excluded, ordinal)
         CROSS JOIN LATERAL (
             (SELECT 0 AS side, lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
-            WHERE player_id = q.player AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
+            WHERE player_id = q.player AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.isLive())
                 AND fix_epoch IS NOT NULL AND fix_epoch <= q.at AND id <> q.excluded
             ORDER BY fix_epoch DESC LIMIT 1)
             UNION ALL
             (SELECT 1 AS side, lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
-            WHERE player_id = q.player AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending')
+            WHERE player_id = q.player AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.isLive())
                 AND fix_epoch IS NOT NULL AND fix_epoch > q.at AND id <> q.excluded
             ORDER BY fix_epoch ASC LIMIT 1)
         ) AS n

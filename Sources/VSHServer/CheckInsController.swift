@@ -208,7 +208,8 @@ struct CheckInsController: Sendable {
                         "id": .int(Int(c.id)), "received_at": .string(RFC3339.format(c.receivedAt)),
                         "hunt": .optional(c.huntID), "stop": .optional(c.stopID),
                         "stop_name": .optional(c.stopName),
-                        "state": .string(c.state), "points": .int(c.points), "has_photo": .bool(c.hasPhoto),
+                        "state": .string(c.state.rawValue), "points": .int(c.points),
+                        "has_photo": .bool(c.hasPhoto),
                         "reason": .optional(c.reason),
                     ])
                 }))

@@ -91,7 +91,7 @@ struct ReviewsController: Sendable {
         }
         var answer: JSONObject = [
             "id": .int(Int(outcome.checkInID)), "player": .string(outcome.player),
-            "state": .string(outcome.state),
+            "state": .string(outcome.state.rawValue),
             "points_change": .int(outcome.pointsChange), "player_points": .int(outcome.playerPoints),
         ]
         // An overturned rejection: the new check-in that holds it, whose state `state` is.

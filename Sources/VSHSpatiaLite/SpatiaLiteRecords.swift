@@ -118,7 +118,7 @@ struct RecentCheckInRow: Decodable, FetchableRecord {
     var huntID: String?
     var stopID: String?
     var stopName: String?
-    var state: String
+    var state: CheckInState
     var points: Int
     var hasPhoto: Bool
     var reason: String?
@@ -172,7 +172,7 @@ struct PendingRow: Decodable, FetchableRecord {
 
 /// A check-in's state and its player, for a moderator's decision.
 struct CheckInStateRow: Decodable, FetchableRecord {
-    var state: String
+    var state: CheckInState
     var playerID: Int64
     var name: String
 

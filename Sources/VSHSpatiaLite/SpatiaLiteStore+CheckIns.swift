@@ -22,7 +22,7 @@ extension SpatiaLiteStore {
             }
             return RecordedCheckIn(
                 id: id, playerID: submission.player, player: name, receivedAt: submission.receivedAt,
-                source: submission.source, decision: decision, state: decision.verdict.rawValue,
+                source: submission.source, decision: decision, state: CheckInState(decision.verdict),
                 photoFile: photoFile,
                 awards: awards)
         }
@@ -90,7 +90,7 @@ extension SpatiaLiteStore {
                         RecordedCheckIn(
                             id: id, playerID: submission.player, player: names[submission.player]!,
                             receivedAt: submission.receivedAt, source: submission.source, decision: decision,
-                            state: decision.verdict.rawValue, photoFile: request.photoFile),
+                            state: CheckInState(decision.verdict), photoFile: request.photoFile),
                         answer: nil))
             }
             var awards: [Int64: [ScoreEvent]] = [:]
@@ -160,7 +160,7 @@ extension SpatiaLiteStore {
                     db,
                     sql: """
                         SELECT DISTINCT stop_id FROM checkin_state
-                        WHERE player_id = ? AND hunt_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL
+                        WHERE player_id = ? AND hunt_id = ? AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.counts()) AND stop_id IS NOT NULL
                         """,
                     arguments: [player.rawValue, huntID]))
         }
@@ -331,7 +331,7 @@ final class TransactionHistory: CheckInHistory {
                 sql: """
                     SELECT id FROM checkin_state WHERE id IN (
                         SELECT id FROM checkins WHERE (image_sha256 = ?1 OR pixel_sha256 = ?2) AND id IS NOT ?4)
-                    AND player_id = ?3 AND state <> 'rejected' ORDER BY id LIMIT 1
+                    AND player_id = ?3 AND \(CheckInStateSQL.holdsItsPhoto()) ORDER BY id LIMIT 1
                     """), arguments: [image, pixels, player.rawValue, checkIn])
         let owner = PlayerID(first[1] as Int64)
         // Whether the owner has a use that stands (asked only of another player's picture).
@@ -343,7 +343,7 @@ final class TransactionHistory: CheckInHistory {
                     sql: """
                         SELECT id FROM checkin_state WHERE id IN (
                             SELECT id FROM checkins WHERE image_sha256 = ?1 OR pixel_sha256 = ?2)
-                        AND player_id = ?3 AND state <> 'rejected' LIMIT 1
+                        AND player_id = ?3 AND \(CheckInStateSQL.holdsItsPhoto()) LIMIT 1
                         """), arguments: [image, pixels, owner.rawValue])
         let ownerStanding = owner == player || ownersStanding != nil
         return PhotoUses.seen(
@@ -387,12 +387,12 @@ final class TransactionHistory: CheckInHistory {
 
     static let lastBefore = """
         SELECT lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
-        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch <= ?2 AND id IS NOT ?3
+        WHERE player_id = ?1 AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.isLive()) AND fix_epoch IS NOT NULL AND fix_epoch <= ?2 AND id IS NOT ?3
         ORDER BY fix_epoch DESC LIMIT 1
         """
     static let firstAfter = """
         SELECT lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
-        WHERE player_id = ?1 AND verdict IN ('accepted', 'pending') AND state IN ('accepted', 'pending') AND fix_epoch IS NOT NULL AND fix_epoch > ?2 AND id IS NOT ?3
+        WHERE player_id = ?1 AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.isLive()) AND fix_epoch IS NOT NULL AND fix_epoch > ?2 AND id IS NOT ?3
         ORDER BY fix_epoch ASC LIMIT 1
         """
 }

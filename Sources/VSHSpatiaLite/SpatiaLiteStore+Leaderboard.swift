@@ -95,7 +95,7 @@ extension SpatiaLiteStore {
                         (SELECT COALESCE(SUM(points), 0) FROM score_events e WHERE e.checkin_id = c.id) AS points,
                         (SELECT reason FROM reviews r WHERE r.checkin_id = c.id ORDER BY r.id DESC LIMIT 1) AS reason
                     FROM checkin_state c LEFT JOIN stops s ON s.id = c.stop_id
-                    WHERE c.player_id = ? AND (? = 0 OR c.state = 'accepted') ORDER BY c.id DESC LIMIT ?
+                    WHERE c.player_id = ? AND (? = 0 OR \(CheckInStateSQL.counts("c."))) ORDER BY c.id DESC LIMIT ?
                     """,
                 arguments: [playerID, acceptedOnly, recent]
             ).map {
@@ -129,8 +129,8 @@ extension SpatiaLiteStore {
                 db,
                 sql: """
                     SELECT s.id, s.name,
-                        EXISTS (SELECT 1 FROM checkin_state c WHERE c.player_id = ?1 AND c.stop_id = s.id AND c.state = 'accepted') AS visited,
-                        (SELECT c.photo_file FROM checkin_state c WHERE c.player_id = ?1 AND c.stop_id = s.id AND c.state = 'accepted'
+                        EXISTS (SELECT 1 FROM checkin_state c WHERE c.player_id = ?1 AND c.stop_id = s.id AND \(CheckInStateSQL.counts("c."))) AS visited,
+                        (SELECT c.photo_file FROM checkin_state c WHERE c.player_id = ?1 AND c.stop_id = s.id AND \(CheckInStateSQL.counts("c."))
                             AND c.photo_file IS NOT NULL ORDER BY c.fix_epoch, c.id LIMIT 1) AS photo
                     FROM stops s WHERE s.hunt_id = ?2 ORDER BY s.position
                     """,

@@ -74,7 +74,7 @@ extension SpatiaLiteStore {
                     SELECT p.id, p.name, p.email, p.created_at,
                         (SELECT COALESCE(SUM(e.points), 0) FROM score_events e WHERE e.player_id = p.id) AS points,
                         (SELECT COUNT(*) FROM checkins c WHERE c.player_id = p.id) AS checkins,
-                        (SELECT COUNT(*) FROM checkin_state c WHERE c.player_id = p.id AND c.state = 'accepted') AS accepted
+                        (SELECT COUNT(*) FROM checkin_state c WHERE c.player_id = p.id AND \(CheckInStateSQL.counts("c."))) AS accepted
                     FROM players p ORDER BY p.name_key
                     """
             ).map(\.summary)

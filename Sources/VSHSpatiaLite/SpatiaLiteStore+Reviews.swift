@@ -12,7 +12,7 @@ extension SpatiaLiteStore {
                     SELECT c.id, c.player_id, p.name, c.received_at, c.hunt_id, c.stop_id, s.name AS stop_name, c.rules, c.photo_file,
                         c.lat, c.lon, c.accuracy_m, c.fix_time
                     FROM checkin_state c JOIN players p ON p.id = c.player_id LEFT JOIN stops s ON s.id = c.stop_id
-                    WHERE c.state = 'pending' ORDER BY c.id
+                    WHERE \(CheckInStateSQL.isIn(.pending, "c.")) ORDER BY c.id
                     """
             ).map { row in
                 PendingCheckIn(
@@ -61,7 +61,7 @@ extension SpatiaLiteStore {
                         lon.flatMap { try? Coordinate(latitude: lat, longitude: $0) }
                     },
                     accuracyMeters: row[6], fixTime: epoch.map(Date.init(timeIntervalSince1970:)),
-                    photoFile: row[8], state: row[9],
+                    photoFile: row[8], state: try CheckInStateSQL.state(row[9], path: self.path),
                     failedRules: ReviewSubject.failedRules(rulesJSON: row[10]))
             }
         }
@@ -100,7 +100,7 @@ extension SpatiaLiteStore {
     ) async throws -> ReviewOutcome {
         let reason = try ReviewDecision.validReason(reason)
         return try await write { db in
-            let before = try Self.checkInState(db, id, required: "rejected")
+            let before = try Self.checkInState(db, id, required: .rejected)
             if let by = try Int64.fetchOne(
                 db, sql: "SELECT id FROM checkins WHERE overturns = ?", arguments: [id])
             {
@@ -125,7 +125,8 @@ extension SpatiaLiteStore {
         """
 
     /// Check-in `id`'s state and player, when it is in the `required` state.
-    private static func checkInState(_ db: Database, _ id: Int64, required: String) throws -> CheckInStateRow
+    private static func checkInState(_ db: Database, _ id: Int64, required: CheckInState) throws
+        -> CheckInStateRow
     {
         guard let row = try CheckInStateRow.fetchOne(db, sql: stateSQL, arguments: [id]) else {
             throw LeagueError.unknownCheckIn(id: id)

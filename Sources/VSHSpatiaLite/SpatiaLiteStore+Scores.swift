@@ -41,7 +41,7 @@ extension SpatiaLiteStore {
             db.cachedStatement(
                 sql: """
                     SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
-                    WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted' AND stop_id IS NOT NULL
+                    WHERE player_id = ? AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.counts()) AND stop_id IS NOT NULL
                         AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                     """),
             arguments: [playerID]
@@ -98,7 +98,7 @@ extension SpatiaLiteStore {
                     sql: """
                         SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
                         WHERE id = ? AND player_id = ?
-                            AND state = 'accepted' AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
+                            AND \(CheckInStateSQL.counts()) AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                         """), arguments: [id, player.rawValue]
             ).map(\.checkIn)
             guard rows.count == 1 else { return nil }
@@ -135,7 +135,7 @@ extension SpatiaLiteStore {
         let latest = try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT id, fix_epoch FROM checkins WHERE player_id = ? AND verdict IN ('accepted', 'pending')
+                    SELECT id, fix_epoch FROM checkins WHERE player_id = ? AND \(CheckInStateSQL.canCount())
                         AND fix_epoch IS NOT NULL ORDER BY fix_epoch DESC LIMIT ?
                     """), arguments: [player.rawValue, excluding.count + 1]
         ).first { !excluding.contains($0[0]) }
@@ -150,7 +150,7 @@ extension SpatiaLiteStore {
             db.cachedStatement(
                 sql: """
                     SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
-                    WHERE player_id = ? AND verdict IN ('accepted', 'pending') AND state = 'accepted'
+                    WHERE player_id = ? AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.counts())
                         AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                         AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?
                     """),

@@ -55,7 +55,7 @@ extension VSH {
                 for c in profile.recent {
                     var line =
                         "  #\(c.id)  \(RFC3339.format(c.receivedAt))  "
-                        + c.state.padding(toLength: 8, withPad: " ", startingAt: 0)
+                        + c.state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
                     line += "  " + (c.stopName ?? "no stop") + (c.huntID.map { " (\($0))" } ?? "")
                     if c.points > 0 { line += "  +\(c.points)" }
                     Output.line(line)

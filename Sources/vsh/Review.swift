@@ -74,11 +74,12 @@ extension VSH {
                         outcome = try await db.review(
                             id, decision, reason: reason ?? "", moderator: who, at: try Clock.now(now))
                     }
-                    var line = "check-in #\(outcome.checkInID) by \(outcome.player): \(outcome.state)"
+                    var line =
+                        "check-in #\(outcome.checkInID) by \(outcome.player): \(outcome.state.rawValue)"
                     if let copy = outcome.recordedAs {
                         // The rejected check-in stays as it was; a new one records the evidence.
                         line =
-                            "check-in #\(outcome.checkInID) by \(outcome.player): rejection overturned, recorded as #\(copy) \(outcome.state)"
+                            "check-in #\(outcome.checkInID) by \(outcome.player): rejection overturned, recorded as #\(copy) \(outcome.state.rawValue)"
                     }
                     // What the player's total changed by: a badge or bonus may move between check-ins.
                     let change = outcome.pointsChange

@@ -40,17 +40,17 @@ import VSHTestSupport
         let copy = try #require(outcome.recordedAs)
         #expect(copy > stale.id)
         #expect(outcome.checkInID == stale.id)
-        #expect(outcome.state == "accepted")
+        #expect(outcome.state == .accepted)
         #expect(outcome.pointsChange == 50)
-        #expect(try await store.reviewSubject(stale.id)?.state == "rejected")
-        #expect(try await store.reviewSubject(copy)?.state == "accepted")
+        #expect(try await store.reviewSubject(stale.id)?.state == .rejected)
+        #expect(try await store.reviewSubject(copy)?.state == .accepted)
         #expect(try await store.reviewSubject(copy)?.failedRules == [.photoAge])
         #expect(try await store.visitedStops(player: ann, hunt: "h") == ["a"])
         await #expect(throws: LeagueError.overturned(id: stale.id, by: copy)) {
             try await reviews.approve(stale.id, reason: "again", moderator: "mo", at: now)
         }
         // Only a rejected check-in is overturned.
-        await #expect(throws: LeagueError.checkInState(id: copy, state: "accepted", required: "rejected")) {
+        await #expect(throws: LeagueError.checkInState(id: copy, state: .accepted, required: .rejected)) {
             try await store.overturn(
                 copy,
                 as: Submission(

@@ -155,7 +155,7 @@ struct League {
             try await league.store.leaderboard().map { "\($0.rank) \($0.player)" } == ["1 Xena", "1 Yuri"])
         let outcome = try await league.store.review(
             lastX!.id, .revoked, reason: "photo of a photo", moderator: "mo", at: Date())
-        #expect(outcome.state == "revoked")
+        #expect(outcome.state == .revoked)
         // arts-district 30, bonus 150, glitter-gulch 50, easy-street 25 withdrawn.
         #expect(try await league.points("Xena") == 660 - 255)
         #expect(try await league.badges("Xena") == ["first-roll", "high-roller", "sin-city-sprint"])
@@ -165,8 +165,7 @@ struct League {
                 "\($0.rank) \($0.player) \($0.points) \($0.huntsCompleted)"
             } == ["1 Yuri 660 1", "2 Xena 405 0"])
         // A revoked check-in cannot be revoked or approved again.
-        await #expect(throws: LeagueError.checkInState(id: lastX!.id, state: "revoked", required: "accepted"))
-        {
+        await #expect(throws: LeagueError.checkInState(id: lastX!.id, state: .revoked, required: .accepted)) {
             try await league.store.review(lastX!.id, .revoked, reason: "again", moderator: "mo", at: Date())
         }
         // Visiting again earns it all back, stamped with the new check-in.

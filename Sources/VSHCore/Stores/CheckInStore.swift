@@ -15,7 +15,7 @@ public struct RecordedCheckIn: Sendable {
     /// The verifier's decision.
     public var decision: Decision
     /// The current state: the verdict, or what a moderator decided since.
-    public var state: String
+    public var state: CheckInState
     /// The archived photo's key in the `PhotoStore`, if the check-in had a photo.
     public var photoFile: String?
     /// Hunt bonuses and badges this check-in earned (stop points are in `decision.points`).
@@ -25,7 +25,7 @@ public struct RecordedCheckIn: Sendable {
     public init(
         id: Int64, playerID: PlayerID, player: String, receivedAt: Date, source: FixSource,
         decision: Decision,
-        state: String, photoFile: String?, awards: [ScoreEvent] = []
+        state: CheckInState, photoFile: String?, awards: [ScoreEvent] = []
     ) {
         self.id = id
         self.playerID = playerID

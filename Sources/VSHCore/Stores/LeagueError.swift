@@ -12,7 +12,7 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Cl
     /// No check-in has this id.
     case unknownCheckIn(id: Int64)
     /// A moderator's decision needs the check-in in another state.
-    case checkInState(id: Int64, state: String, required: String)
+    case checkInState(id: Int64, state: CheckInState, required: CheckInState)
     /// Another player already goes by this name (ignoring case).
     case nameTaken(name: String)
     /// Another player's name looks like this one (`existing`, a confusable: "AIice" for "Alice").

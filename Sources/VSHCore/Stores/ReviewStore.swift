@@ -70,14 +70,15 @@ public struct ReviewSubject: Sendable {
     /// The archived photo's key, if any.
     public var photoFile: String?
     /// Its state now: accepted, rejected, pending or revoked.
-    public var state: String
+    public var state: CheckInState
     /// The rules that failed when it was recorded (what a rejection is about).
     public var failedRules: [Rule]
 
     /// A subject from its parts.
     public init(
         id: Int64, playerID: PlayerID, receivedAt: Date, source: FixSource, huntID: String?,
-        position: Coordinate?, accuracyMeters: Double?, fixTime: Date?, photoFile: String?, state: String,
+        position: Coordinate?, accuracyMeters: Double?, fixTime: Date?, photoFile: String?,
+        state: CheckInState,
         failedRules: [Rule] = []
     ) {
         self.failedRules = failedRules
@@ -118,7 +119,7 @@ public enum ReviewDecision: String, Sendable, CaseIterable {
     case revoked
 
     /// The state a check-in must be in for this decision.
-    public var requiredState: String { self == .revoked ? "accepted" : "pending" }
+    public var requiredState: CheckInState { self == .revoked ? .accepted : .pending }
 }
 
 /// What a moderator's decision did.
@@ -130,7 +131,7 @@ public struct ReviewOutcome: Sendable {
     /// The player's display name.
     public var player: String
     /// The check-in's state after the decision.
-    public var state: String
+    public var state: CheckInState
     /// What the player's total points changed by (negative for a revocation): not the
     /// check-in's own points, since a badge or a bonus may move between check-ins.
     public var pointsChange: Int
@@ -142,7 +143,7 @@ public struct ReviewOutcome: Sendable {
 
     /// An outcome from its parts.
     public init(
-        checkInID: Int64, playerID: PlayerID, player: String, state: String, pointsChange: Int,
+        checkInID: Int64, playerID: PlayerID, player: String, state: CheckInState, pointsChange: Int,
         playerPoints: Int, recordedAs: Int64? = nil
     ) {
         self.recordedAs = recordedAs

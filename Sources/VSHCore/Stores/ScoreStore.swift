@@ -125,7 +125,7 @@ public struct PlayerProfile: Sendable {
         /// The stop's name, if any.
         public var stopName: String?
         /// The current state: accepted, rejected, pending or revoked.
-        public var state: String
+        public var state: CheckInState
         /// Points it earned (stop, bonus and badges).
         public var points: Int
         /// Whether it came with a photo.
@@ -136,7 +136,8 @@ public struct PlayerProfile: Sendable {
 
         /// A recent check-in from its parts.
         public init(
-            id: Int64, receivedAt: Date, huntID: String?, stopID: String?, stopName: String?, state: String,
+            id: Int64, receivedAt: Date, huntID: String?, stopID: String?, stopName: String?,
+            state: CheckInState,
             points: Int, hasPhoto: Bool = false, reason: String? = nil
         ) {
             self.hasPhoto = hasPhoto

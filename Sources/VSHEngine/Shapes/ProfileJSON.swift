@@ -30,7 +30,7 @@ public enum ProfileJSON {
                         "id": .int(Int(c.id)), "received_at": .string(RFC3339.format(c.receivedAt)),
                         "hunt": .optional(c.huntID),
                         "stop": .optional(c.stopID), "stop_name": .optional(c.stopName),
-                        "state": .string(c.state),
+                        "state": .string(c.state.rawValue),
                         "points": .int(c.points),
                     ])
                 }),
