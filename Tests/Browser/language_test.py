@@ -12,27 +12,15 @@ the switch to English (remembered after a reload), and back.
 
 import os
 import re
-import sys
 
-from phone import check, failures, text_reader
-from selenium import webdriver
+from phone import check, console_errors, finish, start, text_reader
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 BASE = os.environ["VSH_URL"]
 SHOTS = os.environ["VSH_SCREENSHOTS"]
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=390,844",
-                 "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-default-apps", "--lang=es-ES"]:
-    options.add_argument(argument)
-options.add_experimental_option("prefs", {"intl.accept_languages": "es-ES,es"})
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
-driver.set_window_size(390, 844)
-wait = WebDriverWait(driver, 60)
+driver, wait = start(language="es-ES")
 text_of = text_reader(driver)
 # A position of its own, so that the browser never asks a network location service.
 driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 36.0816, "longitude": -115.1727, "accuracy": 10})
@@ -82,13 +70,8 @@ try:
     Select(driver.find_element(By.ID, "language")).select_by_value("es")
     wait.until(lambda d: text_of("main h1") == "Búsquedas")
 
-    for entry in driver.get_log("browser"):
-        if entry["level"] == "SEVERE":
-            check(False, f"console error: {entry['message']}")
+    console_errors(driver)
 finally:
     driver.quit()
 
-if failures:
-    print(f"{len(failures)} failures", flush=True)
-    sys.exit(1)
-print("all language checks passed", flush=True)
+finish("language")

@@ -14,16 +14,14 @@ review page updating itself with a right count; another player's profile without
 check-ins; the leaderboard with pictures; the small visual bugs of issue 34.
 """
 
-import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import urllib.parse
 import urllib.request
 
-from phone import check, device_checkin, failures, http, start, stripped, text_reader
+from phone import check, console_errors, device_checkin, finish, http, start, stripped, text_reader
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
@@ -242,13 +240,8 @@ try:
         " getComputedStyle(document.querySelector('svg.map rect.ground')).fill]")
     check(colours[0] == colours[1], f"the box and the map's ground are one colour: {colours}")
 
-    for entry in driver.get_log("browser"):
-        if entry["level"] == "SEVERE" and not re.search(r"ERR_INTERNET_DISCONNECTED|ERR_FAILED", entry["message"]):
-            check(False, f"console error: {entry['message']}")
+    console_errors(driver, allowed=[r"ERR_INTERNET_DISCONNECTED|ERR_FAILED"])
 finally:
     driver.quit()
 
-if failures:
-    print(f"{len(failures)} failures", flush=True)
-    sys.exit(1)
-print("all minute checks passed", flush=True)
+finish("minute")

@@ -1,6 +1,10 @@
-"""What the small browser scripts share (reset_test.py, schedule_test.py): headless Chromium at a
-390 x 844 phone viewport through Debian's chromedriver, a list of failed checks, and the text of an
-element as the page has it now (the app redraws `main`, so a found element can go stale)."""
+"""What the browser scripts share: headless Chromium at a 390 x 844 phone viewport through Debian's
+chromedriver (in a language when asked), a list of failed checks, the console's errors as failures,
+the end of a script, and the text of an element as the page has it now (the app redraws `main`, so
+a found element can go stale)."""
+
+import re
+import sys
 
 from selenium import webdriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -15,19 +19,41 @@ def check(condition, message):
     return condition
 
 
-def start():
-    """The driver and a wait of 60 s (a busy CI machine runs the whole suite beside the script)."""
+def start(language=None, arguments=(), performance=False):
+    """The driver and a wait of 60 s (a busy CI machine runs the whole suite beside the script).
+    `language` (as "es-ES") is the browser's own and its Accept-Language; `arguments` are more
+    Chromium switches; `performance` also keeps the network log (what `requests` reads)."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=390,844",
                      "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--disable-default-apps"]:
+                     "--disable-component-update", "--disable-sync", "--disable-default-apps", *arguments]:
         options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if language:
+        options.add_argument("--lang=" + language)
+        options.add_experimental_option("prefs", {"intl.accept_languages": f"{language},{language.split('-')[0]}"})
+    logs = {"browser": "ALL", "performance": "ALL"} if performance else {"browser": "ALL"}
+    options.set_capability("goog:loggingPrefs", logs)
     driver = webdriver.Chrome(options=options,
                               service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
     driver.set_window_size(390, 844)
     return driver, WebDriverWait(driver, 60)
+
+
+def console_errors(driver, allowed=()):
+    """Fails a check for each console error since the last call, but those matching a pattern of
+    `allowed` (regular expressions: what the test itself causes, such as going offline)."""
+    for entry in driver.get_log("browser"):
+        if entry["level"] == "SEVERE" and not any(re.search(p, entry["message"]) for p in allowed):
+            check(False, f"console error: {entry['message']}")
+
+
+def finish(name):
+    """Ends the script (after the browser quit): exit 1 with the count when a check failed."""
+    if failures:
+        print(f"{len(failures)} {name} checks failed", flush=True)
+        sys.exit(1)
+    print(f"all {name} checks passed", flush=True)
 
 
 def text_reader(driver):

@@ -12,10 +12,9 @@ import email
 import email.policy
 import os
 import re
-import sys
 import time
 
-from phone import check, failures, start, text_reader
+from phone import check, console_errors, finish, start, text_reader
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
@@ -73,13 +72,8 @@ try:
     wait.until(EC.presence_of_element_located((By.ID, "password"))).send_keys("yet another password")
     driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
     wait.until(lambda d: "used already or has expired" in text_of("main"))
-    for entry in driver.get_log("browser"):
-        if entry["level"] == "SEVERE" and "404" not in entry["message"]:
-            check(False, f"console error: {entry['message']}")
+    console_errors(driver, allowed=["404"])
 finally:
     driver.quit()
 
-if failures:
-    print(f"{len(failures)} failures", flush=True)
-    sys.exit(1)
-print("all reset checks passed", flush=True)
+finish("reset")

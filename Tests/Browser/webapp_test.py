@@ -13,17 +13,12 @@ axe-core (the copy in the axe-selenium-python wheel) and any step that does not 
 
 import json
 import os
-import re
 import subprocess
-import sys
 import tempfile
-import time
 import urllib.parse
 import urllib.request
-import uuid
 
-from phone import device_checkin, http, stripped
-from selenium import webdriver
+from phone import check, console_errors, device_checkin, finish, http, start, stripped
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.support import expected_conditions as EC
@@ -36,16 +31,6 @@ PLAYER = "Ann O'Neil"  # an apostrophe: the one quote a name may hold
 WELCOME = (36.081608, -115.172734)
 FREMONT = (36.17058, -115.144265)
 MOB = (36.172823, -115.141252)
-
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
-    return condition
-
 
 def step(text):
     print("--", text, flush=True)
@@ -63,19 +48,9 @@ photo_c = stripped(os.path.join(PHOTOS, "far-away.jpg"), os.path.join(work, "c.j
 # ---------------------------------------------------------------- the browser
 
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=390,844",
-                     "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--disable-default-apps",
-                     "--disable-features=Translate,OptimizationHints,MediaRouter",
-                     "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
-                     "--disable-backgrounding-occluded-windows"]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    service = webdriver.ChromeService(executable_path="/usr/bin/chromedriver")
-    driver = webdriver.Chrome(options=options, service=service)
-    driver.set_window_size(390, 844)
+    driver, _ = start(arguments=["--disable-features=Translate,OptimizationHints,MediaRouter",
+                                 "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
+                                 "--disable-backgrounding-occluded-windows"], performance=True)
     driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": BASE, "permissions": ["geolocation"]})
     driver.execute_cdp_cmd("Network.enable", {})
     return driver
@@ -95,9 +70,7 @@ AXE = open(os.path.join(os.path.dirname(__import__("axe_selenium_python").__file
 
 def drain(allowed=()):
     """Console errors since the last call (failing on any not matching `allowed`), and the requests made."""
-    for entry in driver.get_log("browser"):
-        if entry["level"] == "SEVERE" and not any(re.search(p, entry["message"]) for p in allowed):
-            check(False, f"console error: {entry['message']}")
+    console_errors(driver, allowed)
     for entry in driver.get_log("performance"):
         message = json.loads(entry["message"])["message"]
         if message["method"] == "Network.requestWillBeSent":
@@ -365,7 +338,4 @@ finally:
 
 check(any(u.startswith(BASE + "/v1/events") for u in requests_seen), "the board listened to /v1/events")
 print(f"{len(requests_seen)} requests, all to {BASE}", flush=True)
-if failures:
-    print(f"{len(failures)} failures", flush=True)
-    sys.exit(1)
-print("all browser checks passed", flush=True)
+finish("browser")

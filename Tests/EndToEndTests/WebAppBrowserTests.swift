@@ -23,29 +23,15 @@ import VSHTestSupport
             to: images.appendingPathComponent("markup.jpg"))
         let server = try ServedVSH(workspace: workspace)
         defer { server.stop() }
-        let screenshots = TestSupport.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
-
-        let run = try TestSupport.run(
-            "/usr/bin/env",
-            [
-                "VSH_URL=\(server.base)",
-                "VSH_BIN=\(TestSupport.productsDirectory.appendingPathComponent("vsh").path)",
-                "VSH_DB=\(workspace.db)", "VSH_HUNTS=\(workspace.hunts)",
-                "VSH_PHOTOS=\(TestSupport.packageRoot.appendingPathComponent("Fixtures/photos").path)",
-                "VSH_SCREENSHOTS=\(screenshots.path)", "HOME=\(workspace.root.path)",
-                "python3",
-                TestSupport.packageRoot.appendingPathComponent("Tests/Browser/webapp_test.py").path,
-            ],
-            currentDirectory: workspace.root)
-        #expect(run.status == 0, "\(run.stdout.suffix(6000))\n\(run.stderr.suffix(3000))")
-        #expect(run.stdout.contains("all browser checks passed"))
+        try browserScript(
+            "webapp_test.py", checks: "browser", server: server, workspace: workspace,
+            environment: Self.league(workspace))
         for page in [
             "feed-signed-out", "hunt", "stop-accepted", "leaderboard", "me", "stop-offline", "review",
         ] {
             #expect(
                 FileManager.default.fileExists(
-                    atPath: screenshots.appendingPathComponent(page + ".png").path),
+                    atPath: Self.screenshots.appendingPathComponent(page + ".png").path),
                 "no screenshot of \(page)")
         }
         // The server's log names routes and statuses, never a position.
@@ -62,18 +48,9 @@ import VSHTestSupport
         let server = try ServedVSH(workspace: workspace, extra: ["--smtp", "smtp://127.0.0.1:\(sink.port)"])
         defer { server.stop() }
         _ = try await server.register("Ann Lee", email: "ann@example.org")
-        let screenshots = TestSupport.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
-        let run = try TestSupport.run(
-            "/usr/bin/env",
-            [
-                "VSH_URL=\(server.base)", "VSH_MAILDIR=\(mail.path)", "VSH_SCREENSHOTS=\(screenshots.path)",
-                "HOME=\(workspace.root.path)", "python3",
-                TestSupport.packageRoot.appendingPathComponent("Tests/Browser/reset_test.py").path,
-            ],
-            currentDirectory: workspace.root)
-        #expect(run.status == 0, "\(run.stdout.suffix(4000))\n\(run.stderr.suffix(3000))")
-        #expect(run.stdout.contains("all reset checks passed"))
+        try browserScript(
+            "reset_test.py", checks: "reset", server: server, workspace: workspace,
+            environment: ["VSH_MAILDIR=\(mail.path)"])
     }
 
     /// A hunt that has not opened says when it opens (in its own time zone) and offers no check-in;
@@ -103,19 +80,9 @@ import VSHTestSupport
         let file = try json(try await server.call("GET", "/v1/hunts/strip-classics").body)
         #expect(file["state"]?.string == "upcoming")
 
-        let screenshots = TestSupport.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
-        let run = try TestSupport.run(
-            "/usr/bin/env",
-            [
-                "VSH_URL=\(server.base)", "VSH_SCREENSHOTS=\(screenshots.path)",
-                "VSH_OPENS=Sat, Nov 30, 10:00 AM",
-                "HOME=\(workspace.root.path)", "python3",
-                TestSupport.packageRoot.appendingPathComponent("Tests/Browser/schedule_test.py").path,
-            ],
-            currentDirectory: workspace.root)
-        #expect(run.status == 0, "\(run.stdout.suffix(4000))\n\(run.stderr.suffix(3000))")
-        #expect(run.stdout.contains("all schedule checks passed"))
+        try browserScript(
+            "schedule_test.py", checks: "schedule", server: server, workspace: workspace,
+            environment: ["VSH_OPENS=Sat, Nov 30, 10:00 AM"])
     }
 
     /// A player's minute at a stop (Tests/Browser/minute_test.py): with location blocked nothing is
@@ -128,21 +95,9 @@ import VSHTestSupport
         try workspace.write("plaza.geojson", Self.plaza)
         let server = try ServedVSH(workspace: workspace)
         defer { server.stop() }
-        let screenshots = TestSupport.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
-        let run = try TestSupport.run(
-            "/usr/bin/env",
-            [
-                "VSH_URL=\(server.base)",
-                "VSH_BIN=\(TestSupport.productsDirectory.appendingPathComponent("vsh").path)",
-                "VSH_DB=\(workspace.db)", "VSH_HUNTS=\(workspace.hunts)",
-                "VSH_PHOTOS=\(TestSupport.packageRoot.appendingPathComponent("Fixtures/photos").path)",
-                "VSH_SCREENSHOTS=\(screenshots.path)", "HOME=\(workspace.root.path)", "python3",
-                TestSupport.packageRoot.appendingPathComponent("Tests/Browser/minute_test.py").path,
-            ],
-            currentDirectory: workspace.root)
-        #expect(run.status == 0, "\(run.stdout.suffix(6000))\n\(run.stderr.suffix(3000))")
-        #expect(run.stdout.contains("all minute checks passed"))
+        try browserScript(
+            "minute_test.py", checks: "minute", server: server, workspace: workspace,
+            environment: Self.league(workspace))
     }
 
     /// The app in the browser's language (Tests/Browser/language_test.py): Spanish texts and dates
@@ -166,19 +121,40 @@ import VSHTestSupport
         defer { server.stop() }
         let config = try json(try await server.call("GET", "/app/config.json").body)
         #expect(config["title"]?.string == "Trafalgar Trail")
-        let screenshots = TestSupport.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        try browserScript("language_test.py", checks: "language", server: server, workspace: workspace)
+    }
+
+    /// Where every script's screenshots go (`.build/screenshots`).
+    static let screenshots = TestSupport.packageRoot.appendingPathComponent(".build/screenshots")
+
+    /// The league a script may change itself: the binary, the database, the hunts and the photos.
+    static func league(_ workspace: Workspace) -> [String] {
+        [
+            "VSH_BIN=\(TestSupport.productsDirectory.appendingPathComponent("vsh").path)",
+            "VSH_DB=\(workspace.db)", "VSH_HUNTS=\(workspace.hunts)",
+            "VSH_PHOTOS=\(TestSupport.packageRoot.appendingPathComponent("Fixtures/photos").path)",
+        ]
+    }
+
+    /// Runs `Tests/Browser/<script>` against `server` (with VSH_URL, VSH_SCREENSHOTS, a HOME of its
+    /// own and `environment`) and expects it to exit 0 saying "all <checks> checks passed".
+    func browserScript(
+        _ script: String, checks: String, server: ServedVSH, workspace: Workspace, environment: [String] = []
+    ) throws {
+        try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
         let run = try TestSupport.run(
             "/usr/bin/env",
             [
-                "VSH_URL=\(server.base)", "VSH_SCREENSHOTS=\(screenshots.path)",
+                "VSH_URL=\(server.base)", "VSH_SCREENSHOTS=\(Self.screenshots.path)",
                 "HOME=\(workspace.root.path)",
-                "python3",
-                TestSupport.packageRoot.appendingPathComponent("Tests/Browser/language_test.py").path,
-            ],
+            ]
+                + environment
+                + [
+                    "python3", TestSupport.packageRoot.appendingPathComponent("Tests/Browser/" + script).path,
+                ],
             currentDirectory: workspace.root)
-        #expect(run.status == 0, "\(run.stdout.suffix(4000))\n\(run.stderr.suffix(3000))")
-        #expect(run.stdout.contains("all language checks passed"))
+        #expect(run.status == 0, "\(run.stdout.suffix(6000))\n\(run.stderr.suffix(3000))")
+        #expect(run.stdout.contains("all \(checks) checks passed"))
     }
 
     /// A two-stop hunt whose stops are 33 m apart (a fix of ±20 m at each: a believable pace at

@@ -181,3 +181,33 @@ export function translateShell() {
   const brand = document.querySelector('.brand span');
   if (brand) brand.textContent = siteTitle;
 }
+
+/**
+ * Follows the league's changes while the page is open: `reload` runs (at most once per 150 ms)
+ * whenever the server's event stream (`/v1/events`) says something changed, and `status` shows
+ * the stream's state in `liveText` words. The stream closes while offline and when the page goes.
+ */
+export function followLeague(reload, status, liveText) {
+  let source = null;
+  let timer = null;
+  const connect = () => {
+    if (source || !navigator.onLine) return;
+    source = new EventSource('/v1/events');
+    source.addEventListener('open', () => { status.textContent = liveText; });
+    source.addEventListener('change', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => Promise.resolve(reload()).catch(() => {}), 150);
+    });
+    source.addEventListener('error', () => { status.textContent = t('Reconnecting…'); });
+  };
+  const disconnect = () => { if (source) { source.close(); source = null; } status.textContent = t('Offline'); };
+  connect();
+  window.addEventListener('online', connect);
+  window.addEventListener('offline', disconnect);
+  cleanups.push(() => {
+    clearTimeout(timer);
+    disconnect();
+    window.removeEventListener('online', connect);
+    window.removeEventListener('offline', disconnect);
+  });
+}

@@ -6,7 +6,7 @@ import { t } from '../i18n.js';
 import { verdictView } from '../verdict.js';
 import { drawMap } from '../map.js';
 import * as outbox from '../outbox.js';
-import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox } from '../shell.js';
+import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox, followLeague } from '../shell.js';
 import { avatar } from './profile.js';
 
 export async function leaderboardPage() {
@@ -51,21 +51,5 @@ export async function leaderboardPage() {
   }
   await load();
   // Live: the server says when the league changed; the board is read again.
-  let source = null;
-  let timer = null;
-  const connect = () => {
-    if (source || !navigator.onLine) return;
-    source = new EventSource('/v1/events');
-    source.addEventListener('open', () => { live.textContent = t('● Live'); });
-    source.addEventListener('change', () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => load().catch(() => {}), 150);
-    });
-    source.addEventListener('error', () => { live.textContent = t('Reconnecting…'); });
-  };
-  const disconnect = () => { if (source) { source.close(); source = null; } live.textContent = t('Offline'); };
-  connect();
-  window.addEventListener('online', connect);
-  window.addEventListener('offline', disconnect);
-  cleanups.push(() => { clearTimeout(timer); disconnect(); window.removeEventListener('online', connect); window.removeEventListener('offline', disconnect); });
+  followLeague(load, live, t('● Live'));
 }

@@ -6,7 +6,7 @@ import { t } from '../i18n.js';
 import { verdictView } from '../verdict.js';
 import { drawMap } from '../map.js';
 import * as outbox from '../outbox.js';
-import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox } from '../shell.js';
+import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox, followLeague } from '../shell.js';
 
 export async function reviewPage() {
   needSession();
@@ -37,20 +37,7 @@ export async function reviewPage() {
     return loading;
   };
   await load();
-  let source = null;
-  let timer = null;
-  const connect = () => {
-    if (source || !navigator.onLine) return;
-    source = new EventSource('/v1/events');
-    source.addEventListener('open', () => { live.textContent = t('● Live: new check-ins appear here'); });
-    source.addEventListener('change', () => { clearTimeout(timer); timer = setTimeout(load, 150); });
-    source.addEventListener('error', () => { live.textContent = t('Reconnecting…'); });
-  };
-  const disconnect = () => { if (source) { source.close(); source = null; } live.textContent = t('Offline'); };
-  connect();
-  window.addEventListener('online', connect);
-  window.addEventListener('offline', disconnect);
-  cleanups.push(() => { clearTimeout(timer); disconnect(); window.removeEventListener('online', connect); window.removeEventListener('offline', disconnect); });
+  followLeague(load, live, t('● Live: new check-ins appear here'));
 }
 
 /** How long after its fix a check-in arrived, when that is more than two minutes (a phone offline). */
