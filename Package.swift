@@ -70,12 +70,14 @@ let package = Package(
         // What vsh reads from its host at the edges, as the core's values: a folder of hunt files,
         // the environment (`VSH_BUSY_TIMEOUT`). The core itself does no I/O.
         .target(name: "VSHHost", dependencies: ["VSHCore"], swiftSettings: strictSettings),
+        // SQL both SQL adapters spell alike: the conditions of a check-in's state, from the core's type.
+        .target(name: "VSHSQL", dependencies: ["VSHCore"], swiftSettings: strictSettings),
         // The SpatiaLite adapter: every store protocol of the core on one SpatiaLite file
         // (GRDB, a pool of connections in WAL mode), and photos as files beside it.
         .target(
             name: "VSHSpatiaLite",
             dependencies: [
-                "VSHCore", "VSHHost", "VSHGeodesy", "VSHConfusables", "CSpatiaLite", "CLazyLoad",
+                "VSHCore", "VSHHost", "VSHGeodesy", "VSHConfusables", "VSHSQL", "CSpatiaLite", "CLazyLoad",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
@@ -84,7 +86,7 @@ let package = Package(
         .target(
             name: "VSHPostGIS",
             dependencies: [
-                "VSHCore", "VSHHost", "VSHGeodesy", "VSHConfusables",
+                "VSHCore", "VSHHost", "VSHGeodesy", "VSHConfusables", "VSHSQL",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -2,6 +2,7 @@ import Foundation
 internal import Logging
 internal import PostgresNIO
 public import VSHCore
+import VSHSQL
 
 extension PostGISStore {
     /// Decides and records one submission in one transaction (locks, facts, rules, insert, rescore).

@@ -3,6 +3,7 @@ internal import Logging
 internal import PostgresNIO
 import VSHConfusables
 public import VSHCore
+import VSHSQL
 
 extension PostGISStore {
     // MARK: players

@@ -1,5 +1,6 @@
 internal import Logging
 internal import PostgresNIO
+import VSHSQL
 
 /// The SQL of a statement on the check-in's hot path. Every parameter carries a cast (`$1::float8`)
 /// so that PostgreSQL knows its type when it prepares the statement.

@@ -1,6 +1,7 @@
 import Foundation
 internal import GRDB
 public import VSHCore
+import VSHSQL
 
 extension SpatiaLiteStore {
     /// Decides and records one submission in an IMMEDIATE transaction (facts, rules, insert, rescore).

@@ -1,6 +1,7 @@
 import Foundation
 internal import GRDB
 public import VSHCore
+import VSHSQL
 
 extension SpatiaLiteStore {
     /// Rankings: the running totals (`player_scores`) for the all-time board, else a grouping of `score_events`.

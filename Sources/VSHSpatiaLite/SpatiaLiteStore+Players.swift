@@ -2,6 +2,7 @@ public import Foundation
 internal import GRDB
 public import VSHCore
 import VSHConfusables
+import VSHSQL
 
 extension SpatiaLiteStore {
     /// Registers a player in one transaction; names are unique by `PlayerName.key` (`name_key`),

@@ -1,6 +1,7 @@
 public import Foundation
 internal import GRDB
 public import VSHCore
+import VSHSQL
 
 extension SpatiaLiteStore {
     /// Check-ins whose state (`checkin_state`) is pending, oldest first.

@@ -1,6 +1,7 @@
 import Foundation
 internal import GRDB
 public import VSHCore
+import VSHSQL
 
 extension SpatiaLiteStore {
     /// Hunts and badges as scoring needs them, read from the synced definitions.
