@@ -102,6 +102,12 @@ enum PostGISSchema {
 
     /// Hunts' and stops' names and descriptions in other languages (`translations`, JSON text).
     /// The stored fingerprint of the hunt files is forgotten, so that the next sync reads them again.
+    /// Organisers: a third role.
+    static let version13: [String] = [
+        "ALTER TABLE players DROP CONSTRAINT players_role_check",
+        "ALTER TABLE players ADD CONSTRAINT players_role_check CHECK (role IN ('player', 'moderator', 'organiser'))",
+    ]
+
     static let version12: [String] = [
         "ALTER TABLE hunts ADD COLUMN translations text",
         "ALTER TABLE stops ADD COLUMN translations text",

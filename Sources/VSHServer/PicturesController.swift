@@ -101,7 +101,7 @@ struct PicturesController: Sendable {
         let raw = try context.parameters.require("id")
         let missing = Problem(.notFound, "Not found", "no photo for check-in \"\(raw.prefix(20))\"")
         guard let id = Int64(raw), id > 0, let record = try await store.photo(ofCheckIn: id),
-            record.playerID == session.player.id || session.role == .moderator,
+            record.playerID == session.player.id || session.role.mayModerate,
             let key = record.photoFile
         else { throw missing }
         let picture = try await cache.picture("photo|\(Self.side)|\(key)") {

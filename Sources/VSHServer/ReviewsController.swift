@@ -25,7 +25,7 @@ struct ReviewsController: Sendable {
     /// - Throws: `Problem` 401 without a valid token, 403 for a player who does not moderate.
     func moderator(_ request: Request) async throws -> Session {
         let session = try await authentication.require(request)
-        guard session.role == .moderator else {
+        guard session.role.mayModerate else {
             throw Problem(.forbidden, "Forbidden", "only moderators may review check-ins")
         }
         return session

@@ -471,6 +471,28 @@ public final class SpatiaLiteStore: LeagueStore {
                     DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat');
                     """)
         }
+        migrator.registerMigration("v22-organisers") { db in
+            // A third role. The CHECK is changed in place as v18 changed its own (writable_schema,
+            // then a new schema version): every row already satisfies the wider constraint.
+            let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+            try db.execute(sql: "PRAGMA writable_schema = ON")
+            try db.execute(
+                sql:
+                    "UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'players'",
+                arguments: [
+                    "CHECK (role IN ('player', 'moderator'))",
+                    "CHECK (role = 'player' OR role = 'moderator' OR role = 'organiser')",
+                ])
+            try db.execute(sql: "PRAGMA writable_schema = OFF")
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+            let table =
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'players'") ?? ""
+            guard table.contains("'organiser'"), try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok"
+            else {
+                throw StoreError(
+                    code: 11, message: "the players' role constraint could not be widened", path: "")
+            }
+        }
         return migrator
     }
 }

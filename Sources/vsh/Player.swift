@@ -113,21 +113,25 @@ extension VSH.Player {
 
     struct RoleCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "role", abstract: "Make a player a moderator (the review queue), or a player again.")
+            commandName: "role",
+            abstract:
+                "Make a player a moderator (the review queue), an organiser (hunts, drafts and publishing, and the review queue), or a player again."
+        )
 
         @OptionGroup var store: StoreOptions
         @Argument(help: "The player's name.") var name: String
-        @Argument(help: "player or moderator.") var role: String
+        @Argument(help: "player, moderator or organiser.") var role: String
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 guard let chosen = VSHCore.Role(rawValue: role) else {
-                    throw InputError("a role is player or moderator, not \"\(role)\"", status: .usage)
+                    throw InputError(
+                        "a role is player, moderator or organiser, not \"\(role)\"", status: .usage)
                 }
                 let db = try await store.openStore(existing: true)
                 let player = try await db.requirePlayer(named: name)
                 try await db.setRole(chosen, player: player.id)
-                Output.line("\(player.name) is a \(chosen.rawValue)")
+                Output.line("\(player.name) is \(chosen == .organiser ? "an" : "a") \(chosen.rawValue)")
                 return .success
             }
         }

@@ -52,10 +52,13 @@ import VSHTestSupport
         #expect(grant.status == 0, "\(grant.stderr)")
         #expect(grant.stdout == "Mo is a moderator\n")
         #expect(try await SpatiaLiteStore(path: workspace.db).credentials(named: "Mo")?.role == .moderator)
+        let organiser = try run(workspace, ["player", "role", "Mo", "organiser"])
+        #expect(organiser.stdout == "Mo is an organiser\n", "\(organiser.stderr)")
+        #expect(try await SpatiaLiteStore(path: workspace.db).credentials(named: "Mo")?.role == .organiser)
         #expect(try run(workspace, ["player", "role", "Mo", "player"]).status == 0)
         #expect(try await SpatiaLiteStore(path: workspace.db).credentials(named: "Mo")?.role == .player)
         let wrong = try run(workspace, ["player", "role", "Mo", "admin"])
         #expect(wrong.status == 64)
-        #expect(wrong.stderr == "vsh: a role is player or moderator, not \"admin\"\n")
+        #expect(wrong.stderr == "vsh: a role is player, moderator or organiser, not \"admin\"\n")
     }
 }

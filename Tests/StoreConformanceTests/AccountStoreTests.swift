@@ -42,6 +42,11 @@ import VSHTestSupport
         let session = try #require(try await store.session(tokenHash: "h1", at: t0 + 60))
         #expect(session.player.id == ann.id)
         #expect(session.role == .moderator)
+        // The organiser role (a migration widened each schema's constraint to take it).
+        try await store.setRole(.organiser, player: ann.id)
+        #expect(try await store.credentials(named: "Ann Lee")?.role == .organiser)
+        #expect(try await store.session(tokenHash: "h1", at: t0 + 60)?.role.mayModerate == true)
+        try await store.setRole(.moderator, player: ann.id)
         #expect(try await store.session(tokenHash: "h1", at: t0 + 3600) == nil)  // expired
         #expect(try await store.session(tokenHash: "nope", at: t0) == nil)
         try await store.deleteSession(tokenHash: "h1")

@@ -732,6 +732,16 @@ import VSHTestSupport
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("accuracy"))
             }
+            // An organiser may do everything a moderator may.
+            let organiser = try await Self.register(client, "Olga")
+            try await store.setRole(
+                .organiser, player: try #require(try await store.player(named: "Olga")).id)
+            try await client.execute(
+                uri: "/v1/reviews", method: .get, headers: [.authorization: "Bearer \(organiser)"]
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("accuracy"))
+            }
             /// POST /v1/reviews/{id}/{action} with a JSON body, checked by `check`.
             func review(
                 _ id: Int, _ action: String, _ body: String, as headers: HTTPFields = asModerator,

@@ -76,6 +76,13 @@ import VSHTestSupport
                 print('stored')
             except sqlite3.IntegrityError as e:
                 print('refused', 'CHECK' in str(e))
+            c.execute("INSERT INTO players(id, name, name_key, created_at) VALUES (1, 'Ann', 'ann', 'x')")
+            for role in ['organiser', 'admin']:
+                try:
+                    c.execute("UPDATE players SET role = ? WHERE id = 1", (role,))
+                    print('stored')
+                except sqlite3.IntegrityError as e:
+                    print('refused', 'CHECK' in str(e))
             c.rollback()
             print(c.execute('PRAGMA integrity_check').fetchone()[0])
             """
@@ -84,7 +91,8 @@ import VSHTestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout.split(separator: "\n") == [
-                "lists 0", "temporary 0", "refused True", "refused True", "stored", "refused True", "ok",
+                "lists 0", "temporary 0", "refused True", "refused True", "stored", "refused True", "stored",
+                "refused True", "ok",
             ])
     }
 

@@ -6,6 +6,11 @@ public enum Role: String, Sendable, CaseIterable {
     case player
     /// Also moderates: the review queue, approvals and rejections.
     case moderator
+    /// Also organises: hunts, their drafts and publishing, and everything a moderator may.
+    case organiser
+
+    /// The review queue, approvals, rejections and revocations, and every player's photos.
+    public var mayModerate: Bool { self == .moderator || self == .organiser }
 }
 
 /// A player's sign-in credentials as a store keeps them: never the password, only its hash.

@@ -84,10 +84,10 @@ export async function mePage() {
       c.reason ? h('span', { class: 'reason' }, t('The moderator said: “{reason}”', { reason: c.reason })) : null), stateChip(c.state)));
   }
   fill(main, head,
-    h('p', { class: 'muted' }, me.email ? `${t('Signed in')} · ${me.email}` : t('Signed in'), me.role === 'moderator' ? ` · ${t('moderator')}` : ''),
+    h('p', { class: 'muted' }, me.email ? `${t('Signed in')} · ${me.email}` : t('Signed in'), me.role !== 'player' ? ` · ${({ moderator: t('moderator'), organiser: t('organiser') })[me.role] ?? me.role}` : ''),
     h('div', { class: 'row' },
       h('label', { for: 'avatar', class: 'button secondary' }, t('Change picture')), pictureInput,
-      me.role === 'moderator' ? h('a', { class: 'button secondary', href: '/review' }, t('Review check-ins')) : null,
+      me.role === 'moderator' || me.role === 'organiser' ? h('a', { class: 'button secondary', href: '/review' }, t('Review check-ins')) : null,
       h('button', { type: 'button', class: 'secondary', onclick: signOut }, t('Sign out'))),
     pictureError,
     waiting.length ? h('section', { class: 'waiting' }, h('h2', {}, t('Waiting to be sent')),

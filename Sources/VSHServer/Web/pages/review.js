@@ -11,7 +11,7 @@ import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, fi
 export async function reviewPage() {
   needSession();
   const me = await api('/v1/me', { auth: true });
-  if (me.role !== 'moderator') throw new ApiError(403, t('Forbidden'), t('Only moderators review check-ins.'));
+  if (me.role !== 'moderator' && me.role !== 'organiser') throw new ApiError(403, t('Forbidden'), t('Only moderators review check-ins.'));
   const list = h('ul', { class: 'reviews' });
   const count = h('p', { class: 'muted review-count', role: 'status' });
   const live = h('span', { class: 'live', role: 'status' });
