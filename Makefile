@@ -171,7 +171,8 @@ fuzz: deps
 
 demo: build
 	@mkdir -p out && rm -rf $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm $(DEMO_DB).photos
-	@echo "== the hunts, loaded into a fresh SpatiaLite database ($(DEMO_DB))"
+	@echo "== the hunts, published into a fresh SpatiaLite database ($(DEMO_DB))"
+	$(BIN)/vsh sync --db $(DEMO_DB)
 	$(BIN)/vsh hunts --db $(DEMO_DB)
 	@echo
 	$(BIN)/vsh hunt downtown-fremont --db $(DEMO_DB)

@@ -52,7 +52,7 @@ public struct StoreOptions: ParsableArguments {
         if existing, !PostGISStore.isURL(databasePath), !FileManager.default.fileExists(atPath: databasePath)
         {
             throw InputError(
-                "\(databasePath): no such database (vsh sync, vsh hunts or vsh player add makes one; "
+                "\(databasePath): no such database (vsh sync or vsh player add makes one; "
                     + "or name it with --db or VSH_DB)",
                 status: .noInput)
         }

@@ -20,7 +20,7 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let db = try await store.openStore(existing: true)
+                let db = try await store.openStore(sync: false, existing: true)
                 let result = try await Collage.make(
                     player: try await db.requirePlayer(named: player), hunt: hunt, scores: db,
                     photos: store.photos(of: db))

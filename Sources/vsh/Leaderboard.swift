@@ -32,7 +32,7 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let db = try await store.openStore(existing: true)
+                let db = try await store.openStore(sync: false, existing: true)
                 let from = try since.map { try Clock.time($0, option: "--since") }
                 let to = try until.map { try Clock.time($0, option: "--until") }
                 let entries = try await db.leaderboard(

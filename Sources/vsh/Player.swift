@@ -48,7 +48,7 @@ extension VSH {
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 // By name as people sort names: "Visitor 2" before "Visitor 10", case aside.
-                let players = try await store.openStore(existing: true).players().sorted {
+                let players = try await store.openStore(sync: false, existing: true).players().sorted {
                     $0.name.compare($1.name, options: [.caseInsensitive, .numeric]) == .orderedAscending
                 }
                 if json {
@@ -98,7 +98,7 @@ extension VSH.Player {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let db = try await store.openStore(existing: true)
+                let db = try await store.openStore(sync: false, existing: true)
                 let player = try await db.requirePlayer(named: name)
                 guard let password = SecretInput.readLine(prompt: "Password for \(player.name): ") else {
                     throw InputError("no password on standard input", status: .usage)
@@ -128,7 +128,7 @@ extension VSH.Player {
                     throw InputError(
                         "a role is player, moderator or organiser, not \"\(role)\"", status: .usage)
                 }
-                let db = try await store.openStore(existing: true)
+                let db = try await store.openStore(sync: false, existing: true)
                 let player = try await db.requirePlayer(named: name)
                 try await db.setRole(chosen, player: player.id)
                 Output.line("\(player.name) is \(chosen == .organiser ? "an" : "a") \(chosen.rawValue)")

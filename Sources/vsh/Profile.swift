@@ -18,7 +18,7 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let db = try await store.openStore(existing: true)
+                let db = try await store.openStore(sync: false, existing: true)
                 let profile = try await db.profile(
                     player: try await db.requirePlayer(named: name).id, recent: max(0, recent))
                 if json {

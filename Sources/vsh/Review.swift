@@ -22,7 +22,7 @@ extension VSH {
 
             func run() async throws {
                 try await CommandRunner.run(tool: "vsh") {
-                    let db = try await store.openStore(existing: true)
+                    let db = try await store.openStore(sync: false, existing: true)
                     let pending = try await db.pendingCheckIns()
                     let archive = store.photos(of: db)
                     if json {

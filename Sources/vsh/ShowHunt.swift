@@ -16,7 +16,7 @@ extension VSH {
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
-                let db = try await store.openStore()
+                let db = try await store.openStore(sync: false, existing: true)
                 guard let stored = try await db.hunt(id: id) else {
                     throw LeagueError.unknownHunt(id: id, known: try await db.hunts().map(\.hunt.id))
                 }

@@ -10,7 +10,8 @@ extension VSH {
         static let configuration = CommandConfiguration(
             commandName: "sync",
             abstract:
-                "Load the hunt files into the database now (every command also does this when they changed).")
+                "Publish the hunt files into the database now (commands that record also do this when they changed; commands that only read never do)."
+        )
 
         @OptionGroup var store: StoreOptions
 

@@ -11,8 +11,10 @@ struct VSH: AsyncParsableCommand {
         commandName: "vsh",
         abstract: "vsh: a geospatial scavenger-hunt engine.",
         discussion: """
-            Hunts are folders of GeoJSON files (hunts/<id>.geojson); every command first syncs them into \
-            the database when they changed. The database (--db, VSH_DB) is a SpatiaLite file (./vsh.sqlite \
+            Hunts are folders of GeoJSON files (hunts/<id>.geojson); vsh sync, and every command that \
+            records (checkin, replay, locate, player add, review approve/reject, serve), first publishes \
+            them into the database when they changed; commands that only read show what is published. \
+            The database (--db, VSH_DB) is a SpatiaLite file (./vsh.sqlite \
             by default) or PostgreSQL + PostGIS (postgres://user@host:port/database); vsh db copy moves a \
             league between the two. Exit codes: 0 ok, 1 check-in rejected, 2 pending \
             review, 64 usage, 65 bad input data, 66 input file missing, 70 internal error, 75 database busy.

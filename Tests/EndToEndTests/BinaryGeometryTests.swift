@@ -25,7 +25,7 @@ import VSHTestSupport
 
     @Test func aLeagueFromBeforeTheColumnIsFilledWhenOpened() throws {
         let workspace = try Workspace()
-        #expect(try workspace.vsh(["hunts"]).status == 0)
+        #expect(try workspace.vsh(["sync"]).status == 0)
         // Bulk lookups read the stored geofences: fixes inside, on a vertex, and outside every stop.
         let fixes = workspace.root.appendingPathComponent("fixes.csv").path
         try Data("36.082014,-115.172734\n36.1706,-115.1445\n36.0,-115.0\n36.1126,-115.1740\n".utf8).write(

@@ -17,6 +17,7 @@ import VSHTestSupport
 
     @Test func huntsAndHuntPrintTheDocumentedJSON() throws {
         let workspace = try Workspace(asShipped: true)
+        #expect(try workspace.vsh(["sync"]).status == 0)
         let list = try json(try workspace.vsh(["hunts", "--json"]).stdout)
         #expect(list.array.map { $0["id"]?.string } == ["downtown-fremont", "strip-classics"])
         guard case .object(let strip) = list.array[1] else {
@@ -62,19 +63,19 @@ import VSHTestSupport
         let typo = workspace.root.appendingPathComponent("vhs.sqlite").path
         for command in [
             ["leaderboard"], ["players"], ["profile", "Ann"], ["doctor"], ["review", "list"],
-            ["player", "role", "Ann", "moderator"],
+            ["player", "role", "Ann", "moderator"], ["hunts"], ["hunt", "strip-classics"],
         ] {
             let result = try TestSupport.run(
                 "vsh", command + ["--db", typo, "--hunts", workspace.hunts], currentDirectory: workspace.root)
             #expect(result.status == 66, "\(command): \(result.stderr)")
             #expect(
                 result.stderr
-                    == "vsh: \(typo): no such database (vsh sync, vsh hunts or vsh player add makes one; "
+                    == "vsh: \(typo): no such database (vsh sync or vsh player add makes one; "
                     + "or name it with --db or VSH_DB)\n", "\(command)")
             #expect(!FileManager.default.fileExists(atPath: typo), "\(command) made \(typo)")
         }
         let made = try TestSupport.run(
-            "vsh", ["hunts", "--db", typo, "--hunts", workspace.hunts], currentDirectory: workspace.root)
+            "vsh", ["sync", "--db", typo, "--hunts", workspace.hunts], currentDirectory: workspace.root)
         #expect(made.status == 0, "\(made.stderr)")
         #expect(try TestSupport.run("vsh", ["leaderboard", "--db", typo]).stdout == "No scores yet.\n")
     }
@@ -103,29 +104,61 @@ import VSHTestSupport
         let workspace = try Workspace()
         let noHunts = try TestSupport.run(
             "vsh",
-            ["hunts", "--db", workspace.db, "--hunts", workspace.root.appendingPathComponent("absent").path])
+            ["sync", "--db", workspace.db, "--hunts", workspace.root.appendingPathComponent("absent").path])
         #expect(noHunts.status == 66)
         #expect(noHunts.stderr.contains("hunts folder not found"))
 
         let jpeg = workspace.root.appendingPathComponent("photo.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x41, count: 4000)).write(to: jpeg)
-        let notDB = try TestSupport.run("vsh", ["hunts", "--db", jpeg.path, "--hunts", workspace.hunts])
+        let notDB = try TestSupport.run("vsh", ["hunts", "--db", jpeg.path])
         #expect(notDB.status == 65)
         #expect(notDB.stderr.hasPrefix("vsh: \(jpeg.path): not a vsh database"))
 
         let noFolder = try TestSupport.run(
-            "vsh", ["hunts", "--db", "/nonexistent-folder/vsh.sqlite", "--hunts", workspace.hunts])
+            "vsh", ["sync", "--db", "/nonexistent-folder/vsh.sqlite", "--hunts", workspace.hunts])
         #expect(noFolder.status == 66)
         #expect(!noFolder.stderr.contains("Fatal") && noFolder.stderr.split(separator: "\n").count == 1)
     }
 
     @Test func environmentVariablesNameTheDatabaseAndHunts() throws {
         let workspace = try Workspace()
-        let result = try TestSupport.run(
-            "vsh", ["hunts"], environment: ["VSH_DB": workspace.db, "VSH_HUNTS": workspace.hunts])
-        #expect(result.status == 0)
+        let environment = ["VSH_DB": workspace.db, "VSH_HUNTS": workspace.hunts]
+        #expect(try TestSupport.run("vsh", ["sync"], environment: environment).status == 0)
         #expect(FileManager.default.fileExists(atPath: workspace.db))
+        let result = try TestSupport.run("vsh", ["hunts"], environment: environment)
+        #expect(result.status == 0)
         #expect(result.stdout.contains("strip-classics"))
+    }
+
+    /// Commands that only read (or change only accounts) show the league as it is: an edited hunt
+    /// file is published by `vsh sync` (or a command that records), never by a read, which used to
+    /// rescore the league (a player gained points without a check-in).
+    @Test func readingCommandsNeverChangeTheHuntsOrTheScores() throws {
+        let workspace = try Workspace()
+        try workspace.league()
+        let board = try workspace.vsh(["leaderboard", "--format", "json"]).stdout
+        let hunt = try workspace.vsh(["hunt", "strip-classics", "--json"]).stdout
+        #expect(board.contains(#""points":50"#), "\(board)")
+        let path = workspace.hunts + "/strip-classics.geojson"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let edited = text.replacingOccurrences(
+            of: "never through traffic.\",\n        \"points\": 50,",
+            with: "never through traffic.\",\n        \"points\": 85,")
+        #expect(edited != text)
+        try workspace.write("strip-classics.geojson", edited)
+        for command in [
+            ["hunts"], ["hunt", "strip-classics"], ["leaderboard"], ["profile", "Ann"], ["players"],
+            ["doctor"],
+            ["review", "list"], ["player", "role", "Dee", "moderator"],
+        ] {
+            #expect(try workspace.vsh(command).status == 0, "\(command)")
+        }
+        #expect(try workspace.vsh(["leaderboard", "--format", "json"]).stdout == board)
+        #expect(try workspace.vsh(["hunt", "strip-classics", "--json"]).stdout == hunt)
+        // Publishing is a command of its own.
+        #expect(try workspace.vsh(["sync"]).status == 0)
+        #expect(try workspace.vsh(["leaderboard", "--format", "json"]).stdout != board)
+        #expect(try workspace.vsh(["hunt", "strip-classics", "--json"]).stdout.contains(#""points":85"#))
     }
 
     @Test func helpIsThereForEveryCommand() throws {

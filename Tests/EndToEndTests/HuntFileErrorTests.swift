@@ -67,12 +67,13 @@ struct BrokenHunt: CustomTestStringConvertible, Sendable {
     @Test(arguments: BrokenHunt.cases)
     func aBadHuntFileGivesOneLineExit65AndKeepsThePreviousHunts(_ broken: BrokenHunt) throws {
         let workspace = try Workspace()
+        #expect(try workspace.vsh(["sync"]).status == 0)
         let first = try workspace.vsh(["hunts", "--json"])
         #expect(first.status == 0)
         let before = try json(first.stdout)
 
         try workspace.write("broken.geojson", broken.text)
-        let result = try workspace.vsh(["hunts", "--json"])
+        let result = try workspace.vsh(["sync"])
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n")
@@ -80,8 +81,10 @@ struct BrokenHunt: CustomTestStringConvertible, Sendable {
         #expect(result.stderr.hasPrefix("vsh: \(workspace.hunts)/"))
         #expect(result.stderr.contains(broken.message), "\(result.stderr)")
 
-        // The database still holds the last good definitions (no hunts folder: used as is).
-        let after = try workspace.vsh(["hunts", "--json"], hunts: false)
+        // The database still holds the last good definitions; a command that records syncs the
+        // folder again and is refused alike; one that reads shows what is published.
+        #expect(try workspace.vsh(["locate", "36.12056", "-115.16139"]).status == 65)
+        let after = try workspace.vsh(["hunts", "--json"])
         #expect(after.status == 0)
         #expect(try json(after.stdout) == before)
         #expect(

@@ -114,7 +114,7 @@ import VSHTestSupport
         let errors = try Spawn.pipe()
         let pid = try Spawn.start(
             TestSupport.productsDirectory.appendingPathComponent("vsh").path,
-            ["hunts", "--db", workspace.db, "--hunts", workspace.hunts], environment: [:], directory: nil,
+            ["sync", "--db", workspace.db, "--hunts", workspace.hunts], environment: [:], directory: nil,
             stdin: 0, stdout: full, stderr: errors.write)
         close(errors.write)
         let stderr = FileHandle(fileDescriptor: errors.read, closeOnDealloc: true).readDataToEndOfFile()

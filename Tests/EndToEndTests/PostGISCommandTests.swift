@@ -12,7 +12,7 @@ import VSHTestSupport
         let fixtures = TestSupport.packageRoot.appendingPathComponent("Fixtures").path
         let now = ["--now", "2026-11-21T20:00:00Z"]
         return [
-            ["hunts"], ["hunt", "downtown-fremont"], ["locate", "36.082014", "-115.172734"],
+            ["sync"], ["hunts"], ["hunt", "downtown-fremont"], ["locate", "36.082014", "-115.172734"],
             ["locate", "36.1160", "-115.1760", "--json"],
             ["player", "add", "Ann Lee"], ["player", "add", "Bo Chen"], ["player", "add", "Cy Reyes"],
             ["player", "add", "ann lee"],
