@@ -17,6 +17,8 @@ public actor MemoryStore: LeagueStore {
     public nonisolated var location: String { "(memory)" }
 
     private var catalog = HuntCatalog(hunts: [])
+    /// The files of the last sync (`publishedFiles`).
+    private var published: [PublishedFile] = []
     private var index = GeofenceIndex(stops: [])
     private var playersByID: [PlayerID: PlayerRecord] = [:]
     private var checkIns: [MemoryCheckIn] = []
@@ -83,13 +85,21 @@ public actor MemoryStore: LeagueStore {
     public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) throws -> SyncOutcome {
         let built = try HuntCatalog.build(sources, badges: badges, inspector: TrustingInspector()).get()
         replaceCatalog(built)
+        published = PublishedFile.of(sources, badges: badges)
         return .updated(hunts: built.hunts.count, stops: built.hunts.reduce(0) { $0 + $1.stops.count })
     }
 
     /// Replaces every hunt and stop, then rescores.
     public func replace(with catalog: HuntCatalog) {
         replaceCatalog(catalog)
+        published = []
     }
+
+    /// The files of the last sync (`HuntStore.publishedFiles`).
+    public func publishedFiles() -> [PublishedFile] { published }
+
+    /// The badges of the definitions (`HuntStore.badgeDefinitions`).
+    public func badgeDefinitions() -> [Badge] { catalog.badges }
 
     // MARK: players
 

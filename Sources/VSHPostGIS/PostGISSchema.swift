@@ -108,6 +108,12 @@ enum PostGISSchema {
         "ALTER TABLE players ADD CONSTRAINT players_role_check CHECK (role IN ('player', 'moderator', 'organiser'))",
     ]
 
+    /// The hunt files and badges.json as synced, for `vsh hunts export`; the next sync keeps them.
+    static let version14: [String] = [
+        "CREATE TABLE published_files (position integer PRIMARY KEY, name text NOT NULL UNIQUE, content bytea NOT NULL)",
+        "DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat')",
+    ]
+
     static let version12: [String] = [
         "ALTER TABLE hunts ADD COLUMN translations text",
         "ALTER TABLE stops ADD COLUMN translations text",

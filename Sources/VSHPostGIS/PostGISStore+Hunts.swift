@@ -261,6 +261,13 @@ extension PostGISStore {
             // Another instance synced the same files while this one validated them.
             if stored == fingerprint { return }
             try await self.replaceDefinitions(db, with: catalog, files: files)
+            for (position, file) in PublishedFile.of(sources, badges: badges).enumerated() {
+                try await db.query(
+                    """
+                    INSERT INTO published_files(position, name, content)
+                    VALUES (\(position), \(file.name), \(ByteBuffer(bytes: file.bytes)))
+                    """, logger: self.logger)
+            }
             try await self.setValue("hunts", fingerprint, db)
             // The folder's stat signature belongs to the old definitions: forgotten with them, so
             // that a sync killed before it records the new one reads the files next time.
@@ -310,6 +317,7 @@ extension PostGISStore {
     func replaceDefinitions(
         _ db: PostgresConnection, with catalog: HuntCatalog, files: [String: String]
     ) async throws {
+        try await db.query("DELETE FROM published_files", logger: logger)
         try await db.query("DELETE FROM stops", logger: logger)
         try await db.query("DELETE FROM hunts", logger: logger)
         try await db.query("DELETE FROM badges", logger: logger)
@@ -351,6 +359,24 @@ extension PostGISStore {
         }
         // A new generation: every instance reads the hunts again on its next check-in.
         try await setValue("generation", UUID().uuidString, db)
+    }
+
+    /// The files the definitions were last synced from (`HuntStore.publishedFiles`).
+    public func publishedFiles() async throws -> [PublishedFile] {
+        try await read { db in
+            try await db.query(
+                "SELECT name, content FROM published_files ORDER BY position", logger: self.logger
+            )
+            .collect().map { row in
+                let (name, content) = try row.decode((String, ByteBuffer).self)
+                return PublishedFile(name: name, bytes: Array(content.readableBytesView))
+            }
+        }
+    }
+
+    /// The badges of the definitions (`HuntStore.badgeDefinitions`).
+    public func badgeDefinitions() async throws -> [Badge] {
+        try await read { try await self.scoringCatalog($0).badges }
     }
 
     /// Translations as stored: JSON text, or nil for none.

@@ -75,6 +75,11 @@ extension SpatiaLiteStore {
                 return
             }
             try Self.replaceDefinitions(db, with: catalog, files: files)
+            for file in PublishedFile.of(sources, badges: badges) {
+                try db.execute(
+                    sql: "INSERT INTO published_files(name, content) VALUES (?, ?)",
+                    arguments: [file.name, Data(file.bytes)])
+            }
             try db.execute(
                 sql:
                     "INSERT INTO sync_state(key, value) VALUES ('hunts', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -99,6 +104,20 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// The files the definitions were last synced from (`HuntStore.publishedFiles`).
+    public func publishedFiles() async throws -> [PublishedFile] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT name, content FROM published_files ORDER BY rowid").map {
+                PublishedFile(name: $0[0], bytes: [UInt8]($0[1] as Data))
+            }
+        }
+    }
+
+    /// The badges of the definitions (`HuntStore.badgeDefinitions`).
+    public func badgeDefinitions() async throws -> [Badge] {
+        try await read { try Self.scoringCatalog($0).badges }
+    }
+
     /// Translations as stored: JSON text, or nil for none.
     static func translationsText(_ translations: [String: Translation]) -> String? {
         translations.isEmpty ? nil : HuntFile.translationsJSON(translations).compactText
@@ -109,6 +128,8 @@ extension SpatiaLiteStore {
     {
         // Stops' rows carry SpatiaLite geometry (and its triggers keep the spatial index).
         try SpatiaLiteDatabase.attachSpatiaLite(db)
+        // The files of the definitions that go (a sync writes its own after this).
+        try db.execute(sql: "DELETE FROM published_files")
         // A new token for these definitions: a process that keeps hunts decoded (`HuntCache`)
         // reads it in each transaction and decodes them again when it changed.
         try db.execute(

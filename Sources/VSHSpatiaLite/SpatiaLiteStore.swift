@@ -493,6 +493,15 @@ public final class SpatiaLiteStore: LeagueStore {
                     code: 11, message: "the players' role constraint could not be widened", path: "")
             }
         }
+        migrator.registerMigration("v23-published-files") { db in
+            // The hunt files and badges.json as synced, for `vsh hunts export`. The stored
+            // fingerprint goes, so that the next sync keeps the files of the definitions it loads.
+            try db.execute(
+                sql: """
+                    CREATE TABLE published_files (name TEXT PRIMARY KEY, content BLOB NOT NULL);
+                    DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat');
+                    """)
+        }
         return migrator
     }
 }

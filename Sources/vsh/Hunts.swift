@@ -8,7 +8,15 @@ import VSHSpatiaLite
 extension VSH {
     struct Hunts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "hunts", abstract: "List the published hunts (vsh sync publishes the hunts folder).")
+            commandName: "hunts", abstract: "List the published hunts, or export them as files.",
+            subcommands: [List.self, Export.self], defaultSubcommand: List.self)
+    }
+}
+
+extension VSH.Hunts {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the published hunts (vsh sync publishes the hunts folder).")
 
         @OptionGroup var store: StoreOptions
         @Flag(help: "One JSON array of hunts (shape in the README).") var json = false
@@ -37,6 +45,72 @@ extension VSH {
                     ])
                 }
                 table.render().forEach(Output.line)
+                return .success
+            }
+        }
+    }
+}
+
+extension VSH.Hunts {
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract:
+                "Write the published hunts (and badges.json) into a new or empty folder, as files that vsh-master validate accepts and vsh sync publishes back unchanged."
+        )
+
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The folder to write (new, or empty).") var folder: String
+
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let manager = FileManager.default
+                if let contents = try? manager.contentsOfDirectory(atPath: folder), !contents.isEmpty {
+                    throw InputError(
+                        "\(folder) is not empty; vsh hunts export writes into a new or empty folder",
+                        status: .usage)
+                }
+                let db = try await store.openStore(sync: false, existing: true)
+                var files = try await db.publishedFiles()
+                if files.isEmpty {
+                    // Definitions that were not synced from files (a copy, an older league): written
+                    // out as vsh-master writes hunt files.
+                    let hunts = try await db.hunts().map(\.hunt)
+                    files = hunts.map {
+                        PublishedFile(name: "\($0.id).geojson", bytes: Array(HuntFile.text(of: $0).utf8))
+                    }
+                    let badges = try await db.badgeDefinitions()
+                    if !badges.isEmpty {
+                        files.append(
+                            PublishedFile(
+                                name: BadgeFile.fileName, bytes: Array(BadgeFile.text(of: badges).utf8)))
+                    }
+                }
+                if files.isEmpty {
+                    throw InputError("no hunts are published in \(store.databasePath)", status: .dataError)
+                }
+                // A name is a file of this folder, never a path out of it (a shared database is input too).
+                for file in files
+                where file.name.hasPrefix(".") || file.name.contains("/") || file.name.contains("\0")
+                    || !(file.name.hasSuffix(".geojson") || file.name == BadgeFile.fileName)
+                {
+                    throw InputError(
+                        "the database names a published file \"\(file.name)\" that is not a hunt file")
+                }
+                do {
+                    try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    for file in files {
+                        try Data(file.bytes).write(
+                            to: URL(fileURLWithPath: folder + "/" + file.name), options: .atomic)
+                    }
+                } catch {
+                    throw InputError(
+                        "\(folder): cannot write the hunt files (\(error.localizedDescription))",
+                        status: .ioError)
+                }
+                let hunts = files.filter { $0.name != BadgeFile.fileName }.count
+                let badges = files.count > hunts ? " and \(BadgeFile.fileName)" : ""
+                Output.line("exported \(hunts) hunt\(hunts == 1 ? "" : "s")\(badges) to \(folder)")
                 return .success
             }
         }

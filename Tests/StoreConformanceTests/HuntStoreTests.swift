@@ -198,6 +198,29 @@ import VSHTestSupport
                 .isEmpty)
     }
 
+    /// The files of the last sync are kept byte for byte (what `vsh hunts export` writes back), on
+    /// every backend; a sync of other files replaces them, a catalog from elsewhere has none.
+    @Test(arguments: AccountStoreTests.Backend.allCases) func theFilesOfTheLastSyncAreKept(
+        _ backend: AccountStoreTests.Backend
+    ) async throws {
+        let store = try await AccountStoreTests().store(backend)
+        #expect(try await store.publishedFiles().isEmpty)
+        let folder = TestSupport.packageRoot.appendingPathComponent("hunts").path
+        let sources = try HuntSources.read(directory: folder)
+        let badges = try #require(try HuntSources.readBadges(directory: folder))
+        _ = try await store.sync(sources, badges: badges)
+        let files = try await store.publishedFiles()
+        #expect(files.map(\.name) == ["downtown-fremont.geojson", "strip-classics.geojson", "badges.json"])
+        #expect(files.map(\.bytes) == sources.map(\.bytes) + [badges.bytes])
+        #expect(try await store.badgeDefinitions().map(\.id).first == "first-roll")
+        #expect(try await store.badgeDefinitions().count == 11)
+        _ = try await store.sync(Array(sources.prefix(1)), badges: nil)
+        #expect(try await store.publishedFiles().map(\.name) == ["downtown-fremont.geojson"])
+        #expect(try await store.badgeDefinitions().isEmpty)
+        try await store.replace(with: HuntCatalog(hunts: []))
+        #expect(try await store.publishedFiles().isEmpty)
+    }
+
     /// A folder sync records the folder's stat signature after the definitions: when it is killed
     /// in between, the next sync of the old folder must read its files, not trust the signature the
     /// old definitions left (found by `CrashTests`: a database kept the other folder's stops).

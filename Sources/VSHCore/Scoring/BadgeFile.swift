@@ -228,3 +228,34 @@ extension BadgeFile {
         return (try? read(Array(text.utf8), file: "database", huntIDs: huntIDs).get()) ?? []
     }
 }
+
+extension BadgeFile {
+    /// `badges.json` for `badges`, laid out as the shipped file is (one badge's fields a line, its
+    /// rule on one line, a time window's count of 1 left out as the file may leave it): what
+    /// `vsh hunts export` writes when the database does not hold the file it was synced from.
+    public static func text(of badges: [Badge]) -> String {
+        func inline(_ value: JSONValue) -> String {
+            guard case .object(let object) = value else { return value.compactText }
+            let members = object.members.filter { $0.value != .null }
+            return "{"
+                + members.map { "\(JSONValue.string($0.key).compactText): \($0.value.compactText)" }
+                .joined(separator: ", ") + "}"
+        }
+        let items = badges.map { badge -> String in
+            var rule = ruleJSON(badge.rule)
+            if case .timeWindow(_, _, 1) = badge.rule, case .object(var object) = rule {
+                object["count"] = .null
+                rule = .object(object)
+            }
+            let fields = [
+                "\"id\": \(JSONValue.string(badge.id).compactText)",
+                "\"name\": \(JSONValue.string(badge.name).compactText)",
+                "\"description\": \(JSONValue.string(badge.description).compactText)",
+                "\"points\": \(badge.points)",
+                "\"rule\": \(inline(rule))",
+            ]
+            return "    {\n      " + fields.joined(separator: ",\n      ") + "\n    }"
+        }
+        return "{\n  \"badges\": [\n" + items.joined(separator: ",\n") + "\n  ]\n}\n"
+    }
+}

@@ -110,6 +110,15 @@ public protocol HuntStore: Sendable {
     /// Replaces every hunt and stop with a catalog the caller validated itself.
     func replace(with catalog: HuntCatalog) async throws
 
+    /// The hunt files (and `badges.json`) the definitions were last synced from, byte for byte, in
+    /// file-name order with `badges.json` last: what `vsh hunts export` writes back. Empty when the
+    /// definitions came from elsewhere (`replace(with:)`, a copy, a league synced before vsh kept
+    /// them: the next sync that changes something keeps them).
+    func publishedFiles() async throws -> [PublishedFile]
+
+    /// The badges of the definitions, in `badges.json` order.
+    func badgeDefinitions() async throws -> [Badge]
+
     /// Syncs the hunt files of a folder (every `*.geojson` and `badges.json`) when they changed.
     @discardableResult
     func sync(directory: String) async throws -> SyncOutcome
@@ -160,5 +169,27 @@ extension HuntStore {
             answers.append(try await stops(crossedBy: segment.from, segment.to, inHunt: huntID))
         }
         return answers
+    }
+}
+
+/// A hunt file or `badges.json` as the league's definitions were synced from it.
+public struct PublishedFile: Sendable, Equatable {
+    /// The file's name in the hunts folder (`strip-classics.geojson`, `badges.json`).
+    public var name: String
+    /// Its bytes.
+    public var bytes: [UInt8]
+
+    /// A file from its name and bytes.
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+    }
+
+    /// The files of a sync: each source's file name and bytes, then `badges.json` when there is one.
+    public static func of(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) -> [PublishedFile] {
+        (sources + (badges.map { [$0] } ?? [])).map {
+            PublishedFile(
+                name: String($0.path.split(separator: "/").last ?? Substring($0.path)), bytes: $0.bytes)
+        }
     }
 }
