@@ -34,13 +34,18 @@ public final class PostGISStore: LeagueStore {
     let huntCache = Mutex<(generation: String, catalogue: Catalogue)?>(nil)
     /// Session lookups in flight and waiting (`session(tokenHash:at:)`).
     let sessionLookups = SessionLookups<FoundSession>()
+    /// How long a query waits for a pooled connection before answering "busy" (`withConnection`).
+    let connectionWait: TimeInterval
 
     /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`; the
     /// password may also come from `PGPASSWORD`) and brings its schema up to date; `readOnly`
-    /// (a replica) only checks the schema is there.
+    /// (a replica) only checks the schema is there. `connectionWait` bounds the wait for a pooled
+    /// connection (`BusyTimeout` unless given: a process of many stores, such as a test run, may
+    /// wait longer without making its child processes wait longer too).
     /// - Throws: `PostGISError` when the URL is not one, the server cannot be reached or refuses.
-    public init(url: String, readOnly: Bool = false) async throws {
+    public init(url: String, readOnly: Bool = false, connectionWait: TimeInterval? = nil) async throws {
         let target = try DatabaseURL(url)
+        self.connectionWait = max(connectionWait ?? BusyTimeout.seconds, 1)
         location = target.redacted
         var logger = Logger(label: "vsh.postgis")
         // PostgresNIO logs queries at debug and trace; positions and hashes stay out of every log.
@@ -103,6 +108,7 @@ public final class PostGISStore: LeagueStore {
         logger = store.logger
         runner = nil
         pinned = connection
+        connectionWait = store.connectionWait
     }
 
     deinit { runner?.cancel() }
@@ -188,7 +194,7 @@ public final class PostGISStore: LeagueStore {
             }
         }
         let client = self.client
-        let bound = max(BusyTimeout.seconds, 1)
+        let bound = connectionWait
         let leased = Flag()
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in

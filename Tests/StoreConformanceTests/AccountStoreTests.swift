@@ -14,7 +14,9 @@ import VSHTestSupport
     func store(_ backend: Backend) async throws -> any LeagueStore {
         switch backend {
         case .memory: return MemoryStore()
-        case .postGIS: return try await PostGISStore(url: try PostgresCluster.shared().database())
+        case .postGIS:
+            return try await PostGISStore(
+                url: try PostgresCluster.shared().database(), connectionWait: PostgresCluster.connectionWait)
         case .spatiaLite:
             return try SpatiaLiteStore(
                 path: TestSupport.temporaryDirectory("vsh-accounts").appendingPathComponent("v.sqlite").path)

@@ -15,7 +15,10 @@ import VSHTestSupport
 
         func open() async throws -> any LeagueStore {
             switch self {
-            case .postGIS: return try await PostGISStore(url: try PostgresCluster.shared().database())
+            case .postGIS:
+                return try await PostGISStore(
+                    url: try PostgresCluster.shared().database(),
+                    connectionWait: PostgresCluster.connectionWait)
             case .spatiaLite:
                 return try SpatiaLiteStore(
                     path: TestSupport.temporaryDirectory("vsh-store").appendingPathComponent("vsh.sqlite")
@@ -269,7 +272,7 @@ import VSHTestSupport
     @Test func postGISCoveringLookupsGoThroughTheGiSTIndex() async throws {
         let cluster = try PostgresCluster.shared()
         let url = try cluster.database()
-        let store = try await PostGISStore(url: url)
+        let store = try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait)
         var stops: [(id: String, geofence: Geofence)] = []
         for i in 0..<3000 {
             stops.append(

@@ -132,7 +132,8 @@ enum Scenario {
             photos: FilePhotoStore.beside(databasePath: single))
         #expect(oneConnection == spatiaLite)
         // PostgreSQL + PostGIS, photos in the database.
-        let postGIS = try await PostGISStore(url: try PostgresCluster.shared().database())
+        let postGIS = try await PostGISStore(
+            url: try PostgresCluster.shared().database(), connectionWait: PostgresCluster.connectionWait)
         let onPostGIS = try await Scenario.play(on: postGIS, photos: PostGISPhotoStore(store: postGIS))
         #expect(onPostGIS.count == spatiaLite.count)
         for (a, b) in zip(spatiaLite, onPostGIS) { #expect(a == b) }

@@ -12,7 +12,7 @@ import VSHTestSupport
     @Test func dayCandidatesAreFoundByTheBadgesClock() async throws {
         let cluster = try PostgresCluster.shared()
         let url = try cluster.database()
-        let store = try await PostGISStore(url: url)
+        let store = try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait)
         defer { store.close() }
         let database = String(url.split(separator: "/").last!)
         // Many live check-ins of one player over a year, none in the asked range's day.

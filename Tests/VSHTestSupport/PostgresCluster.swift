@@ -20,6 +20,11 @@ public final class PostgresCluster: Sendable {
     private let databases = Mutex(0)
 
     /// The cluster of this test process, started on first use.
+    /// How long a store this test process opens waits for a pooled connection: a minute, where
+    /// vsh waits 10 s, since the whole suite shares one cluster and the machine's two cores (a CI
+    /// run's first wave of stores waited past 10 s). Child processes keep vsh's own wait.
+    public static let connectionWait: Double = 60
+
     public static func shared() throws -> PostgresCluster {
         try started.withLock { cluster in
             if let cluster { return cluster }
@@ -125,7 +130,7 @@ public final class PostgresCluster: Sendable {
                 "pg_ctl",
                 [
                     "-D", folder + "/data", "-l", folder + "/server.log", "-w", "-t", "60", "-o",
-                    "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+                    "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400",
                     "start",
                 ]), "pg_ctl start")
     }
