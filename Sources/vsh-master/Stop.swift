@@ -78,6 +78,27 @@ struct StopFields: ParsableArguments {
             "What a check-in here must bring besides what the hunt asks: photo, fix, both (photo,fix) or none.",
             valueName: "list"))
     var proof: String?
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Shown first in the app's feed and marked on maps (a sight not to miss, or a sponsor's place).")
+    var featured: Bool?
+    @Option(
+        help: ArgumentHelp(
+            "Who sponsors the stop, shown wherever the stop is shown (\(Stop.maxSponsorLength) characters at most), or none.",
+            valueName: "text"))
+    var sponsor: String?
+
+    /// The sponsor line as `--sponsor` gives it: `.some(nil)` for none, nil when not given.
+    func sponsorChoice() throws -> String?? {
+        guard let sponsor else { return nil }
+        if sponsor == "none" { return .some(nil) }
+        let line = sponsor.trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty, line.count <= Stop.maxSponsorLength else {
+            throw InputError(
+                "--sponsor takes 1 to \(Stop.maxSponsorLength) characters, or none", status: .usage)
+        }
+        return .some(line)
+    }
 
     /// The stop's own proof as `--proof` gives it, nil when not given.
     func proofChoice() throws -> Set<StopProof>? {
@@ -124,6 +145,7 @@ extension VSHMaster {
                         throw InputError("a new stop needs --name and --points", status: .usage)
                     }
                     let proof = try fields.proofChoice()
+                    let sponsor = try fields.sponsorChoice() ?? nil
                     guard source.count == 1 else {
                         throw InputError(
                             "give one geometry: --gpx, --photos, --circle, --geojson or --wkt", status: .usage
@@ -142,7 +164,9 @@ extension VSHMaster {
                     target.stops.append(
                         Stop(
                             id: id, huntID: hunt, name: name, description: fields.description ?? "",
-                            points: points, image: image, geofence: geofence, proof: proof ?? []))
+                            points: points, image: image, geofence: geofence,
+                            featured: fields.featured ?? false,
+                            sponsor: sponsor, proof: proof ?? []))
                     try hunts.save([target])
                     let area = Geodesic.areaSquareMeters(of: geofence)
                     Output.line(
@@ -244,6 +268,8 @@ extension VSHMaster {
                     if let points = fields.points { hunt.stops[index].points = points }
                     if let description = fields.description { hunt.stops[index].description = description }
                     if let proof = try fields.proofChoice() { hunt.stops[index].proof = proof }
+                    if let featured = fields.featured { hunt.stops[index].featured = featured }
+                    if let sponsor = try fields.sponsorChoice() { hunt.stops[index].sponsor = sponsor }
                     if let geofence = try source.geofence(inspector: try SpatiaLiteInspector.standalone()) {
                         hunt.stops[index].geofence = geofence
                     }

@@ -370,6 +370,37 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
         #expect(try workspace.master(["stop", "rm", "mgm-lion"]).status == 65)
     }
 
+    /// A featured stop and its sponsor line are set from the command line (they used to need the
+    /// file edited by hand), written to the file, published, and taken back.
+    @Test func featuredAndSponsoredStopsHaveFlags() throws {
+        let workspace = try newHunt()
+        let added = try workspace.master([
+            "stop", "add", "--hunt", "test-walk", "--id", "cafe-luz", "--name", "Café Luz", "--points", "20",
+            "--circle", "36.1025,-115.1714,30", "--featured", "--sponsor", "  Café Luz, coffee since 1962 ",
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        let text = try workspace.fileText("test-walk")
+        #expect(
+            text.contains(#""featured": true"#) && text.contains(#""sponsor": "Café Luz, coffee since 1962""#)
+        )
+        #expect(try workspace.vsh(["sync"]).status == 0)
+        let hunt = try json(try workspace.vsh(["hunt", "test-walk", "--json"]).stdout)
+        let stop = hunt["stops"]?.array.first { $0["id"]?.string == "cafe-luz" }
+        #expect(stop?["featured"] == .bool(true))
+        #expect(stop?["sponsor"]?.string == "Café Luz, coffee since 1962")
+        #expect(
+            try workspace.master(["stop", "set", "cafe-luz", "--no-featured", "--sponsor", "none"]).status
+                == 0)
+        let plain = try workspace.fileText("test-walk")
+        #expect(!plain.contains("featured\": true") && !plain.contains("sponsor"))
+        for wrong in ["", "   ", String(repeating: "x", count: Stop.maxSponsorLength + 1)] {
+            let refused = try workspace.master(["stop", "set", "cafe-luz", "--sponsor", wrong])
+            #expect(refused.status == 64)
+            #expect(refused.stderr.contains("--sponsor takes 1 to 120 characters"), "\(refused.stderr)")
+        }
+        #expect(try workspace.fileText("test-walk") == plain)
+    }
+
     /// Removing a stop or hunt players hold points from says so and needs --force: the next sync
     /// takes those points away.
     @Test func removalsSayWhatTheyTakeFromPlayers() throws {

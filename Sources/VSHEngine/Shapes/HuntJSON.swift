@@ -27,6 +27,8 @@ public enum HuntJSON {
                             .double(Coordinate.printed(center.longitude)),
                         ]),
                     ]
+                    if stop.featured { fields["featured"] = .bool(true) }
+                    if let sponsor = stop.sponsor { fields["sponsor"] = .string(sponsor) }
                     if !stop.translations.isEmpty {
                         fields["translations"] = HuntFile.translationsJSON(stop.translations)
                     }
