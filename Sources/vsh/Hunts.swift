@@ -65,6 +65,12 @@ extension VSH.Hunts {
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 let manager = FileManager.default
+                var isFolder: ObjCBool = false
+                if manager.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+                    throw InputError(
+                        "\(folder) is a file; vsh hunts export writes into a new or empty folder",
+                        status: .usage)
+                }
                 if let contents = try? manager.contentsOfDirectory(atPath: folder), !contents.isEmpty {
                     throw InputError(
                         "\(folder) is not empty; vsh hunts export writes into a new or empty folder",

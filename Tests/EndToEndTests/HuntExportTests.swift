@@ -36,6 +36,12 @@ import VSHTestSupport
         #expect(again.status == 64)
         #expect(again.stderr.contains("is not empty"))
         #expect(try files(out) == written)
+        let onAFile = try workspace.vsh(["hunts", "export", out + "/badges.json"])
+        #expect(onAFile.status == 64)
+        #expect(
+            onAFile.stderr
+                == "vsh: \(out)/badges.json is a file; vsh hunts export writes into a new or empty folder\n")
+        #expect(try files(out) == written)
     }
 
     @Test func aLeagueWithoutItsFilesIsWrittenFromItsDefinitions() throws {
