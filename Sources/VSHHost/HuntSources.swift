@@ -63,10 +63,16 @@ public enum HuntSources {
             // Read one byte past the limit so an oversized file is reported, not loaded.
             let data = (try? handle.read(upToCount: HuntFile.maxFileBytes + 1)) ?? Data()
             var info = stat()
-            let size = fstat(handle.fileDescriptor, &info) == 0 ? Int(info.st_size) : nil
+            let stated = fstat(handle.fileDescriptor, &info) == 0
+            let modified =
+                stated
+                ? Date(
+                    timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(
+                        info.st_mtim.tv_nsec)
+                        / 1e9) : nil
             return HuntCatalog.Source(
                 path: path, expectedID: String(name.dropLast(".geojson".count)), bytes: [UInt8](data),
-                fileSize: size)
+                fileSize: stated ? Int(info.st_size) : nil, modified: modified)
         }
     }
 }
@@ -104,9 +110,10 @@ extension HuntStore {
     /// Reads the folder and syncs it (a store that remembers the folder's file stamps skips
     /// reading an unchanged folder instead).
     @discardableResult
-    public func readAndSync(directory: String) async throws -> SyncOutcome {
-        try await sync(
+    public func readAndSync(directory: String, force: Bool = false) async throws -> SyncOutcome {
+        try await publishFiles(
             try HuntSources.read(directory: directory),
-            badges: try HuntSources.readBadges(directory: directory))
+            badges: try HuntSources.readBadges(directory: directory), force: force, at: Date()
+        ).outcome
     }
 }

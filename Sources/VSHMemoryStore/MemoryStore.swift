@@ -19,6 +19,11 @@ public actor MemoryStore: LeagueStore {
     private var catalog = HuntCatalog(hunts: [])
     /// The files of the last sync (`publishedFiles`).
     private var published: [PublishedFile] = []
+    /// Their fingerprint (`publishedFingerprint`).
+    private var fingerprint: String?
+    /// Each hunt's revisions, oldest first.
+    private var revisionsByHunt: [String: [HuntRevision]] = [:]
+    private var drafts: [String: HuntDraft] = [:]
     private var index = GeofenceIndex(stops: [])
     private var playersByID: [PlayerID: PlayerRecord] = [:]
     private var checkIns: [MemoryCheckIn] = []
@@ -76,16 +81,30 @@ public actor MemoryStore: LeagueStore {
 
     /// Reads a folder of hunt files (`HuntSources`, the host's side) and syncs it.
     @discardableResult
-    public func sync(directory: String) async throws -> SyncOutcome {
-        try await readAndSync(directory: directory)
+    public func sync(directory: String, force: Bool) async throws -> SyncOutcome {
+        try await readAndSync(directory: directory, force: force)
     }
 
-    /// Validates the files (structure only; no GEOS here) and replaces every hunt, then rescores.
+    /// Validates the files (structure only; no GEOS here), replaces every hunt, records the
+    /// revisions and rescores (`HuntStore.publish`).
     @discardableResult
-    public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) throws -> SyncOutcome {
-        let built = try HuntCatalog.build(sources, badges: badges, inspector: TrustingInspector()).get()
+    public func publish(_ publication: Publication) throws -> SyncOutcome {
+        let built = try HuntCatalog.build(
+            publication.sources, badges: publication.badges, inspector: TrustingInspector()
+        ).get()
+        for id in publication.publishedDrafts { drafts[id] = nil }
+        if fingerprint == publication.fingerprint && publication.revisions.isEmpty { return .unchanged }
+        guard fingerprint == publication.basedOn else { throw PublicationRace() }
         replaceCatalog(built)
-        published = PublishedFile.of(sources, badges: badges)
+        published = PublishedFile.of(publication.sources, badges: publication.badges)
+        fingerprint = publication.fingerprint
+        for revision in publication.revisions {
+            let number = (revisionsByHunt[revision.huntID]?.last?.revision ?? 0) + 1
+            revisionsByHunt[revision.huntID, default: []].append(
+                HuntRevision(
+                    huntID: revision.huntID, revision: number, publishedAt: publication.at, by: revision.by,
+                    source: revision.source))
+        }
         return .updated(hunts: built.hunts.count, stops: built.hunts.reduce(0) { $0 + $1.stops.count })
     }
 
@@ -93,7 +112,30 @@ public actor MemoryStore: LeagueStore {
     public func replace(with catalog: HuntCatalog) {
         replaceCatalog(catalog)
         published = []
+        fingerprint = nil
     }
+
+    /// The fingerprint of the published files (`HuntStore.publishedFingerprint`).
+    public func publishedFingerprint() -> String? { fingerprint }
+
+    /// Each hunt's latest revision (`HuntStore.latestRevisions`).
+    public func latestRevisions() -> [String: HuntRevision] { revisionsByHunt.compactMapValues(\.last) }
+
+    /// A hunt's revisions, newest first (`HuntStore.revisions`).
+    public func revisions(huntID: String) -> [HuntRevision] { (revisionsByHunt[huntID] ?? []).reversed() }
+
+    /// A hunt's draft (`HuntStore.draft`).
+    public func draft(huntID: String) -> HuntDraft? { drafts[huntID] }
+
+    /// Keeps a draft (`HuntStore.saveDraft`).
+    public func saveDraft(_ draft: HuntDraft) { drafts[draft.huntID] = draft }
+
+    /// Drops a draft (`HuntStore.dropDraft`).
+    @discardableResult
+    public func dropDraft(huntID: String) -> Bool { drafts.removeValue(forKey: huntID) != nil }
+
+    /// The hunts with drafts (`HuntStore.draftIDs`).
+    public func draftIDs() -> [String] { drafts.keys.sorted() }
 
     /// The files of the last sync (`HuntStore.publishedFiles`).
     public func publishedFiles() -> [PublishedFile] { published }

@@ -114,6 +114,25 @@ enum PostGISSchema {
         "DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat')",
     ]
 
+    /// Hunts as published revisions and at most one draft each; the revision a check-in was
+    /// judged under.
+    static let version15: [String] = [
+        """
+        CREATE TABLE hunt_revisions (
+            hunt_id text NOT NULL,
+            revision integer NOT NULL,
+            published_at text NOT NULL,
+            published_by text,
+            source text NOT NULL CHECK (source IN ('console', 'files')),
+            content bytea NOT NULL,
+            PRIMARY KEY (hunt_id, revision)
+        )
+        """,
+        "CREATE TABLE hunt_drafts (hunt_id text PRIMARY KEY, content bytea NOT NULL, saved_at text NOT NULL, saved_by text)",
+        "ALTER TABLE hunts ADD COLUMN revision integer",
+        "ALTER TABLE checkins ADD COLUMN hunt_revision integer",
+    ]
+
     static let version12: [String] = [
         "ALTER TABLE hunts ADD COLUMN translations text",
         "ALTER TABLE stops ADD COLUMN translations text",

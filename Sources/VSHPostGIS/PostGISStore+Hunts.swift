@@ -241,32 +241,55 @@ extension PostGISStore {
 
     // MARK: sync
 
-    /// Brings the hunts and stops in line with the hunt files when they changed: every file is
-    /// validated first (PostGIS's `ST_IsValidReason`, Karney's area), and only when all are valid
-    /// are the definitions replaced and everyone rescored, in one transaction holding the
+    /// Publishes (`HuntStore.publish`): every file is validated first (PostGIS's
+    /// `ST_IsValidReason`, Karney's area), and only when all are valid are the definitions
+    /// replaced, the revisions recorded and everyone rescored, in one transaction holding the
     /// catalogue lock. A bad file leaves the last good definitions and throws `HuntFileErrors`.
     @discardableResult
-    public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) async throws -> SyncOutcome
-    {
-        let fingerprint = HuntCatalog.fingerprint(sources, badges: badges)
-        if try await storedValue("hunts") == fingerprint { return .unchanged }
-        let catalog = try await validated(sources, badges: badges)
-        let files = Dictionary(uniqueKeysWithValues: sources.map { ($0.expectedID, $0.path) })
+    public func publish(_ publication: Publication) async throws -> SyncOutcome {
+        let catalog = try await validated(publication.sources, badges: publication.badges)
+        let files = Dictionary(publication.sources.map { ($0.expectedID, $0.path) }) { a, _ in a }
+        let bytes = Dictionary(publication.sources.map { ($0.expectedID, $0.bytes) }) { a, _ in a }
+        let fingerprint = publication.fingerprint
         try await transaction { db in
             try await db.query("SELECT pg_advisory_xact_lock(\(Lock.catalogue))", logger: self.logger)
             let stored = try await db.query(
                 "SELECT value FROM sync_state WHERE key = 'hunts'", logger: self.logger
             )
             .collect().first?.decode(String.self)
-            // Another instance synced the same files while this one validated them.
-            if stored == fingerprint { return }
+            if stored == fingerprint && publication.revisions.isEmpty {
+                for id in publication.publishedDrafts {
+                    try await db.query("DELETE FROM hunt_drafts WHERE hunt_id = \(id)", logger: self.logger)
+                }
+                return
+            }
+            guard stored == publication.basedOn else { throw PublicationRace() }
             try await self.replaceDefinitions(db, with: catalog, files: files)
-            for (position, file) in PublishedFile.of(sources, badges: badges).enumerated() {
+            for (position, file) in PublishedFile.of(publication.sources, badges: publication.badges)
+                .enumerated()
+            {
                 try await db.query(
                     """
                     INSERT INTO published_files(position, name, content)
                     VALUES (\(position), \(file.name), \(ByteBuffer(bytes: file.bytes)))
                     """, logger: self.logger)
+            }
+            let at = RFC3339.format(publication.at)
+            for revision in publication.revisions {
+                let content = ByteBuffer(bytes: bytes[revision.huntID] ?? [])
+                try await db.query(
+                    """
+                    INSERT INTO hunt_revisions(hunt_id, revision, published_at, published_by, source, content)
+                    SELECT \(revision.huntID), COALESCE(MAX(revision), 0) + 1, \(at), \(revision.by),
+                        \(revision.source.rawValue), \(content)
+                    FROM hunt_revisions WHERE hunt_id = \(revision.huntID)
+                    """, logger: self.logger)
+            }
+            try await db.query(
+                "UPDATE hunts SET revision = (SELECT MAX(r.revision) FROM hunt_revisions r WHERE r.hunt_id = hunts.id)",
+                logger: self.logger)
+            for id in publication.publishedDrafts {
+                try await db.query("DELETE FROM hunt_drafts WHERE hunt_id = \(id)", logger: self.logger)
             }
             try await self.setValue("hunts", fingerprint, db)
             // The folder's stat signature belongs to the old definitions: forgotten with them, so
@@ -275,6 +298,90 @@ extension PostGISStore {
             try await self.rescoreEveryone(db)
         }
         return .updated(hunts: catalog.hunts.count, stops: catalog.hunts.reduce(0) { $0 + $1.stops.count })
+    }
+
+    /// The fingerprint of the published files (`HuntStore.publishedFingerprint`).
+    public func publishedFingerprint() async throws -> String? { try await storedValue("hunts") }
+
+    /// Each hunt's latest revision (`HuntStore.latestRevisions`).
+    public func latestRevisions() async throws -> [String: HuntRevision] {
+        var latest: [String: HuntRevision] = [:]
+        for revision in try await revisionRows(huntID: nil, latestOnly: true) {
+            latest[revision.huntID] = revision
+        }
+        return latest
+    }
+
+    /// A hunt's revisions, newest first (`HuntStore.revisions`).
+    public func revisions(huntID: String) async throws -> [HuntRevision] {
+        try await revisionRows(huntID: huntID, latestOnly: false)
+    }
+
+    func revisionRows(huntID: String?, latestOnly: Bool) async throws -> [HuntRevision] {
+        try await read { db in
+            try await db.query(
+                """
+                SELECT hunt_id, revision, published_at, published_by, source FROM hunt_revisions r
+                WHERE (\(huntID)::text IS NULL OR hunt_id = \(huntID))
+                  AND (NOT \(latestOnly)::bool
+                       OR revision = (SELECT MAX(m.revision) FROM hunt_revisions m WHERE m.hunt_id = r.hunt_id))
+                ORDER BY hunt_id, revision DESC
+                """, logger: self.logger
+            ).collect().map { row in
+                let (hunt, revision, at, by, source) = try row.decode(
+                    (String, Int, String, String?, String).self)
+                return HuntRevision(
+                    huntID: hunt, revision: revision, publishedAt: RFC3339.parse(at) ?? .distantPast, by: by,
+                    source: RevisionSource(rawValue: source) ?? .files)
+            }
+        }
+    }
+
+    /// A hunt's draft (`HuntStore.draft`).
+    public func draft(huntID: String) async throws -> HuntDraft? {
+        try await read { db in
+            try await db.query(
+                "SELECT content, saved_at, saved_by FROM hunt_drafts WHERE hunt_id = \(huntID)",
+                logger: self.logger
+            ).collect().first.map { row in
+                let (content, at, by) = try row.decode((ByteBuffer, String, String?).self)
+                return HuntDraft(
+                    huntID: huntID, bytes: Array(content.readableBytesView),
+                    savedAt: RFC3339.parse(at) ?? .distantPast, by: by)
+            }
+        }
+    }
+
+    /// Keeps a draft (`HuntStore.saveDraft`).
+    public func saveDraft(_ draft: HuntDraft) async throws {
+        try await transaction { db in
+            try await db.query(
+                """
+                INSERT INTO hunt_drafts(hunt_id, content, saved_at, saved_by)
+                VALUES (\(draft.huntID), \(ByteBuffer(bytes: draft.bytes)), \(RFC3339.format(draft.savedAt)), \(draft.by))
+                ON CONFLICT (hunt_id) DO UPDATE SET content = excluded.content, saved_at = excluded.saved_at,
+                    saved_by = excluded.saved_by
+                """, logger: self.logger)
+        }
+    }
+
+    /// Drops a draft (`HuntStore.dropDraft`).
+    @discardableResult
+    public func dropDraft(huntID: String) async throws -> Bool {
+        try await transaction { db in
+            try await db.query(
+                "DELETE FROM hunt_drafts WHERE hunt_id = \(huntID) RETURNING hunt_id", logger: self.logger
+            ).collect().count > 0
+        }
+    }
+
+    /// The hunts with drafts (`HuntStore.draftIDs`).
+    public func draftIDs() async throws -> [String] {
+        try await read { db in
+            try await db.query("SELECT hunt_id FROM hunt_drafts ORDER BY hunt_id", logger: self.logger)
+                .collect()
+                .map { try $0.decode(String.self) }
+        }
     }
 
     /// Replaces every hunt and stop with a catalog the caller validated, then rescores.
@@ -403,20 +510,19 @@ extension PostGISStore {
     /// Syncs the hunt files of a folder when they changed: an unchanged folder (the same names,
     /// sizes and modification times as at the last sync) is not even read.
     @discardableResult
-    public func sync(directory: String) async throws -> SyncOutcome {
+    public func sync(directory: String, force: Bool) async throws -> SyncOutcome {
         let signature = HuntSources.statSignature(directory: directory)
-        if let signature, try await storedValue("hunts") != nil,
+        if let signature, !force, try await storedValue("hunts") != nil,
             try await storedValue("hunts-stat") == signature
         {
             return .unchanged
         }
         let sources = try HuntSources.read(directory: directory)
         let badges = try HuntSources.readBadges(directory: directory)
-        let outcome = try await sync(sources, badges: badges)
+        let (outcome, fingerprint) = try await publishFiles(sources, badges: badges, force: force, at: Date())
         if let signature {
-            // Only while the stored definitions are still these files' (another process may have
-            // synced other files since).
-            let fingerprint = HuntCatalog.fingerprint(sources, badges: badges)
+            // Only while the published set is still the one this folder gave (another process may
+            // have published since).
             try await transaction { db in
                 try await db.query("SELECT pg_advisory_xact_lock(\(Lock.catalogue))", logger: self.logger)
                 let stored = try await db.query(

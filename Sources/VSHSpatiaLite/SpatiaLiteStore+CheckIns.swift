@@ -188,8 +188,9 @@ extension SpatiaLiteStore {
             sql: """
                 INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256,
                     pixel_sha256, phash, clock_epoch, lat, lon, accuracy_m, fix_time, fix_epoch, hunt_id, stop_id,
-                    verdict, points, rules, overturns)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    verdict, points, rules, overturns, hunt_revision)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    (SELECT revision FROM hunts WHERE id = ?15))
                 """
         ).execute(arguments: arguments)
         return db.lastInsertedRowID

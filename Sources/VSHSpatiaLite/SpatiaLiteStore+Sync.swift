@@ -10,14 +10,13 @@ extension SpatiaLiteStore {
         HuntCatalog.fingerprint(sources, badges: badges)
     }
 
-    /// Syncs the hunt files and `badges.json` of a folder. When every file has
-    /// the name, size, modification time and inode of the last sync, nothing is
-    /// read (a 60 MB folder of 50,000 stops was hashed at every command); else
-    /// the content decides, as `sync(_:badges:)` says.
+    /// Syncs the hunt files and `badges.json` of a folder (`HuntStore.publishFiles`). When every
+    /// file has the name, size, modification time and inode of the last sync, nothing is read (a
+    /// 60 MB folder of 50,000 stops was hashed at every command).
     @discardableResult
-    public func sync(directory: String) async throws -> SyncOutcome {
+    public func sync(directory: String, force: Bool) async throws -> SyncOutcome {
         let signature = HuntSources.statSignature(directory: directory)
-        if let signature {
+        if let signature, !force {
             // Both values in one read (each read is a trip to the connection's queue).
             let stored: [String: String] = try await read { db in
                 var values: [String: String] = [:]
@@ -29,11 +28,10 @@ extension SpatiaLiteStore {
         }
         let sources = try HuntSources.read(directory: directory)
         let badges = try HuntSources.readBadges(directory: directory)
-        let outcome = try await sync(sources, badges: badges)
+        let (outcome, fingerprint) = try await publishFiles(sources, badges: badges, force: force, at: Date())
         if let signature {
-            // Only while the stored definitions are still these files' (another process may have
-            // synced other files since).
-            let fingerprint = Self.fingerprint(sources, badges: badges)
+            // Only while the published set is still the one this folder gave (another process may
+            // have published since).
             try await write { db in
                 try db.execute(
                     sql: """
@@ -53,32 +51,56 @@ extension SpatiaLiteStore {
         }
     }
 
-    /// Brings the database's hunts and stops in line with the hunt files, when they changed.
-    ///
-    /// All files are validated first (GEOS validity and ellipsoidal area
-    /// through this database's SpatiaLite); only when every one is valid are the
-    /// definitions replaced, in one IMMEDIATE transaction. A bad file therefore
-    /// leaves the last good definitions in place and throws `HuntFileErrors`
-    /// listing every problem.
+    /// The fingerprint of the published files (`HuntStore.publishedFingerprint`).
+    public func publishedFingerprint() async throws -> String? { try await storedValue("hunts") }
+
+    /// Publishes (`HuntStore.publish`): all files are validated first (GEOS validity and
+    /// ellipsoidal area through this database's SpatiaLite); only when every one is valid are the
+    /// definitions replaced, in one IMMEDIATE transaction. A bad file leaves the last good
+    /// definitions in place and throws `HuntFileErrors` listing every problem.
     @discardableResult
-    public func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source? = nil) async throws
-        -> SyncOutcome
-    {
-        let fingerprint = Self.fingerprint(sources, badges: badges)
-        if try await storedValue("hunts") == fingerprint { return .unchanged }
-        let catalog = try HuntCatalog.build(sources, badges: badges, inspector: inspector).get()
-        let files = Dictionary(uniqueKeysWithValues: sources.map { ($0.expectedID, $0.path) })
+    public func publish(_ publication: Publication) async throws -> SyncOutcome {
+        let catalog = try HuntCatalog.build(
+            publication.sources, badges: publication.badges, inspector: inspector
+        )
+        .get()
+        let files = Dictionary(publication.sources.map { ($0.expectedID, $0.path) }) { a, _ in a }
+        let fingerprint = publication.fingerprint
         try await write { db in
-            // Another process may have synced the same files while we validated.
-            if try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'hunts'") == fingerprint
-            {
+            let stored = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'hunts'")
+            if stored == fingerprint && publication.revisions.isEmpty {
+                for id in publication.publishedDrafts {
+                    try db.execute(sql: "DELETE FROM hunt_drafts WHERE hunt_id = ?", arguments: [id])
+                }
                 return
             }
+            guard stored == publication.basedOn else { throw PublicationRace() }
             try Self.replaceDefinitions(db, with: catalog, files: files)
-            for file in PublishedFile.of(sources, badges: badges) {
+            for file in PublishedFile.of(publication.sources, badges: publication.badges) {
                 try db.execute(
                     sql: "INSERT INTO published_files(name, content) VALUES (?, ?)",
                     arguments: [file.name, Data(file.bytes)])
+            }
+            let bytes = Dictionary(publication.sources.map { ($0.expectedID, $0.bytes) }) { a, _ in a }
+            for revision in publication.revisions {
+                try db.execute(
+                    sql: """
+                        INSERT INTO hunt_revisions(hunt_id, revision, published_at, published_by, source, content)
+                        VALUES (?1, (SELECT COALESCE(MAX(revision), 0) + 1 FROM hunt_revisions WHERE hunt_id = ?1),
+                            ?2, ?3, ?4, ?5)
+                        """,
+                    arguments: [
+                        revision.huntID, RFC3339.format(publication.at), revision.by,
+                        revision.source.rawValue,
+                        Data(bytes[revision.huntID] ?? []),
+                    ])
+            }
+            try db.execute(
+                sql:
+                    "UPDATE hunts SET revision = (SELECT MAX(r.revision) FROM hunt_revisions r WHERE r.hunt_id = hunts.id)"
+            )
+            for id in publication.publishedDrafts {
+                try db.execute(sql: "DELETE FROM hunt_drafts WHERE hunt_id = ?", arguments: [id])
             }
             try db.execute(
                 sql:
@@ -91,6 +113,83 @@ extension SpatiaLiteStore {
             try Self.rescoreEveryone(db)
         }
         return .updated(hunts: catalog.hunts.count, stops: catalog.hunts.reduce(0) { $0 + $1.stops.count })
+    }
+
+    /// Each hunt's latest revision (`HuntStore.latestRevisions`).
+    public func latestRevisions() async throws -> [String: HuntRevision] {
+        try await read { db in
+            var latest: [String: HuntRevision] = [:]
+            for revision in try Self.revisionRows(
+                db,
+                where: "revision = (SELECT MAX(m.revision) FROM hunt_revisions m WHERE m.hunt_id = r.hunt_id)"
+            ) {
+                latest[revision.huntID] = revision
+            }
+            return latest
+        }
+    }
+
+    /// A hunt's revisions, newest first (`HuntStore.revisions`).
+    public func revisions(huntID: String) async throws -> [HuntRevision] {
+        try await read { try Self.revisionRows($0, where: "hunt_id = ?", arguments: [huntID]) }
+    }
+
+    static func revisionRows(_ db: Database, where condition: String, arguments: StatementArguments = [])
+        throws -> [HuntRevision]
+    {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT hunt_id, revision, published_at, published_by, source FROM hunt_revisions r
+                WHERE \(condition) ORDER BY hunt_id, revision DESC
+                """, arguments: arguments
+        ).map { row in
+            HuntRevision(
+                huntID: row[0], revision: row[1],
+                publishedAt: RFC3339.parse(row[2] as String) ?? .distantPast,
+                by: row[3], source: RevisionSource(rawValue: row[4] as String) ?? .files)
+        }
+    }
+
+    /// A hunt's draft (`HuntStore.draft`).
+    public func draft(huntID: String) async throws -> HuntDraft? {
+        try await read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT content, saved_at, saved_by FROM hunt_drafts WHERE hunt_id = ?",
+                arguments: [huntID]
+            ).map { row in
+                HuntDraft(
+                    huntID: huntID, bytes: [UInt8](row[0] as Data),
+                    savedAt: RFC3339.parse(row[1] as String) ?? .distantPast, by: row[2])
+            }
+        }
+    }
+
+    /// Keeps a draft (`HuntStore.saveDraft`).
+    public func saveDraft(_ draft: HuntDraft) async throws {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO hunt_drafts(hunt_id, content, saved_at, saved_by) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(hunt_id) DO UPDATE SET content = excluded.content, saved_at = excluded.saved_at,
+                        saved_by = excluded.saved_by
+                    """,
+                arguments: [draft.huntID, Data(draft.bytes), RFC3339.format(draft.savedAt), draft.by])
+        }
+    }
+
+    /// Drops a draft (`HuntStore.dropDraft`).
+    @discardableResult
+    public func dropDraft(huntID: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM hunt_drafts WHERE hunt_id = ?", arguments: [huntID])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The hunts with drafts (`HuntStore.draftIDs`).
+    public func draftIDs() async throws -> [String] {
+        try await read { try String.fetchAll($0, sql: "SELECT hunt_id FROM hunt_drafts ORDER BY hunt_id") }
     }
 
     /// Replaces every hunt and stop with a catalog the caller validated itself

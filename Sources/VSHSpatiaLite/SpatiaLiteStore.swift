@@ -502,6 +502,30 @@ public final class SpatiaLiteStore: LeagueStore {
                     DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat');
                     """)
         }
+        migrator.registerMigration("v24-hunt-revisions") { db in
+            // Hunts as published revisions (who, when, from the console or files) and at most one
+            // draft each; each check-in keeps the revision of its hunt it was judged under.
+            try db.execute(
+                sql: """
+                    CREATE TABLE hunt_revisions (
+                        hunt_id TEXT NOT NULL,
+                        revision INTEGER NOT NULL,
+                        published_at TEXT NOT NULL,
+                        published_by TEXT,
+                        source TEXT NOT NULL CHECK (source IN ('console', 'files')),
+                        content BLOB NOT NULL,
+                        PRIMARY KEY (hunt_id, revision)
+                    );
+                    CREATE TABLE hunt_drafts (
+                        hunt_id TEXT PRIMARY KEY,
+                        content BLOB NOT NULL,
+                        saved_at TEXT NOT NULL,
+                        saved_by TEXT
+                    );
+                    ALTER TABLE hunts ADD COLUMN revision INTEGER;
+                    ALTER TABLE checkins ADD COLUMN hunt_revision INTEGER;
+                    """)
+        }
         return migrator
     }
 }

@@ -10,15 +10,20 @@ extension VSH {
         static let configuration = CommandConfiguration(
             commandName: "sync",
             abstract:
-                "Publish the hunt files into the database now (commands that record also do this when they changed; commands that only read never do)."
+                "Publish the hunt files into the database now, as new revisions of the hunts whose files changed (commands that record also do this; commands that only read never do)."
         )
 
         @OptionGroup var store: StoreOptions
+        @Flag(
+            help:
+                "Publish the files even over newer revisions made in the organisers' console (without it, such files are refused with exit 65)."
+        )
+        var force = false
 
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 let db = try await store.openStore(sync: false)
-                switch try await db.sync(directory: store.huntsDirectory) {
+                switch try await db.sync(directory: store.huntsDirectory, force: force) {
                 case .unchanged:
                     Output.line("\(db.location): hunts are up to date")
                 case .updated(let hunts, let stops):

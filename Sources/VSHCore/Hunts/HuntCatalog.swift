@@ -1,3 +1,5 @@
+public import Foundation
+
 /// All hunts of a hunts folder, validated together: each file on its own, then
 /// stop ids across files.
 public struct HuntCatalog: Sendable {
@@ -16,13 +18,20 @@ public struct HuntCatalog: Sendable {
         public var bytes: [UInt8]
         /// The file's size on disk, when larger than `bytes` (a file read only up to the limit).
         public var fileSize: Int?
+        /// When the file was last changed, for a file read from a folder: a sync publishes a file
+        /// over a newer console revision of its hunt only when the file changed after it.
+        public var modified: Date?
 
-        /// A source from its path, the id its name implies, its bytes and its size on disk.
-        public init(path: String, expectedID: String, bytes: [UInt8], fileSize: Int? = nil) {
+        /// A source from its path, the id its name implies, its bytes, its size on disk and when
+        /// it was last changed.
+        public init(
+            path: String, expectedID: String, bytes: [UInt8], fileSize: Int? = nil, modified: Date? = nil
+        ) {
             self.path = path
             self.expectedID = expectedID
             self.bytes = bytes
             self.fileSize = fileSize
+            self.modified = modified
         }
     }
 

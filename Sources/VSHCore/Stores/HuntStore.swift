@@ -101,11 +101,35 @@ public protocol HuntStore: Sendable {
     /// segment, in order.
     func stops(crossedBy segments: [Segment], inHunt huntID: String?) async throws -> [[CrossedStop]]
 
-    /// Brings the definitions in line with hunt files (and `badges.json`) when they changed:
-    /// every file is validated first, then all are replaced in one transaction, and every
-    /// player is rescored. A bad file leaves the last good definitions and throws `HuntFileErrors`.
+    /// Publishes: validates the publication's files together (a bad file throws `HuntFileErrors`
+    /// and changes nothing), then in one transaction replaces the definitions with them, records
+    /// its revisions, drops the drafts it publishes and rescores every player. Throws
+    /// `PublicationRace` when the published set is no longer the one it was planned from.
     @discardableResult
-    func sync(_ sources: [HuntCatalog.Source], badges: HuntCatalog.Source?) async throws -> SyncOutcome
+    func publish(_ publication: Publication) async throws -> SyncOutcome
+
+    /// The fingerprint of the published files (`HuntCatalog.fingerprint`); nil when the
+    /// definitions were not published from files.
+    func publishedFingerprint() async throws -> String?
+
+    /// Each hunt's latest revision, by hunt id (hunts published before vsh kept revisions have none).
+    func latestRevisions() async throws -> [String: HuntRevision]
+
+    /// A hunt's revisions, newest first.
+    func revisions(huntID: String) async throws -> [HuntRevision]
+
+    /// A hunt's draft, or nil.
+    func draft(huntID: String) async throws -> HuntDraft?
+
+    /// Keeps a draft in place of the hunt's last one.
+    func saveDraft(_ draft: HuntDraft) async throws
+
+    /// Drops a hunt's draft; false when it had none.
+    @discardableResult
+    func dropDraft(huntID: String) async throws -> Bool
+
+    /// The hunts that have a draft, by id.
+    func draftIDs() async throws -> [String]
 
     /// Replaces every hunt and stop with a catalog the caller validated itself.
     func replace(with catalog: HuntCatalog) async throws
@@ -119,9 +143,10 @@ public protocol HuntStore: Sendable {
     /// The badges of the definitions, in `badges.json` order.
     func badgeDefinitions() async throws -> [Badge]
 
-    /// Syncs the hunt files of a folder (every `*.geojson` and `badges.json`) when they changed.
+    /// Syncs the hunt files of a folder (every `*.geojson` and `badges.json`) when they changed
+    /// (`publishFiles(_:badges:force:at:)`).
     @discardableResult
-    func sync(directory: String) async throws -> SyncOutcome
+    func sync(directory: String, force: Bool) async throws -> SyncOutcome
 
     /// Every stop compiled into an in-memory `GeofenceIndex`, in catalog order (the order
     /// `stops(covering:)` answers in), optionally one hunt's.
