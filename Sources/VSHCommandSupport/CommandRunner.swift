@@ -19,6 +19,12 @@ public enum CommandRunner {
         } catch let error as HuntFileErrors {
             for line in error.errors { Output.error("\(tool): \(line)") }
             status = .dataError
+        } catch let error as HuntConflicts {
+            for line in error.description.split(separator: "\n") { Output.error("\(tool): \(line)") }
+            Output.error(
+                "\(tool): export the published hunts into the folder first (vsh hunts export DIR), "
+                    + "or publish the files over them with vsh sync --force")
+            status = ExitStatus(error.errorKind)
         } catch let error as InputError {
             Output.error("\(tool): \(oneLine(error.message))")
             status = error.exitStatus

@@ -66,7 +66,7 @@ import VSHTestSupport
             guard let conflicts = error as? HuntConflicts else { return false }
             return conflicts.conflicts.map(\.revision) == [second]
                 && conflicts.description.contains("revision 2, published from the console by Mo")
-                && conflicts.description.contains("vsh sync --force")
+
         }
         #expect(try await store.hunt(id: "downtown-fremont")?.hunt.name == "Old Vegas")
         #expect(try await store.revisions(huntID: "downtown-fremont").map(\.revision) == [2, 1])

@@ -118,7 +118,7 @@ public struct HuntConflicts: Error, Sendable, Equatable, CustomStringConvertible
     /// Data that disagrees with the database: the folder is stale.
     public var errorKind: ErrorKind { .invalidData }
 
-    /// One line for each file, naming the revision, then what to do.
+    /// One line for each file, naming the revision.
     public var description: String {
         let lines = conflicts.map { conflict in
             let r = conflict.revision
@@ -127,7 +127,6 @@ public struct HuntConflicts: Error, Sendable, Equatable, CustomStringConvertible
                 "\(conflict.file): hunt \"\(r.huntID)\" has revision \(r.revision), published from the console\(who) at \(RFC3339.format(r.publishedAt)), after this file last changed; the file was not published"
         }
         return lines.joined(separator: "\n")
-            + "\nexport the published hunts into the folder first (vsh hunts export DIR), or publish the files over them with vsh sync --force"
     }
 }
 
