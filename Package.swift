@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "VSHServer",
             dependencies: [
-                "VSHCore", "VSHHost", "VSHAccounts", "VSHEngine", "VSHPhoto",
+                "VSHCore", "VSHHost", "VSHAccounts", "VSHEngine", "VSHPhoto", "VSHAuthoring",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -28,6 +28,7 @@ public struct Endpoint: Hashable, Sendable {
         LeagueController.endpoints + AccountsController.endpoints + AvatarController.endpoints
             + CheckInsController.endpoints
             + PasswordResetsController.endpoints + ReviewsController.endpoints + PicturesController.endpoints
+            + OrganiserController.endpoints
             + [LeagueEvents.endpoint, OpenAPIDocument.endpoint]
     }
 }

@@ -131,10 +131,39 @@ public enum OpenAPIDocument {
         ("415", problem("Not application/json")), ("422", problem("A field missing, unknown or invalid")),
     ]
 
+    /// A hunt file's body: 413 past its limit, 422 with every problem and its JSON Pointer.
+    static let huntFileBody: [(String, JSONValue)] = [
+        ("413", problem("A hunt file over 16 MiB")), ("415", problem("Not application/json")),
+        (
+            "422",
+            answer("Every problem of the hunt file", ref("HuntProblems"), type: "application/problem+json")
+        ),
+    ]
+
     // MARK: the document
 
     static let schemas: JSONValue = .object([
         "Problem": object([("type", string), ("title", string), ("status", integer), ("detail", string)]),
+        "HuntProblems": object([
+            ("type", string), ("title", string), ("status", integer), ("detail", string),
+            ("errors", array(ref("Pointed"))),
+        ]),
+        "Pointed": object([("pointer", string), ("detail", string)]),
+        "DraftSaved": object([("hunt", string), ("saved_at", dateTime), ("warnings", array(ref("Pointed")))]),
+        "Draft": object([
+            ("hunt", string), ("name", nullableString), ("saved_at", dateTime), ("by", nullableString),
+            ("revision", .object(["type": .array([.string("integer"), .string("null")])])),
+        ]),
+        "Published": object([
+            ("hunt", string), ("revision", integer), ("published_at", dateTime),
+        ]),
+        "Revision": object([
+            ("revision", integer), ("published_at", dateTime), ("by", nullableString),
+            (
+                "source",
+                .object(["type": .string("string"), "enum": .array([.string("console"), .string("files")])])
+            ),
+        ]),
         "Player": object([("id", integer), ("username", string)]),
         "Session": object([("player", ref("Player")), ("token", string), ("expires_at", dateTime)]),
         "Registration": object(
@@ -511,7 +540,68 @@ public enum OpenAPIDocument {
             "get": operation(
                 "hunts", "The hunt feed",
                 responses: [("200", answer("Every hunt", array(ref("Hunt")))), notModified],
-                parameters: [ifNoneMatch])
+                parameters: [ifNoneMatch]),
+            "post": operation(
+                "createHunt", "A new hunt as a draft (organisers)",
+                responses: [
+                    ("201", answer("Saved as a draft", ref("DraftSaved"))),
+                    ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("409", problem("A hunt with this id exists")),
+                ] + huntFileBody, body: ref("HuntFile"), authenticated: true),
+        ]),
+        "/v1/drafts": .object([
+            "get": operation(
+                "drafts", "Every hunt with a draft (organisers)",
+                responses: [
+                    ("200", answer("The drafts", array(ref("Draft")))), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")),
+                ], authenticated: true)
+        ]),
+        "/v1/hunts/{id}/draft": .object([
+            "get": operation(
+                "readDraft",
+                "The hunt's draft, or its published file as the starting point (X-Draft: saved or published; organisers)",
+                responses: [
+                    ("200", answer("The hunt file", ref("HuntFile"))), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("404", problem("No such hunt")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true),
+            "put": operation(
+                "saveDraft", "Replace the draft with a whole hunt file (organisers)",
+                responses: [
+                    ("200", answer("Saved", ref("DraftSaved"))), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("404", problem("No such hunt")),
+                ] + huntFileBody, body: ref("HuntFile"), parameters: [parameter("id", in: "path", string)],
+                authenticated: true),
+            "delete": operation(
+                "dropDraft", "Drop the draft (organisers)",
+                responses: [
+                    ("204", answer("Dropped")), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("404", problem("No draft")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true),
+        ]),
+        "/v1/hunts/{id}/publish": .object([
+            "post": operation(
+                "publish",
+                "Publish the draft as the hunt's next revision, on every instance within 2 s (organisers)",
+                responses: [
+                    ("200", answer("Published", ref("Published"))), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("409", problem("No draft")),
+                    (
+                        "422",
+                        answer(
+                            "Every problem of the draft", ref("HuntProblems"),
+                            type: "application/problem+json")
+                    ),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
+        "/v1/hunts/{id}/revisions": .object([
+            "get": operation(
+                "revisions", "The hunt's published revisions, newest first (organisers)",
+                responses: [
+                    ("200", answer("The revisions", array(ref("Revision")))),
+                    ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("404", problem("No such hunt")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true)
         ]),
         "/v1/hunts/{id}": .object([
             "get": operation(

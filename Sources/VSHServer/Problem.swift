@@ -18,6 +18,8 @@ public struct Problem: Error, Sendable {
     public var detail: String
     /// Seconds to wait before trying again (429, 503).
     public var retryAfterSeconds: Int?
+    /// Every problem of a document, `[{pointer, detail}]` (a hunt file's 422).
+    var errors: [JSONValue]?
 
     /// A problem from its parts.
     public init(
@@ -82,12 +84,14 @@ public struct Problem: Error, Sendable {
         }
     }
 
-    /// `{type, title, status, detail}`.
+    /// `{type, title, status, detail}`, and `errors` when there are several.
     var json: JSONValue {
-        .object([
-            "type": .string("about:blank"), "title": .string(title), "status": .int(status.code),
-            "detail": .string(detail),
-        ])
+        var members: [(key: String, value: JSONValue)] = [
+            ("type", .string("about:blank")), ("title", .string(title)), ("status", .int(status.code)),
+            ("detail", .string(detail)),
+        ]
+        if let errors { members.append(("errors", .array(errors))) }
+        return .object(JSONObject(members))
     }
 }
 

@@ -75,6 +75,10 @@ public func buildApplication(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
         folder: configuration.uploadFolder, cache: PictureCache(), huntsFolder: configuration.huntsFolder
     ).add(to: router)
+    OrganiserController(
+        store: configuration.store, authentication: authentication, clock: configuration.clock,
+        geometry: configuration.geometry
+    ).add(to: router)
     events.add(to: router)
     OpenAPIDocument.add(to: router)
     web.add(to: router)

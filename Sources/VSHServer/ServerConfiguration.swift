@@ -61,6 +61,9 @@ public struct ServerConfiguration: Sendable {
     public var tls: ServerTLS?
     /// One JSON object a log line (`JSONLogHandler`) rather than text.
     public var jsonLogs = false
+    /// GEOS validity, areas and overlaps, for the organisers' drafts (`vsh serve` passes
+    /// SpatiaLite's); nil: the server edits no hunts (503).
+    public var geometry: (any GeometryOperations & Sendable)?
 
     /// A configuration from its parts.
     public init(

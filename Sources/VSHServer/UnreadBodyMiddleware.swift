@@ -26,9 +26,18 @@ struct UnreadBodyMiddleware: RouterMiddleware {
         let isUpload =
             (request.method == .post && path == "/v1/checkins")
             || (request.method == .put && path == "/v1/me/avatar")
-        if let declared, declared > (isUpload ? Self.uploadCap : context.maxUploadSize) {
+        // A hunt file (the organisers' console) is up to its own limit.
+        let isHuntFile =
+            (request.method == .post && path == "/v1/hunts")
+            || (request.method == .put && path.hasPrefix("/v1/hunts/") && path.hasSuffix("/draft"))
+        let cap = isUpload ? Self.uploadCap : isHuntFile ? OrganiserController.maxBody : context.maxUploadSize
+        if let declared, declared > cap {
             let what =
-                isUpload ? "the upload is over 64 MiB" : "the body is over \(context.maxUploadSize) bytes"
+                isUpload
+                ? "the upload is over 64 MiB"
+                : isHuntFile
+                    ? "a hunt file is at most \(cap) bytes"
+                    : "the body is over \(context.maxUploadSize) bytes"
             return closing(
                 Problem(.contentTooLarge, "Too large", what).response, context: context)
         }

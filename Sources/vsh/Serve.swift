@@ -219,6 +219,7 @@ extension VSH {
                 configuration.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
                 configuration.allowedOrigins = allowOrigin
                 configuration.huntsFolder = store.huntsDirectory
+                configuration.geometry = try SpatiaLiteInspector.standalone()
                 configuration.web.tiles = tiles
                 configuration.web.attribution = tilesAttribution
                 if let title { configuration.web.title = title.trimmingCharacters(in: .whitespaces) }
