@@ -213,4 +213,41 @@ import VSHTestSupport
         #expect(after.array.first?["revision"]?.int == 3)
         #expect(after.array.first?["source"]?.string == "files")
     }
+
+    /// Two `vsh serve` on one database (a SpatiaLite file, a PostGIS database): a hunt published
+    /// on one is served by the other, and a check-in there is judged under it, without a restart.
+    @Test(arguments: [false, true]) func aPublishOnOneInstanceIsServedByTheOther(postGIS: Bool) async throws {
+        let a = try Workspace.on(postGIS: postGIS)
+        let b = try Workspace(database: a.db)
+        let first = try ServedVSH(workspace: a)
+        defer { first.stop() }
+        let second = try ServedVSH(workspace: b)
+        defer { second.stop() }
+        let mo = try await first.register("Mo Kent", email: "mo@example.org")
+        let ann = try await second.register("Ann Lee", email: "ann@example.org")
+        #expect(try a.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
+        #expect(try await second.call("GET", "/v1/hunts/springs-preserve").status == 404)
+        // The feed, kept by the other instance's read cache.
+        #expect(try await !second.call("GET", "/v1/hunts").body.contains("springs-preserve"))
+        let good = Self.hunt("springs-preserve", stops: [Self.gardens, Self.springs])
+        #expect(try await first.call("POST", "/v1/hunts", json: good, token: mo).status == 201)
+        #expect(try await first.call("POST", "/v1/hunts/springs-preserve/publish", token: mo).status == 200)
+        let published = ContinuousClock.now
+        var served = false
+        while !served, ContinuousClock.now - published < .seconds(20) {
+            served = try await second.call("GET", "/v1/hunts").body.contains(#""id":"springs-preserve""#)
+            if !served { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(served)
+        print("the other instance served the publish after \(ContinuousClock.now - published)")
+        let checkIn = try await TwoInstanceTests.checkIn(
+            second.base, token: ann, session: .shared,
+            fields: [
+                ("lat", "36.1701"), ("lon", "-115.1906"), ("accuracy_m", "8"),
+                ("fix_time", RFC3339.format(Date())),
+            ])
+        #expect(
+            checkIn.answer?["stop"]?.string == "preserve-gardens", "\(String(describing: checkIn.answer))")
+        #expect(checkIn.answer?["verdict"]?.string == "accepted", "\(String(describing: checkIn.answer))")
+    }
 }
