@@ -100,6 +100,20 @@ import VSHTestSupport
             environment: Self.league(workspace))
     }
 
+    /// An organiser makes a hunt on a phone (Tests/Browser/organise_test.py): draws a stop and drags
+    /// a corner, makes a circle at the emulated position, walks a perimeter, sees a warning and an
+    /// error where they belong, publishes; the players' page shows the stops without a restart.
+    @Test func anOrganiserMakesAHuntOnAPhone() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        try browserScript(
+            "organise_test.py", checks: "organise", server: server, workspace: workspace,
+            environment: Self.league(workspace))
+        let revisions = try workspace.vsh(["hunts"]).stdout
+        #expect(revisions.contains("springs-preserve-walk"), "\(revisions)")
+    }
+
     /// The app in the browser's language (Tests/Browser/language_test.py): Spanish texts and dates
     /// for a browser that asks for Spanish, the operator's `--title`, a hunt's Spanish name from its
     /// file, and a switch to English that is remembered.

@@ -16,11 +16,13 @@ export function clearSession() { localStorage.removeItem(KEY); }
 
 /** An answer that was not 2xx: its status and the problem's words. */
 export class ApiError extends Error {
-  constructor(status, title, detail) {
+  constructor(status, title, detail, errors = null) {
     super(detail || title || `HTTP ${status}`);
     this.status = status;
     this.title = title;
     this.detail = detail;
+    // A hunt file's problems, each {pointer, detail} (the organisers' routes).
+    this.errors = errors;
   }
 }
 
@@ -61,7 +63,7 @@ async function parse(response) {
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
   if (!response.ok) {
     if (response.status === 401 && session()) clearSession();
-    throw new ApiError(response.status, data && data.title, data && data.detail);
+    throw new ApiError(response.status, data && data.title, data && data.detail, data && Array.isArray(data.errors) ? data.errors : null);
   }
   return data;
 }

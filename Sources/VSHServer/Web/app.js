@@ -11,6 +11,7 @@ import { leaderboardPage } from './pages/leaderboard.js';
 import { playerPage, mePage } from './pages/profile.js';
 import { signUpPage, signInPage, resetPasswordPage } from './pages/accounts.js';
 import { reviewPage } from './pages/review.js';
+import { organisePage, editorPage } from './pages/organise.js';
 
 const routes = [
   [/^\/$/, feedPage, 'hunts'],
@@ -24,6 +25,8 @@ const routes = [
   [/^\/players\/([^/]+)$/, playerPage, 'leaderboard'],
   [/^\/me$/, mePage, 'me'],
   [/^\/review$/, reviewPage, null],
+  [/^\/organise$/, organisePage, null],
+  [/^\/organise\/([^/]+)$/, editorPage, null],
 ];
 
 async function render() {

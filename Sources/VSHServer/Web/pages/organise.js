@@ -1,0 +1,566 @@
+// The organisers' console (`/organise`, `/organise/{hunt}`): hunts and drafts; a hunt's fields and its
+// stops, each drawn on the map (tap the corners, drag them), made as a circle around the phone or a
+// tapped point, walked with the phone, or imported from GeoJSON, KML or GPX; the draft saved and
+// validated as it changes, with each problem next to what it is about; published with one button,
+// with the revision history. Everything goes through the organiser routes of docs/api.md.
+import { api, ApiError } from '../api.js';
+import { h, fill, formatTime, rings, centre } from '../dom.js';
+import { t } from '../i18n.js';
+import { main, cleanups, go, say, needSession } from '../shell.js';
+
+const enc = encodeURIComponent;
+const M = 111320;
+
+async function organiser() {
+  needSession();
+  const me = await api('/v1/me', { auth: true });
+  if (me.role !== 'organiser') {
+    throw new ApiError(403, t('Forbidden'), t('Only organisers edit hunts (an operator grants the role with vsh player role NAME organiser).'));
+  }
+  return me;
+}
+
+/** An id from a name: lower case, a-z, 0-9 and hyphens. */
+export function slug(text) {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+}
+
+/** `/organise`: every hunt with its draft, and a new one. */
+export async function organisePage() {
+  await organiser();
+  const [published, drafts] = await Promise.all([api('/v1/hunts'), api('/v1/drafts', { auth: true })]);
+  const draftOf = new Map(drafts.map((d) => [d.hunt, d]));
+  const row = (id, name, note) => h('li', {}, h('a', { href: `/organise/${enc(id)}` }, name), note ? h('span', { class: 'muted' }, ` · ${note}`) : null);
+  const draftNote = (d) => t('draft saved {time} by {who}', { time: formatTime(d.saved_at), who: d.by || '?' });
+  const list = h('ul', { class: 'organise-hunts' },
+    ...published.map((hunt) => row(hunt.id, hunt.name, draftOf.has(hunt.id) ? draftNote(draftOf.get(hunt.id)) : t('published'))),
+    ...drafts.filter((d) => !published.some((p) => p.id === d.hunt)).map((d) => row(d.hunt, d.name || d.hunt, `${t('new, not published yet')} · ${draftNote(d)}`)));
+  const name = h('input', { id: 'new-name', name: 'name', required: true, maxlength: 120, autocomplete: 'off' });
+  const id = h('input', { id: 'new-id', name: 'id', required: true, maxlength: 60, pattern: '[a-z0-9]+(-[a-z0-9]+)*', autocomplete: 'off', 'aria-describedby': 'new-id-help' });
+  let idTouched = false;
+  name.addEventListener('input', () => { if (!idTouched) id.value = slug(name.value); });
+  id.addEventListener('input', () => { idTouched = true; });
+  const error = h('p', { class: 'field-error', role: 'alert' });
+  const form = h('form', { class: 'new-hunt' },
+    h('h2', {}, t('A new hunt')),
+    h('label', { for: 'new-name' }, t('Name')), name,
+    h('label', { for: 'new-id' }, t('Id (in its address)')), id,
+    h('p', { id: 'new-id-help', class: 'muted' }, t('Lower-case letters, digits and hyphens; it cannot change later.')),
+    error, h('button', { type: 'submit' }, t('Create the hunt')));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    error.textContent = '';
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    const doc = {
+      type: 'FeatureCollection',
+      hunt: { id: id.value, name: name.value, description: '', difficulty: 'easy', bonus_points: 0, ordered: false, timezone: zone, max_accuracy_m: 50, max_photo_age_s: 86400, tolerance_m: 10 },
+      features: [],
+    };
+    try {
+      await api('/v1/hunts', { method: 'POST', json: doc, auth: true });
+      go(`/organise/${enc(id.value)}`);
+    } catch (e) {
+      error.textContent = e.errors && e.errors.length ? e.errors.map((p) => p.detail).join(' · ') : e.message;
+    }
+  });
+  fill(main, h('h1', {}, t('Organise hunts')),
+    h('p', { class: 'muted' }, t('Edit a hunt as a draft; players see it when you publish.')),
+    list.children.length ? list : h('p', {}, t('No hunts yet.')), form);
+}
+
+/** `/organise/{hunt}`: the editor. */
+export async function editorPage(id) {
+  await organiser();
+  const doc = await api(`/v1/hunts/${enc(id)}/draft`, { auth: true });
+  doc.features = doc.features || [];
+  const state = { problems: [], warnings: [], saving: null, pending: false, dirty: false, position: null, tool: 'draw', drawing: [], walk: null, circleAt: null, editing: null };
+
+  const status = h('p', { class: 'save-state', role: 'status' });
+  const general = h('ul', { class: 'problems', 'data-pointer': '' });
+  const mapBox = h('div', { class: 'map-box editor-map' });
+  const toolPanel = h('div', { class: 'tool-panel' });
+  const stopList = h('ol', { class: 'stop-editors' });
+  const details = h('form', { class: 'hunt-details', novalidate: true });
+  const revisions = h('ul', { class: 'revisions' });
+  const publish = h('button', { type: 'button', class: 'publish' }, t('Publish'));
+  const discard = h('button', { type: 'button', class: 'secondary' }, t('Discard the draft'));
+
+  // ---- saving and validation
+  const annotate = () => {
+    for (const box of main.querySelectorAll('[data-pointer]')) {
+      const pointer = box.dataset.pointer;
+      const exact = box.dataset.exact !== undefined;
+      const mine = (list) => list.filter((p) => exact ? p.pointer === pointer : (pointer === '' ? p.pointer === '' : p.pointer === pointer || p.pointer.startsWith(pointer + '/')));
+      const problems = mine(state.problems);
+      const warnings = mine(state.warnings);
+      fill(box, ...problems.map((p) => h('li', { class: 'error' }, p.detail)), ...warnings.map((w) => h('li', { class: 'warning' }, `⚠ ${w.detail}`)));
+    }
+    // Problems that no field shows (a pointer deeper than the form's) go in the general list.
+    const shown = new Set([...main.querySelectorAll('[data-pointer]')].map((b) => b.dataset.pointer));
+    const orphans = state.problems.filter((p) => p.pointer !== '' && ![...shown].some((s) => s !== '' && (p.pointer === s || p.pointer.startsWith(s + '/'))));
+    for (const p of orphans) general.append(h('li', { class: 'error' }, `${p.pointer}: ${p.detail}`));
+    for (const w of state.warnings.filter((w) => w.pointer === '/hunt')) general.append(h('li', { class: 'warning' }, `⚠ ${w.detail}`));
+    const n = state.problems.length;
+    status.textContent = state.saving ? t('Saving…') : n ? t('Not saved: {count} to fix', { count: n }) : state.dirty ? t('Draft saved') : t('Up to date');
+    status.className = `save-state${n ? ' bad' : ''}`;
+    publish.disabled = n > 0 || !!state.saving;
+  };
+  const save = async () => {
+    if (state.saving) { state.pending = true; return state.saving; }
+    state.saving = (async () => {
+      annotate();
+      try {
+        const answer = await api(`/v1/hunts/${enc(id)}/draft`, { method: 'PUT', json: doc, auth: true });
+        state.problems = [];
+        state.warnings = answer.warnings || [];
+        state.dirty = true;
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 422) { say(e.message, 'bad'); throw e; }
+        state.problems = e.errors && e.errors.length ? e.errors : [{ pointer: '', detail: e.message }];
+      }
+    })().finally(() => {
+      state.saving = null;
+      annotate();
+      // Stops with problems are drawn red: the map follows (not while a shape is being drawn).
+      if (!state.drawing.length && !state.walk) drawMapNow({ keepView: true });
+    });
+    await state.saving;
+    if (state.pending) { state.pending = false; await save(); }
+  };
+  let timer = null;
+  const changed = (redrawStops = false) => {
+    if (redrawStops) { drawStops(); drawMapNow(); }
+    clearTimeout(timer);
+    timer = setTimeout(() => save().catch(() => {}), 500);
+    status.textContent = t('Saving…');
+  };
+
+  // ---- the hunt's fields
+  const hunt = doc.hunt;
+  const field = (key, label, input, help) => {
+    input.id = `hunt-${key}`;
+    input.name = key;
+    return h('div', { class: 'field' }, h('label', { for: input.id }, label), input, help ? h('p', { class: 'muted' }, help) : null,
+      h('ul', { class: 'problems', 'data-pointer': `/hunt/${key}` }));
+  };
+  const text = (key, attrs = {}) => {
+    const input = h(attrs.multiline ? 'textarea' : 'input', { maxlength: attrs.max || 2000, ...(attrs.type ? { type: attrs.type } : {}), ...(attrs.placeholder ? { placeholder: attrs.placeholder } : {}) });
+    input.value = hunt[key] ?? '';
+    input.addEventListener('input', () => {
+      const v = input.value.trim();
+      if (attrs.numeric) hunt[key] = v === '' ? null : Number(v);
+      else hunt[key] = v === '' && attrs.nullable ? null : input.value;
+      changed();
+    });
+    return input;
+  };
+  const difficultyBox = h('select', {}, ...['easy', 'medium', 'hard'].map((d) => h('option', { value: d }, t(d))));
+  difficultyBox.value = hunt.difficulty || 'easy';
+  difficultyBox.addEventListener('change', () => { hunt.difficulty = difficultyBox.value; changed(); });
+  const ordered = h('input', { type: 'checkbox' });
+  ordered.checked = !!hunt.ordered;
+  ordered.addEventListener('change', () => { hunt.ordered = ordered.checked; changed(); });
+  const proof = h('select', {}, h('option', { value: 'any' }, t('a photo or the phone’s position')), h('option', { value: 'photo' }, t('a photo')));
+  proof.value = hunt.proof || 'any';
+  proof.addEventListener('change', () => { hunt.proof = proof.value; changed(); });
+  fill(details,
+    field('name', t('Name'), text('name', { max: 120 })),
+    field('description', t('Description'), text('description', { multiline: true })),
+    field('difficulty', t('Difficulty'), difficultyBox),
+    field('bonus_points', t('Bonus points for finishing'), text('bonus_points', { numeric: true, type: 'number' })),
+    field('ordered', t('Stops in order'), ordered),
+    field('timezone', t('Time zone'), text('timezone', { placeholder: 'America/Los_Angeles' })),
+    field('starts_at', t('Opens'), text('starts_at', { nullable: true, placeholder: '2026-12-05T10:00:00-08:00' }), t('Empty: open now.')),
+    field('ends_at', t('Closes'), text('ends_at', { nullable: true, placeholder: '2026-12-05T18:00:00-08:00' }), t('Empty: never closes.')),
+    field('max_accuracy_m', t('GPS accuracy accepted (m)'), text('max_accuracy_m', { numeric: true, type: 'number' })),
+    field('tolerance_m', t('Tolerance around a stop (m)'), text('tolerance_m', { numeric: true, type: 'number' })),
+    field('max_photo_age_s', t('Oldest photo accepted (s)'), text('max_photo_age_s', { numeric: true, type: 'number' })),
+    field('proof', t('A check-in needs'), proof));
+
+  // ---- stops
+  const stopIDs = () => new Set(doc.features.map((f) => f.id));
+  const newStopID = (name) => {
+    const base = `${id}-${slug(name) || 'stop'}`.slice(0, 60);
+    let candidate = base;
+    for (let n = 2; stopIDs().has(candidate); n++) candidate = `${base}-${n}`;
+    return candidate;
+  };
+  const addStop = (ring, name) => {
+    const label = name || `${t('Stop')} ${doc.features.length + 1}`;
+    doc.features.push({ type: 'Feature', id: newStopID(label), properties: { name: label, description: '', points: 50 }, geometry: { type: 'Polygon', coordinates: [closed(ring)] } });
+    changed(true);
+  };
+  function drawStops() {
+    if (!doc.features.length) {
+      fill(stopList, h('li', { class: 'muted' }, t('No stops yet: draw one on the map.')));
+      return;
+    }
+    fill(stopList, ...doc.features.map((feature, index) => {
+      const p = feature.properties;
+      const input = (key, attrs = {}) => {
+        const el = h('input', { id: `stop-${index}-${key}`, name: key, ...attrs });
+        if (attrs.type === 'checkbox') el.checked = !!p[key]; else el.value = p[key] ?? '';
+        el.addEventListener(attrs.type === 'checkbox' ? 'change' : 'input', () => {
+          if (attrs.type === 'checkbox') p[key] = el.checked;
+          else if (attrs.type === 'number') p[key] = el.value === '' ? null : Number(el.value);
+          else p[key] = el.value === '' && key === 'sponsor' ? undefined : el.value;
+          if (key === 'name') drawMapNow();
+          changed();
+        });
+        return el;
+      };
+      const move = (delta) => {
+        const [f] = doc.features.splice(index, 1);
+        doc.features.splice(index + delta, 0, f);
+        changed(true);
+      };
+      return h('li', { class: 'stop-editor', 'data-stop': feature.id },
+        h('div', { class: 'stop-head' }, h('strong', {}, `${index + 1}.`), ' ', h('code', {}, feature.id)),
+        h('label', { for: `stop-${index}-name` }, t('Name')), input('name', { maxlength: 120 }),
+        h('label', { for: `stop-${index}-description` }, t('Description')), input('description', { maxlength: 2000 }),
+        h('label', { for: `stop-${index}-points` }, t('Points')), input('points', { type: 'number', min: 0 }),
+        h('label', { class: 'check' }, input('featured', { type: 'checkbox' }), ` ${t('Featured')}`),
+        h('label', { for: `stop-${index}-sponsor` }, t('Sponsor line')), input('sponsor', { maxlength: 80 }),
+        h('ul', { class: 'problems', 'data-pointer': `/features/${index}` }),
+        h('div', { class: 'stop-actions' },
+          h('button', { type: 'button', class: 'secondary', disabled: index === 0, onclick: () => move(-1) }, t('Up')),
+          h('button', { type: 'button', class: 'secondary', disabled: index === doc.features.length - 1, onclick: () => move(1) }, t('Down')),
+          h('button', { type: 'button', class: 'secondary', onclick: () => { state.editing = index; state.tool = 'draw'; state.drawing = rings(feature.geometry)[0].slice(0, -1).map(([lon, lat]) => ({ lat, lon })); showTool(); drawMapNow(); mapBox.scrollIntoView({ block: 'center' }); } }, t('Edit the shape')),
+          h('button', { type: 'button', class: 'secondary danger', onclick: () => { if (confirm(t('Remove the stop “{name}”?', { name: p.name }))) { doc.features.splice(index, 1); changed(true); } } }, t('Remove'))));
+    }));
+    annotate();
+  }
+
+  // ---- the map: stops, the shape being drawn, the phone
+  let view = null;
+  function extent() {
+    const points = doc.features.flatMap((f) => rings(f.geometry).flat()).map(([lon, lat]) => ({ lat, lon }));
+    points.push(...state.drawing);
+    if (state.walk) points.push(...state.walk.kept);
+    if (state.position) points.push(state.position);
+    if (state.circleAt) points.push(state.circleAt);
+    if (!points.length) return null;
+    let minLat = Math.min(...points.map((p) => p.lat)), maxLat = Math.max(...points.map((p) => p.lat));
+    let minLon = Math.min(...points.map((p) => p.lon)), maxLon = Math.max(...points.map((p) => p.lon));
+    const cos = Math.cos((((minLat + maxLat) / 2) * Math.PI) / 180);
+    // At least about 150 m across, with room around.
+    const padLat = Math.max((maxLat - minLat) * 0.15, 75 / M);
+    const padLon = Math.max((maxLon - minLon) * 0.15, 75 / (M * cos));
+    return { minLat: minLat - padLat, maxLat: maxLat + padLat, minLon: minLon - padLon, maxLon: maxLon + padLon, cos };
+  }
+  function drawMapNow({ keepView = false } = {}) {
+    if (!keepView || !view) view = extent();
+    if (!view) {
+      fill(mapBox, h('p', { class: 'map-empty' }, t('The map starts where you are: allow location, or import a file.')));
+      return;
+    }
+    const W = 1000;
+    const widthM = (view.maxLon - view.minLon) * M * view.cos;
+    const heightM = (view.maxLat - view.minLat) * M;
+    const H = Math.max(600, Math.min(1400, Math.round((W * heightM) / widthM)));
+    const scale = Math.min(W / widthM, H / heightM);
+    const ox = (W - widthM * scale) / 2, oy = (H - heightM * scale) / 2;
+    const x = (lon) => ox + (lon - view.minLon) * M * view.cos * scale;
+    const y = (lat) => H - oy - (lat - view.minLat) * M * scale;
+    view.toMap = (px, py) => ({ lon: view.minLon + (px - ox) / (M * view.cos * scale), lat: view.minLat + (H - oy - py) / (M * scale) });
+    view.scale = scale;
+    const u = W / 360;
+    const svg = h('svg:svg', { viewBox: `0 0 ${W} ${H}`, class: 'map editor', role: 'img', 'aria-label': t('Map of the hunt’s stops') });
+    svg.append(h('svg:rect', { x: 0, y: 0, width: W, height: H, class: 'ground' }));
+    const gridM = [10, 20, 50, 100, 200, 500, 1000].find((m) => Math.max(widthM, heightM) / m <= 14) || 2000;
+    for (let gx = ox % (gridM * scale); gx < W; gx += gridM * scale) svg.append(h('svg:line', { x1: gx, y1: 0, x2: gx, y2: H, class: 'grid' }));
+    for (let gy = H % (gridM * scale); gy < H; gy += gridM * scale) svg.append(h('svg:line', { x1: 0, y1: gy, x2: W, y2: gy, class: 'grid' }));
+    doc.features.forEach((feature, index) => {
+      if (index === state.editing) return;
+      const d = rings(feature.geometry).map((ring) => 'M' + ring.map(([lon, lat]) => `${x(lon).toFixed(1)},${y(lat).toFixed(1)}`).join('L') + 'Z').join('');
+      const bad = state.problems.some((p) => p.pointer.startsWith(`/features/${index}`));
+      svg.append(h('svg:path', { d, class: `stop${bad ? ' bad' : ''}`, 'data-stop': feature.id }, h('svg:title', {}, feature.properties.name)));
+      const c = centre(feature.geometry);
+      if (c) svg.append(h('svg:g', { class: 'marker', transform: `translate(${x(c.lon).toFixed(1)},${y(c.lat).toFixed(1)})` }, h('svg:circle', { r: 11 * u }), h('svg:text', { 'text-anchor': 'middle', dy: '0.35em', 'font-size': 12 * u }, String(index + 1))));
+    });
+    const pts = (list) => list.map((p) => `${x(p.lon).toFixed(1)},${y(p.lat).toFixed(1)}`).join(' ');
+    if (state.walk && state.walk.kept.length) svg.append(h('svg:polyline', { points: pts(state.walk.kept), class: 'walk' }));
+    if (state.circleAt) {
+      const ring = circle(state.circleAt, Number(state.radius || 20));
+      svg.append(h('svg:polygon', { points: pts(ring.map(([lon, lat]) => ({ lat, lon }))), class: 'drawing' }));
+    }
+    if (state.drawing.length) {
+      svg.append(h(state.drawing.length > 2 ? 'svg:polygon' : 'svg:polyline', { points: pts(state.drawing), class: 'drawing' }));
+      state.drawing.forEach((p, i) => {
+        const handle = h('svg:circle', { cx: x(p.lon).toFixed(1), cy: y(p.lat).toFixed(1), r: 9 * u, class: 'corner', 'data-corner': i });
+        svg.append(handle);
+      });
+    }
+    if (state.position) {
+      svg.append(h('svg:circle', { cx: x(state.position.lon), cy: y(state.position.lat), r: Math.min(400, (state.position.accuracy || 0) * scale), class: 'me-accuracy' }));
+      svg.append(h('svg:circle', { cx: x(state.position.lon), cy: y(state.position.lat), r: 6 * u, class: 'me-dot' }));
+    }
+    const barM = [5, 10, 20, 50, 100, 200, 500, 1000].filter((m) => m * scale <= W * 0.35).pop() || 5;
+    svg.append(h('svg:g', { class: 'scale', transform: `translate(${10 * u},${H - 12 * u})` },
+      h('svg:rect', { x: -4 * u, y: -16 * u, width: barM * scale + 56 * u, height: 24 * u, rx: 4 * u, class: 'scale-back' }),
+      h('svg:line', { x1: 0, y1: 0, x2: barM * scale, y2: 0 }),
+      h('svg:text', { x: barM * scale + 6 * u, y: 4 * u, 'font-size': 12 * u }, `${barM} m`)));
+    mapBox.replaceChildren(svg);
+    // Taps add corners (drawing) or place the circle; a corner dragged moves.
+    let dragging = null;
+    const toSVG = (event) => {
+      const box = svg.getBoundingClientRect();
+      return [((event.clientX - box.left) / box.width) * W, ((event.clientY - box.top) / box.height) * H];
+    };
+    svg.addEventListener('pointerdown', (event) => {
+      const corner = event.target.dataset && event.target.dataset.corner;
+      if (corner !== undefined && state.tool === 'draw') {
+        dragging = Number(corner);
+        svg.setPointerCapture(event.pointerId);
+        event.preventDefault();
+      }
+    });
+    svg.addEventListener('pointermove', (event) => {
+      if (dragging === null) return;
+      const [px, py] = toSVG(event);
+      state.drawing[dragging] = view.toMap(px, py);
+      const handle = svg.querySelector(`[data-corner="${dragging}"]`);
+      handle.setAttribute('cx', px.toFixed(1));
+      handle.setAttribute('cy', py.toFixed(1));
+      const shape = svg.querySelector('.drawing');
+      if (shape) shape.setAttribute('points', pts(state.drawing));
+    });
+    svg.addEventListener('pointerup', (event) => {
+      if (dragging !== null) { dragging = null; showTool(); return; }
+      const [px, py] = toSVG(event);
+      const at = view.toMap(px, py);
+      if (state.tool === 'draw') { state.drawing.push(at); showTool(); drawMapNow({ keepView: true }); }
+      else if (state.tool === 'circle') { state.circleAt = at; showTool(); drawMapNow({ keepView: true }); }
+    });
+  }
+
+  // ---- the tools
+  const tools = h('div', { class: 'tools', role: 'group', 'aria-label': t('How to make a stop') },
+    ...[['draw', t('Draw')], ['circle', t('Circle')], ['walk', t('Walk')], ['import', t('Import')]].map(([key, label]) =>
+      h('button', { type: 'button', class: 'secondary', 'data-tool': key, onclick: () => { stopWalk(); state.tool = key; showTool(); drawMapNow({ keepView: true }); } }, label)));
+  function showTool() {
+    for (const b of tools.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.tool === state.tool));
+    if (state.tool === 'draw') {
+      const n = state.drawing.length;
+      fill(toolPanel,
+        h('p', {}, state.editing !== null ? t('Drag the corners of “{name}”, or tap to add more.', { name: doc.features[state.editing].properties.name })
+          : n ? t('{count} corners: tap for more, drag one to move it.', { count: n }) : t('Tap the map at each corner of the stop.')),
+        h('div', { class: 'stop-actions' },
+          h('button', { type: 'button', class: 'finish-shape', disabled: n < 3, onclick: finishDrawing }, state.editing !== null ? t('Keep this shape') : t('Make it a stop')),
+          h('button', { type: 'button', class: 'secondary', disabled: !n, onclick: () => { state.drawing.pop(); showTool(); drawMapNow({ keepView: true }); } }, t('Undo a corner')),
+          h('button', { type: 'button', class: 'secondary', disabled: !n && state.editing === null, onclick: () => { state.drawing = []; state.editing = null; showTool(); drawMapNow(); } }, t('Cancel'))));
+    } else if (state.tool === 'circle') {
+      const radius = h('input', { id: 'circle-radius', type: 'number', min: 5, max: 500, value: state.radius || 20 });
+      radius.addEventListener('input', () => { state.radius = Number(radius.value) || 20; drawMapNow({ keepView: true }); });
+      fill(toolPanel,
+        h('p', {}, state.circleAt ? t('A circle around the chosen point; tap elsewhere to move it.') : t('Tap the map, or use where you are.')),
+        h('label', { for: 'circle-radius' }, t('Radius (m)')), radius,
+        h('div', { class: 'stop-actions' },
+          h('button', { type: 'button', class: 'secondary', disabled: !state.position, onclick: () => { state.circleAt = { ...state.position }; showTool(); drawMapNow(); } }, t('Around me')),
+          h('button', { type: 'button', class: 'finish-shape', disabled: !state.circleAt, onclick: () => { addStop(circle(state.circleAt, state.radius || 20).map(([lon, lat]) => ({ lat, lon }))); state.circleAt = null; showTool(); } }, t('Make it a stop'))));
+    } else if (state.tool === 'walk') {
+      const w = state.walk;
+      fill(toolPanel,
+        h('p', {}, w ? t('Walking: {kept} positions kept, {dropped} too rough (over {limit} m).', { kept: w.kept.length, dropped: w.dropped, limit: WALK_ACCURACY })
+          : t('Walk around the stop’s edge with the phone; vsh keeps the positions accurate to {limit} m.', { limit: WALK_ACCURACY })),
+        h('div', { class: 'stop-actions' },
+          w ? h('button', { type: 'button', class: 'finish-shape', disabled: w.kept.length < 3, onclick: finishWalk }, t('Finish: close the ring'))
+            : h('button', { type: 'button', class: 'start-walk', onclick: startWalk }, t('Start walking')),
+          w ? h('button', { type: 'button', class: 'secondary', onclick: () => { stopWalk(); showTool(); drawMapNow(); } }, t('Cancel')) : null));
+    } else {
+      const file = h('input', { id: 'import-file', type: 'file', accept: '.geojson,.json,.kml,.gpx,application/geo+json,application/vnd.google-earth.kml+xml,application/gpx+xml' });
+      const error = h('p', { class: 'field-error', role: 'alert' });
+      file.addEventListener('change', async () => {
+        error.textContent = '';
+        try {
+          const found = importShapes(await file.files[0].text(), file.files[0].name);
+          if (!found.length) throw new Error(t('No polygon or track in this file.'));
+          for (const s of found) addStop(s.ring, s.name);
+          say(t('{count} stops imported.', { count: found.length }));
+        } catch (e) {
+          error.textContent = e.message;
+        }
+      });
+      fill(toolPanel, h('label', { for: 'import-file' }, t('A GeoJSON, KML or GPX file (polygons become stops; a GPX track is walked)')), file, error);
+    }
+  }
+  function finishDrawing() {
+    if (state.drawing.length < 3) return;
+    if (state.editing !== null) {
+      doc.features[state.editing].geometry = { type: 'Polygon', coordinates: [closed(state.drawing)] };
+      state.editing = null;
+      changed(true);
+    } else {
+      addStop(state.drawing);
+    }
+    state.drawing = [];
+    showTool();
+    drawMapNow();
+  }
+  const WALK_ACCURACY = 20;
+  function startWalk() {
+    if (!navigator.geolocation) { say(t('This browser cannot tell where you are.'), 'bad'); return; }
+    state.walk = { kept: [], dropped: 0, watch: null };
+    state.walk.watch = navigator.geolocation.watchPosition((fix) => {
+      if (!state.walk) return;
+      const p = { lat: fix.coords.latitude, lon: fix.coords.longitude, accuracy: fix.coords.accuracy };
+      state.position = p;
+      if (p.accuracy > WALK_ACCURACY) state.walk.dropped++;
+      else state.walk.kept.push(p);
+      showTool();
+      drawMapNow();
+    }, () => { say(t('Location is off: allow it for this site to walk a stop.'), 'bad'); }, { enableHighAccuracy: true, maximumAge: 0 });
+    showTool();
+  }
+  function stopWalk() {
+    if (state.walk && state.walk.watch !== null) navigator.geolocation.clearWatch(state.walk.watch);
+    state.walk = null;
+  }
+  function finishWalk() {
+    const ring = simplify(state.walk.kept, 2);
+    stopWalk();
+    if (ring.length < 3) { say(t('Too few distinct positions: walk a wider ring.'), 'bad'); showTool(); return; }
+    addStop(ring);
+    showTool();
+  }
+  cleanups.push(stopWalk);
+
+  // The phone's position, for the map's start, circles and walks.
+  if (navigator.geolocation) {
+    const watch = navigator.geolocation.watchPosition((fix) => {
+      const first = !state.position;
+      state.position = { lat: fix.coords.latitude, lon: fix.coords.longitude, accuracy: fix.coords.accuracy };
+      if (!state.walk) { if (first) showTool(); drawMapNow({ keepView: !first && !!view }); }
+    }, () => {}, { enableHighAccuracy: true, maximumAge: 30000 });
+    cleanups.push(() => navigator.geolocation.clearWatch(watch));
+  }
+
+  // ---- publishing and history
+  const loadRevisions = async () => {
+    const list = await api(`/v1/hunts/${enc(id)}/revisions`, { auth: true });
+    fill(revisions, ...(list.length ? list.map((r) => h('li', {},
+      h('strong', {}, t('Revision {n}', { n: r.revision })), ` · ${formatTime(r.published_at, hunt.timezone)} · `,
+      r.source === 'console' ? t('from the console by {who}', { who: r.by || '?' }) : t('from the hunt files'))) : [h('li', { class: 'muted' }, t('Not published yet.'))]));
+  };
+  publish.addEventListener('click', async () => {
+    clearTimeout(timer);
+    await save().catch(() => {});
+    if (state.problems.length) return;
+    try {
+      const answer = await api(`/v1/hunts/${enc(id)}/publish`, { method: 'POST', auth: true });
+      state.dirty = false;
+      say(t('Published: revision {n}. Players see it now.', { n: answer.revision }), 'good');
+      annotate();
+      await loadRevisions();
+    } catch (e) {
+      if (e.status === 422 && e.errors) { state.problems = e.errors; annotate(); } else say(e.message, 'bad');
+    }
+  });
+  discard.addEventListener('click', async () => {
+    if (!confirm(t('Discard the draft and go back to the published hunt?'))) return;
+    try { await api(`/v1/hunts/${enc(id)}/draft`, { method: 'DELETE', auth: true }); } catch (e) { if (e.status !== 404) { say(e.message, 'bad'); return; } }
+    go(`/organise/${enc(id)}`, { replace: true });
+  });
+
+  fill(main,
+    h('p', {}, h('a', { href: '/organise' }, `← ${t('All hunts')}`)),
+    h('h1', {}, hunt.name || id), status, general,
+    h('section', { class: 'editor-section' }, h('h2', {}, t('Stops on the map')), tools, mapBox, toolPanel),
+    h('section', { class: 'editor-section' }, h('h2', {}, t('Stops')), stopList),
+    h('section', { class: 'editor-section' }, h('h2', {}, t('The hunt')), details),
+    h('section', { class: 'editor-section' }, h('h2', {}, t('Publish')),
+      h('p', { class: 'muted' }, t('Players keep seeing the published hunt until you publish the draft.')),
+      h('div', { class: 'stop-actions' }, publish, discard),
+      h('h3', {}, t('History')), revisions));
+  drawStops();
+  showTool();
+  drawMapNow();
+  annotate();
+  await Promise.all([save().catch(() => {}), loadRevisions()]);
+  state.dirty = false;
+  annotate();
+}
+
+// ---- geometry
+
+/** A ring as GeoJSON positions, closed, at most 7 decimals. */
+function closed(points) {
+  const ring = points.map((p) => [Number(p.lon.toFixed(7)), Number(p.lat.toFixed(7))]);
+  if (ring.length && (ring[0][0] !== ring[ring.length - 1][0] || ring[0][1] !== ring[ring.length - 1][1])) ring.push([...ring[0]]);
+  return ring;
+}
+
+/** A circle of `radius` metres around a position, 32 corners, as [lon, lat]. */
+export function circle(at, radius) {
+  const cos = Math.cos((at.lat * Math.PI) / 180);
+  return Array.from({ length: 32 }, (_, i) => {
+    const a = (i / 32) * 2 * Math.PI;
+    return [at.lon + (radius * Math.cos(a)) / (M * cos), at.lat + (radius * Math.sin(a)) / M];
+  });
+}
+
+/** Douglas–Peucker in metres: the walked positions without the ones within `tolerance` of a line. */
+export function simplify(points, tolerance) {
+  if (points.length < 3) return points.slice();
+  const cos = Math.cos((points[0].lat * Math.PI) / 180);
+  const xy = points.map((p) => [(p.lon - points[0].lon) * M * cos, (p.lat - points[0].lat) * M]);
+  const keep = new Array(points.length).fill(false);
+  keep[0] = keep[points.length - 1] = true;
+  const stack = [[0, points.length - 1]];
+  while (stack.length) {
+    const [a, b] = stack.pop();
+    let best = -1, index = -1;
+    for (let i = a + 1; i < b; i++) {
+      const d = lineDistance(xy[i], xy[a], xy[b]);
+      if (d > best) { best = d; index = i; }
+    }
+    if (best > tolerance) { keep[index] = true; stack.push([a, index], [index, b]); }
+  }
+  const kept = points.filter((_, i) => keep[i]);
+  // A ring walked back to its start ends where it began: the last position is the first.
+  const [fx, fy] = xy[0], [lx, ly] = xy[points.length - 1];
+  if (kept.length > 3 && Math.hypot(fx - lx, fy - ly) < tolerance * 2) kept.pop();
+  return kept;
+}
+
+function lineDistance([px, py], [ax, ay], [bx, by]) {
+  const dx = bx - ax, dy = by - ay;
+  const length = dx * dx + dy * dy;
+  if (length === 0) return Math.hypot(px - ax, py - ay);
+  const s = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / length));
+  return Math.hypot(ax + s * dx - px, ay + s * dy - py);
+}
+
+/** The shapes of an imported file: [{name, ring: [{lat, lon}]}] (outer rings; a GPX track walked). */
+export function importShapes(text, fileName = '') {
+  const ring = (coords) => coords.map(([lon, lat]) => ({ lat, lon }));
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    const json = JSON.parse(trimmed);
+    const features = json.type === 'FeatureCollection' ? json.features : json.type === 'Feature' ? [json] : [{ type: 'Feature', properties: {}, geometry: json }];
+    return features.flatMap((f) => {
+      const g = f.geometry || {};
+      const polygons = g.type === 'Polygon' ? [g.coordinates] : g.type === 'MultiPolygon' ? g.coordinates : [];
+      const name = (f.properties && f.properties.name) || '';
+      return polygons.map((p) => ({ name, ring: ring(p[0]).slice(0, -1) }));
+    });
+  }
+  const xml = new DOMParser().parseFromString(trimmed, 'application/xml');
+  if (xml.querySelector('parsererror')) throw new Error(t('{file} is not GeoJSON, KML or GPX.', { file: fileName || t('The file') }));
+  const placemarks = [...xml.getElementsByTagName('Placemark')];
+  if (placemarks.length) {
+    return placemarks.flatMap((pm) => {
+      const name = (pm.getElementsByTagName('name')[0] || {}).textContent || '';
+      return [...pm.getElementsByTagName('outerBoundaryIs')].map((outer) => {
+        const coords = (outer.getElementsByTagName('coordinates')[0] || {}).textContent || '';
+        return { name, ring: ring(coords.trim().split(/\s+/).map((c) => c.split(',').map(Number))).slice(0, -1) };
+      });
+    });
+  }
+  const points = [...xml.getElementsByTagName('trkpt'), ...xml.getElementsByTagName('rtept')].map((p) => ({ lat: Number(p.getAttribute('lat')), lon: Number(p.getAttribute('lon')) }));
+  if (points.length >= 3) {
+    const name = (xml.getElementsByTagName('name')[0] || {}).textContent || '';
+    return [{ name, ring: simplify(points, 2) }];
+  }
+  return [];
+}

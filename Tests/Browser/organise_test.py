@@ -1,0 +1,180 @@
+"""An organiser makes a hunt on a phone (390 x 844, headless Chromium) against a real `vsh serve`. Run by
+WebAppBrowserTests.anOrganiserMakesAHuntOnAPhone, which passes:
+
+  VSH_URL, VSH_BIN, VSH_DB, VSH_HUNTS   the server, the binary and the league (to grant the role)
+  VSH_SCREENSHOTS  where the screenshots go
+
+Checks: a player is refused the console; the organiser creates a hunt; draws a stop by tapping its
+corners and dragging one; makes a circle around the emulated position; walks a perimeter (a sequence
+of emulated positions, one too rough and dropped) and closes it; sees the overlap warning next to the
+stop it is about and an error next to an emptied field; publishes; the revision history names them;
+the players' page of the hunt shows the new stops without a restart.
+"""
+
+import os
+import subprocess
+
+from phone import check, console_errors, finish, http, start, text_reader
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+
+BASE = os.environ["VSH_URL"]
+SHOTS = os.environ["VSH_SCREENSHOTS"]
+HERE = (36.17100, -115.19000)
+ORGANISER = "Olga Ortiz"
+PASSWORD = "a long password"
+
+driver, wait = start()
+text_of = text_reader(driver)
+
+
+def step(text):
+    print("--", text, flush=True)
+
+
+def shot(name):
+    driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
+
+
+def place(position, accuracy=8):
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride",
+                           {"latitude": position[0], "longitude": position[1], "accuracy": accuracy})
+
+
+def sign_in(name, password):
+    driver.get(BASE + "/signin")
+    wait.until(EC.presence_of_element_located((By.ID, "username"))).send_keys(name)
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
+    wait.until(lambda d: text_of("#who") == name)
+
+
+def button(text):
+    """The visible button with this text."""
+    for b in driver.find_elements(By.TAG_NAME, "button"):
+        if b.text.strip() == text and b.is_displayed():
+            return b
+    raise AssertionError(f"no button {text!r}")
+
+
+def press(text):
+    """Clicks a button, scrolled to the middle of the screen (clear of the tab bar)."""
+    b = button(text)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", b)
+    b.click()
+
+
+def stops_in_draft():
+    return driver.execute_script("return document.querySelectorAll('li.stop-editor').length")
+
+
+def saved():
+    wait.until(lambda d: text_of(".save-state") in ("Draft saved", "Up to date") or "to fix" in text_of(".save-state"))
+
+
+try:
+    step("a player is refused the console")
+    status, _ = http("POST", "/v1/accounts", {"username": "Pia Player", "email": "pia@example.org", "password": PASSWORD})
+    check(status == 201, f"Pia registers: {status}")
+    status, _ = http("POST", "/v1/accounts", {"username": ORGANISER, "email": "olga@example.org", "password": PASSWORD})
+    check(status == 201, f"Olga registers: {status}")
+    role = subprocess.run([os.environ["VSH_BIN"], "player", "role", ORGANISER, "organiser", "--db", os.environ["VSH_DB"]],
+                          capture_output=True, text=True)
+    check(role.returncode == 0, f"vsh player role: {role.stderr}")
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": BASE})
+    place(HERE)
+    sign_in("Pia Player", PASSWORD)
+    driver.get(BASE + "/organise")
+    wait.until(lambda d: "Only organisers" in text_of("main"))
+    check("Only organisers" in text_of("main"), "a player sees why the console is not theirs")
+    driver.execute_script("localStorage.clear()")
+
+    step("the organiser creates a hunt")
+    sign_in(ORGANISER, PASSWORD)
+    driver.get(BASE + "/me")
+    wait.until(lambda d: "Organise hunts" in text_of("main"))
+    driver.get(BASE + "/organise")
+    name = wait.until(EC.presence_of_element_located((By.ID, "new-name")))
+    name.send_keys("Springs Preserve walk")
+    check(driver.find_element(By.ID, "new-id").get_attribute("value") == "springs-preserve-walk", "the id follows the name")
+    shot("organise-list")
+    press("Create the hunt")
+    wait.until(lambda d: d.current_url.endswith("/organise/springs-preserve-walk"))
+    svg = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".editor-map svg")))
+
+    step("a stop drawn by tapping its corners, one corner dragged")
+    driver.execute_script("document.querySelector('.editor-map').scrollIntoView({block: 'center'})")
+    for dx, dy in [(-50, -50), (50, -50), (50, 50), (-50, 50)]:
+        svg = driver.find_element(By.CSS_SELECTOR, ".editor-map svg")
+        ActionChains(driver).move_to_element_with_offset(svg, dx, dy).click().perform()
+    wait.until(lambda d: d.execute_script("return document.querySelectorAll('.editor-map .corner').length") == 4)
+    before = driver.execute_script("return document.querySelector('.editor-map .drawing').getAttribute('points')")
+    corner = driver.find_element(By.CSS_SELECTOR, '.editor-map .corner[data-corner="2"]')
+    ActionChains(driver).click_and_hold(corner).move_by_offset(15, 10).release().perform()
+    after = driver.execute_script("return document.querySelector('.editor-map .drawing').getAttribute('points')")
+    check(before != after, "dragging a corner moves it")
+    press("Make it a stop")
+    wait.until(lambda d: stops_in_draft() == 1)
+
+    step("a circle around the phone")
+    press("Circle")
+    wait.until(lambda d: button("Around me").is_enabled())
+    press("Around me")
+    press("Make it a stop")
+    wait.until(lambda d: stops_in_draft() == 2)
+    saved()
+
+    step("the overlap is a warning next to the circle's stop")
+    wait.until(lambda d: "overlap" in text_of('li.stop-editor:nth-child(2) .problems'))
+    check("overlap" in text_of('li.stop-editor:nth-child(2) .problems'), "the overlap warning by its stop")
+
+    step("a perimeter walked: positions followed live, a rough one dropped, the ring closed")
+    press("Walk")
+    press("Start walking")
+    east = 0.00112  # about 100 m east
+    ring = [(-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
+    for index, (i, j) in enumerate(ring):
+        position = (HERE[0] + j * 0.00018, HERE[1] + east + i * 0.00022)
+        place(position, accuracy=60 if index == 4 else 5)
+        wait.until(lambda d, n=index + 1: "Walking:" in text_of(".tool-panel")
+                   and sum(int(w) for w in text_of(".tool-panel").split() if w.isdigit()) >= n)
+    panel = text_of(".tool-panel")
+    check("1 too rough" in panel, f"the rough position dropped: {panel!r}")
+    shot("organise-walk")
+    press("Finish: close the ring")
+    wait.until(lambda d: stops_in_draft() == 3)
+    saved()
+
+    step("an emptied name is an error next to it; put back, it is saved")
+    field = driver.find_element(By.ID, "stop-0-name")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.BACKSPACE)
+    wait.until(lambda d: "to fix" in text_of(".save-state"))
+    check("empty" in text_of("li.stop-editor:nth-child(1) .problems"), "the error is next to the stop's name")
+    check(not driver.find_element(By.CSS_SELECTOR, "button.publish").is_enabled(), "no publishing with a problem")
+    field.send_keys("The old springs")
+    wait.until(lambda d: text_of(".save-state") == "Draft saved")
+    shot("organise-editor")
+
+    step("published: the history names the organiser; players see the stops")
+    press("Publish")
+    wait.until(lambda d: "Published: revision 1" in text_of("#notice"))
+    wait.until(lambda d: "Revision 1" in text_of(".revisions"))
+    check(f"from the console by {ORGANISER}" in text_of(".revisions"), f"the history: {text_of('.revisions')!r}")
+    status, hunt = http("GET", "/v1/hunts/springs-preserve-walk")
+    check(status == 200 and len(hunt["features"]) == 3, f"the published hunt: {status}")
+    driver.get(BASE + "/hunts/springs-preserve-walk")
+    wait.until(lambda d: "The old springs" in text_of("main"))
+    check("Springs Preserve walk" in text_of("h1"), "the players' page of the new hunt")
+    shot("organise-published")
+    # The emptied name's draft was refused (422) on purpose; nothing else may fail.
+    console_errors(driver, allowed=[r"/draft - Failed to load resource: the server responded with a status of 422"])
+except Exception:
+    shot("organise-failure")
+    raise
+finally:
+    driver.quit()
+
+finish("organise")
