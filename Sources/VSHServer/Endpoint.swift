@@ -28,7 +28,7 @@ public struct Endpoint: Hashable, Sendable {
         LeagueController.endpoints + AccountsController.endpoints + AvatarController.endpoints
             + CheckInsController.endpoints
             + PasswordResetsController.endpoints + ReviewsController.endpoints + PicturesController.endpoints
-            + OrganiserController.endpoints
+            + OrganiserController.endpoints + BasemapController.endpoints
             + [LeagueEvents.endpoint, OpenAPIDocument.endpoint]
     }
 }

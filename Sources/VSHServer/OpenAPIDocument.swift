@@ -549,6 +549,19 @@ public enum OpenAPIDocument {
                     ("403", problem("Not an organiser")), ("409", problem("A hunt with this id exists")),
                 ] + huntFileBody, body: ref("HuntFile"), authenticated: true),
         ]),
+        "/v1/basemap": .object([
+            "get": operation(
+                "basemap",
+                "The streets, footpaths, buildings and water vsh's maps draw under the stops (vsh-master basemap import)",
+                responses: [
+                    (
+                        "200",
+                        answer(
+                            "A GeoJSON FeatureCollection (empty without a basemap); each feature's kind and a street's name",
+                            type: "application/geo+json")
+                    ), notModified,
+                ], parameters: [ifNoneMatch])
+        ]),
         "/v1/drafts": .object([
             "get": operation(
                 "drafts", "Every hunt with a draft (organisers)",

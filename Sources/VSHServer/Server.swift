@@ -79,6 +79,7 @@ public func buildApplication(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
         geometry: configuration.geometry
     ).add(to: router)
+    BasemapController(huntsFolder: configuration.huntsFolder).add(to: router)
     events.add(to: router)
     OpenAPIDocument.add(to: router)
     web.add(to: router)

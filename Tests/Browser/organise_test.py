@@ -147,6 +147,9 @@ try:
     wait.until(lambda d: stops_in_draft() == 3)
     saved()
 
+    driver.execute_script("document.querySelector('.editor-section h2').scrollIntoView({block: 'start'}); window.scrollBy(0, -60)")
+    shot("organise-map")
+
     step("an emptied name is an error next to it; put back, it is saved")
     field = driver.find_element(By.ID, "stop-0-name")
     field.send_keys(Keys.CONTROL, "a")

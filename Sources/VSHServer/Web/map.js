@@ -17,6 +17,61 @@ export async function config() {
   return configuration;
 }
 
+let basemapAnswer = null;
+
+/**
+ * The organiser's base layer (`GET /v1/basemap`, from `vsh-master basemap import`), read once:
+ * {attribution, features: [{kind, name, area, coords, box}]}, or null when there is none.
+ */
+export function basemap() {
+  if (!basemapAnswer) {
+    basemapAnswer = fetch('/v1/basemap').then((answer) => (answer.ok ? answer.json() : null)).then((json) => {
+      if (!json || !Array.isArray(json.features)) return null;
+      const features = [];
+      for (const f of json.features) {
+        const g = f.geometry || {};
+        const coords = g.type === 'Polygon' ? (g.coordinates || [])[0] : g.type === 'LineString' ? g.coordinates : null;
+        if (!Array.isArray(coords) || coords.length < 2) continue;
+        const lons = coords.map((c) => c[0]), lats = coords.map((c) => c[1]);
+        features.push({
+          kind: (f.properties && f.properties.kind) || 'street', name: f.properties && f.properties.name, area: g.type === 'Polygon', coords,
+          box: [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)],
+        });
+      }
+      // Areas under lines; footpaths under streets.
+      const order = { water: 0, building: 1, footway: 2, street: 3 };
+      features.sort((a, b) => (order[a.kind] ?? 9) - (order[b.kind] ?? 9));
+      return { attribution: json.attribution || null, features };
+    }).catch(() => null);
+  }
+  return basemapAnswer;
+}
+
+/**
+ * The base layer inside an extent ({minLat, maxLat, minLon, maxLon}) as an SVG group, projected by
+ * `x` and `y`; `u` is one CSS pixel in viewBox units. With the data's attribution at the top left.
+ */
+export function basemapLayer(base, extent, x, y, u, W, H) {
+  const layer = h('svg:g', { class: 'basemap', 'aria-hidden': 'true' });
+  if (!base) return layer;
+  const widths = { street: 6, footway: 2.5, water: 3, building: 1 };
+  const streets = [];
+  for (const f of base.features) {
+    const [w, s, e, n] = f.box;
+    if (e < extent.minLon || w > extent.maxLon || n < extent.minLat || s > extent.maxLat) continue;
+    const d = 'M' + f.coords.map(([lon, lat]) => `${x(lon).toFixed(1)},${y(lat).toFixed(1)}`).join('L') + (f.area ? 'Z' : '');
+    if (f.kind === 'street' && !f.area) { streets.push(d); continue; }
+    layer.append(h('svg:path', { d, class: `bm-${f.kind}${f.area ? ' area' : ''}`, 'stroke-width': (widths[f.kind] || 2) * u }));
+  }
+  // Streets white with a grey edge: all the edges first, so that junctions join.
+  for (const d of streets) layer.append(h('svg:path', { d, class: 'bm-street-edge', 'stroke-width': 8 * u }));
+  for (const d of streets) layer.append(h('svg:path', { d, class: 'bm-street', 'stroke-width': 6 * u }));
+  if (base.attribution && layer.childNodes.length) {
+    layer.append(h('svg:text', { class: 'attribution', x: 6 * u, y: 14 * u, 'font-size': 9 * u }, base.attribution));
+  }
+  return layer;
+}
+
 /**
  * Draws `features` (GeoJSON stops) into `container`.
  * options: visited (Set of ids), position ({lat, lon, accuracy}), label (accessible name),
@@ -32,7 +87,7 @@ export async function drawMap(container, features, options = {}) {
       container.replaceChildren();
     }
   }
-  return svgMap(container, features, options);
+  return svgMap(container, features, { ...options, basemap: await basemap() });
 }
 
 function svgMap(container, features, options) {
@@ -72,6 +127,7 @@ function svgMap(container, features, options) {
   const step = gridM * scale;
   for (let gx = offsetX % step; gx < W; gx += step) svg.append(h('svg:line', { x1: gx, y1: 0, x2: gx, y2: H, class: 'grid' }));
   for (let gy = H % step; gy < H; gy += step) svg.append(h('svg:line', { x1: 0, y1: gy, x2: W, y2: gy, class: 'grid' }));
+  svg.append(basemapLayer(options.basemap, { minLat, maxLat, minLon, maxLon }, x, y, u, W, H));
 
   features.forEach((feature, index) => {
     const name = feature.properties.name;

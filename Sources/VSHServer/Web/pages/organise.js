@@ -7,6 +7,7 @@ import { api, ApiError } from '../api.js';
 import { h, fill, formatTime, rings, centre } from '../dom.js';
 import { t } from '../i18n.js';
 import { main, cleanups, go, say, needSession } from '../shell.js';
+import { basemap, basemapLayer } from '../map.js';
 
 const enc = encodeURIComponent;
 const M = 111320;
@@ -71,7 +72,7 @@ export async function organisePage() {
 /** `/organise/{hunt}`: the editor. */
 export async function editorPage(id) {
   await organiser();
-  const doc = await api(`/v1/hunts/${enc(id)}/draft`, { auth: true });
+  const [doc, base] = await Promise.all([api(`/v1/hunts/${enc(id)}/draft`, { auth: true }), basemap()]);
   doc.features = doc.features || [];
   const state = { problems: [], warnings: [], saving: null, pending: false, dirty: false, position: null, tool: 'draw', drawing: [], walk: null, circleAt: null, editing: null };
 
@@ -270,6 +271,7 @@ export async function editorPage(id) {
     const gridM = [10, 20, 50, 100, 200, 500, 1000].find((m) => Math.max(widthM, heightM) / m <= 14) || 2000;
     for (let gx = ox % (gridM * scale); gx < W; gx += gridM * scale) svg.append(h('svg:line', { x1: gx, y1: 0, x2: gx, y2: H, class: 'grid' }));
     for (let gy = H % (gridM * scale); gy < H; gy += gridM * scale) svg.append(h('svg:line', { x1: 0, y1: gy, x2: W, y2: gy, class: 'grid' }));
+    svg.append(basemapLayer(base, view, x, y, u, W, H));
     doc.features.forEach((feature, index) => {
       if (index === state.editing) return;
       const d = rings(feature.geometry).map((ring) => 'M' + ring.map(([lon, lat]) => `${x(lon).toFixed(1)},${y(lat).toFixed(1)}`).join('L') + 'Z').join('');
