@@ -9,7 +9,7 @@ extension VSH {
     struct Hunts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "hunts", abstract: "List the published hunts, or export them as files.",
-            subcommands: [List.self, Export.self], defaultSubcommand: List.self)
+            subcommands: [List.self, Revisions.self, Export.self], defaultSubcommand: List.self)
     }
 }
 
@@ -117,6 +117,57 @@ extension VSH.Hunts {
                 let hunts = files.filter { $0.name != BadgeFile.fileName }.count
                 let badges = files.count > hunts ? " and \(BadgeFile.fileName)" : ""
                 Output.line("exported \(hunts) hunt\(hunts == 1 ? "" : "s")\(badges) to \(folder)")
+                return .success
+            }
+        }
+    }
+}
+
+extension VSH.Hunts {
+    struct Revisions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revisions",
+            abstract:
+                "A hunt's published revisions, newest first: when, by whom, from the organisers' console or from files."
+        )
+
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The hunt id.") var id: String
+        @Flag(help: "One JSON array of {revision, published_at, by, source}.") var json = false
+
+        func run() async throws {
+            try await CommandRunner.run(tool: "vsh") {
+                let db = try await store.openStore(sync: false, existing: true)
+                let revisions = try await db.revisions(huntID: id)
+                if revisions.isEmpty, try await db.hunt(id: id) == nil {
+                    throw InputError("no hunt \"\(id)\" in \(store.databasePath)", status: .dataError)
+                }
+                if json {
+                    Output.line(
+                        JSONValue.array(
+                            revisions.map {
+                                .object([
+                                    "revision": .int($0.revision),
+                                    "published_at": .string(RFC3339.format($0.publishedAt)),
+                                    "by": .optional($0.by), "source": .string($0.source.rawValue),
+                                ])
+                            }
+                        ).compactText)
+                    return .success
+                }
+                if revisions.isEmpty {
+                    Output.line(
+                        "\(id): published before vsh kept revisions; the next change makes revision 1")
+                    return .success
+                }
+                var table = TextTable(headers: ["REVISION", "PUBLISHED", "BY", "FROM"], rightAligned: [0])
+                for r in revisions {
+                    table.append([
+                        "\(r.revision)", RFC3339.format(r.publishedAt), r.by ?? "-",
+                        r.source == .console ? "the console" : "files",
+                    ])
+                }
+                table.render().forEach(Output.line)
                 return .success
             }
         }

@@ -208,6 +208,15 @@ import VSHTestSupport
         // --force publishes the old file over the console's revision.
         #expect(try workspace.vsh(["sync", "--force"]).status == 0)
         #expect(try workspace.vsh(["hunt", "strip-classics"]).stdout.contains("Strip Classics"))
+        let listed = try workspace.vsh(["hunts", "revisions", "strip-classics"])
+        #expect(listed.status == 0)
+        let rows = listed.stdout.split(separator: "\n").dropFirst().map {
+            $0.split(separator: " ", omittingEmptySubsequences: true)
+        }
+        #expect(rows.map { $0.first.map(String.init) } == ["3", "2", "1"], "\(listed.stdout)")
+        #expect(rows.map { $0.last.map(String.init) } == ["files", "console", "files"], "\(listed.stdout)")
+        #expect(listed.stdout.contains("Mo Kent"))
+        #expect(try workspace.vsh(["hunts", "revisions", "no-such-hunt"]).status == 65)
         let after = try json(
             try await server.call("GET", "/v1/hunts/strip-classics/revisions", token: mo).body)
         #expect(after.array.first?["revision"]?.int == 3)
