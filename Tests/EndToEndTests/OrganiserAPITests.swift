@@ -193,6 +193,16 @@ import VSHTestSupport
                 "hunt \"strip-classics\" has revision 2, published from the console by Mo Kent"),
             "\(stale.stderr)")
         #expect(stale.stderr.contains("vsh sync --force"))
+        // A second server on the stale folder refuses to start, by the same rule.
+        let refusedStart = try TestSupport.run(
+            "/usr/bin/env",
+            [
+                "timeout", "60", TestSupport.productsDirectory.appendingPathComponent("vsh").path, "serve",
+                "--port", "0",
+                "--db", workspace.db, "--hunts", workspace.hunts,
+            ])
+        #expect(refusedStart.status == 65, "\(refusedStart.stdout) \(refusedStart.stderr)")
+        #expect(refusedStart.stderr.contains("revision 2"), "\(refusedStart.stderr)")
         #expect(try workspace.vsh(["hunt", "strip-classics"]).stdout.contains("The Strip"))
 
         // Exported, validated, synced back: no new revision.
