@@ -71,7 +71,7 @@ def stops_in_draft():
 
 
 def saved():
-    wait.until(lambda d: text_of(".save-state") in ("Draft saved", "Up to date") or "to fix" in text_of(".save-state"))
+    wait.until(lambda d: text_of(".save-state") in ("Draft saved", "Published, no changes") or "to fix" in text_of(".save-state"))
 
 
 try:
@@ -160,6 +160,15 @@ try:
     field.send_keys("The old springs")
     wait.until(lambda d: text_of(".save-state") == "Draft saved")
     shot("organise-editor")
+
+    step("the closing time is typed on the hunt's clock and kept in UTC")
+    set_value = "const e = document.querySelector(arguments[0]); e.value = arguments[1]; e.dispatchEvent(new Event('input'))"
+    driver.execute_script(set_value, "#hunt-timezone", "America/Los_Angeles")
+    driver.execute_script(set_value, "#hunt-ends_at", "2030-11-30T10:00")
+    wait.until(lambda d: text_of(".save-state") == "Draft saved")
+    token = driver.execute_script("return JSON.parse(localStorage.getItem('vsh.session')).token")
+    status, draft = http("GET", "/v1/hunts/springs-preserve-walk/draft", token=token)
+    check(status == 200 and draft["hunt"].get("ends_at") == "2030-11-30T18:00:00Z", f"ends_at in the draft: {draft['hunt'].get('ends_at')}")
 
     step("published: the history names the organiser; players see the stops")
     press("Publish")

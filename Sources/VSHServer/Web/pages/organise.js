@@ -72,7 +72,11 @@ export async function organisePage() {
 /** `/organise/{hunt}`: the editor. */
 export async function editorPage(id) {
   await organiser();
-  const [doc, base] = await Promise.all([api(`/v1/hunts/${enc(id)}/draft`, { auth: true }), basemap()]);
+  const [doc, base, drafts] = await Promise.all([
+    api(`/v1/hunts/${enc(id)}/draft`, { auth: true }), basemap(), api('/v1/drafts', { auth: true }),
+  ]);
+  // Opening a published hunt makes no draft: the first change does.
+  const hasDraft = drafts.some((d) => d.hunt === id);
   doc.features = doc.features || [];
   const state = { problems: [], warnings: [], saving: null, pending: false, dirty: false, position: null, tool: 'draw', drawing: [], walk: null, circleAt: null, editing: null };
 
@@ -102,7 +106,7 @@ export async function editorPage(id) {
     for (const p of orphans) general.append(h('li', { class: 'error' }, `${p.pointer}: ${p.detail}`));
     for (const w of state.warnings.filter((w) => w.pointer === '/hunt')) general.append(h('li', { class: 'warning' }, `⚠ ${w.detail}`));
     const n = state.problems.length;
-    status.textContent = state.saving ? t('Saving…') : n ? t('Not saved: {count} to fix', { count: n }) : state.dirty ? t('Draft saved') : t('Up to date');
+    status.textContent = state.saving ? t('Saving…') : n ? t('Not saved: {count} to fix', { count: n }) : state.dirty ? t('Draft saved') : t('Published, no changes');
     status.className = `save-state${n ? ' bad' : ''}`;
     publish.disabled = n > 0 || !!state.saving;
   };
@@ -144,6 +148,17 @@ export async function editorPage(id) {
     return h('div', { class: 'field' }, h('label', { for: input.id }, label), input, help ? h('p', { class: 'muted' }, help) : null,
       h('ul', { class: 'problems', 'data-pointer': `/hunt/${key}` }));
   };
+  // Opening and closing times as the hunt's own clock shows them (its time zone), stored in UTC.
+  const when = (key) => {
+    const input = h('input', { type: 'datetime-local' });
+    const zone = () => hunt.timezone || 'UTC';
+    input.value = hunt[key] ? localInput(hunt[key], zone()) : '';
+    input.addEventListener('input', () => {
+      hunt[key] = input.value ? fromLocalInput(input.value, zone()) : null;
+      changed();
+    });
+    return input;
+  };
   const text = (key, attrs = {}) => {
     const input = h(attrs.multiline ? 'textarea' : 'input', { maxlength: attrs.max || 2000, ...(attrs.type ? { type: attrs.type } : {}), ...(attrs.placeholder ? { placeholder: attrs.placeholder } : {}) });
     input.value = hunt[key] ?? '';
@@ -171,8 +186,8 @@ export async function editorPage(id) {
     field('bonus_points', t('Bonus points for finishing'), text('bonus_points', { numeric: true, type: 'number' })),
     field('ordered', t('Stops in order'), ordered),
     field('timezone', t('Time zone'), text('timezone', { placeholder: 'America/Los_Angeles' })),
-    field('starts_at', t('Opens'), text('starts_at', { nullable: true, placeholder: '2026-12-05T10:00:00-08:00' }), t('Empty: open now.')),
-    field('ends_at', t('Closes'), text('ends_at', { nullable: true, placeholder: '2026-12-05T18:00:00-08:00' }), t('Empty: never closes.')),
+    field('starts_at', t('Opens'), when('starts_at'), t('In the hunt’s time zone. Empty: open now.')),
+    field('ends_at', t('Closes'), when('ends_at'), t('In the hunt’s time zone. Empty: never closes.')),
     field('max_accuracy_m', t('GPS accuracy accepted (m)'), text('max_accuracy_m', { numeric: true, type: 'number' })),
     field('tolerance_m', t('Tolerance around a stop (m)'), text('tolerance_m', { numeric: true, type: 'number' })),
     field('max_photo_age_s', t('Oldest photo accepted (s)'), text('max_photo_age_s', { numeric: true, type: 'number' })),
@@ -478,9 +493,35 @@ export async function editorPage(id) {
   showTool();
   drawMapNow();
   annotate();
-  await Promise.all([save().catch(() => {}), loadRevisions()]);
-  state.dirty = false;
+  // A saved draft is checked again at once (its warnings shown); a published hunt is valid as it is.
+  await Promise.all([hasDraft ? save().catch(() => {}) : Promise.resolve(), loadRevisions()]);
+  state.dirty = hasDraft;
   annotate();
+}
+
+// ---- times
+
+/** The offset of a time zone from UTC at an instant, in milliseconds. */
+function zoneOffset(ms, zone) {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', {
+    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  }).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  return Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second) - Math.floor(ms / 1000) * 1000;
+}
+
+/** An RFC 3339 time as a datetime-local value on the clock of `zone`. */
+export function localInput(iso, zone) {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return '';
+  return new Date(ms + zoneOffset(ms, zone)).toISOString().slice(0, 16);
+}
+
+/** A datetime-local value on the clock of `zone` as an RFC 3339 time in UTC. */
+export function fromLocalInput(value, zone) {
+  const wall = Date.parse(value + ':00Z');
+  let ms = wall - zoneOffset(wall, zone);
+  ms = wall - zoneOffset(ms, zone);
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
 // ---- geometry
