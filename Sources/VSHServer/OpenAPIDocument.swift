@@ -149,6 +149,7 @@ public enum OpenAPIDocument {
             ("errors", array(ref("Pointed"))),
         ]),
         "Pointed": object([("pointer", string), ("detail", string)]),
+        "PictureSaved": object([("hunt", string), ("image", string), ("saved_at", dateTime)]),
         "DraftSaved": object([("hunt", string), ("saved_at", dateTime), ("warnings", array(ref("Pointed")))]),
         "Draft": object([
             ("hunt", string), ("name", nullableString), ("saved_at", dateTime), ("by", nullableString),
@@ -591,6 +592,32 @@ public enum OpenAPIDocument {
                     ("204", answer("Dropped")), ("401", problem("No valid token")),
                     ("403", problem("Not an organiser")), ("404", problem("No draft")),
                 ], parameters: [parameter("id", in: "path", string)], authenticated: true),
+        ]),
+        "/v1/hunts/{id}/draft/image": .object([
+            "put": operation(
+                "draftHuntImage",
+                "The hunt's cover picture, kept drawn anew without metadata, named in the draft (organisers)",
+                responses: [
+                    ("200", answer("Saved", ref("PictureSaved"))), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("404", problem("No such hunt")),
+                    ("413", problem("A picture over 64 MiB")),
+                    ("415", problem("Neither a JPEG nor a HEIC photo")),
+                    ("422", problem("A picture that cannot be decoded")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
+        "/v1/hunts/{id}/draft/stops/{stop}/image": .object([
+            "put": operation(
+                "draftStopImage",
+                "A stop's picture (taken on the spot), kept drawn anew without metadata, named in the draft (organisers)",
+                responses: [
+                    ("200", answer("Saved", ref("PictureSaved"))), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("404", problem("No such hunt or stop")),
+                    ("413", problem("A picture over 64 MiB")),
+                    ("415", problem("Neither a JPEG nor a HEIC photo")),
+                    ("422", problem("A picture that cannot be decoded")),
+                ],
+                parameters: [parameter("id", in: "path", string), parameter("stop", in: "path", string)],
+                authenticated: true)
         ]),
         "/v1/hunts/{id}/publish": .object([
             "post": operation(

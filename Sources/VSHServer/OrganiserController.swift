@@ -3,6 +3,8 @@ import HTTPTypes
 import Hummingbird
 import VSHAuthoring
 import VSHCore
+import VSHEngine
+import VSHPhoto
 
 /// The organisers' routes: hunts as drafts, validated as `vsh-master validate` validates them,
 /// published as revisions that every instance on the database serves, and their history.
@@ -12,6 +14,10 @@ struct OrganiserController: Sendable {
     let clock: @Sendable () -> Date
     /// GEOS validity, areas and overlaps for validation and warnings; nil: editing is unavailable.
     let geometry: (any GeometryOperations & Sendable)?
+    /// Where uploaded hunt and stop pictures are kept (the league's photo store).
+    let photos: any PhotoStore
+    /// A private folder (0700) for uploads in progress.
+    let uploads: String
 
     static let create = Endpoint(.post, "/v1/hunts")
     static let drafts = Endpoint(.get, "/v1/drafts")
@@ -20,8 +26,10 @@ struct OrganiserController: Sendable {
     static let dropDraft = Endpoint(.delete, "/v1/hunts/{id}/draft")
     static let publish = Endpoint(.post, "/v1/hunts/{id}/publish")
     static let revisions = Endpoint(.get, "/v1/hunts/{id}/revisions")
+    static let huntImage = Endpoint(.put, "/v1/hunts/{id}/draft/image")
+    static let stopImage = Endpoint(.put, "/v1/hunts/{id}/draft/stops/{stop}/image")
     static var endpoints: [Endpoint] {
-        [create, drafts, readDraft, saveDraft, dropDraft, publish, revisions]
+        [create, drafts, readDraft, saveDraft, dropDraft, publish, revisions, huntImage, stopImage]
     }
 
     /// A hunt file's bytes at most (`HuntFile.maxFileBytes`).
@@ -35,6 +43,84 @@ struct OrganiserController: Sendable {
         router.on(Self.dropDraft, use: dropDraft)
         router.on(Self.publish, use: publish)
         router.on(Self.revisions, use: revisions)
+        router.on(Self.huntImage, use: putImage)
+        router.on(Self.stopImage, use: putImage)
+    }
+
+    /// PUT /v1/hunts/{id}/draft/image and /draft/stops/{stop}/image (a JPEG or HEIC body) →
+    /// `{hunt, image, saved_at}`: the picture drawn anew (upright, at most 1024 px, no metadata),
+    /// kept in the league's photo store, and named in the draft (`pictures/<sha256>.jpg`), which
+    /// starts from the published file when the hunt has no draft.
+    @Sendable func putImage(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let session = try await organiser(request)
+        let id = try context.parameters.require("id")
+        let stop = context.parameters.get("stop")
+        let start: [UInt8]
+        if let draft = try await store.draft(huntID: id) {
+            start = draft.bytes
+        } else if let file = try await store.currentFiles().hunts[id] {
+            start = file.bytes
+        } else {
+            throw Problem(.notFound, "Not found", "no hunt \"\(id.prefix(80))\"")
+        }
+        guard case .object(var root)? = try? JSONValue.parse(start) else {
+            throw Problem(.conflict, "Draft unreadable", "the draft is not JSON: save the whole hunt first")
+        }
+        var features: [JSONValue] = []
+        if case .array(let list)? = root["features"] { features = list }
+        let stopIndex = stop.flatMap { wanted in
+            features.firstIndex {
+                if case .object(let f) = $0, case .string(wanted)? = f["id"] { return true }
+                return false
+            }
+        }
+        if let stop, stopIndex == nil {
+            throw Problem(
+                .notFound, "Not found", "the draft of \"\(id.prefix(80))\" has no stop \"\(stop.prefix(80))\""
+            )
+        }
+        let type = (request.headers[.contentType] ?? "").lowercased()
+        guard type.hasPrefix("image/") else {
+            throw Problem(.unsupportedMediaType, "Unsupported media type", "send the picture as image/jpeg")
+        }
+        let bytes = try await AvatarController.body(
+            of: request, limit: PhotoReader.maxFileBytes, folder: uploads)
+        guard PhotoDecoder.isPhoto(bytes) else {
+            throw Problem(
+                .unsupportedMediaType, "Unsupported media type",
+                "the picture is neither a JPEG nor a HEIC photo")
+        }
+        let picture: [UInt8]
+        do {
+            picture = try Avatar.fitted(from: bytes, folder: uploads, longest: PicturesController.imageSide)
+        } catch {
+            throw Problem(.unprocessableContent, "Unreadable picture", "the picture cannot be read: \(error)")
+        }
+        let sha = SHA256.hex(picture)
+        try await photos.put(picture, sha256: sha)
+        let name = "pictures/\(sha).jpg"
+        if let stopIndex, case .object(var feature) = features[stopIndex] {
+            var properties: JSONObject = [:]
+            if case .object(let existing)? = feature["properties"] { properties = existing }
+            properties["image"] = .string(name)
+            feature["properties"] = .object(properties)
+            features[stopIndex] = .object(feature)
+            root["features"] = .array(features)
+        } else {
+            var hunt: JSONObject = [:]
+            if case .object(let existing)? = root["hunt"] { hunt = existing }
+            hunt["image"] = .string(name)
+            root["hunt"] = .object(hunt)
+        }
+        let draft = HuntDraft(
+            huntID: id, bytes: Array(JSONValue.object(root).prettyText.utf8), savedAt: clock(),
+            by: session.player.name)
+        try await store.saveDraft(draft)
+        return JSONBodies.response(
+            .object([
+                "hunt": .string(id), "image": .string(name),
+                "saved_at": .string(RFC3339.format(draft.savedAt)),
+            ]))
     }
 
     /// The session of an organiser.

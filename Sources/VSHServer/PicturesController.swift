@@ -36,7 +36,7 @@ struct PicturesController: Sendable {
         router.on(Self.huntImage) { _, context in
             let id = try context.parameters.require("id")
             let hunt = Slug.isValid(id) ? try await store.hunt(id: id)?.hunt : nil
-            return try image(hunt?.image, of: "hunt \"\(id.prefix(64))\"")
+            return try await image(hunt?.image, of: "hunt \"\(id.prefix(64))\"")
         }
         router.on(Self.stopImage) { _, context in
             let id = try context.parameters.require("id")
@@ -49,7 +49,7 @@ struct PicturesController: Sendable {
                     }
                 }
             }
-            return try image(found, of: "stop \"\(id.prefix(64))\"")
+            return try await image(found, of: "stop \"\(id.prefix(64))\"")
         }
     }
 
@@ -60,8 +60,22 @@ struct PicturesController: Sendable {
 
     /// An image a hunt file names, from the hunts folder: a JPEG drawn anew without metadata (at
     /// most 1024 px), a PNG, WebP or GIF as it is. Never a file outside the folder.
-    func image(_ relative: String?, of owner: String) throws -> Response {
+    func image(_ relative: String?, of owner: String) async throws -> Response {
         let missing = Problem(.notFound, "Not found", "no image for \(owner)")
+        // A picture uploaded in the organisers' console: in the photo store, drawn anew already.
+        // (Exported with the hunts, it is a file of the hunts folder too: looked for there when the
+        // league's store does not have it.)
+        if let relative, let sha = Self.uploadedPicture(relative),
+            let bytes = try await photos.get(type(of: photos).key(sha256: sha))
+        {
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "image/jpeg", .cacheControl: "public, max-age=86400",
+                    HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; sandbox",
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
         guard let relative, let huntsFolder else { throw missing }
         let root = URL(fileURLWithPath: huntsFolder).resolvingSymlinksInPath().standardizedFileURL.path
         let file = URL(fileURLWithPath: relative, relativeTo: URL(fileURLWithPath: root + "/"))
@@ -92,6 +106,14 @@ struct PicturesController: Sendable {
                 HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; sandbox",
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The SHA-256 of `pictures/<sha256>.jpg`, the name of a picture uploaded in the console.
+    static func uploadedPicture(_ name: String) -> String? {
+        guard name.hasPrefix("pictures/"), name.hasSuffix(".jpg") else { return nil }
+        let sha = name.dropFirst("pictures/".count).dropLast(4)
+        guard sha.count == 64, sha.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        return String(sha)
     }
 
     /// GET /v1/checkins/{id}/photo → the photo, upright and square (480 px), for its player or a

@@ -77,7 +77,7 @@ public func buildApplication(
     ).add(to: router)
     OrganiserController(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
-        geometry: configuration.geometry
+        geometry: configuration.geometry, photos: configuration.photos, uploads: configuration.uploadFolder
     ).add(to: router)
     BasemapController(huntsFolder: configuration.huntsFolder).add(to: router)
     events.add(to: router)

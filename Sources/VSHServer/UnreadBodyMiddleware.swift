@@ -26,6 +26,7 @@ struct UnreadBodyMiddleware: RouterMiddleware {
         let isUpload =
             (request.method == .post && path == "/v1/checkins")
             || (request.method == .put && path == "/v1/me/avatar")
+            || (request.method == .put && path.hasPrefix("/v1/hunts/") && path.hasSuffix("/image"))
         // A hunt file (the organisers' console) is up to its own limit.
         let isHuntFile =
             (request.method == .post && path == "/v1/hunts")

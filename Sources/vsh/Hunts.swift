@@ -62,6 +62,13 @@ extension VSH.Hunts {
         @OptionGroup var store: StoreOptions
         @Argument(help: "The folder to write (new, or empty).") var folder: String
 
+        /// The SHA-256s of the console's pictures a hunt file names (`"pictures/<sha256>.jpg"`).
+        static func uploadedPictures(in bytes: [UInt8]) -> [String] {
+            String(decoding: bytes, as: UTF8.self).matches(of: #/"pictures/([0-9a-f]{64})\.jpg"/#).map {
+                String($0.1)
+            }
+        }
+
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 let manager = FileManager.default
@@ -103,11 +110,28 @@ extension VSH.Hunts {
                     throw InputError(
                         "the database names a published file \"\(file.name)\" that is not a hunt file")
                 }
+                // Pictures uploaded in the organisers' console (`pictures/<sha256>.jpg`) go with them.
+                let photos = store.photos(of: db)
+                var pictures: [(name: String, bytes: [UInt8])] = []
+                for sha in Set(files.flatMap { Self.uploadedPictures(in: $0.bytes) }).sorted() {
+                    guard let bytes = try await photos.get(type(of: photos).key(sha256: sha)) else {
+                        continue
+                    }
+                    pictures.append(("pictures/\(sha).jpg", bytes))
+                }
                 do {
                     try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
                     for file in files {
                         try Data(file.bytes).write(
                             to: URL(fileURLWithPath: folder + "/" + file.name), options: .atomic)
+                    }
+                    if !pictures.isEmpty {
+                        try manager.createDirectory(
+                            atPath: folder + "/pictures", withIntermediateDirectories: true)
+                    }
+                    for picture in pictures {
+                        try Data(picture.bytes).write(
+                            to: URL(fileURLWithPath: folder + "/" + picture.name), options: .atomic)
                     }
                 } catch {
                     throw InputError(
@@ -115,7 +139,10 @@ extension VSH.Hunts {
                         status: .ioError)
                 }
                 let hunts = files.filter { $0.name != BadgeFile.fileName }.count
-                let badges = files.count > hunts ? " and \(BadgeFile.fileName)" : ""
+                let badges =
+                    (files.count > hunts ? " and \(BadgeFile.fileName)" : "")
+                    + (pictures.isEmpty
+                        ? "" : " with \(pictures.count) picture\(pictures.count == 1 ? "" : "s")")
                 Output.line("exported \(hunts) hunt\(hunts == 1 ? "" : "s")\(badges) to \(folder)")
                 return .success
             }

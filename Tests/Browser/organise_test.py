@@ -13,6 +13,7 @@ the players' page of the hunt shows the new stops without a restart.
 
 import os
 import subprocess
+import urllib.request
 
 from phone import check, console_errors, finish, http, start, text_reader
 from selenium.webdriver.common.action_chains import ActionChains
@@ -161,6 +162,13 @@ try:
     wait.until(lambda d: text_of(".save-state") == "Draft saved")
     shot("organise-editor")
 
+    step("a photo of the stop taken on the spot (a camera JPEG with GPS), kept without its metadata")
+    picture = driver.find_element(By.ID, "stop-0-image")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", picture)
+    picture.send_keys(os.path.join(os.environ["VSH_PHOTOS"], "sign-inside.jpg"))
+    wait.until(lambda d: d.execute_script("return !!document.querySelector('li.stop-editor:nth-child(1) .picture-preview img')"))
+    wait.until(lambda d: text_of(".save-state") == "Draft saved")
+
     step("the closing time is typed on the hunt's clock and kept in UTC")
     set_value = "const e = document.querySelector(arguments[0]); e.value = arguments[1]; e.dispatchEvent(new Event('input'))"
     driver.execute_script(set_value, "#hunt-timezone", "America/Los_Angeles")
@@ -169,6 +177,8 @@ try:
     token = driver.execute_script("return JSON.parse(localStorage.getItem('vsh.session')).token")
     status, draft = http("GET", "/v1/hunts/springs-preserve-walk/draft", token=token)
     check(status == 200 and draft["hunt"].get("ends_at") == "2030-11-30T18:00:00Z", f"ends_at in the draft: {draft['hunt'].get('ends_at')}")
+    image = draft["features"][0]["properties"].get("image", "")
+    check(image.startswith("pictures/") and image.endswith(".jpg"), f"the stop's picture in the draft: {image!r}")
 
     step("published: the history names the organiser; players see the stops")
     press("Publish")
@@ -177,6 +187,9 @@ try:
     check(f"from the console by {ORGANISER}" in text_of(".revisions"), f"the history: {text_of('.revisions')!r}")
     status, hunt = http("GET", "/v1/hunts/springs-preserve-walk")
     check(status == 200 and len(hunt["features"]) == 3, f"the published hunt: {status}")
+    with urllib.request.urlopen(BASE + "/v1/stops/" + hunt["features"][0]["id"] + "/image") as answer:
+        served = answer.read()
+    check(served[:2] == b"\xff\xd8" and b"Exif" not in served[:4096] and b"Apple" not in served, "the stop's picture, served without EXIF")
     driver.get(BASE + "/hunts/springs-preserve-walk")
     wait.until(lambda d: "The old springs" in text_of("main"))
     check("Springs Preserve walk" in text_of("h1"), "the players' page of the new hunt")

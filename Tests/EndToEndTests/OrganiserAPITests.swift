@@ -173,6 +173,51 @@ import VSHTestSupport
         #expect(
             recorded.stdout.contains("[('springs-preserve', 1)]"), "\(recorded.stdout) \(recorded.stderr)")
 
+        // Pictures: a camera photo with GPS becomes the cover and a stop's picture, kept without
+        // metadata; players see them once published.
+        let photo = try Data(
+            contentsOf: TestSupport.packageRoot.appendingPathComponent("Fixtures/photos/sign-inside.jpg"))
+        let jpeg = ["Content-Type": "image/jpeg"]
+        #expect(
+            try await server.call(
+                "PUT", "/v1/hunts/springs-preserve/draft/image", token: ann, headers: jpeg, data: photo
+            )
+            .status == 403)
+        #expect(
+            try await server.call(
+                "PUT", "/v1/hunts/springs-preserve/draft/stops/nowhere/image", token: mo, headers: jpeg,
+                data: photo
+            ).status == 404)
+        #expect(
+            try await server.call(
+                "PUT", "/v1/hunts/springs-preserve/draft/image", token: mo, headers: jpeg,
+                data: Data("not a photo".utf8)
+            ).status == 415)
+        let cover = try await server.call(
+            "PUT", "/v1/hunts/springs-preserve/draft/image", token: mo, headers: jpeg, data: photo)
+        #expect(cover.status == 200, "\(cover.body)")
+        let coverName = try #require(try json(cover.body)["image"]?.string)
+        #expect(coverName.wholeMatch(of: #/pictures/[0-9a-f]{64}\.jpg/#) != nil, "\(coverName)")
+        let stopPicture = try await server.call(
+            "PUT", "/v1/hunts/springs-preserve/draft/stops/preserve-springs/image", token: mo, headers: jpeg,
+            data: photo)
+        #expect(stopPicture.status == 200, "\(stopPicture.body)")
+        let withPictures = try json(
+            try await server.call("GET", "/v1/hunts/springs-preserve/draft", token: mo).body)
+        #expect(withPictures["hunt"]?["image"]?.string == coverName)
+        #expect(try await server.call("GET", "/v1/hunts/springs-preserve/image").status == 404)
+        #expect(try await server.call("POST", "/v1/hunts/springs-preserve/publish", token: mo).status == 200)
+        for path in ["/v1/hunts/springs-preserve/image", "/v1/stops/preserve-springs/image"] {
+            let (bytes, response) = try await URLSession.shared.data(from: URL(string: server.base + path)!)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(path)")
+            let file = workspace.root.appendingPathComponent("served.jpg")
+            try bytes.write(to: file)
+            let tags = try TestSupport.run("/usr/bin/env", ["exiftool", "-json", "-a", "-G1", file.path])
+            #expect(tags.stdout.contains("\"File:FileType\": \"JPEG\""), "\(tags.stdout)")
+            #expect(!tags.stdout.contains("GPS"), "\(tags.stdout)")
+            #expect(!tags.stdout.contains("[EXIF"), "\(tags.stdout)")
+        }
+
         // The hunts folder lacks the console's hunt: a sync keeps it.
         #expect(try workspace.vsh(["sync"]).status == 0)
         #expect(try workspace.vsh(["hunts"]).stdout.contains("springs-preserve"))
@@ -209,6 +254,8 @@ import VSHTestSupport
         let exported = workspace.root.appendingPathComponent("exported").path
         #expect(try workspace.vsh(["hunts", "export", exported]).status == 0)
         #expect(try TestSupport.run("vsh-master", ["validate", exported]).status == 0)
+        #expect(
+            FileManager.default.fileExists(atPath: exported + "/" + coverName), "the cover picture exported")
         let back = try TestSupport.run("vsh", ["sync", "--db", workspace.db, "--hunts", exported])
         #expect(back.stdout.contains("up to date"), "\(back.stdout) \(back.stderr)")
         let history = try json(

@@ -140,6 +140,31 @@ export async function editorPage(id) {
     status.textContent = t('Saving…');
   };
 
+  // ---- pictures: the cover and each stop's, a phone's camera photo sent as it is, kept without metadata
+  const pictureInput = (inputID, path, current, apply) => {
+    const input = h('input', { id: inputID, type: 'file', accept: 'image/jpeg,image/heic,image/*', capture: 'environment' });
+    const preview = h('div', { class: 'picture-preview' }, current ? h('span', { class: 'muted' }, t('A picture is set.')) : null);
+    const error = h('p', { class: 'field-error', role: 'alert' });
+    input.addEventListener('change', async () => {
+      const file = input.files[0];
+      if (!file) return;
+      error.textContent = '';
+      fill(preview, h('span', { class: 'muted' }, t('Sending the picture…')));
+      try {
+        const answer = await api(path, { method: 'PUT', body: file, auth: true, headers: { 'Content-Type': file.type || 'image/jpeg' } });
+        apply(answer.image);
+        const url = URL.createObjectURL(file);
+        cleanups.push(() => URL.revokeObjectURL(url));
+        fill(preview, h('img', { src: url, alt: t('The new picture') }));
+        changed();
+      } catch (e) {
+        fill(preview);
+        error.textContent = e.message;
+      }
+    });
+    return [input, preview, error];
+  };
+
   // ---- the hunt's fields
   const hunt = doc.hunt;
   const field = (key, label, input, help) => {
@@ -191,7 +216,10 @@ export async function editorPage(id) {
     field('max_accuracy_m', t('GPS accuracy accepted (m)'), text('max_accuracy_m', { numeric: true, type: 'number' })),
     field('tolerance_m', t('Tolerance around a stop (m)'), text('tolerance_m', { numeric: true, type: 'number' })),
     field('max_photo_age_s', t('Oldest photo accepted (s)'), text('max_photo_age_s', { numeric: true, type: 'number' })),
-    field('proof', t('A check-in needs'), proof));
+    field('proof', t('A check-in needs'), proof),
+    h('div', { class: 'field' }, h('label', { for: 'hunt-image' }, t('Cover picture')),
+      ...pictureInput('hunt-image', `/v1/hunts/${enc(id)}/draft/image`, hunt.image, (name) => { hunt.image = name; }),
+      h('ul', { class: 'problems', 'data-pointer': '/hunt/image' })));
 
   // ---- stops
   const stopIDs = () => new Set(doc.features.map((f) => f.id));
@@ -237,6 +265,8 @@ export async function editorPage(id) {
         h('label', { for: `stop-${index}-points` }, t('Points')), input('points', { type: 'number', min: 0 }),
         h('label', { class: 'check' }, input('featured', { type: 'checkbox' }), ` ${t('Featured')}`),
         h('label', { for: `stop-${index}-sponsor` }, t('Sponsor line')), input('sponsor', { maxlength: 80 }),
+        h('label', { for: `stop-${index}-image` }, t('Photo of the stop')),
+        ...pictureInput(`stop-${index}-image`, `/v1/hunts/${enc(id)}/draft/stops/${enc(feature.id)}/image`, p.image, (name) => { p.image = name; }),
         h('ul', { class: 'problems', 'data-pointer': `/features/${index}` }),
         h('div', { class: 'stop-actions' },
           h('button', { type: 'button', class: 'secondary', disabled: index === 0, onclick: () => move(-1) }, t('Up')),
