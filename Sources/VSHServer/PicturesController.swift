@@ -66,8 +66,18 @@ struct PicturesController: Sendable {
         // (Exported with the hunts, it is a file of the hunts folder too: looked for there when the
         // league's store does not have it.)
         if let relative, let sha = Self.uploadedPicture(relative),
-            let bytes = try await photos.get(type(of: photos).key(sha256: sha))
+            let original = try await photos.get(type(of: photos).key(sha256: sha))
         {
+            // Drawn anew here too (once, then cached): whatever a name points at in the store, what is
+            // served has no metadata.
+            let bytes = try await cache.picture("picture|\(sha)") {
+                do {
+                    return try Avatar.fitted(from: original, folder: folder, longest: Self.imageSide)
+                } catch {
+                    throw Problem(
+                        .unprocessableContent, "Unreadable image", "the image of \(owner) cannot be decoded")
+                }
+            }
             return Response(
                 status: .ok,
                 headers: [
