@@ -40,7 +40,8 @@ import VSHTestSupport
     /// The basemap's features, without its `source` line.
     static func features(_ path: String) throws -> String {
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        return String(text[try #require(text.range(of: "\"features\""))!.lowerBound...])
+        guard let start = text.range(of: "\"features\"") else { throw FixtureError("\(path): no features") }
+        return String(text[start.lowerBound...])
     }
 
     @Test func anOpenStreetMapExtractBecomesTheBasemap() async throws {
