@@ -457,7 +457,10 @@ func tool(_ name: String, _ arguments: [String]) throws -> TestSupport.ProcessRe
                 #"stop "tiny": the hunt's tolerance (25 m) is larger than the stop (about 2 m in radius)"#))
         #expect(text.contains(#"stops "big-a" and "big-b" overlap"#))
         #expect(text.contains(#"stops "tiny" and "far" are 33 km apart"#))
-        #expect(text.hasSuffix("3 hunts, 21 stops, 11 badges: valid (7 warnings)\n"), "\(text)")
+        #expect(
+            text.contains(
+                #"stop "tiny": smaller (about 4 m across) than the GPS accuracy the hunt accepts (50 m)"#))
+        #expect(text.hasSuffix("3 hunts, 21 stops, 11 badges: valid (8 warnings)\n"), "\(text)")
         // The shipped hunts: no warnings.
         #expect(
             try TestSupport.run(
