@@ -173,8 +173,9 @@ try:
     set_value = "const e = document.querySelector(arguments[0]); e.value = arguments[1]; e.dispatchEvent(new Event('input'))"
     driver.execute_script(set_value, "#hunt-timezone", "America/Los_Angeles")
     driver.execute_script(set_value, "#hunt-ends_at", "2030-11-30T10:00")
-    wait.until(lambda d: text_of(".save-state") == "Draft saved")
     token = driver.execute_script("return JSON.parse(localStorage.getItem('vsh.session')).token")
+    # The draft on the server, once the change is saved (a busy machine may take a while).
+    wait.until(lambda d: (http("GET", "/v1/hunts/springs-preserve-walk/draft", token=token)[1] or {}).get("hunt", {}).get("ends_at"))
     status, draft = http("GET", "/v1/hunts/springs-preserve-walk/draft", token=token)
     check(status == 200 and draft["hunt"].get("ends_at") == "2030-11-30T18:00:00Z", f"ends_at in the draft: {draft['hunt'].get('ends_at')}")
     image = draft["features"][0]["properties"].get("image", "")
