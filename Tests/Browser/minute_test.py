@@ -21,7 +21,7 @@ import tempfile
 import urllib.parse
 import urllib.request
 
-from phone import check, console_errors, device_checkin, finish, http, start, stripped, text_reader
+from phone import Phone, check, console_errors, device_checkin, finish, http, stripped
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
@@ -39,45 +39,24 @@ photo_a = stripped(os.path.join(PHOTOS, "sign-inside.jpg"), os.path.join(work, "
 photo_b = stripped(os.path.join(PHOTOS, "sphere-camera-clock.jpg"), os.path.join(work, "b.jpg"))
 photo_c = stripped(os.path.join(PHOTOS, "far-away.jpg"), os.path.join(work, "c.jpg"))
 
-driver, wait = start()
-text_of = text_reader(driver)
+phone = Phone(BASE, SHOTS)
+driver, wait, text_of = phone.driver, phone.wait, phone.text_of
+step, shot, sign_in, click = phone.step, phone.shot, phone.sign_in, phone.click
 driver.execute_cdp_cmd("Network.enable", {})
 
 
-def step(text):
-    print("--", text, flush=True)
-
-
-def shot(name):
-    driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
-
-
 def place(position, accuracy=20):
-    driver.execute_cdp_cmd("Emulation.setGeolocationOverride",
-                           {"latitude": position[0], "longitude": position[1], "accuracy": accuracy})
+    phone.place(position, accuracy)
 
 
 def location(setting):
     driver.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": setting, "origin": BASE})
 
 
-def click(element):
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
-
-
 def mine(token):
     status, answer = http("GET", "/v1/me/checkins", token=token)
     check(status == 200, f"GET /v1/me/checkins: {status}")
     return answer or []
-
-
-def sign_in(name, password):
-    driver.get(BASE + "/signin")
-    wait.until(EC.presence_of_element_located((By.ID, "username"))).send_keys(name)
-    driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
-    wait.until(lambda d: text_of("#who") == name)
 
 
 try:

@@ -15,7 +15,7 @@ import os
 import subprocess
 import urllib.request
 
-from phone import check, console_errors, finish, http, start, text_reader
+from phone import Phone, check, console_errors, finish, http
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -27,44 +27,9 @@ HERE = (36.17100, -115.19000)
 ORGANISER = "Olga Ortiz"
 PASSWORD = "a long password"
 
-driver, wait = start()
-text_of = text_reader(driver)
-
-
-def step(text):
-    print("--", text, flush=True)
-
-
-def shot(name):
-    driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
-
-
-def place(position, accuracy=8):
-    driver.execute_cdp_cmd("Emulation.setGeolocationOverride",
-                           {"latitude": position[0], "longitude": position[1], "accuracy": accuracy})
-
-
-def sign_in(name, password):
-    driver.get(BASE + "/signin")
-    wait.until(EC.presence_of_element_located((By.ID, "username"))).send_keys(name)
-    driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
-    wait.until(lambda d: text_of("#who") == name)
-
-
-def button(text):
-    """The visible button with this text."""
-    for b in driver.find_elements(By.TAG_NAME, "button"):
-        if b.text.strip() == text and b.is_displayed():
-            return b
-    raise AssertionError(f"no button {text!r}")
-
-
-def press(text):
-    """Clicks a button, scrolled to the middle of the screen (clear of the tab bar)."""
-    b = button(text)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", b)
-    b.click()
+phone = Phone(BASE, SHOTS)
+driver, wait, text_of = phone.driver, phone.wait, phone.text_of
+step, shot, place, sign_in, button, press = phone.step, phone.shot, phone.place, phone.sign_in, phone.button, phone.press
 
 
 def stops_in_draft():
@@ -181,8 +146,29 @@ try:
     image = draft["features"][0]["properties"].get("image", "")
     check(image.startswith("pictures/") and image.endswith(".jpg"), f"the stop's picture in the draft: {image!r}")
 
-    step("published: the history names the organiser; players see the stops")
+    step("publishing right after a change publishes that change, even while an earlier save is on its way")
+    # The page's draft saves are held until the script lets each go (the server stays real): one
+    # change is on its way, a second is made, and Publish is pressed at once.
+    driver.execute_script("""
+        window.held = [];
+        const send = window.fetch;
+        window.fetch = (url, init) => (init && init.method === 'PUT' && String(url).endsWith('/draft'))
+          ? new Promise((resolve) => window.held.push(() => resolve(send(url, init)))) : send(url, init);""")
+    description = driver.find_element(By.ID, "hunt-description")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", description)
+    description.send_keys("Warm springs in the desert.")
+    wait.until(lambda d: d.execute_script("return window.held.length") == 1)
+    description.send_keys(" Bring water.")
+    check(text_of(".save-state") == "Saving…", f"a change waiting to be sent shows as saving: {text_of('.save-state')!r}")
     press("Publish")
+    # Each held save is let go in turn until the publication is done.
+    wait.until(lambda d: d.execute_script("const go = window.held.shift(); if (go) go(); return false")
+               or "Published: revision 1" in text_of("#notice"))
+    status, hunt = http("GET", "/v1/hunts/springs-preserve-walk")
+    check(status == 200 and hunt["hunt"]["description"] == "Warm springs in the desert. Bring water.",
+          f"the published description: {hunt['hunt'].get('description')!r}")
+
+    step("published: the history names the organiser; players see the stops")
     wait.until(lambda d: "Published: revision 1" in text_of("#notice"))
     wait.until(lambda d: "Revision 1" in text_of(".revisions"))
     check(f"from the console by {ORGANISER}" in text_of(".revisions"), f"the history: {text_of('.revisions')!r}")

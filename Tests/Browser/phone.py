@@ -63,6 +63,53 @@ def text_reader(driver):
     return text_of
 
 
+class Phone:
+    """A phone's browser as the scripts drive it: the driver, its wait and text reader, and the steps
+    every script takes (a position emulated, signing in, pressing a button clear of the tab bar)."""
+
+    def __init__(self, base, screenshots, **options):
+        self.base, self.screenshots = base, screenshots
+        self.driver, self.wait = start(**options)
+        self.text_of = text_reader(self.driver)
+
+    @staticmethod
+    def step(text):
+        print("--", text, flush=True)
+
+    def shot(self, name):
+        self.driver.save_screenshot(os.path.join(self.screenshots, name + ".png"))
+
+    def place(self, position, accuracy=8):
+        """The phone's position from now on (CDP's geolocation override)."""
+        self.driver.execute_cdp_cmd("Emulation.setGeolocationOverride",
+                                    {"latitude": position[0], "longitude": position[1], "accuracy": accuracy})
+
+    def sign_in(self, name, password):
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions as EC
+        self.driver.get(self.base + "/signin")
+        self.wait.until(EC.presence_of_element_located((By.ID, "username"))).send_keys(name)
+        self.driver.find_element(By.ID, "password").send_keys(password)
+        self.driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
+        self.wait.until(lambda d: self.text_of("#who") == name)
+
+    def click(self, element):
+        """Clicks an element scrolled to the middle of the screen (clear of the tab bar)."""
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    def button(self, text):
+        """The visible button with this text."""
+        from selenium.webdriver.common.by import By
+        for b in self.driver.find_elements(By.TAG_NAME, "button"):
+            if b.text.strip() == text and b.is_displayed():
+                return b
+        raise AssertionError(f"no button {text!r}")
+
+    def press(self, text):
+        self.click(self.button(text))
+
+
 # ---------------------------------------------------------------- fixtures and the API
 
 import json

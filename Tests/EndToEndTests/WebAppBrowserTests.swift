@@ -114,6 +114,22 @@ import VSHTestSupport
         #expect(revisions.contains("springs-preserve-walk"), "\(revisions)")
     }
 
+    /// With the operator's street tiles, the console draws on Leaflet (Tests/Browser/organise_tiles_test.py,
+    /// which serves the tiles itself): a stop drawn and a corner dragged, a hole cut in it, published.
+    @Test func anOrganiserDrawsOverStreetTiles() async throws {
+        let workspace = try Workspace()
+        let port = try TestSupport.freePort()
+        let server = try ServedVSH(
+            workspace: workspace,
+            extra: [
+                "--tiles", "http://127.0.0.1:\(port)/{z}/{x}/{y}.png", "--tiles-attribution", "Test tiles",
+            ])
+        defer { server.stop() }
+        try browserScript(
+            "organise_tiles_test.py", checks: "organise-tiles", server: server, workspace: workspace,
+            environment: Self.league(workspace) + ["VSH_TILE_PORT=\(port)"])
+    }
+
     /// The app in the browser's language (Tests/Browser/language_test.py): Spanish texts and dates
     /// for a browser that asks for Spanish, the operator's `--title`, a hunt's Spanish name from its
     /// file, and a switch to English that is remembered.

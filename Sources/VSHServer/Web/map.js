@@ -178,11 +178,86 @@ function svgMap(container, features, options) {
   return api;
 }
 
-async function leafletMap(container, features, options, tiles, attribution) {
+async function leaflet() {
   if (!document.querySelector('link[data-leaflet]')) {
     document.head.append(h('link', { rel: 'stylesheet', href: '/vendor/leaflet/leaflet.css', 'data-leaflet': true }));
   }
-  const L = await import('/vendor/leaflet/leaflet.esm.min.js');
+  return import('/vendor/leaflet/leaflet.esm.min.js');
+}
+
+/**
+ * The organisers' drawing map over the operator's tiles (`vsh serve --tiles`), written on Leaflet's
+ * own API: a tap is `handlers.tap({lat, lon})`; the corners of the shape being drawn are markers
+ * that drag (`handlers.move(index, {lat, lon})` as they move, `handlers.moved(index)` when dropped).
+ * Null without tiles (the editor draws vsh's SVG map). Returns {draw(scene, {keepView})}, scene:
+ * {stops: [{id, name, number, bad, geometry}], drawing, walk: [{lat, lon}], circle: [[lon, lat]],
+ * position: {lat, lon, accuracy}}; keepView leaves the map where the organiser moved it.
+ */
+export async function leafletEditor(container, handlers, label) {
+  const { tiles, attribution } = await config();
+  if (!tiles) return null;
+  const L = await leaflet();
+  const box = h('div', { class: 'leaflet-box editor', role: 'region', 'aria-label': label });
+  container.replaceChildren(box);
+  const map = L.map(box, { scrollWheelZoom: false, doubleClickZoom: false, maxZoom: 19 });
+  L.tileLayer(tiles, { attribution: attribution || '', maxZoom: 19 }).addTo(map);
+  const layers = L.featureGroup().addTo(map);
+  map.on('click', (event) => handlers.tap({ lat: event.latlng.lat, lon: event.latlng.lng }));
+  const latlng = (p) => [p.lat, p.lon];
+  const orange = { color: '#e06a00', weight: 4, fillOpacity: 0.25, interactive: false, className: 'drawing' };
+  let fitted = false;
+  return {
+    draw(scene, { keepView = false } = {}) {
+      // The box may have been laid out (or resized) since the last drawing.
+      map.invalidateSize({ pan: false });
+      layers.clearLayers();
+      for (const stop of scene.stops) {
+        // Holes stay holes (Leaflet fills even-odd); a stop with a problem is red.
+        const layer = L.geoJSON({ type: 'Feature', properties: {}, geometry: stop.geometry }, {
+          interactive: false, style: { color: stop.bad ? '#c81e1e' : '#5a2bc0', weight: 3, fillOpacity: 0.25, className: `stop${stop.bad ? ' bad' : ''}` },
+        });
+        layer.bindTooltip(String(stop.number), { permanent: true, direction: 'center', className: 'stop-number' });
+        layers.addLayer(layer);
+      }
+      if (scene.walk.length) layers.addLayer(L.polyline(scene.walk.map(latlng), { color: '#1d7a46', weight: 5, dashArray: '12 8', interactive: false, className: 'walk' }));
+      if (scene.circle) layers.addLayer(L.polygon(scene.circle.map(([lon, lat]) => [lat, lon]), orange));
+      if (scene.drawing.length) {
+        const shape = (scene.drawing.length > 2 ? L.polygon : L.polyline)(scene.drawing.map(latlng), orange);
+        layers.addLayer(shape);
+        scene.drawing.forEach((p, index) => {
+          const corner = L.marker(latlng(p), {
+            draggable: true, keyboard: false, title: String(index + 1),
+            icon: L.divIcon({ className: 'corner', iconSize: [24, 24] }),
+          });
+          corner.on('drag', () => {
+            const at = corner.getLatLng();
+            handlers.move(index, { lat: at.lat, lon: at.lng });
+            shape.setLatLngs(scene.drawing.map(latlng));
+          });
+          corner.on('dragend', () => handlers.moved(index));
+          layers.addLayer(corner);
+          corner.getElement().dataset.corner = String(index);
+        });
+      }
+      if (scene.position) {
+        const at = latlng(scene.position);
+        layers.addLayer(L.circle(at, { radius: scene.position.accuracy || 0, weight: 1, color: '#0b63ce', interactive: false }));
+        layers.addLayer(L.circleMarker(at, { radius: 7, color: '#fff', fillColor: '#0b63ce', fillOpacity: 1, weight: 3, interactive: false }));
+      }
+      if (keepView && fitted) return;
+      const bounds = layers.getBounds();
+      if (bounds.isValid()) {
+        map.fitBounds(bounds, { padding: [24, 24], maxZoom: 18 });
+        fitted = true;
+      } else if (!fitted) {
+        map.setView([20, 0], 2);
+      }
+    },
+  };
+}
+
+async function leafletMap(container, features, options, tiles, attribution) {
+  const L = await leaflet();
   const visited = options.visited || new Set();
   const box = h('div', { class: 'leaflet-box', role: 'region', 'aria-label': options.label || t('Map of the stops') });
   container.replaceChildren(box);

@@ -7,7 +7,7 @@ import { api, ApiError } from '../api.js';
 import { h, fill, formatTime, rings, centre } from '../dom.js';
 import { t } from '../i18n.js';
 import { main, cleanups, go, say, needSession } from '../shell.js';
-import { basemap, basemapLayer } from '../map.js';
+import { basemap, basemapLayer, leafletEditor } from '../map.js';
 
 const enc = encodeURIComponent;
 const M = 111320;
@@ -78,7 +78,7 @@ export async function editorPage(id) {
   // Opening a published hunt makes no draft: the first change does.
   const hasDraft = drafts.some((d) => d.hunt === id);
   doc.features = doc.features || [];
-  const state = { problems: [], warnings: [], saving: null, pending: false, dirty: false, position: null, tool: 'draw', drawing: [], walk: null, circleAt: null, editing: null };
+  const state = { problems: [], warnings: [], saving: null, again: false, waiting: false, dirty: false, position: null, tool: 'draw', drawing: [], walk: null, circleAt: null, editing: null, hole: null };
 
   const status = h('p', { class: 'save-state', role: 'status' });
   const general = h('ul', { class: 'problems', 'data-pointer': '' });
@@ -106,22 +106,29 @@ export async function editorPage(id) {
     for (const p of orphans) general.append(h('li', { class: 'error' }, `${p.pointer}: ${p.detail}`));
     for (const w of state.warnings.filter((w) => w.pointer === '/hunt')) general.append(h('li', { class: 'warning' }, `⚠ ${w.detail}`));
     const n = state.problems.length;
-    status.textContent = state.saving ? t('Saving…') : n ? t('Not saved: {count} to fix', { count: n }) : state.dirty ? t('Draft saved') : t('Published, no changes');
+    // "Saving…" until the last change is on the server (one waiting to be sent, or one made during a save).
+    status.textContent = state.saving || state.waiting ? t('Saving…') : n ? t('Not saved: {count} to fix', { count: n }) : state.dirty ? t('Draft saved') : t('Published, no changes');
     status.className = `save-state${n ? ' bad' : ''}`;
     publish.disabled = n > 0 || !!state.saving;
   };
-  const save = async () => {
-    if (state.saving) { state.pending = true; return state.saving; }
+  // One save at a time: a change made while one is on its way sends the document again after it,
+  // and the promise settles once the document as it is now is on the server (publish waits for it).
+  const save = () => {
+    state.again = true;
+    if (state.saving) return state.saving;
     state.saving = (async () => {
-      annotate();
-      try {
-        const answer = await api(`/v1/hunts/${enc(id)}/draft`, { method: 'PUT', json: doc, auth: true });
-        state.problems = [];
-        state.warnings = answer.warnings || [];
-        state.dirty = true;
-      } catch (e) {
-        if (!(e instanceof ApiError) || e.status !== 422) { say(e.message, 'bad'); throw e; }
-        state.problems = e.errors && e.errors.length ? e.errors : [{ pointer: '', detail: e.message }];
+      while (state.again) {
+        state.again = false;
+        annotate();
+        try {
+          const answer = await api(`/v1/hunts/${enc(id)}/draft`, { method: 'PUT', json: doc, auth: true });
+          state.problems = [];
+          state.warnings = answer.warnings || [];
+          state.dirty = true;
+        } catch (e) {
+          if (!(e instanceof ApiError) || e.status !== 422) { state.again = false; say(e.message, 'bad'); throw e; }
+          state.problems = e.errors && e.errors.length ? e.errors : [{ pointer: '', detail: e.message }];
+        }
       }
     })().finally(() => {
       state.saving = null;
@@ -129,14 +136,14 @@ export async function editorPage(id) {
       // Stops with problems are drawn red: the map follows (not while a shape is being drawn).
       if (!state.drawing.length && !state.walk) drawMapNow({ keepView: true });
     });
-    await state.saving;
-    if (state.pending) { state.pending = false; await save(); }
+    return state.saving;
   };
   let timer = null;
   const changed = (redrawStops = false) => {
     if (redrawStops) { drawStops(); drawMapNow(); }
     clearTimeout(timer);
-    timer = setTimeout(() => save().catch(() => {}), 500);
+    state.waiting = true;
+    timer = setTimeout(() => { state.waiting = false; save().catch(() => {}); }, 500);
     status.textContent = t('Saving…');
   };
 
@@ -271,14 +278,36 @@ export async function editorPage(id) {
         h('div', { class: 'stop-actions' },
           h('button', { type: 'button', class: 'secondary', disabled: index === 0, onclick: () => move(-1) }, t('Up')),
           h('button', { type: 'button', class: 'secondary', disabled: index === doc.features.length - 1, onclick: () => move(1) }, t('Down')),
-          h('button', { type: 'button', class: 'secondary', onclick: () => { state.editing = index; state.tool = 'draw'; state.drawing = rings(feature.geometry)[0].slice(0, -1).map(([lon, lat]) => ({ lat, lon })); showTool(); drawMapNow(); mapBox.scrollIntoView({ block: 'center' }); } }, t('Edit the shape')),
+          h('button', { type: 'button', class: 'secondary', onclick: () => { stopWalk(); state.editing = index; state.hole = null; state.tool = 'draw'; state.drawing = rings(feature.geometry)[0].slice(0, -1).map(([lon, lat]) => ({ lat, lon })); showTool(); drawMapNow(); mapBox.scrollIntoView({ block: 'center' }); } }, t('Edit the shape')),
+          // A hole: an area inside the stop that does not count (a building's courtyard, a road).
+          feature.geometry.type === 'Polygon' ? h('button', { type: 'button', class: 'secondary', onclick: () => { stopWalk(); state.hole = index; state.editing = null; state.tool = 'draw'; state.drawing = []; showTool(); drawMapNow(); mapBox.scrollIntoView({ block: 'center' }); } }, t('Cut a hole')) : null,
+          feature.geometry.type === 'Polygon' && feature.geometry.coordinates.length > 1 ? h('button', { type: 'button', class: 'secondary', onclick: () => { feature.geometry.coordinates.splice(1); changed(true); } }, t('Remove its holes')) : null,
           h('button', { type: 'button', class: 'secondary danger', onclick: () => { if (confirm(t('Remove the stop “{name}”?', { name: p.name }))) { doc.features.splice(index, 1); changed(true); } } }, t('Remove'))));
     }));
     annotate();
   }
 
-  // ---- the map: stops, the shape being drawn, the phone
+  // ---- the map: stops, the shape being drawn, the phone. Over the operator's street tiles
+  // (`vsh serve --tiles`) Leaflet draws it; without, vsh's SVG map over the organiser's basemap.
   let view = null;
+  // A tap adds a corner (drawing) or places the circle.
+  const tapAt = (at) => {
+    if (state.tool === 'draw') { state.drawing.push(at); showTool(); drawMapNow({ keepView: true }); }
+    else if (state.tool === 'circle') { state.circleAt = at; showTool(); drawMapNow({ keepView: true }); }
+  };
+  const tiled = await leafletEditor(mapBox, {
+    tap: tapAt,
+    move: (index, at) => { state.drawing[index] = at; },
+    moved: () => showTool(),
+  }, t('Map of the hunt’s stops')).catch(() => null);
+  const scene = () => ({
+    stops: doc.features.flatMap((feature, index) => index === state.editing ? [] : [{
+      id: feature.id, name: feature.properties.name, number: index + 1, geometry: feature.geometry,
+      bad: state.problems.some((p) => p.pointer.startsWith(`/features/${index}/`) || p.pointer === `/features/${index}`),
+    }]),
+    drawing: state.drawing, walk: state.walk ? state.walk.kept : [], position: state.position,
+    circle: state.circleAt ? circle(state.circleAt, Number(state.radius || 20)) : null,
+  });
   function extent() {
     const points = doc.features.flatMap((f) => rings(f.geometry).flat()).map(([lon, lat]) => ({ lat, lon }));
     points.push(...state.drawing);
@@ -295,6 +324,7 @@ export async function editorPage(id) {
     return { minLat: minLat - padLat, maxLat: maxLat + padLat, minLon: minLon - padLon, maxLon: maxLon + padLon, cos };
   }
   function drawMapNow({ keepView = false } = {}) {
+    if (tiled) { tiled.draw(scene(), { keepView }); return; }
     if (!keepView || !view) view = extent();
     if (!view) {
       fill(mapBox, h('p', { class: 'map-empty' }, t('The map starts where you are: allow location, or import a file.')));
@@ -317,10 +347,11 @@ export async function editorPage(id) {
     for (let gx = ox % (gridM * scale); gx < W; gx += gridM * scale) svg.append(h('svg:line', { x1: gx, y1: 0, x2: gx, y2: H, class: 'grid' }));
     for (let gy = H % (gridM * scale); gy < H; gy += gridM * scale) svg.append(h('svg:line', { x1: 0, y1: gy, x2: W, y2: gy, class: 'grid' }));
     svg.append(basemapLayer(base, view, x, y, u, W, H));
+    const bads = new Set(scene().stops.filter((stop) => stop.bad).map((stop) => stop.id));
     doc.features.forEach((feature, index) => {
       if (index === state.editing) return;
       const d = rings(feature.geometry).map((ring) => 'M' + ring.map(([lon, lat]) => `${x(lon).toFixed(1)},${y(lat).toFixed(1)}`).join('L') + 'Z').join('');
-      const bad = state.problems.some((p) => p.pointer.startsWith(`/features/${index}`));
+      const bad = bads.has(feature.id);
       svg.append(h('svg:path', { d, class: `stop${bad ? ' bad' : ''}`, 'data-stop': feature.id }, h('svg:title', {}, feature.properties.name)));
       const c = centre(feature.geometry);
       if (c) svg.append(h('svg:g', { class: 'marker', transform: `translate(${x(c.lon).toFixed(1)},${y(c.lat).toFixed(1)})` }, h('svg:circle', { r: 11 * u }), h('svg:text', { 'text-anchor': 'middle', dy: '0.35em', 'font-size': 12 * u }, String(index + 1))));
@@ -375,27 +406,27 @@ export async function editorPage(id) {
     svg.addEventListener('pointerup', (event) => {
       if (dragging !== null) { dragging = null; showTool(); return; }
       const [px, py] = toSVG(event);
-      const at = view.toMap(px, py);
-      if (state.tool === 'draw') { state.drawing.push(at); showTool(); drawMapNow({ keepView: true }); }
-      else if (state.tool === 'circle') { state.circleAt = at; showTool(); drawMapNow({ keepView: true }); }
+      tapAt(view.toMap(px, py));
     });
   }
 
   // ---- the tools
   const tools = h('div', { class: 'tools', role: 'group', 'aria-label': t('How to make a stop') },
     ...[['draw', t('Draw')], ['circle', t('Circle')], ['walk', t('Walk')], ['import', t('Import')]].map(([key, label]) =>
-      h('button', { type: 'button', class: 'secondary', 'data-tool': key, onclick: () => { stopWalk(); state.tool = key; showTool(); drawMapNow({ keepView: true }); } }, label)));
+      h('button', { type: 'button', class: 'secondary', 'data-tool': key, onclick: () => { stopWalk(); if (key !== 'draw') { state.hole = null; state.editing = null; state.drawing = []; } state.tool = key; showTool(); drawMapNow({ keepView: true }); } }, label)));
   function showTool() {
     for (const b of tools.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.tool === state.tool));
     if (state.tool === 'draw') {
       const n = state.drawing.length;
       fill(toolPanel,
         h('p', {}, state.editing !== null ? t('Drag the corners of “{name}”, or tap to add more.', { name: doc.features[state.editing].properties.name })
-          : n ? t('{count} corners: tap for more, drag one to move it.', { count: n }) : t('Tap the map at each corner of the stop.')),
+          : state.hole !== null ? t('Tap the corners of a hole in “{name}”: an area inside it that does not count.', { name: doc.features[state.hole].properties.name })
+            : n ? t('{count} corners: tap for more, drag one to move it.', { count: n }) : t('Tap the map at each corner of the stop.')),
         h('div', { class: 'stop-actions' },
-          h('button', { type: 'button', class: 'finish-shape', disabled: n < 3, onclick: finishDrawing }, state.editing !== null ? t('Keep this shape') : t('Make it a stop')),
+          h('button', { type: 'button', class: 'finish-shape', disabled: n < 3, onclick: finishDrawing },
+            state.editing !== null ? t('Keep this shape') : state.hole !== null ? t('Make it a hole') : t('Make it a stop')),
           h('button', { type: 'button', class: 'secondary', disabled: !n, onclick: () => { state.drawing.pop(); showTool(); drawMapNow({ keepView: true }); } }, t('Undo a corner')),
-          h('button', { type: 'button', class: 'secondary', disabled: !n && state.editing === null, onclick: () => { state.drawing = []; state.editing = null; showTool(); drawMapNow(); } }, t('Cancel'))));
+          h('button', { type: 'button', class: 'secondary', disabled: !n && state.editing === null && state.hole === null, onclick: () => { state.drawing = []; state.editing = null; state.hole = null; showTool(); drawMapNow(); } }, t('Cancel'))));
     } else if (state.tool === 'circle') {
       const radius = h('input', { id: 'circle-radius', type: 'number', min: 5, max: 500, value: state.radius || 20 });
       radius.addEventListener('input', () => { state.radius = Number(radius.value) || 20; drawMapNow({ keepView: true }); });
@@ -433,8 +464,15 @@ export async function editorPage(id) {
   }
   function finishDrawing() {
     if (state.drawing.length < 3) return;
-    if (state.editing !== null) {
-      doc.features[state.editing].geometry = { type: 'Polygon', coordinates: [closed(state.drawing)] };
+    if (state.hole !== null) {
+      doc.features[state.hole].geometry.coordinates.push(closed(state.drawing));
+      state.hole = null;
+      changed(true);
+    } else if (state.editing !== null) {
+      // The outer ring changes; the stop's holes (and its other polygons) stay.
+      const g = doc.features[state.editing].geometry;
+      if (g.type === 'MultiPolygon') g.coordinates[0][0] = closed(state.drawing);
+      else g.coordinates = [closed(state.drawing), ...g.coordinates.slice(1)];
       state.editing = null;
       changed(true);
     } else {
@@ -477,7 +515,7 @@ export async function editorPage(id) {
     const watch = navigator.geolocation.watchPosition((fix) => {
       const first = !state.position;
       state.position = { lat: fix.coords.latitude, lon: fix.coords.longitude, accuracy: fix.coords.accuracy };
-      if (!state.walk) { if (first) showTool(); drawMapNow({ keepView: !first && !!view }); }
+      if (!state.walk) { if (first) showTool(); drawMapNow({ keepView: !first }); }
     }, () => {}, { enableHighAccuracy: true, maximumAge: 30000 });
     cleanups.push(() => navigator.geolocation.clearWatch(watch));
   }
@@ -491,6 +529,7 @@ export async function editorPage(id) {
   };
   publish.addEventListener('click', async () => {
     clearTimeout(timer);
+    state.waiting = false;
     await save().catch(() => {});
     if (state.problems.length) return;
     try {
