@@ -29,22 +29,10 @@ struct AvatarController: Sendable {
     /// GPS leaves the server. What the bytes are decides, never the `Content-Type` header.
     @Sendable func put(_ request: Request, context: VSHRequestContext) async throws -> Response {
         let session = try await authentication.require(request)
-        let type = (request.headers[.contentType] ?? "").lowercased()
-        guard type.hasPrefix("image/") else {
-            throw Problem(.unsupportedMediaType, "Unsupported media type", "send the picture as image/jpeg")
-        }
+        try Self.requireImageType(request)
         try await limiter.take("avatar|\(session.player.id)", limits.avatarsPerPlayer)
-        let bytes = try await Self.body(of: request, limit: PhotoReader.maxFileBytes, folder: uploads)
-        guard PhotoDecoder.isPhoto(bytes) else {
-            throw Problem(
-                .unsupportedMediaType, "Unsupported media type",
-                "the picture is neither a JPEG nor a HEIC photo")
-        }
-        let picture: [UInt8]
-        do {
-            picture = try Avatar.make(from: bytes, folder: uploads)
-        } catch {
-            throw Problem(.unprocessableContent, "Unreadable picture", "the picture cannot be read: \(error)")
+        let picture = try await Self.picture(in: request, folder: uploads) { bytes in
+            try Avatar.make(from: bytes, folder: uploads)
         }
         let key = try await photos.put(picture, sha256: SHA256.hex(picture))
         try await store.setAvatar(key, player: session.player.id)
@@ -69,6 +57,33 @@ struct AvatarController: Sendable {
                 .eTag: "\"\(key.split(separator: "/").last?.prefix(16) ?? "")\"",
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// Refuses a body that is not declared as an image (415).
+    static func requireImageType(_ request: Request) throws {
+        let type = (request.headers[.contentType] ?? "").lowercased()
+        guard type.hasPrefix("image/") else {
+            throw Problem(.unsupportedMediaType, "Unsupported media type", "send the picture as image/jpeg")
+        }
+    }
+
+    /// A phone's picture in the request's body (a JPEG or HEIC photo, within the photo size limit)
+    /// drawn anew by `draw`: 415 for what is not a photo, 422 for a photo that cannot be decoded.
+    static func picture(
+        in request: Request, folder: String, draw: ([UInt8]) throws -> [UInt8]
+    ) async throws -> [UInt8] {
+        try requireImageType(request)
+        let bytes = try await body(of: request, limit: PhotoReader.maxFileBytes, folder: folder)
+        guard PhotoDecoder.isPhoto(bytes) else {
+            throw Problem(
+                .unsupportedMediaType, "Unsupported media type",
+                "the picture is neither a JPEG nor a HEIC photo")
+        }
+        do {
+            return try draw(bytes)
+        } catch {
+            throw Problem(.unprocessableContent, "Unreadable picture", "the picture cannot be read: \(error)")
+        }
     }
 
     /// A request body streamed to a private temporary file under `limit` bytes (413 past it), read back.

@@ -79,22 +79,8 @@ struct OrganiserController: Sendable {
                 .notFound, "Not found", "the draft of \"\(id.prefix(80))\" has no stop \"\(stop.prefix(80))\""
             )
         }
-        let type = (request.headers[.contentType] ?? "").lowercased()
-        guard type.hasPrefix("image/") else {
-            throw Problem(.unsupportedMediaType, "Unsupported media type", "send the picture as image/jpeg")
-        }
-        let bytes = try await AvatarController.body(
-            of: request, limit: PhotoReader.maxFileBytes, folder: uploads)
-        guard PhotoDecoder.isPhoto(bytes) else {
-            throw Problem(
-                .unsupportedMediaType, "Unsupported media type",
-                "the picture is neither a JPEG nor a HEIC photo")
-        }
-        let picture: [UInt8]
-        do {
-            picture = try Avatar.fitted(from: bytes, folder: uploads, longest: PicturesController.imageSide)
-        } catch {
-            throw Problem(.unprocessableContent, "Unreadable picture", "the picture cannot be read: \(error)")
+        let picture = try await AvatarController.picture(in: request, folder: uploads) { bytes in
+            try Avatar.fitted(from: bytes, folder: uploads, longest: PicturesController.imageSide)
         }
         let sha = SHA256.hex(picture)
         try await photos.put(picture, sha256: sha)

@@ -70,21 +70,8 @@ struct PicturesController: Sendable {
         {
             // Drawn anew here too (once, then cached): whatever a name points at in the store, what is
             // served has no metadata.
-            let bytes = try await cache.picture("picture|\(sha)") {
-                do {
-                    return try Avatar.fitted(from: original, folder: folder, longest: Self.imageSide)
-                } catch {
-                    throw Problem(
-                        .unprocessableContent, "Unreadable image", "the image of \(owner) cannot be decoded")
-                }
-            }
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: "image/jpeg", .cacheControl: "public, max-age=86400",
-                    HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; sandbox",
-                ],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+            let bytes = try await cache.picture("picture|\(sha)") { try redrawn(original, of: owner) }
+            return Self.imageResponse(bytes, type: "image/jpeg", maxAge: 86400)
         }
         guard let relative, let huntsFolder else { throw missing }
         let root = URL(fileURLWithPath: huntsFolder).resolvingSymlinksInPath().standardizedFileURL.path
@@ -100,19 +87,26 @@ struct PicturesController: Sendable {
             let size = attributes[.size] as? Int, size <= Self.maxImageBytes,
             let data = FileManager.default.contents(atPath: file)
         else { throw missing }
-        var bytes = [UInt8](data)
-        if type == "image/jpeg" {
-            do {
-                bytes = try Avatar.fitted(from: bytes, folder: folder, longest: Self.imageSide)
-            } catch {
-                throw Problem(
-                    .unprocessableContent, "Unreadable image", "the image of \(owner) cannot be decoded")
-            }
+        let bytes = type == "image/jpeg" ? try redrawn([UInt8](data), of: owner) : [UInt8](data)
+        return Self.imageResponse(bytes, type: type, maxAge: 3600)
+    }
+
+    /// A JPEG drawn anew without metadata, at most `imageSide` pixels; 422 when it cannot be decoded.
+    private func redrawn(_ bytes: [UInt8], of owner: String) throws -> [UInt8] {
+        do {
+            return try Avatar.fitted(from: bytes, folder: folder, longest: Self.imageSide)
+        } catch {
+            throw Problem(
+                .unprocessableContent, "Unreadable image", "the image of \(owner) cannot be decoded")
         }
-        return Response(
+    }
+
+    /// An image answered in a sandbox (nothing in it can run), cached for `maxAge` seconds.
+    private static func imageResponse(_ bytes: [UInt8], type: String, maxAge: Int) -> Response {
+        Response(
             status: .ok,
             headers: [
-                .contentType: type, .cacheControl: "public, max-age=3600",
+                .contentType: type, .cacheControl: "public, max-age=\(maxAge)",
                 HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; sandbox",
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
