@@ -3,22 +3,23 @@
 
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Build and link: SQLite, SpatiaLite (brings GEOS, PROJ, RTTOPO), libexif, libjpeg, libheif (HEIC photos).
-APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libheif-dev libproj-dev libxml2-dev libicu-dev pkg-config
+# Build and link: SQLite, SpatiaLite (brings GEOS, PROJ, RTTOPO), libexif, libjpeg, libheif (HEIC photos),
+# libqrencode (the QR codes of join codes).
+APT_BUILD := libsqlite3-dev libspatialite-dev libexif-dev libjpeg-dev libheif-dev libproj-dev libxml2-dev libicu-dev libqrencode-dev pkg-config
 # Tests talk to the real tools: ogrinfo (GDAL) reads our database and exported KML/GeoJSON,
 # gpsbabel our GPX, rsvg-convert our SVG maps, exiftool our avatars (no metadata may survive);
 # jpegtran, djpeg and cjpeg (libjpeg-turbo-progs) make the lossless and re-saved copies of photos;
 # heif-enc (libheif-examples) makes HEIC photos from the fixture JPEGs; nginx (nginx-light) runs the
 # example site of deploy/ in front of vsh; osmium (osmium-tool) reads the OpenStreetMap test extract
 # as the independent count of its ways and writes the .osm.pbf and GeoJSON that `vsh-master basemap
-# import` reads (it reads .osm.pbf through osmium too).
+# import` reads (it reads .osm.pbf through osmium too); zbarimg (zbar-tools) decodes vsh's QR codes.
 # The web app runs in real headless Chromium (chromium, chromium-driver); Leaflet (libjs-leaflet)
 # draws its maps over street tiles when the operator gives `vsh serve --tiles`.
 # From PyPI: schemathesis (the API against its OpenAPI document), aiosmtpd (an SMTP sink for e-mail),
 # selenium (drives Chromium), axe-selenium-python (carries axe-core, the accessibility checker).
 # PostgreSQL 15 + PostGIS 3: the tests start a throwaway cluster themselves (initdb, pg_ctl on loopback).
 APT_TEST := gdal-bin gpsbabel librsvg2-bin libimage-exiftool-perl chromium chromium-driver libjs-leaflet \
-  postgresql-15 postgresql-15-postgis-3 libjpeg-turbo-progs libheif-examples openssl nginx-light nodejs osmium-tool
+  postgresql-15 postgresql-15-postgis-3 libjpeg-turbo-progs libheif-examples openssl nginx-light nodejs osmium-tool zbar-tools
 PG_BIN := /usr/lib/postgresql/15/bin
 # The conformance corpus (real photos, GPX files and geofence fixtures made by others, with the
 # peers' answers): the folder VSH_CORPUS names when it is set, else corpus/ in the clone, which
@@ -41,7 +42,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
 all: build
 
 deps:
-	@if ! pkg-config --exists spatialite libexif libjpeg libheif proj sqlite3 libxml-2.0 icu-i18n 2>/dev/null; then \
+	@if ! pkg-config --exists spatialite libexif libjpeg libheif proj sqlite3 libxml-2.0 icu-i18n libqrencode 2>/dev/null; then \
 	  echo "make deps: installing $(APT_BUILD)"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_BUILD) >/dev/null; \
@@ -73,7 +74,7 @@ test-deps: deps venv
 	  $(VENV)/bin/python3 -m pip install --quiet $(PYTHON_TOOLS); \
 	fi
 	@if ! command -v ogrinfo >/dev/null || ! command -v gpsbabel >/dev/null || ! command -v jpegtran >/dev/null || ! command -v heif-enc >/dev/null || ! command -v rsvg-convert >/dev/null || ! command -v exiftool >/dev/null \
-	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v openssl >/dev/null || ! command -v node >/dev/null || ! command -v osmium >/dev/null || [ ! -x /usr/sbin/nginx ] || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ] \
+	  || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v openssl >/dev/null || ! command -v node >/dev/null || ! command -v osmium >/dev/null || ! command -v zbarimg >/dev/null || [ ! -x /usr/sbin/nginx ] || [ ! -f /usr/share/javascript/leaflet/leaflet.esm.min.js ] \
 	  || [ ! -x $(PG_BIN)/initdb ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then \
 	  echo "make test-deps: installing $(APT_TEST)"; \
 	  $(SUDO) apt-get update -qq && \

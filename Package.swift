@@ -48,6 +48,8 @@ let package = Package(
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CProj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // QR codes of join codes and stop codes (Debian's libqrencode).
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Swift only, no C of its own and no I/O (docs/design.md): coordinates, geofences, hunts, the
         // hunt-file format, JSON, scoring, the store protocols; SHA-256 from swift-crypto.
@@ -134,7 +136,7 @@ let package = Package(
         .target(
             name: "VSHEngine",
             dependencies: [
-                "VSHCore", "VSHGeodesy", "VSHPhoto", "VSHXML",
+                "VSHCore", "VSHGeodesy", "VSHPhoto", "VSHXML", "CQREncode",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings),

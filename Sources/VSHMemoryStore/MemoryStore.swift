@@ -26,6 +26,8 @@ public actor MemoryStore: LeagueStore {
     private var drafts: [String: HuntDraft] = [:]
     private var index = GeofenceIndex(stops: [])
     private var playersByID: [PlayerID: PlayerRecord] = [:]
+    /// The hunts each player joined.
+    private var memberships: [PlayerID: Set<String>] = [:]
     private var checkIns: [MemoryCheckIn] = []
     /// The latest moderator decision per check-in id.
     private var decisions: [Int64: ReviewDecision] = [:]
@@ -170,6 +172,14 @@ public actor MemoryStore: LeagueStore {
 
     /// The player with this id.
     public func player(id: PlayerID) -> PlayerRecord? { playersByID[id] }
+
+    /// Joins a player to a hunt (once).
+    public func joinHunt(player: PlayerID, huntID: String, at now: Date) {
+        memberships[player, default: []].insert(huntID)
+    }
+
+    /// The hunts a player joined.
+    public func joinedHunts(player: PlayerID) -> Set<String> { memberships[player] ?? [] }
 
     /// Every player with totals, by name key.
     public func players() -> [PlayerSummary] {
@@ -667,6 +677,9 @@ struct MemoryHistory: CheckInHistory {
 
     func hunt(id: String) throws -> Hunt? { store.assumeIsolated { $0.hunt(id: id)?.hunt } }
     func huntIDs() throws -> [String] { store.assumeIsolated { $0.hunts().map(\.hunt.id) } }
+    func joinedHunts(player: PlayerID) throws -> Set<String> {
+        store.assumeIsolated { $0.joinedHunts(player: player) }
+    }
     func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference] {
         store.assumeIsolated { $0.coveringStops(position, huntID: huntID) }
     }

@@ -133,6 +133,22 @@ enum PostGISSchema {
         "ALTER TABLE checkins ADD COLUMN hunt_revision integer",
     ]
 
+    /// Private hunts (`visibility`, `join_code`) and the players who joined them. A membership
+    /// names its hunt by id only: a publication writes the hunts' rows again.
+    static let version16: [String] = [
+        "ALTER TABLE hunts ADD COLUMN visibility text NOT NULL DEFAULT 'public'",
+        "ALTER TABLE hunts ADD COLUMN join_code text",
+        """
+        CREATE TABLE hunt_members (
+            hunt_id text NOT NULL,
+            player_id bigint NOT NULL REFERENCES players(id),
+            joined_at text NOT NULL,
+            PRIMARY KEY (hunt_id, player_id)
+        )
+        """,
+        "CREATE INDEX hunt_members_by_player ON hunt_members(player_id)",
+    ]
+
     static let version12: [String] = [
         "ALTER TABLE hunts ADD COLUMN translations text",
         "ALTER TABLE stops ADD COLUMN translations text",

@@ -192,6 +192,8 @@ extension PostGISStore {
         switch question {
         case .hunt(let id): return .hunt(catalogue.hunts[id])
         case .huntIDs: return .huntIDs(catalogue.order)
+        case .joinedHunts(let player):
+            return .joinedHunts(try await joinedHunts(db, player: player))
         case .covering(let position, let huntID):
             return .covering(try await covering(db, position, huntID: huntID))
         case .nearest(let position, let huntID):

@@ -71,6 +71,30 @@ extension PostGISStore {
         }
     }
 
+    public func joinHunt(player: PlayerID, huntID: String, at now: Date) async throws {
+        try await transaction { db in
+            try await db.query(
+                """
+                INSERT INTO hunt_members(hunt_id, player_id, joined_at)
+                VALUES (\(huntID), \(player.rawValue), \(RFC3339.format(now))) ON CONFLICT DO NOTHING
+                """, logger: self.logger)
+        }
+    }
+
+    public func joinedHunts(player: PlayerID) async throws -> Set<String> {
+        try await read { db in try await self.joinedHunts(db, player: player) }
+    }
+
+    func joinedHunts(_ db: PostgresConnection, player: PlayerID) async throws -> Set<String> {
+        var found: Set<String> = []
+        for row in try await db.query(
+            "SELECT hunt_id FROM hunt_members WHERE player_id = \(player.rawValue)", logger: logger
+        ).collect() {
+            found.insert(try row.decode(String.self))
+        }
+        return found
+    }
+
     /// Every player with totals, by name key.
     public func players() async throws -> [PlayerSummary] {
         try await read { db in

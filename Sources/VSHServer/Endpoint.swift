@@ -28,7 +28,7 @@ public struct Endpoint: Hashable, Sendable {
         LeagueController.endpoints + AccountsController.endpoints + AvatarController.endpoints
             + CheckInsController.endpoints
             + PasswordResetsController.endpoints + ReviewsController.endpoints + PicturesController.endpoints
-            + OrganiserController.endpoints + BasemapController.endpoints
+            + OrganiserController.endpoints + BasemapController.endpoints + JoinsController.endpoints
             + [LeagueEvents.endpoint, OpenAPIDocument.endpoint]
     }
 }

@@ -13,6 +13,8 @@ struct LeagueController: Sendable {
     let cache: ReadCache
     /// Now, for each hunt's state.
     let clock: @Sendable () -> Date
+    /// Who sees which private hunts.
+    var access: HuntAccess { HuntAccess(store: store, clock: clock) }
 
     static let health = Endpoint(.get, "/healthz")
     static let hunts = Endpoint(.get, "/v1/hunts")
@@ -37,11 +39,18 @@ struct LeagueController: Sendable {
 
     /// GET /v1/hunts → the feed: each hunt's metadata with `total_points`, a count of `stops` and its
     /// `state` now (`upcoming`, `open`, `closed`).
+    /// Private hunts are in it for their players, organisers and moderators only.
     @Sendable func hunts(_ request: Request, context: VSHRequestContext) async throws -> Response {
-        try await cache.answer(request) {
+        // Without a token only public hunts are shown: no lookup before the cached answer.
+        var seen: Set<String> = []
+        if Authentication.bearerToken(request) != nil {
+            seen = try await access.privateHuntsSeen(among: try await reads.hunts().map(\.hunt), request)
+        }
+        return try await cache.answer(request, variant: seen.sorted().joined(separator: ",")) {
             let now = clock()
             let feed = JSONValue.array(
-                try await reads.hunts().map { HuntJSON.hunt($0, withStops: false, at: now) })
+                try await reads.hunts().filter { $0.hunt.visibility == .public || seen.contains($0.hunt.id) }
+                    .map { HuntJSON.hunt($0, withStops: false, at: now) })
             return (ByteBuffer(string: feed.compactText), "application/json")
         }
     }
@@ -51,11 +60,18 @@ struct LeagueController: Sendable {
     @Sendable func hunt(_ request: Request, context: VSHRequestContext) async throws -> Response {
         let raw = try context.parameters.require("id")
         let id = raw.removingPercentEncoding ?? raw
+        // A private hunt is unknown to whoever did not join it (checked before the cached answer).
+        _ = try await access.require(id, in: reads, request)
         return try await cache.answer(request) {
             guard let stored = try await reads.hunt(id: id) else {
-                throw LeagueError.unknownHunt(id: id, known: try await reads.hunts().map(\.hunt.id))
+                throw LeagueError.unknownHunt(id: id, known: [])
             }
             var document = HuntFile.document(of: stored.hunt)
+            // The join code is the organisers' secret: never in what players are sent.
+            if case .object(var fields)? = document["hunt"] {
+                fields["join_code"] = nil
+                document["hunt"] = .object(fields)
+            }
             document["state"] = .string(stored.hunt.state(at: clock()).rawValue)
             return (ByteBuffer(string: JSONValue.object(document).prettyText), "application/geo+json")
         }
@@ -78,6 +94,7 @@ struct LeagueController: Sendable {
             }
             limit = value
         }
+        if let huntID = query.get("hunt") { _ = try await access.require(huntID, in: reads, request) }
         let board = LeaderboardQuery(
             huntID: query.get("hunt"), since: try time("since"), until: try time("until"), limit: limit)
         return try await cache.answer(request) {

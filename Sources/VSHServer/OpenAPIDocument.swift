@@ -634,6 +634,39 @@ public enum OpenAPIDocument {
                     ),
                 ], parameters: [parameter("id", in: "path", string)], authenticated: true)
         ]),
+        "/v1/joins": .object([
+            "post": operation(
+                "join", "Join the private hunt a code names (players)",
+                responses: [
+                    (
+                        "200",
+                        answer(
+                            "Joined: the hunt's id and name, and the team (null until teams)",
+                            object([
+                                ("hunt", object([("id", string), ("name", string)])),
+                                ("team", .object(["type": .string("null")])),
+                            ]))
+                    ),
+                    ("401", problem("No valid token")), ("404", problem("No hunt has this code")),
+                    ("429", tooMany),
+                ] + badBody, body: object([("code", string)], required: ["code"]), authenticated: true)
+        ]),
+        "/v1/hunts/{id}/join-code.svg": .object([
+            "get": operation(
+                "joinCodeSVG", "The QR code of PUBLIC_URL/join/CODE, to print or project (organisers)",
+                responses: [
+                    ("200", answer("The QR code", type: "image/svg+xml")), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("404", problem("No such hunt, or no join code")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
+        "/v1/hunts/{id}/join-code.png": .object([
+            "get": operation(
+                "joinCodePNG", "The QR code of PUBLIC_URL/join/CODE as a PNG (organisers)",
+                responses: [
+                    ("200", answer("The QR code", type: "image/png")), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("404", problem("No such hunt, or no join code")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
         "/v1/hunts/{id}/revisions": .object([
             "get": operation(
                 "revisions", "The hunt's published revisions, newest first (organisers)",

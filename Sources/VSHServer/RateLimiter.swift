@@ -52,6 +52,11 @@ public struct RateLimits: Sendable {
     public var photoBytesPerPlayer = RateLimit(perMinute: Double(1 << 30) / 1440, burst: Double(1 << 30))
     /// Profile pictures one player may upload (each is decoded and encoded anew).
     public var avatarsPerPlayer = RateLimit(perMinute: 6, burst: 10)
+    /// Wrong join codes one player may try: a typo or two, not a search of the codes.
+    public var wrongJoinCodesPerPlayer = RateLimit(perMinute: 5, burst: 10)
+    /// Wrong join codes from one address: a venue's players mistype too, but one guesser with many
+    /// accounts is stopped (with 31^8 codes, 120 an hour find one hunt in millions of years).
+    public var wrongJoinCodesPerAddress = RateLimit(perMinute: 2, burst: 60)
 
     /// The defaults.
     public init() {}
@@ -68,7 +73,7 @@ actor RateLimiter {
 
     /// The kinds of key (their first part) counted in the shared buckets.
     static let sharedKinds: Set<Substring> = [
-        "sign-in", "sign-in-pair", "sign-in-failures", "register", "reset",
+        "sign-in", "sign-in-pair", "sign-in-failures", "register", "reset", "join-code",
     ]
 
     init(shared: (any SharedRateBuckets)? = nil) { self.shared = shared }

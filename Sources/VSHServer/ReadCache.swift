@@ -39,9 +39,11 @@ final class ReadCache: Sendable {
     /// The answer to `request`: from the cache while it is fresh, else made by `make` and kept.
     /// `make` returns the body and its content type.
     func answer(
-        _ request: Request, make: () async throws -> (body: ByteBuffer, contentType: String)
+        _ request: Request, variant: String = "",
+        make: () async throws -> (body: ByteBuffer, contentType: String)
     ) async throws -> Response {
-        let key = request.uri.description
+        // `variant`: what else the answer depends on (the private hunts a viewer may see).
+        let key = variant.isEmpty ? request.uri.description : request.uri.description + "\u{0}" + variant
         let now = ContinuousClock.now
         let (found, generation) = entries.withLock { state -> (Entry?, Int) in
             guard let entry = state.table[key] else { return (nil, state.generation) }

@@ -80,6 +80,11 @@ public func buildApplication(
         geometry: configuration.geometry, photos: configuration.photos, uploads: configuration.uploadFolder
     ).add(to: router)
     BasemapController(huntsFolder: configuration.huntsFolder).add(to: router)
+    JoinsController(
+        store: configuration.store, authentication: authentication, clock: configuration.clock,
+        limiter: limiter,
+        limits: configuration.limits, publicURL: { listening.value }
+    ).add(to: router)
     events.add(to: router)
     OpenAPIDocument.add(to: router)
     web.add(to: router)

@@ -28,9 +28,12 @@ struct HuntRow: Decodable, FetchableRecord {
     var image: String?
     var file: String
     var translations: String?
+    var visibility: String
+    var joinCode: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, description, difficulty, ordered, timezone, image, file, translations
+        case id, name, description, difficulty, ordered, timezone, image, file, translations, visibility
+        case joinCode = "join_code"
         case bonusPoints = "bonus_points"
         case startsAt = "starts_at"
         case endsAt = "ends_at"
@@ -64,6 +67,8 @@ struct HuntRow: Decodable, FetchableRecord {
         hunt.toleranceMeters = toleranceMeters
         hunt.image = image
         hunt.translations = HuntFile.translations(stored: translations)
+        hunt.visibility = Hunt.Visibility(rawValue: visibility) ?? .public
+        hunt.joinCode = joinCode
         return hunt
     }
 }

@@ -261,6 +261,10 @@ final class TransactionHistory: CheckInHistory {
         try String.fetchAll(db, sql: "SELECT id FROM hunts ORDER BY position")
     }
 
+    func joinedHunts(player: PlayerID) throws -> Set<String> {
+        try SpatiaLiteStore.joinedHunts(db, player: player)
+    }
+
     func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference] {
         try SpatiaLiteStore.covering(db, position, huntID: huntID)
     }

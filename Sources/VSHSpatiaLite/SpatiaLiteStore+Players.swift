@@ -66,6 +66,27 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// Joins a player to a hunt (once).
+    public func joinHunt(player: PlayerID, huntID: String, at now: Date) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO hunt_members(hunt_id, player_id, joined_at) VALUES (?, ?, ?)",
+                arguments: [huntID, player.rawValue, RFC3339.format(now)])
+        }
+    }
+
+    /// The hunts a player joined.
+    public func joinedHunts(player: PlayerID) async throws -> Set<String> {
+        try await read { db in try Self.joinedHunts(db, player: player) }
+    }
+
+    static func joinedHunts(_ db: Database, player: PlayerID) throws -> Set<String> {
+        Set(
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT hunt_id FROM hunt_members WHERE player_id = ?"),
+                arguments: [player.rawValue]))
+    }
+
     /// Every player with totals, by name key.
     public func players() async throws -> [PlayerSummary] {
         try await read { db in

@@ -526,6 +526,22 @@ public final class SpatiaLiteStore: LeagueStore {
                     ALTER TABLE checkins ADD COLUMN hunt_revision INTEGER;
                     """)
         }
+        migrator.registerMigration("v25-private-hunts") { db in
+            // Private hunts and the players who joined them. A membership names its hunt by id
+            // only: a publication writes the hunts' rows again, and the players stay joined.
+            try db.execute(
+                sql: """
+                    ALTER TABLE hunts ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public';
+                    ALTER TABLE hunts ADD COLUMN join_code TEXT;
+                    CREATE TABLE hunt_members (
+                        hunt_id TEXT NOT NULL,
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        joined_at TEXT NOT NULL,
+                        PRIMARY KEY (hunt_id, player_id)
+                    );
+                    CREATE INDEX hunt_members_by_player ON hunt_members(player_id);
+                    """)
+        }
         return migrator
     }
 }

@@ -57,6 +57,17 @@ struct HuntFields: ParsableArguments {
     @Option(
         help: ArgumentHelp("A picture for the hunt (copied into the folder's images/).", valueName: "file"))
     var image: String?
+    @Option(
+        help: ArgumentHelp(
+            "Who sees the hunt: public, or private (only players who joined with its code; one is made if it has none).",
+            valueName: "public|private"))
+    var visibility: String?
+    @Option(
+        name: .customLong("join-code"),
+        help: ArgumentHelp(
+            "The code players join a private hunt with: auto (a new random one), or 6 to 32 capital letters and digits without 0, O, 1, I.",
+            valueName: "auto|CODE"))
+    var joinCode: String?
 
     func apply(to hunt: inout Hunt, folder: HuntFolder) throws {
         if let name { hunt.name = name }
@@ -97,6 +108,24 @@ struct HuntFields: ParsableArguments {
             }
         }
         if let image { hunt.image = try folder.keepImage(image, as: hunt.id) }
+        if let visibility {
+            guard let value = Hunt.Visibility(rawValue: visibility) else {
+                throw InputError("--visibility takes public or private", status: .usage)
+            }
+            hunt.visibility = value
+        }
+        if let joinCode {
+            if joinCode == "auto" {
+                hunt.joinCode = JoinCode.make()
+            } else {
+                let code = JoinCode.normalized(joinCode)
+                if let problem = JoinCode.problem(code) {
+                    throw InputError("--join-code \(problem)", status: .usage)
+                }
+                hunt.joinCode = code
+            }
+        }
+        if hunt.visibility == .private && hunt.joinCode == nil { hunt.joinCode = JoinCode.make() }
     }
 }
 

@@ -53,6 +53,19 @@ public struct Hunt: Hashable, Sendable {
     public var minDurationSeconds: Double?
     /// The hunt's name and description in other languages, by language tag (`translations`).
     public var translations: [String: Translation] = [:]
+    /// Who sees the hunt: everyone (`public`, the default), or the players who joined it with its
+    /// join code (`private`), besides its organisers and moderators.
+    public var visibility: Visibility = .public
+    /// The code players join a private hunt with (`join_code`): a secret, never sent to players.
+    public var joinCode: String?
+
+    /// Who sees a hunt.
+    public enum Visibility: String, Sendable, Hashable, CaseIterable {
+        /// Everyone.
+        case `public`
+        /// The players who joined it with its code.
+        case `private`
+    }
 
     /// What a hunt asks a check-in to show.
     public enum Proof: String, Sendable, Hashable, CaseIterable {

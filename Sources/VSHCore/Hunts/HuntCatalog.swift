@@ -43,6 +43,7 @@ public struct HuntCatalog: Sendable {
         var errors: [HuntFileError] = []
         var hunts: [Hunt] = []
         var stopOwners: [String: String] = [:]
+        var joinCodeOwners: [String: String] = [:]
         var huntIDs = Set<String>()
         for source in sources {
             if source.bytes.count > HuntFile.maxFileBytes {
@@ -64,6 +65,19 @@ public struct HuntCatalog: Sendable {
                     continue
                 }
                 var clean = true
+                if let code = hunt.joinCode {
+                    if let owner = joinCodeOwners[code] {
+                        errors.append(
+                            HuntFileError(
+                                file: source.path,
+                                problem: .invalidValue(
+                                    field: "join_code",
+                                    reason: "is the join code of \(owner) too: each hunt needs its own")))
+                        clean = false
+                    } else {
+                        joinCodeOwners[code] = source.path
+                    }
+                }
                 for stop in hunt.stops {
                     if let owner = stopOwners[stop.id] {
                         errors.append(

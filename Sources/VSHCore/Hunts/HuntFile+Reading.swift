@@ -16,7 +16,7 @@ public enum HuntFile {
     public static let huntKeys: Set<String> = [
         "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
         "ends_at", "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "max_fix_age_s",
-        "late_grace_s", "proof", "max_speed_kmh", "min_duration_s", "translations",
+        "late_grace_s", "proof", "max_speed_kmh", "min_duration_s", "translations", "visibility", "join_code",
     ]
 
     /// Reads and validates one hunt file.
@@ -307,6 +307,28 @@ private struct Reader<Inspector: GeofenceInspector> {
             hunt.toleranceMeters = value
         }
         hunt.image = string(meta, "image", required: false)
+        if let value = string(meta, "visibility", required: false) {
+            if let visibility = Hunt.Visibility(rawValue: value) {
+                hunt.visibility = visibility
+            } else {
+                fail(.invalidValue(field: "visibility", reason: "must be \"public\" or \"private\""))
+            }
+        }
+        if let value = string(meta, "join_code", required: false) {
+            let code = JoinCode.normalized(value)
+            if let problem = JoinCode.problem(code) {
+                fail(.invalidValue(field: "join_code", reason: problem))
+            } else {
+                hunt.joinCode = code
+            }
+        } else if hunt.visibility == .private {
+            fail(
+                .invalidValue(
+                    field: "join_code",
+                    reason:
+                        "is missing: a private hunt needs the code its players join with (6 to 32 capital letters and digits without 0, O, 1, I)"
+                ))
+        }
         return errors.count == before ? hunt : nil
     }
 

@@ -33,6 +33,8 @@ extension HuntFile {
         fields["max_speed_kmh"] = .double(hunt.maxSpeedKmh)
         if let minimum = hunt.minDurationSeconds { fields["min_duration_s"] = .double(minimum) }
         if !hunt.translations.isEmpty { fields["translations"] = translationsJSON(hunt.translations) }
+        if hunt.visibility != .public { fields["visibility"] = .string(hunt.visibility.rawValue) }
+        if let code = hunt.joinCode { fields["join_code"] = .string(code) }
         return fields
     }
 

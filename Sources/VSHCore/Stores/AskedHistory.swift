@@ -4,6 +4,7 @@ public import Foundation
 public enum HistoryQuestion: Hashable, Sendable {
     case hunt(id: String)
     case huntIDs
+    case joinedHunts(PlayerID)
     case covering(Coordinate, huntID: String?)
     case nearest(Coordinate, huntID: String?)
     case visitedStops(PlayerID, huntID: String)
@@ -16,6 +17,7 @@ public enum HistoryQuestion: Hashable, Sendable {
 public enum HistoryAnswer: Sendable {
     case hunt(Hunt?)
     case huntIDs([String])
+    case joinedHunts(Set<String>)
     case covering([StopReference])
     case nearest(NearestStop?)
     case visitedStops([String: Date])
@@ -66,6 +68,11 @@ struct AnsweredHistory: CheckInHistory {
 
     func huntIDs() throws -> [String] {
         if case .huntIDs(let ids) = try answer(.huntIDs) { return ids }
+        return []
+    }
+
+    func joinedHunts(player: PlayerID) throws -> Set<String> {
+        if case .joinedHunts(let ids) = try answer(.joinedHunts(player)) { return ids }
         return []
     }
 

@@ -10,6 +10,8 @@ public protocol CheckInHistory {
     func hunt(id: String) throws -> Hunt?
     /// Every hunt id, in catalog order (for the message naming an unknown hunt).
     func huntIDs() throws -> [String]
+    /// The hunts the player joined (asked only when a private hunt is in question).
+    func joinedHunts(player: PlayerID) throws -> Set<String>
     /// The stops covering a position, boundary included, in hunt then stop order.
     func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference]
     /// The nearest stop to a position, with the geodesic distance to its boundary in metres.
@@ -43,19 +45,32 @@ extension CheckInFacts {
     public static func gather(for submission: Submission, from history: some CheckInHistory) throws
         -> CheckInFacts
     {
+        // A private hunt is played only by the players who joined it: its stops are not theirs
+        // to check in at, and naming it is naming a hunt that does not exist.
+        var joined: Set<String>?
+        func playable(_ id: String) throws -> Bool {
+            guard let candidate = try history.hunt(id: id), candidate.visibility == .private else {
+                return true
+            }
+            if joined == nil { joined = try history.joinedHunts(player: submission.player) }
+            return joined?.contains(id) ?? false
+        }
         var hunt: Hunt?
         if let requested = submission.huntID {
-            guard let found = try history.hunt(id: requested) else {
-                throw LeagueError.unknownHunt(id: requested, known: try history.huntIDs())
+            guard let found = try history.hunt(id: requested), try playable(requested) else {
+                throw LeagueError.unknownHunt(id: requested, known: try history.huntIDs().filter(playable))
             }
             hunt = found
         }
         var facts = CheckInFacts(hunt: hunt)
         if let position = submission.reportedPosition {
-            let covering = try history.stops(covering: position, inHunt: submission.huntID)
+            let covering = try history.stops(covering: position, inHunt: submission.huntID).filter {
+                try playable($0.huntID)
+            }
             if hunt == nil, let first = covering.first { hunt = try history.hunt(id: first.huntID) }
             if covering.isEmpty,
-                let nearest = try history.nearestStop(to: position, inHunt: submission.huntID)
+                let nearest = try history.nearestStop(to: position, inHunt: submission.huntID),
+                try playable(nearest.stop.huntID)
             {
                 if hunt == nil { hunt = try history.hunt(id: nearest.stop.huntID) }
                 if let stop = hunt?.stops.first(where: { $0.id == nearest.stop.stopID }) {

@@ -38,6 +38,10 @@ public struct CopiedTable: Sendable {
                 ("password_hash", .text), ("role", .text), ("avatar_file", .text),
             ], order: "id", hasIdentity: true),
         CopiedTable(
+            name: "hunt_members",
+            columns: [("hunt_id", .text), ("player_id", .integer), ("joined_at", .text)],
+            order: "hunt_id, player_id", hasIdentity: false),
+        CopiedTable(
             name: "checkins",
             columns: [
                 ("id", .integer), ("player_id", .integer), ("received_at", .text), ("source", .text),

@@ -102,6 +102,11 @@ public protocol PlayerStore: Sendable {
 
     /// Every player with totals, by name.
     func players() async throws -> [PlayerSummary]
+    /// Joins a player to a hunt (a private hunt's players are those who joined it with its code);
+    /// joining twice is joining once.
+    func joinHunt(player: PlayerID, huntID: String, at now: Date) async throws
+    /// The hunts a player joined.
+    func joinedHunts(player: PlayerID) async throws -> Set<String>
 }
 
 extension PlayerStore {

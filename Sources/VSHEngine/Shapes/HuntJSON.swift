@@ -9,6 +9,8 @@ public enum HuntJSON {
     public static func hunt(_ stored: StoredHunt, withStops: Bool, at now: Date? = nil) -> JSONValue {
         let hunt = stored.hunt
         var object = HuntFile.metadata(of: hunt)
+        // The join code is the organisers' secret (players join with it): never in a feed.
+        object["join_code"] = nil
         object["total_points"] = .int(hunt.totalPoints)
         if let now { object["state"] = .string(hunt.state(at: now).rawValue) }
         if withStops {

@@ -12,6 +12,7 @@ import { playerPage, mePage } from './pages/profile.js';
 import { signUpPage, signInPage, resetPasswordPage } from './pages/accounts.js';
 import { reviewPage } from './pages/review.js';
 import { organisePage, editorPage } from './pages/organise.js';
+import { joinPage } from './pages/join.js';
 
 const routes = [
   [/^\/$/, feedPage, 'hunts'],
@@ -27,6 +28,7 @@ const routes = [
   [/^\/review$/, reviewPage, null],
   [/^\/organise$/, organisePage, null],
   [/^\/organise\/([^/]+)$/, editorPage, null],
+  [/^\/join\/([^/]+)$/, joinPage, 'hunts'],
 ];
 
 async function render() {

@@ -48,12 +48,13 @@ export function needSession() {
 
 
 export async function feed() {
-  if (!hunts.feed) hunts.feed = await api('/v1/hunts');
+  // With the session's token: a private hunt the player joined is theirs to see.
+  if (!hunts.feed) hunts.feed = await api('/v1/hunts', { auth: true });
   return hunts.feed;
 }
 
 export async function huntFile(id) {
-  if (!hunts.files.has(id)) hunts.files.set(id, await api(`/v1/hunts/${encodeURIComponent(id)}`));
+  if (!hunts.files.has(id)) hunts.files.set(id, await api(`/v1/hunts/${encodeURIComponent(id)}`, { auth: true }));
   return hunts.files.get(id);
 }
 

@@ -5,6 +5,7 @@ import * as position from '../position.js';
 import { t } from '../i18n.js';
 import { verdictView } from '../verdict.js';
 import { drawMap } from '../map.js';
+import { codeForm } from './join.js';
 import * as outbox from '../outbox.js';
 import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox } from '../shell.js';
 
@@ -52,5 +53,6 @@ export async function feedPage() {
         h('a', { href: `/stops/${f.id}` }, local(f.properties, 'name')), ` · ${named(hunt)}`,
         f.properties.sponsor ? [' ', h('span', { class: 'sponsor' }, t('Sponsored by {sponsor}', { sponsor: f.properties.sponsor }))] : null)))) : null,
     h('ul', { class: 'cards' }, cards),
+    s ? codeForm() : null,
     languageSwitch());
 }

@@ -38,7 +38,7 @@ export async function leaderboardPage() {
   if (window_ === 'week') q.set('since', new Date(Date.now() - 7 * 86400000).toISOString().replace(/\.\d+Z$/, 'Z'));
   const me = session();
   async function load() {
-    const rows = await api(`/v1/leaderboard?${q}`);
+    const rows = await api(`/v1/leaderboard?${q}`, { auth: true });
     fill(table, rows.length ? h('table', {},
       h('caption', { class: 'visually-hidden' }, t('Players by points')),
       h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Points', 'Hunts', 'Stops', 'Badges'].map((words) => h('th', { scope: 'col' }, t(words))))),

@@ -3,7 +3,7 @@
 // tapped point, walked with the phone, or imported from GeoJSON, KML or GPX; the draft saved and
 // validated as it changes, with each problem next to what it is about; published with one button,
 // with the revision history. Everything goes through the organiser routes of docs/api.md.
-import { api, ApiError } from '../api.js';
+import { api, ApiError, authHeaders } from '../api.js';
 import { h, fill, formatTime, rings, centre } from '../dom.js';
 import { t } from '../i18n.js';
 import { main, cleanups, go, say, needSession } from '../shell.js';
@@ -208,6 +208,32 @@ export async function editorPage(id) {
   const ordered = h('input', { type: 'checkbox' });
   ordered.checked = !!hunt.ordered;
   ordered.addEventListener('change', () => { hunt.ordered = ordered.checked; changed(); });
+  // Who sees the hunt: a private one is for the players who join with its code (made here, kept
+  // secret from players; the QR code of its join address is for printing or projecting).
+  const visibility = h('select', {}, h('option', { value: 'public' }, t('everyone')), h('option', { value: 'private' }, t('only players with the join code')));
+  visibility.value = hunt.visibility || 'public';
+  const joinCode = h('input', { maxlength: 32, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', class: 'join-code' });
+  joinCode.value = hunt.join_code || '';
+  const joinBox = h('div', { class: 'join-code-box' });
+  const showJoin = () => {
+    joinBox.hidden = visibility.value !== 'private';
+    const published = !!hunt.join_code && hunt.join_code === joinCode.value && state.publishedCode === hunt.join_code;
+    fill(joinBox,
+      field('join_code', t('Join code'), joinCode, t('Players type it, or scan the QR code of {url}.', { url: `${location.origin}/join/${hunt.join_code || '…'}` })),
+      h('div', { class: 'stop-actions' },
+        h('button', { type: 'button', class: 'secondary', onclick: () => { hunt.join_code = makeJoinCode(); joinCode.value = hunt.join_code; showJoin(); changed(); } }, t('New code'))),
+      published ? joinQR(id) : h('p', { class: 'muted' }, t('The QR code is here once the hunt is published with this code.')));
+  };
+  visibility.addEventListener('change', () => {
+    hunt.visibility = visibility.value;
+    if (hunt.visibility === 'private' && !hunt.join_code) { hunt.join_code = makeJoinCode(); joinCode.value = hunt.join_code; }
+    showJoin();
+    changed();
+  });
+  joinCode.addEventListener('input', () => {
+    hunt.join_code = joinCode.value.replace(/[\s-]+/g, '').toUpperCase() || undefined;
+    changed();
+  });
   const proof = h('select', {}, h('option', { value: 'any' }, t('a photo or the phone’s position')), h('option', { value: 'photo' }, t('a photo')));
   proof.value = hunt.proof || 'any';
   proof.addEventListener('change', () => { hunt.proof = proof.value; changed(); });
@@ -224,6 +250,8 @@ export async function editorPage(id) {
     field('tolerance_m', t('Tolerance around a stop (m)'), text('tolerance_m', { numeric: true, type: 'number' })),
     field('max_photo_age_s', t('Oldest photo accepted (s)'), text('max_photo_age_s', { numeric: true, type: 'number' })),
     field('proof', t('A check-in needs'), proof),
+    field('visibility', t('Who sees the hunt'), visibility),
+    joinBox,
     h('div', { class: 'field' }, h('label', { for: 'hunt-image' }, t('Cover picture')),
       ...pictureInput('hunt-image', `/v1/hunts/${enc(id)}/draft/image`, hunt.image, (name) => { hunt.image = name; }),
       h('ul', { class: 'problems', 'data-pointer': '/hunt/image' })));
@@ -535,6 +563,8 @@ export async function editorPage(id) {
     try {
       const answer = await api(`/v1/hunts/${enc(id)}/publish`, { method: 'POST', auth: true });
       state.dirty = false;
+      state.publishedCode = hunt.join_code;
+      showJoin();
       say(t('Published: revision {n}. Players see it now.', { n: answer.revision }), 'good');
       annotate();
       await loadRevisions();
@@ -558,6 +588,8 @@ export async function editorPage(id) {
       h('p', { class: 'muted' }, t('Players keep seeing the published hunt until you publish the draft.')),
       h('div', { class: 'stop-actions' }, publish, discard),
       h('h3', {}, t('History')), revisions));
+  state.publishedCode = doc.hunt.join_code;
+  showJoin();
   drawStops();
   showTool();
   drawMapNow();
@@ -566,6 +598,43 @@ export async function editorPage(id) {
   await Promise.all([hasDraft ? save().catch(() => {}) : Promise.resolve(), loadRevisions()]);
   state.dirty = hasDraft;
   annotate();
+}
+
+// ---- join codes
+
+/** A new join code: 8 capital letters and digits without look-alikes (no 0, O, 1, I), as vsh makes them. */
+export function makeJoinCode() {
+  const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  // 248 = 8 × 31: bytes at or above it are drawn again, so that each character is equally likely.
+  let code = '';
+  for (let i = 0; code.length < 8; i++) {
+    const b = i < bytes.length ? bytes[i] : crypto.getRandomValues(new Uint8Array(1))[0];
+    if (b < 248) code += alphabet[b % 31];
+  }
+  return code;
+}
+
+/** The published hunt's join QR code (an organiser's request, so fetched with the token), to save. */
+function joinQR(id) {
+  const box = h('div', { class: 'join-qr' }, h('p', { class: 'muted' }, t('Loading…')));
+  (async () => {
+    try {
+      const [svg, png] = await Promise.all(['svg', 'png'].map(async (kind) => {
+        const answer = await fetch(`/v1/hunts/${encodeURIComponent(id)}/join-code.${kind}`, { headers: authHeaders() });
+        if (!answer.ok) throw new Error(String(answer.status));
+        const url = URL.createObjectURL(await answer.blob());
+        cleanups.push(() => URL.revokeObjectURL(url));
+        return url;
+      }));
+      fill(box, h('img', { src: svg, alt: t('QR code of the join address'), width: 200, height: 200 }),
+        h('p', {}, h('a', { href: svg, download: `${id}-join-code.svg` }, t('Save the QR code (SVG, to print)')), ' · ',
+          h('a', { href: png, download: `${id}-join-code.png` }, t('PNG'))));
+    } catch (_) {
+      fill(box, h('p', { class: 'muted' }, t('The QR code is here once the hunt is published with this code.')));
+    }
+  })();
+  return box;
 }
 
 // ---- times
