@@ -116,13 +116,32 @@ struct LeagueController: Sendable {
         // Path parameters arrive percent-encoded ("Ann%20Lee").
         let raw = try context.parameters.require("username")
         let name = raw.removingPercentEncoding ?? raw
-        return try await cache.answer(request) {
+        // A private hunt's progress and check-ins are shown only to whoever may see the hunt.
+        let all = try await reads.hunts().map(\.hunt)
+        let hidden = Set(all.filter { $0.visibility == .private }.map(\.id)).subtracting(
+            try await access.privateHuntsSeen(among: all, request))
+        return try await cache.answer(request, variant: hidden.sorted().joined(separator: ",")) {
             guard let player = try await reads.player(named: name) else {
                 throw LeagueError.unknownPlayer(name: name)
             }
             // Others see a player's accepted check-ins only; their own profile (`/v1/me`) has them all.
             var profile = ProfileJSON.profile(
                 try await reads.profile(player: player.id, recent: 10, acceptedOnly: true))
+            if !hidden.isEmpty, case .object(var fields) = profile {
+                for key in ["hunts", "recent"] {
+                    if case .array(let items)? = fields[key] {
+                        fields[key] = .array(
+                            items.filter { item in
+                                guard case .object(let entry) = item, case .string(let hunt)? = entry["hunt"]
+                                else {
+                                    return true
+                                }
+                                return !hidden.contains(hunt)
+                            })
+                    }
+                }
+                profile = .object(fields)
+            }
             // The picture's URL changes with the picture, so a page never shows a stale one.
             if case .object(var fields) = profile {
                 fields["avatar_url"] = .optional(

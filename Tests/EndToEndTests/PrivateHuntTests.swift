@@ -76,6 +76,14 @@ import VSHTestSupport
         let inside = try await Self.fix(server, token: ann, minutesAgo: 1)
         #expect(inside.answer?["stop"]?.string == "preserve-springs", "\(String(describing: inside.answer))")
         #expect(inside.answer?["verdict"]?.string == "accepted")
+        // Her public profile shows the private hunt to those who may see it only.
+        let seen = try await server.call("GET", "/v1/players/Ann%20Lee", token: ann)
+        #expect(seen.body.contains("team-day") && seen.body.contains("preserve-springs"), "\(seen.body)")
+        for token in [nil, bo] {
+            let unseen = try await server.call("GET", "/v1/players/Ann%20Lee", token: token)
+            #expect(unseen.status == 200 && !unseen.body.contains("team-day"), "\(unseen.body)")
+            #expect(!unseen.body.contains("preserve-springs") && !unseen.body.contains("The old springs"))
+        }
         let board = try await server.call("GET", "/v1/leaderboard?hunt=team-day", token: ann)
         #expect(board.status == 200 && board.body.contains("Ann Lee"), "\(board.body)")
 

@@ -130,6 +130,18 @@ import VSHTestSupport
             environment: Self.league(workspace) + ["VSH_TILE_PORT=\(port)"])
     }
 
+    /// A player joins a private hunt with its code on a phone (Tests/Browser/join_test.py): the join
+    /// address signed out leads through sign-up and back, the hunt is theirs, a wrong code says so.
+    @Test func aPlayerJoinsAPrivateHuntByItsCode() async throws {
+        let workspace = try Workspace()
+        try workspace.write("team-day.geojson", PrivateHuntTests.file)
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        try browserScript(
+            "join_test.py", checks: "join", server: server, workspace: workspace,
+            environment: ["VSH_JOIN_CODE=\(PrivateHuntTests.code)"])
+    }
+
     /// The app in the browser's language (Tests/Browser/language_test.py): Spanish texts and dates
     /// for a browser that asks for Spanish, the operator's `--title`, a hunt's Spanish name from its
     /// file, and a switch to English that is remembered.
