@@ -667,6 +667,14 @@ public enum OpenAPIDocument {
                     ("403", problem("Not an organiser")), ("404", problem("No such hunt, or no join code")),
                 ], parameters: [parameter("id", in: "path", string)], authenticated: true)
         ]),
+        "/v1/hunts/{id}/results.csv": .object([
+            "get": operation(
+                "results", "The hunt's results as CSV (RFC 4180), a row a player by rank (organisers)",
+                responses: [
+                    ("200", answer("The results", type: "text/csv")), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("404", problem("No such hunt")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
         "/v1/hunts/{id}/revisions": .object([
             "get": operation(
                 "revisions", "The hunt's published revisions, newest first (organisers)",

@@ -80,6 +80,7 @@ public func buildApplication(
         geometry: configuration.geometry, photos: configuration.photos, uploads: configuration.uploadFolder
     ).add(to: router)
     BasemapController(huntsFolder: configuration.huntsFolder).add(to: router)
+    EventController(store: configuration.store, authentication: authentication).add(to: router)
     JoinsController(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
         limiter: limiter,

@@ -181,6 +181,18 @@ try:
     wait.until(lambda d: "The old springs" in text_of("main"))
     check("Springs Preserve walk" in text_of("h1"), "the players' page of the new hunt")
     shot("organise-published")
+    step("the event ended now, then started again: the window set and published each time")
+    driver.get(BASE + "/organise/springs-preserve-walk")
+    wait.until(lambda d: "Running the event" in text_of("main"))
+    press("End the hunt now")
+    wait.until(EC.alert_is_present()).accept()
+    wait.until(lambda d: "Published: revision 2" in text_of("#notice"))
+    status, hunt = http("GET", "/v1/hunts/springs-preserve-walk")
+    check(hunt["state"] == "closed", f"ended: {hunt['state']} {hunt['hunt'].get('ends_at')}")
+    press("Start the hunt now")
+    wait.until(lambda d: "Published: revision 3" in text_of("#notice"))
+    status, hunt = http("GET", "/v1/hunts/springs-preserve-walk")
+    check(hunt["state"] == "open" and hunt["hunt"].get("ends_at") is None, f"started again: {hunt['state']}")
     # The emptied name's draft was refused (422) on purpose; nothing else may fail.
     console_errors(driver, allowed=[r"/draft - Failed to load resource: the server responded with a status of 422"])
 except Exception:

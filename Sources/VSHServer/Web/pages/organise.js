@@ -572,6 +572,30 @@ export async function editorPage(id) {
       if (e.status === 422 && e.errors) { state.problems = e.errors; annotate(); } else say(e.message, 'bad');
     }
   });
+  // Running the event: open or close the hunt now (the window set and the draft published with
+  // it), and the results for a spreadsheet.
+  const setWindowNow = (key) => {
+    if (key === 'ends_at' && !confirm(t('End the hunt now? Check-ins stop counting at once.'))) return;
+    hunt[key] = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    if (key === 'starts_at' && hunt.ends_at && Date.parse(hunt.ends_at) <= Date.now()) hunt.ends_at = null;
+    for (const k of ['starts_at', 'ends_at']) {
+      const input = main.querySelector(`#hunt-${k}`);
+      if (input) input.value = hunt[k] ? localInput(hunt[k], hunt.timezone || 'UTC') : '';
+    }
+    publish.click();
+  };
+  const startNow = h('button', { type: 'button', class: 'secondary', onclick: () => setWindowNow('starts_at') }, t('Start the hunt now'));
+  const endNow = h('button', { type: 'button', class: 'secondary', onclick: () => setWindowNow('ends_at') }, t('End the hunt now'));
+  const results = h('button', { type: 'button', class: 'secondary', onclick: async () => {
+    const answer = await fetch(`/v1/hunts/${enc(id)}/results.csv`, { headers: authHeaders() });
+    if (!answer.ok) { say(answer.status === 404 ? t('Not published yet.') : t('Something went wrong.'), 'bad'); return; }
+    const url = URL.createObjectURL(await answer.blob());
+    const link = h('a', { href: url, download: `${id}-results.csv` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } }, t('Download the results (CSV)'));
   discard.addEventListener('click', async () => {
     if (!confirm(t('Discard the draft and go back to the published hunt?'))) return;
     try { await api(`/v1/hunts/${enc(id)}/draft`, { method: 'DELETE', auth: true }); } catch (e) { if (e.status !== 404) { say(e.message, 'bad'); return; } }
@@ -587,6 +611,9 @@ export async function editorPage(id) {
     h('section', { class: 'editor-section' }, h('h2', {}, t('Publish')),
       h('p', { class: 'muted' }, t('Players keep seeing the published hunt until you publish the draft.')),
       h('div', { class: 'stop-actions' }, publish, discard),
+      h('h3', {}, t('Running the event')),
+      h('p', { class: 'muted' }, t('Starting or ending sets the opening or closing time to now and publishes the draft with it.')),
+      h('div', { class: 'stop-actions' }, startNow, endNow, results),
       h('h3', {}, t('History')), revisions));
   state.publishedCode = doc.hunt.join_code;
   showJoin();

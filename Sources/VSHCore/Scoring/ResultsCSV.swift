@@ -1,0 +1,48 @@
+import Foundation
+
+/// A hunt's results as CSV (RFC 4180: CRLF lines, fields with a comma, quote or line break quoted,
+/// quotes doubled) for the organiser's spreadsheet: one row a player, by rank. A text field that a
+/// spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) is
+/// written with a `'` before it, so that a player named `=HYPERLINK(...)` stays a name.
+public enum ResultsCSV {
+    /// The header row's fields.
+    public static let columns = [
+        "rank", "player", "points", "stops_visited", "stops_total", "completed", "finished_at",
+        "finished_local",
+    ]
+
+    /// The CSV of `entries` (a hunt's board) for `hunt`; finish times in UTC and on the hunt's clock.
+    public static func text(_ entries: [LeaderboardEntry], hunt: Hunt) -> String {
+        let zone = TimeZone(identifier: hunt.timeZone) ?? TimeZone(identifier: "UTC")!
+        let local = DateFormatter()
+        local.locale = Locale(identifier: "en_US_POSIX")
+        local.timeZone = zone
+        local.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        var lines = [columns.map(field).joined(separator: ",")]
+        for entry in entries {
+            let completed = entry.huntsCompleted > 0
+            let row = [
+                String(entry.rank), entry.player, String(entry.points), String(entry.stopsVisited),
+                String(hunt.stops.count), completed ? "yes" : "no",
+                completed ? RFC3339.format(entry.reachedAt) : "",
+                completed ? local.string(from: entry.reachedAt) : "",
+            ]
+            lines.append(row.map(field).joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// One field, defused and quoted as needed.
+    static func field(_ value: String) -> String {
+        var text = value
+        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first),
+            Double(text) == nil
+        {
+            text = "'" + text
+        }
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+            return text
+        }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
