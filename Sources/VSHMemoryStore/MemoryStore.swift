@@ -28,6 +28,8 @@ public actor MemoryStore: LeagueStore {
     private var playersByID: [PlayerID: PlayerRecord] = [:]
     /// The hunts each player joined.
     private var memberships: [PlayerID: Set<String>] = [:]
+    /// Announcements, oldest first.
+    private var announced: [Announcement] = []
     private var checkIns: [MemoryCheckIn] = []
     /// The latest moderator decision per check-in id.
     private var decisions: [Int64: ReviewDecision] = [:]
@@ -172,6 +174,16 @@ public actor MemoryStore: LeagueStore {
 
     /// The player with this id.
     public func player(id: PlayerID) -> PlayerRecord? { playersByID[id] }
+
+    /// Records an announcement.
+    public func announce(text: String, huntID: String?, by: String, at now: Date) -> Announcement {
+        let made = Announcement(id: Int64(announced.count + 1), huntID: huntID, text: text, by: by, at: now)
+        announced.append(made)
+        return made
+    }
+
+    /// The latest announcements, newest first.
+    public func announcements(limit: Int) -> [Announcement] { Array(announced.reversed().prefix(limit)) }
 
     /// Joins a player to a hunt (once).
     public func joinHunt(player: PlayerID, huntID: String, at now: Date) {

@@ -29,7 +29,7 @@ public struct Endpoint: Hashable, Sendable {
             + CheckInsController.endpoints
             + PasswordResetsController.endpoints + ReviewsController.endpoints + PicturesController.endpoints
             + OrganiserController.endpoints + BasemapController.endpoints + JoinsController.endpoints
-            + EventController.endpoints
+            + EventController.endpoints + AnnouncementsController.endpoints
             + [LeagueEvents.endpoint, OpenAPIDocument.endpoint]
     }
 }

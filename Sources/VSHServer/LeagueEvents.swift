@@ -8,12 +8,32 @@ import Synchronization
 /// Tells open pages that the league changed: every successful write (a check-in, a review, a new
 /// player) publishes one event, and `GET /v1/events` streams them as server-sent events. A page
 /// that receives one reads what it shows again (the leaderboard moves within a second of a
-/// check-in elsewhere). Events carry no data about anyone: only a counter.
+/// check-in elsewhere). Events carry no data about anyone: only a counter. An organiser's
+/// announcement is `event: announcement` with its number only: the page reads it from
+/// `GET /v1/announcements`, which leaves out those of private hunts the viewer may not see.
 final class LeagueEvents: Sendable {
+    /// One event of the stream.
+    enum Event: Sendable {
+        /// The league changed (the generation).
+        case change(Int)
+        /// An announcement was made (its id).
+        case announcement(Int64)
+        /// A keep-alive comment.
+        case ping
+
+        var text: String {
+            switch self {
+            case .change(let generation): return "event: change\ndata: \(generation)\n\n"
+            case .announcement(let id): return "event: announcement\ndata: \(id)\n\n"
+            case .ping: return ": ping\n\n"
+            }
+        }
+    }
+
     private struct State {
         var next = 0
         var generation = 0
-        var listeners: [Int: AsyncStream<Int>.Continuation] = [:]
+        var listeners: [Int: AsyncStream<Event>.Continuation] = [:]
         var byAddress: [String: Int] = [:]
     }
     private let state = Mutex(State())
@@ -37,14 +57,20 @@ final class LeagueEvents: Sendable {
             state.generation += 1
             return (state.generation, Array(state.listeners.values))
         }
-        for listener in listeners { listener.yield(generation) }
+        for listener in listeners { listener.yield(.change(generation)) }
     }
 
-    /// The events from now on (`-1` is a heartbeat) and a way to end them (which frees the slot),
+    /// An announcement to every listener.
+    func announce(_ id: Int64) {
+        let listeners = state.withLock { Array($0.listeners.values) }
+        for listener in listeners { listener.yield(.announcement(id)) }
+    }
+
+    /// The events from now on (with heartbeats) and a way to end them (which frees the slot),
     /// or nil when too many pages listen, in all or from `address`.
-    func subscribe(from address: String) -> (events: AsyncStream<Int>, end: @Sendable () -> Void)? {
+    func subscribe(from address: String) -> (events: AsyncStream<Event>, end: @Sendable () -> Void)? {
         let (stream, continuation) = AsyncStream.makeStream(
-            of: Int.self, bufferingPolicy: .bufferingNewest(4))
+            of: Event.self, bufferingPolicy: .bufferingNewest(4))
         let id: Int? = state.withLock { state in
             let held = state.byAddress[address, default: 0]
             guard state.listeners.count < maxListeners, held < maxListenersPerAddress else { return nil }
@@ -59,7 +85,7 @@ final class LeagueEvents: Sendable {
         let beat = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(seconds))
-                continuation.yield(-1)
+                continuation.yield(.ping)
             }
         }
         continuation.onTermination = { [weak self] _ in
@@ -103,10 +129,8 @@ final class LeagueEvents: Sendable {
                     // A stopping server ends the stream (the page reconnects elsewhere or later)
                     // rather than waiting out the shutdown bound.
                     try await withGracefulShutdownHandler {
-                        for await generation in stream {
-                            let text =
-                                generation < 0 ? ": ping\n\n" : "event: change\ndata: \(generation)\n\n"
-                            try await writer.write(ByteBuffer(string: text))
+                        for await event in stream {
+                            try await writer.write(ByteBuffer(string: event.text))
                         }
                     } onGracefulShutdown: {
                         end()

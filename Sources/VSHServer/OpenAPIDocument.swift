@@ -151,6 +151,11 @@ public enum OpenAPIDocument {
         "Pointed": object([("pointer", string), ("detail", string)]),
         "PictureSaved": object([("hunt", string), ("image", string), ("saved_at", dateTime)]),
         "DraftSaved": object([("hunt", string), ("saved_at", dateTime), ("warnings", array(ref("Pointed")))]),
+        "Announcement": object(
+            [
+                ("id", integer), ("hunt", .object(["type": .array([.string("string"), .string("null")])])),
+                ("text", string), ("by", string), ("at", string),
+            ], required: ["id", "hunt", "text", "by", "at"]),
         "Draft": object([
             ("hunt", string), ("name", nullableString), ("saved_at", dateTime), ("by", nullableString),
             ("revision", .object(["type": .array([.string("integer"), .string("null")])])),
@@ -666,6 +671,24 @@ public enum OpenAPIDocument {
                     ("200", answer("The QR code", type: "image/png")), ("401", problem("No valid token")),
                     ("403", problem("Not an organiser")), ("404", problem("No such hunt, or no join code")),
                 ], parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
+        "/v1/announcements": .object([
+            "get": operation(
+                "announcements",
+                "The latest announcements, newest first: the league's and those of the hunts the viewer may see",
+                responses: [("200", answer("The announcements", array(ref("Announcement"))))]),
+            "post": operation(
+                "announce", "An announcement every open page shows at once (organisers)",
+                responses: [
+                    ("201", answer("Made", ref("Announcement"))), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")),
+                ] + badBody,
+                body: object(
+                    [
+                        ("text", string),
+                        ("hunt", .object(["type": .array([.string("string"), .string("null")])])),
+                    ], required: ["text"]),
+                authenticated: true),
         ]),
         "/v1/hunts/{id}/results.csv": .object([
             "get": operation(

@@ -542,6 +542,18 @@ public final class SpatiaLiteStore: LeagueStore {
                     CREATE INDEX hunt_members_by_player ON hunt_members(player_id);
                     """)
         }
+        migrator.registerMigration("v26-announcements") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE announcements (
+                        id INTEGER PRIMARY KEY,
+                        hunt_id TEXT,
+                        text TEXT NOT NULL,
+                        by_name TEXT NOT NULL,
+                        at TEXT NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -1,15 +1,19 @@
 """A player joins a private hunt by its code on a phone (390 x 844, headless Chromium) against a real
 `vsh serve`. Run by WebAppBrowserTests.aPlayerJoinsAPrivateHuntByItsCode, which serves a private hunt
-`team-day` with the join code in VSH_JOIN_CODE and passes VSH_URL and VSH_SCREENSHOTS.
+`team-day` with the join code in VSH_JOIN_CODE and passes VSH_URL, VSH_SCREENSHOTS, and VSH_BIN and
+VSH_DB (to make an organiser).
 
 Checks: the join address (what the QR code holds) opened without an account asks to sign up and
 comes back; after signing up the player has joined and lands on the hunt; the feed lists it, with a
-form for another code; a wrong code says so; the code is nowhere in the pages the player is sent.
+form for another code; a wrong code says so; the code is nowhere in the pages the player is sent; an
+organiser's announcement to the hunt appears on the open page without a reload, until "Got it", and
+stays listed with the hunts.
 """
 
 import os
+import subprocess
 
-from phone import Phone, check, console_errors, finish
+from phone import Phone, check, console_errors, finish, http
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
@@ -61,6 +65,26 @@ try:
             "r.setRequestHeader('Authorization', 'Bearer ' + s.token); r.send(); return r.status + ' ' + r.responseText;", path)
         check(body.startswith("200") and "team-day" in body and CODE not in body, f"{path}: {body[:200]}")
     check(CODE not in driver.page_source.replace("/join/" + CODE, ""), "not in the page itself")
+    step("an organiser's announcement appears on the open page at once, and stays listed")
+    driver.get(BASE + "/leaderboard")
+    wait.until(lambda d: "Live" in text_of("main"))
+    status, made = http("POST", "/v1/accounts", {"username": "Olga Ortiz", "email": "olga@example.org", "password": "a long password"})
+    check(status == 201, f"the organiser registers: {status}")
+    role = subprocess.run([os.environ["VSH_BIN"], "player", "role", "Olga Ortiz", "organiser", "--db", os.environ["VSH_DB"]],
+                          capture_output=True, text=True)
+    check(role.returncode == 0, f"vsh player role: {role.stderr}")
+    status, _ = http("POST", "/v1/announcements", {"text": "Lunch at the gate at 1 <b>sharp</b>", "hunt": "team-day"}, token=made["token"])
+    check(status == 201, f"announced: {status}")
+    wait.until(lambda d: "Lunch at the gate" in text_of("#announcements"))
+    check("<b>" in text_of("#announcements") and not driver.find_elements(By.CSS_SELECTOR, "#announcements b"),
+          "the organiser's text is shown as text")
+    phone.shot("announcement")
+    phone.click(driver.find_element(By.CSS_SELECTOR, "#announcements button"))
+    wait.until(lambda d: "Lunch" not in text_of("#announcements"))
+    driver.get(BASE + "/")
+    wait.until(lambda d: "Team day at the springs" in text_of("main"))
+    check("Lunch at the gate" in text_of(".news") and "Lunch" not in text_of("#announcements"),
+          "listed with the hunts, not shown again once dismissed")
     console_errors(driver, allowed=[r"/v1/joins - Failed to load resource: the server responded with a status of 404"])
 except Exception:
     phone.shot("join-failure")

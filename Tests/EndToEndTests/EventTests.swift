@@ -72,4 +72,67 @@ import VSHTestSupport
         #expect(rows.last?["player"]?.string == "'-Bo O'Diaz", "\(rows)")
         #expect(rows.last?["completed"]?.string == "no" && rows.last?["finished_at"]?.string == "")
     }
+
+    /// Announcements: organisers only, checked text, listed newest first, a private hunt's for its
+    /// players only, and an open event stream told at once (its id only).
+    @Test(arguments: [false, true]) func announcementsReachEveryOpenPage(postGIS: Bool) async throws {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        try workspace.write("team-day.geojson", PrivateHuntTests.file)
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let ann = try await server.register("Ann Lee", email: "ann@example.org")
+        let bo = try await server.register("Bo Diaz", email: "bo@example.org")
+        let mo = try await server.register("Mo Kent", email: "mo@example.org")
+        #expect(try workspace.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
+        #expect(
+            try await server.call(
+                "POST", "/v1/joins", json: #"{"code": "\#(PrivateHuntTests.code)"}"#, token: ann
+            )
+            .status == 200)
+
+        #expect(
+            try await server.call("POST", "/v1/announcements", json: #"{"text": "Hi"}"#, token: ann).status
+                == 403)
+        #expect(
+            try await server.call("POST", "/v1/announcements", json: #"{"text": "  "}"#, token: mo).status
+                == 422)
+        let long = String(repeating: "a", count: 501)
+        #expect(
+            try await server.call("POST", "/v1/announcements", json: #"{"text": "\#(long)"}"#, token: mo)
+                .status == 422)
+        #expect(
+            try await server.call(
+                "POST", "/v1/announcements", json: #"{"text": "Hi", "hunt": "no-such-hunt"}"#, token: mo
+            ).status == 422)
+
+        // A page listening to the event stream is told of the next announcement.
+        let stream = try RawConnection(port: server.port)
+        defer { stream.close() }
+        try stream.send("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        #expect(stream.readHead(seconds: 10).hasPrefix("HTTP/1.1 200"))
+        let made = try await server.call(
+            "POST", "/v1/announcements", json: #"{"text": "Lunch at the <b>café</b> at 1"}"#, token: mo)
+        #expect(made.status == 201, "\(made.body)")
+        let id = try json(made.body)["id"]?.int ?? -1
+        let heard = stream.readUntilClosed(seconds: 2).text
+        #expect(heard.contains("event: announcement\ndata: \(id)\n"), "\(heard)")
+        #expect(!heard.contains("café"), "the stream carries the id only")
+        let secret = try await server.call(
+            "POST", "/v1/announcements",
+            json: #"{"text": "Team day: the last clue is at the gate", "hunt": "team-day"}"#,
+            token: mo)
+        #expect(secret.status == 201)
+
+        // Listed newest first; the private hunt's only for its player and the organiser.
+        for (token, seesSecret) in [(ann, true), (mo, true), (bo, false), (nil, false)] {
+            let list = try await server.call("GET", "/v1/announcements", token: token)
+            guard case .array(let items) = try json(list.body) else {
+                Issue.record("not a list: \(list.body)")
+                continue
+            }
+            #expect(items.last?["text"]?.string == "Lunch at the <b>café</b> at 1")
+            #expect(items.last?["by"]?.string == "Mo Kent")
+            #expect(list.body.contains("the last clue") == seesSecret, "\(list.body)")
+        }
+    }
 }

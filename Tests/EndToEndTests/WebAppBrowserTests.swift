@@ -131,7 +131,8 @@ import VSHTestSupport
     }
 
     /// A player joins a private hunt with its code on a phone (Tests/Browser/join_test.py): the join
-    /// address signed out leads through sign-up and back, the hunt is theirs, a wrong code says so.
+    /// address signed out leads through sign-up and back, the hunt is theirs, a wrong code says so;
+    /// an organiser's announcement to the hunt appears on the open page at once.
     @Test func aPlayerJoinsAPrivateHuntByItsCode() async throws {
         let workspace = try Workspace()
         try workspace.write("team-day.geojson", PrivateHuntTests.file)
@@ -139,7 +140,7 @@ import VSHTestSupport
         defer { server.stop() }
         try browserScript(
             "join_test.py", checks: "join", server: server, workspace: workspace,
-            environment: ["VSH_JOIN_CODE=\(PrivateHuntTests.code)"])
+            environment: Self.league(workspace) + ["VSH_JOIN_CODE=\(PrivateHuntTests.code)"])
     }
 
     /// The app in the browser's language (Tests/Browser/language_test.py): Spanish texts and dates

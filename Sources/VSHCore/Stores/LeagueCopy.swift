@@ -42,6 +42,12 @@ public struct CopiedTable: Sendable {
             columns: [("hunt_id", .text), ("player_id", .integer), ("joined_at", .text)],
             order: "hunt_id, player_id", hasIdentity: false),
         CopiedTable(
+            name: "announcements",
+            columns: [
+                ("id", .integer), ("hunt_id", .text), ("text", .text), ("by_name", .text), ("at", .text),
+            ],
+            order: "id", hasIdentity: true),
+        CopiedTable(
             name: "checkins",
             columns: [
                 ("id", .integer), ("player_id", .integer), ("received_at", .text), ("source", .text),

@@ -3,7 +3,7 @@
 import { session, ApiError, OfflineError } from './api.js';
 import { h, fill } from './dom.js';
 import { t, load as loadLanguage } from './i18n.js';
-import { main, cleanups, go, Silent, siteTitle, setSiteTitle, translateShell, showConnection, flushOutbox } from './shell.js';
+import { main, cleanups, go, Silent, siteTitle, setSiteTitle, translateShell, showConnection, flushOutbox, showAnnouncements } from './shell.js';
 import { feedPage } from './pages/feed.js';
 import { huntPage } from './pages/hunt.js';
 import { stopPage } from './pages/stop.js';
@@ -99,7 +99,14 @@ Promise.all([
 ]).then(() => {
   translateShell();
   return render();
-}).then(() => { showConnection(); flushOutbox(); });
+}).then(() => {
+  showConnection();
+  flushOutbox();
+  // The organisers' announcements: now, and every minute while the page is in view (the pages
+  // that follow the league show them at once).
+  showAnnouncements();
+  setInterval(() => { if (document.visibilityState === 'visible' && navigator.onLine) showAnnouncements(); }, 60000);
+});
 
 // The app's files and the hunts kept for opening without a connection (sw.js).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});

@@ -186,7 +186,9 @@ export function translateShell() {
 /**
  * Follows the league's changes while the page is open: `reload` runs (at most once per 150 ms)
  * whenever the server's event stream (`/v1/events`) says something changed, and `status` shows
- * the stream's state in `liveText` words. The stream closes while offline and when the page goes.
+ * the stream's state in `liveText` words; an organiser's announcement is shown at once. The stream
+ * closes while offline and when the page goes (a browser allows a few connections to a site, so
+ * only the pages that follow the league hold one).
  */
 export function followLeague(reload, status, liveText) {
   let source = null;
@@ -199,6 +201,7 @@ export function followLeague(reload, status, liveText) {
       clearTimeout(timer);
       timer = setTimeout(() => Promise.resolve(reload()).catch(() => {}), 150);
     });
+    source.addEventListener('announcement', () => { showAnnouncements(); });
     source.addEventListener('error', () => { status.textContent = t('Reconnecting…'); });
   };
   const disconnect = () => { if (source) { source.close(); source = null; } status.textContent = t('Offline'); };
@@ -211,4 +214,29 @@ export function followLeague(reload, status, liveText) {
     window.removeEventListener('online', connect);
     window.removeEventListener('offline', disconnect);
   });
+}
+
+/**
+ * The organisers' announcements: the ones this browser has not dismissed are shown above every
+ * page until "Got it": looked for on every page, every minute while the page is in view, and at
+ * once on the pages that follow the league.
+ */
+export async function showAnnouncements() {
+  let list;
+  try { list = await api('/v1/announcements', { auth: true }); } catch (_) { return; }
+  const key = 'vsh.announcements.seen';
+  const seen = Number(localStorage.getItem(key) || 0);
+  const fresh = list.filter((a) => a.id > seen).slice(0, 3);
+  let box = document.getElementById('announcements');
+  if (!box) {
+    box = h('div', { id: 'announcements', 'aria-live': 'assertive' });
+    main.before(box);
+  }
+  fill(box, ...fresh.map((a) => h('div', { class: 'announcement', role: 'alert' },
+    h('p', {}, h('strong', {}, `${t('Announcement')}: `), a.text),
+    h('p', { class: 'muted' }, t('From {who}, {time}', { who: a.by, time: formatTime(a.at) })),
+    h('button', { type: 'button', class: 'secondary', onclick: () => {
+      localStorage.setItem(key, String(Math.max(seen, ...list.map((x) => x.id))));
+      fill(box);
+    } }, t('Got it')))));
 }

@@ -18,6 +18,8 @@ export async function feedPage() {
     try { mine = await api(`/v1/players/${encodeURIComponent(s.player.username)}`); } catch (_) { mine = null; }
   }
   const progressOf = new Map((mine ? mine.hunts : []).map((p) => [p.hunt, p]));
+  let news = [];
+  try { news = (await api('/v1/announcements', { auth: true })).slice(0, 5); } catch (_) { news = []; }
   const featured = files.flatMap((file) => file.features.filter((f) => f.properties.featured).map((f) => ({ f, hunt: file.hunt })));
   const named = (hunt) => local(hunt, 'name');
   const cards = files.map((file, i) => {
@@ -47,6 +49,9 @@ export async function feedPage() {
       h('p', {}, t('No signal inside? Check in anyway: the app keeps it and sends it when you are back online.')),
       h('button', { type: 'button', onclick: (e) => { localStorage.setItem(`vsh.welcomed.${s.player.id}`, '1'); e.target.closest('section').remove(); } }, t('Got it'))) : null,
     !s ? h('p', { class: 'intro' }, t('Walk the city, find each stop, take a picture there.'), ' ', h('a', { href: '/signup' }, t('Create an account')), ` ${t('or')} `, h('a', { href: '/signin' }, t('sign in')), ` ${t('to play.')}`) : null,
+    news.length ? h('section', { class: 'news', 'aria-labelledby': 'news-title' },
+      h('h2', { id: 'news-title' }, t('Announcements')),
+      h('ul', {}, news.map((a) => h('li', {}, a.text, ' ', h('span', { class: 'muted' }, `· ${a.by}, ${formatTime(a.at)}`))))) : null,
     featured.length ? h('section', { class: 'featured', 'aria-labelledby': 'featured-title' },
       h('h2', { id: 'featured-title' }, t('Featured stops')),
       h('ul', {}, featured.map(({ f, hunt }) => h('li', {},
