@@ -20,6 +20,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select
 
 BASE = os.environ["VSH_URL"]
 SHOTS = os.environ["VSH_SCREENSHOTS"]
@@ -181,6 +182,18 @@ try:
     wait.until(lambda d: "The old springs" in text_of("main"))
     check("Springs Preserve walk" in text_of("h1"), "the players' page of the new hunt")
     shot("organise-published")
+    step("an announcement to the hunt's players, sent from the console")
+    driver.get(BASE + "/organise")
+    text = wait.until(EC.presence_of_element_located((By.ID, "announcement-text")))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", text)
+    text.send_keys("Meet at the visitor centre at noon")
+    Select(driver.find_element(By.ID, "announcement-hunt")).select_by_value("springs-preserve-walk")
+    press("Send")
+    wait.until(lambda d: "Sent" in text_of("#notice"))
+    status, news = http("GET", "/v1/announcements")
+    check(status == 200 and news and news[0]["text"] == "Meet at the visitor centre at noon"
+          and news[0]["hunt"] == "springs-preserve-walk" and news[0]["by"] == ORGANISER, f"the announcement: {news}")
+
     step("the event ended now, then started again: the window set and published each time")
     driver.get(BASE + "/organise/springs-preserve-walk")
     wait.until(lambda d: "Running the event" in text_of("main"))

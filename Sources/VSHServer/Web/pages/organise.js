@@ -64,9 +64,30 @@ export async function organisePage() {
       error.textContent = e.errors && e.errors.length ? e.errors.map((p) => p.detail).join(' · ') : e.message;
     }
   });
+  // An announcement to every player, or to one hunt's: shown above their pages until dismissed.
+  const message = h('textarea', { id: 'announcement-text', name: 'text', required: true, maxlength: 500, rows: 3 });
+  const audience = h('select', { id: 'announcement-hunt', name: 'hunt' }, h('option', { value: '' }, t('Every player')),
+    ...published.map((hunt) => h('option', { value: hunt.id }, t('Players of {hunt}', { hunt: hunt.name }))));
+  const sent = h('p', { class: 'field-error', role: 'status' });
+  const announce = h('form', { class: 'announce' },
+    h('h2', {}, t('Send an announcement')),
+    h('label', { for: 'announcement-text' }, t('Message')), message,
+    h('label', { for: 'announcement-hunt' }, t('To')), audience,
+    sent, h('button', { type: 'submit' }, t('Send')));
+  announce.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    sent.textContent = '';
+    try {
+      await api('/v1/announcements', { method: 'POST', json: { text: message.value, hunt: audience.value || null }, auth: true });
+      message.value = '';
+      say(t('Sent: players see it now.'), 'good');
+    } catch (e) {
+      sent.textContent = e.message;
+    }
+  });
   fill(main, h('h1', {}, t('Organise hunts')),
     h('p', { class: 'muted' }, t('Edit a hunt as a draft; players see it when you publish.')),
-    list.children.length ? list : h('p', {}, t('No hunts yet.')), form);
+    list.children.length ? list : h('p', {}, t('No hunts yet.')), form, announce);
 }
 
 /** `/organise/{hunt}`: the editor. */
