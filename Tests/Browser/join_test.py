@@ -7,13 +7,14 @@ Checks: the join address (what the QR code holds) opened without an account asks
 comes back; after signing up the player has joined and lands on the hunt; the feed lists it, with a
 form for another code; a wrong code says so; the code is nowhere in the pages the player is sent; an
 organiser's announcement to the hunt appears on the open page without a reload, until "Got it", and
-stays listed with the hunts.
+stays listed with the hunts; the projector board at 1920 x 1080 shows the hunt's top players and
+the announcement without the app's controls.
 """
 
 import os
 import subprocess
 
-from phone import Phone, check, console_errors, finish, http
+from phone import Phone, check, console_errors, device_checkin, finish, http
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
@@ -85,6 +86,19 @@ try:
     wait.until(lambda d: "Team day at the springs" in text_of("main"))
     check("Lunch at the gate" in text_of(".news") and "Lunch" not in text_of("#announcements"),
           "listed with the hunts, not shown again once dismissed")
+    step("the projector board at 1920 x 1080: the hunt, its top ten, the announcement; no controls")
+    token = driver.execute_script("return JSON.parse(localStorage.getItem('vsh.session')).token")
+    status, answer = device_checkin(token, 36.1719, -115.1893, 8, "team-day")
+    check(status == 201 and answer["verdict"] == "accepted", f"Jo checks in at the springs: {status} {answer}")
+    driver.set_window_size(1920, 1080)
+    driver.get(BASE + "/board/team-day")
+    wait.until(lambda d: "Team day at the springs" in text_of("h1"))
+    wait.until(lambda d: "Jo Joiner" in text_of(".projector-board"))
+    check("Lunch at the gate" in text_of(".projector-news"), "the announcement on the screen")
+    check(not driver.find_element(By.CSS_SELECTOR, "nav.tabs").is_displayed(), "no controls on the screen")
+    wait.until(lambda d: "Live" in text_of(".projector-head"))
+    phone.shot("projector")
+    driver.set_window_size(390, 844)
     console_errors(driver, allowed=[r"/v1/joins - Failed to load resource: the server responded with a status of 404"])
 except Exception:
     phone.shot("join-failure")

@@ -13,6 +13,7 @@ import { signUpPage, signInPage, resetPasswordPage } from './pages/accounts.js';
 import { reviewPage } from './pages/review.js';
 import { organisePage, editorPage } from './pages/organise.js';
 import { joinPage } from './pages/join.js';
+import { projectorPage } from './pages/projector.js';
 
 const routes = [
   [/^\/$/, feedPage, 'hunts'],
@@ -29,6 +30,7 @@ const routes = [
   [/^\/organise$/, organisePage, null],
   [/^\/organise\/([^/]+)$/, editorPage, null],
   [/^\/join\/([^/]+)$/, joinPage, 'hunts'],
+  [/^\/board\/([^/]+)$/, projectorPage, null],
 ];
 
 async function render() {
