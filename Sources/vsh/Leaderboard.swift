@@ -25,9 +25,20 @@ extension VSH {
         var until: String?
         @Option(help: "At most this many lines.") var limit: Int?
         @Option(help: "table, json, csv, markdown or html.") var format: LeaderboardFormat = .table
+        @Option(
+            help: ArgumentHelp(
+                "With --format html: the event's name as the page's title, as vsh serve --title takes it (default: the hunt's name, or \"vsh hunts\").",
+                valueName: "name"))
+        var title: String?
 
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit takes a number from 1") }
+            if let title {
+                if format != .html { throw ValidationError("--title goes with --format html") }
+                if let problem = WebConfiguration.titleProblem(title) {
+                    throw ValidationError("--title \(problem)")
+                }
+            }
         }
 
         func run() async throws {
@@ -43,11 +54,12 @@ extension VSH {
                 case .csv: Output.text(LeaderboardFormat.csv(entries))
                 case .markdown: Output.text(LeaderboardFormat.markdown(entries))
                 case .html:
-                    var title = "Las Vegas scavenger hunt leaderboard"
+                    var heading = "\(WebConfiguration().title) leaderboard"
                     if let hunt, let name = try await db.hunt(id: hunt)?.hunt.name {
-                        title = "\(name) leaderboard"
+                        heading = "\(name) leaderboard"
                     }
-                    Output.text(try LeaderboardPage.html(entries, title: title, generated: Date()))
+                    if let title { heading = title.trimmingCharacters(in: .whitespaces) }
+                    Output.text(try LeaderboardPage.html(entries, title: heading, generated: Date()))
                 }
                 return .success
             }

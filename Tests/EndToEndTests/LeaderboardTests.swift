@@ -84,6 +84,14 @@ func python(_ script: String, input: String) throws -> String {
         #expect(html.contains("Zoë O&#39;Brien-Núñez"))
         #expect(html.contains("<tr class=\"r gold\"><td class=\"rank\">1</td><td class=\"player\">Bo</td>"))
         #expect(html.hasSuffix("</html>\n"))
+        // The event's name as vsh serve --title takes it, escaped; without a hunt or title, vsh's.
+        let titled = try workspace.vsh(["leaderboard", "--format", "html", "--title", "Acme <Team> Day"])
+            .stdout
+        #expect(titled.contains("<title>Acme &lt;Team&gt; Day</title>"), "\(titled.prefix(400))")
+        let plain = try workspace.vsh(["leaderboard", "--format", "html"]).stdout
+        #expect(plain.contains("<title>vsh hunts leaderboard</title>") && !plain.contains("Las Vegas"))
+        #expect(try workspace.vsh(["leaderboard", "--title", "Acme"]).status == 64)
+        #expect(try workspace.vsh(["leaderboard", "--format", "html", "--title", "  "]).status == 64)
     }
 
     @Test func windowsAndUsageErrors() throws {
