@@ -28,6 +28,8 @@ public actor MemoryStore: LeagueStore {
     private var playersByID: [PlayerID: PlayerRecord] = [:]
     /// The hunts each player joined.
     private var memberships: [PlayerID: Set<String>] = [:]
+    /// Banned players.
+    private var banned: Set<PlayerID> = []
     /// Announcements, oldest first.
     private var announced: [Announcement] = []
     private var checkIns: [MemoryCheckIn] = []
@@ -218,7 +220,7 @@ public actor MemoryStore: LeagueStore {
 
     /// The player's credentials, by name ignoring case.
     public func credentials(named name: String) -> Credentials? {
-        player(named: name).map {
+        player(named: name).flatMap { banned.contains($0.id) ? nil : $0 }.map {
             Credentials(player: $0, passwordHash: passwordHashes[$0.id], role: roles[$0.id] ?? .player)
         }
     }
@@ -237,6 +239,17 @@ public actor MemoryStore: LeagueStore {
         roles[player] = role
     }
 
+    /// Bans a player (their sessions end) or lifts the ban.
+    public func setBanned(_ banned: Bool, player: PlayerID) throws {
+        guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
+        if banned {
+            self.banned.insert(player)
+            sessions = sessions.filter { $0.value.player != player }
+        } else {
+            self.banned.remove(player)
+        }
+    }
+
     /// Keeps a session under its token's hash.
     public func createSession(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) throws {
         guard playersByID[player] != nil else { throw LeagueError.unknownPlayerID(player) }
@@ -245,7 +258,8 @@ public actor MemoryStore: LeagueStore {
 
     /// The unexpired session with this token hash.
     public func session(tokenHash: String, at now: Date) -> Session? {
-        guard let found = sessions[tokenHash], found.expiresAt > now, let record = playersByID[found.player]
+        guard let found = sessions[tokenHash], found.expiresAt > now, let record = playersByID[found.player],
+            !banned.contains(found.player)
         else {
             return nil
         }
@@ -457,7 +471,9 @@ public actor MemoryStore: LeagueStore {
                 (query.huntID == nil || e.huntID == query.huntID) && (query.since.map { e.at >= $0 } ?? true)
                     && (query.until.map { e.at < $0 } ?? true)
             }
-            if !kept.isEmpty, let player = playersByID[id] { rows.append((player, kept)) }
+            if !kept.isEmpty, let player = playersByID[id], !banned.contains(id) {
+                rows.append((player, kept))
+            }
         }
         func points(_ events: [ScoreEvent]) -> Int { events.reduce(0) { $0 + $1.points } }
         func reached(_ events: [ScoreEvent]) -> Date { events.map(\.at).max()! }

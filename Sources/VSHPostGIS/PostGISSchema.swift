@@ -162,6 +162,9 @@ enum PostGISSchema {
         """
     ]
 
+    /// Banned players (0 or 1, as SQLite keeps it, so that `vsh db copy` moves it either way).
+    static let version18: [String] = ["ALTER TABLE players ADD COLUMN banned bigint NOT NULL DEFAULT 0"]
+
     static let version12: [String] = [
         "ALTER TABLE hunts ADD COLUMN translations text",
         "ALTER TABLE stops ADD COLUMN translations text",

@@ -57,7 +57,7 @@ extension PostGISStore {
 
     /// The player going by this name, ignoring case.
     public func player(named name: String) async throws -> PlayerRecord? {
-        try await credentials(named: name)?.player
+        try await credentials(named: name, bannedToo: true)?.player
     }
 
     /// The player with this id.
@@ -138,10 +138,17 @@ extension PostGISStore {
 
     /// The player's id, name, hash and role, by name key.
     public func credentials(named name: String) async throws -> Credentials? {
+        try await credentials(named: name, bannedToo: false)
+    }
+
+    /// A player's row by name key; a banned player's only when `bannedToo` (a ban keeps them from
+    /// signing in, not from being found).
+    func credentials(named name: String, bannedToo: Bool) async throws -> Credentials? {
         let key = PlayerName.key(name)
+        let most: Int64 = bannedToo ? 1 : 0
         return try await read { db in
             try await db.query(
-                "SELECT id, name, email, created_at, password_hash, role FROM players WHERE name_key = \(key)",
+                "SELECT id, name, email, created_at, password_hash, role FROM players WHERE name_key = \(key) AND banned <= \(most)",
                 logger: self.logger
             ).collect().first.map(Self.credentials)
         }
@@ -175,6 +182,19 @@ extension PostGISStore {
             try await self.updatePlayer(
                 player,
                 "UPDATE players SET role = \(role.rawValue) WHERE id = \(player.rawValue) RETURNING id", db)
+        }
+    }
+
+    /// Bans a player (their sessions end) or lifts the ban, in one transaction.
+    public func setBanned(_ banned: Bool, player: PlayerID) async throws {
+        let flag: Int64 = banned ? 1 : 0
+        try await transaction { db in
+            try await self.updatePlayer(
+                player, "UPDATE players SET banned = \(flag) WHERE id = \(player.rawValue) RETURNING id", db)
+            if banned {
+                try await db.query(
+                    "DELETE FROM sessions WHERE player_id = \(player.rawValue)", logger: self.logger)
+            }
         }
     }
 

@@ -194,6 +194,7 @@ extension PostGISStore {
                     """
                     SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
                     FROM player_scores s JOIN players p ON p.id = s.player_id
+                    WHERE p.banned = 0
                     ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
                     LIMIT \(limit)
                     """, logger: self.logger
@@ -209,6 +210,7 @@ extension PostGISStore {
                     WHERE (\(huntID)::text IS NULL OR e.hunt_id = \(huntID))
                       AND (\(sinceEpoch)::float8 IS NULL OR e.at_epoch >= \(sinceEpoch))
                       AND (\(untilEpoch)::float8 IS NULL OR e.at_epoch < \(untilEpoch))
+                      AND p.banned = 0
                     GROUP BY p.id, p.name, p.name_key
                     ORDER BY points DESC, reached ASC, p.name_key ASC
                     LIMIT \(limit)

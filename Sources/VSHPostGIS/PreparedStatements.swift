@@ -105,7 +105,7 @@ enum SessionsSQL: PreparedSQL {
         SELECT s.token_hash, p.id, p.name, p.email, p.created_at, p.password_hash, p.role, s.expires_at,
             s.last_used_at
         FROM sessions s JOIN players p ON p.id = s.player_id
-        WHERE s.token_hash = ANY($1::text[])
+        WHERE s.token_hash = ANY($1::text[]) AND p.banned = 0
         """
 }
 

@@ -9,10 +9,36 @@ struct EventController: Sendable {
     let authentication: Authentication
 
     static let results = Endpoint(.get, "/v1/hunts/{id}/results.csv")
-    static var endpoints: [Endpoint] { [results] }
+    static let player = Endpoint(.patch, "/v1/players/{username}")
+    static var endpoints: [Endpoint] { [results, player] }
 
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.results, use: results)
+        router.on(Self.player, use: player)
+    }
+
+    /// PATCH /v1/players/{username} `{banned}` (organisers) → 200 `{player, banned}`: a banned player's
+    /// sessions end at once, they cannot sign in, and they are off the boards; lifting the ban puts
+    /// their points back. An organiser cannot ban themselves.
+    @Sendable func player(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let session = try await authentication.require(request)
+        guard session.role == .organiser else {
+            throw Problem(.forbidden, "Forbidden", "only organisers may ban players")
+        }
+        let raw = try context.parameters.require("username")
+        let name = raw.removingPercentEncoding ?? raw
+        let body = try await JSONBodies.object(request, context: context, required: ["banned"])
+        guard case .bool(let banned)? = body["banned"] else {
+            throw Problem(.unprocessableContent, "Invalid field", "\"banned\" must be true or false")
+        }
+        guard let target = try await store.player(named: name) else {
+            throw LeagueError.unknownPlayer(name: name)
+        }
+        if banned && target.id == session.player.id {
+            throw Problem(.unprocessableContent, "Invalid field", "an organiser cannot ban themselves")
+        }
+        try await store.setBanned(banned, player: target.id)
+        return JSONBodies.response(.object(["player": .string(target.name), "banned": .bool(banned)]))
     }
 
     /// GET /v1/hunts/{id}/results.csv (organisers) → the hunt's results, a row a player by rank

@@ -739,7 +739,21 @@ public enum OpenAPIDocument {
                     ("200", answer("The profile", ref("Profile"))), ("404", problem("No such player")),
                     notModified,
                 ],
-                parameters: [parameter("username", in: "path", string), ifNoneMatch])
+                parameters: [parameter("username", in: "path", string), ifNoneMatch]),
+            "patch": operation(
+                "banPlayer", "Ban a player, or lift the ban (organisers)",
+                responses: [
+                    (
+                        "200",
+                        answer(
+                            "Done",
+                            object([("player", string), ("banned", .object(["type": .string("boolean")]))]))
+                    ),
+                    ("401", problem("No valid token")), ("403", problem("Not an organiser")),
+                    ("404", problem("No such player")),
+                ] + badBody,
+                body: object([("banned", .object(["type": .string("boolean")]))], required: ["banned"]),
+                parameters: [parameter("username", in: "path", string)], authenticated: true),
         ]),
     ])
 

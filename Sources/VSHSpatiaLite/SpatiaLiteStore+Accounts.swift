@@ -9,7 +9,7 @@ extension SpatiaLiteStore {
             try CredentialsRow.fetchOne(
                 db,
                 sql:
-                    "SELECT id, name, email, created_at, password_hash, role FROM players WHERE name_key = ?",
+                    "SELECT id, name, email, created_at, password_hash, role FROM players WHERE name_key = ? AND banned = 0",
                 arguments: [PlayerName.key(name)]
             )?.credentials
         }
@@ -42,6 +42,19 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// Bans a player (their sessions end) or lifts the ban, in one transaction.
+    public func setBanned(_ banned: Bool, player: PlayerID) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE players SET banned = ? WHERE id = ?",
+                arguments: [banned ? 1 : 0, player.rawValue])
+            guard db.changesCount == 1 else { throw LeagueError.unknownPlayerID(player) }
+            if banned {
+                try db.execute(sql: "DELETE FROM sessions WHERE player_id = ?", arguments: [player.rawValue])
+            }
+        }
+    }
+
     /// Inserts a `sessions` row.
     public func createSession(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) async throws
     {
@@ -71,7 +84,7 @@ extension SpatiaLiteStore {
                             SELECT p.id, p.name, p.email, p.created_at, p.password_hash, p.role, s.expires_at,
                                 s.last_used_at
                             FROM sessions s JOIN players p ON p.id = s.player_id
-                            WHERE s.token_hash = ? AND s.expires_at > ?
+                            WHERE s.token_hash = ? AND s.expires_at > ? AND p.banned = 0
                             """),
                     arguments: [tokenHash, now.timeIntervalSince1970])
             })

@@ -18,6 +18,7 @@ extension SpatiaLiteStore {
             let allTime = """
                 SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
                 FROM player_scores s JOIN players p ON p.id = s.player_id
+                WHERE p.banned = 0
                 ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
                 LIMIT ?4
                 """
@@ -30,6 +31,7 @@ extension SpatiaLiteStore {
                         SUM(e.kind = 'badge') AS badges, MAX(e.at_epoch) AS reached
                     FROM score_events e JOIN players p ON p.id = e.player_id
                     WHERE (?1 IS NULL OR e.hunt_id = ?1) AND (?2 IS NULL OR e.at_epoch >= ?2) AND (?3 IS NULL OR e.at_epoch < ?3)
+                      AND p.banned = 0
                     GROUP BY e.player_id
                     ORDER BY points DESC, reached ASC, p.name_key ASC
                     LIMIT ?4

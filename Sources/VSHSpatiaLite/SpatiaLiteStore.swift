@@ -554,6 +554,9 @@ public final class SpatiaLiteStore: LeagueStore {
                     );
                     """)
         }
+        migrator.registerMigration("v27-banned-players") { db in
+            try db.execute(sql: "ALTER TABLE players ADD COLUMN banned INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

@@ -135,4 +135,53 @@ import VSHTestSupport
             #expect(list.body.contains("the last clue") == seesSecret, "\(list.body)")
         }
     }
+
+    /// A banned player: their token stops working at once, signing in answers as a wrong password
+    /// does, they are off the boards (all time and a hunt's); lifting the ban puts them back.
+    /// Organisers only; an organiser cannot ban themselves.
+    @Test(arguments: [false, true]) func aBannedPlayerIsOutUntilTheBanIsLifted(postGIS: Bool) async throws {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        try workspace.write(
+            "springs-preserve.geojson",
+            OrganiserAPITests.hunt("springs-preserve", stops: [OrganiserAPITests.springs, Self.pond]))
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let bo = try await server.register("Bo Diaz", email: "bo@example.org")
+        let mo = try await server.register("Mo Kent", email: "mo@example.org")
+        #expect(try workspace.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
+        let fix = RFC3339.format(Date().addingTimeInterval(-10))
+        let visit = try await TwoInstanceTests.checkIn(
+            server.base, token: bo, session: .shared,
+            fields: [("lat", "36.1719"), ("lon", "-115.1893"), ("accuracy_m", "8"), ("fix_time", fix)])
+        #expect(visit.answer?["verdict"]?.string == "accepted")
+        for board in ["/v1/leaderboard", "/v1/leaderboard?hunt=springs-preserve"] {
+            #expect(try await server.call("GET", board).body.contains("Bo Diaz"))
+        }
+
+        let ban = #"{"banned": true}"#
+        #expect(try await server.call("PATCH", "/v1/players/Bo%20Diaz", json: ban, token: bo).status == 403)
+        #expect(try await server.call("PATCH", "/v1/players/Mo%20Kent", json: ban, token: mo).status == 422)
+        #expect(try await server.call("PATCH", "/v1/players/Nobody", json: ban, token: mo).status == 404)
+        let banned = try await server.call("PATCH", "/v1/players/Bo%20Diaz", json: ban, token: mo)
+        #expect(banned.status == 200, "\(banned.body)")
+
+        #expect(try await server.call("GET", "/v1/me", token: bo).status == 401)
+        let signIn = try await server.call(
+            "POST", "/v1/sessions", json: #"{"username": "Bo Diaz", "password": "tumbling dice"}"#)
+        let wrong = try await server.call(
+            "POST", "/v1/sessions", json: #"{"username": "Bo Diaz", "password": "not the password"}"#)
+        #expect(signIn.status == 401 && signIn.status == wrong.status, "\(signIn.body)")
+        #expect(try json(signIn.body)["detail"] == (try json(wrong.body)["detail"]))
+        for board in ["/v1/leaderboard", "/v1/leaderboard?hunt=springs-preserve"] {
+            #expect(!(try await server.call("GET", board).body.contains("Bo Diaz")), "\(board)")
+        }
+
+        let lifted = try await server.call(
+            "PATCH", "/v1/players/Bo%20Diaz", json: #"{"banned": false}"#, token: mo)
+        #expect(lifted.status == 200, "\(lifted.body)")
+        #expect(try await server.call("GET", "/v1/leaderboard").body.contains("Bo Diaz"))
+        let again = try await server.call(
+            "POST", "/v1/sessions", json: #"{"username": "Bo Diaz", "password": "tumbling dice"}"#)
+        #expect(again.status == 201 || again.status == 200, "\(again.body)")
+    }
 }

@@ -67,6 +67,12 @@ public protocol AccountStore: Sendable {
     /// - Throws: `LeagueError.unknownPlayerID`.
     func setRole(_ role: Role, player: PlayerID) async throws
 
+    /// Bans a player (or lifts the ban): a banned player's sessions end at once, they cannot sign in
+    /// (a sign-in answers as for a wrong password), and they are off the boards; their check-ins and
+    /// points stay, and count again when the ban is lifted.
+    /// - Throws: `LeagueError.unknownPlayerID`.
+    func setBanned(_ banned: Bool, player: PlayerID) async throws
+
     /// Records a new session under the hash of its token.
     func createSession(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) async throws
 
