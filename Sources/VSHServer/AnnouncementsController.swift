@@ -32,10 +32,7 @@ struct AnnouncementsController: Sendable {
     /// POST /v1/announcements `{hunt?, text}` (organisers) → 201 with the announcement; every open
     /// page is told at once.
     @Sendable func make(_ request: Request, context: VSHRequestContext) async throws -> Response {
-        let session = try await authentication.require(request)
-        guard session.role == .organiser else {
-            throw Problem(.forbidden, "Forbidden", "only organisers may make announcements")
-        }
+        let session = try await authentication.requireOrganiser(request, to: "make announcements")
         let body = try await JSONBodies.object(
             request, context: context, required: ["text"], optional: ["hunt"])
         guard let raw = try JSONBodies.string(body, "text") else {

@@ -33,6 +33,16 @@ struct Authentication: Sendable {
         return session
     }
 
+    /// The signed-in session of an organiser.
+    /// - Throws: `Problem` 401 without a valid token, 403 ("only organisers may `what`") for anyone else.
+    func requireOrganiser(_ request: Request, to what: String) async throws -> Session {
+        let session = try await require(request)
+        guard session.role == .organiser else {
+            throw Problem(.forbidden, "Forbidden", "only organisers may \(what)")
+        }
+        return session
+    }
+
     /// bcrypt off the cooperative pool (it takes a quarter of a second on purpose), with at most
     /// `maxSlowWork` hashes running or waiting: past that, 503 with Retry-After at once, so that a
     /// flood of sign-ins from many addresses cannot make a real one wait for minutes.

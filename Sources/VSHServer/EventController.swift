@@ -21,10 +21,7 @@ struct EventController: Sendable {
     /// sessions end at once, they cannot sign in, and they are off the boards; lifting the ban puts
     /// their points back. An organiser cannot ban themselves.
     @Sendable func player(_ request: Request, context: VSHRequestContext) async throws -> Response {
-        let session = try await authentication.require(request)
-        guard session.role == .organiser else {
-            throw Problem(.forbidden, "Forbidden", "only organisers may ban players")
-        }
+        let session = try await authentication.requireOrganiser(request, to: "ban players")
         let raw = try context.parameters.require("username")
         let name = raw.removingPercentEncoding ?? raw
         let body = try await JSONBodies.object(request, context: context, required: ["banned"])
@@ -44,10 +41,7 @@ struct EventController: Sendable {
     /// GET /v1/hunts/{id}/results.csv (organisers) → the hunt's results, a row a player by rank
     /// (`ResultsCSV`), as a download named after the hunt.
     @Sendable func results(_ request: Request, context: VSHRequestContext) async throws -> Response {
-        let session = try await authentication.require(request)
-        guard session.role == .organiser else {
-            throw Problem(.forbidden, "Forbidden", "only organisers may export a hunt's results")
-        }
+        _ = try await authentication.requireOrganiser(request, to: "export a hunt's results")
         let id = try context.parameters.require("id")
         guard let hunt = try await store.hunt(id: id)?.hunt else {
             throw LeagueError.unknownHunt(id: id, known: try await store.hunts().map(\.hunt.id))

@@ -57,10 +57,7 @@ struct JoinsController: Sendable {
 
     /// GET /v1/hunts/{id}/join-code.svg and .png (organisers) → the QR code of `PUBLIC_URL/join/CODE`.
     func qrCode(_ request: Request, _ context: VSHRequestContext, png: Bool) async throws -> Response {
-        let session = try await authentication.require(request)
-        guard session.role == .organiser else {
-            throw Problem(.forbidden, "Forbidden", "only organisers may print a hunt's join code")
-        }
+        _ = try await authentication.requireOrganiser(request, to: "print a hunt's join code")
         let id = try context.parameters.require("id")
         guard let hunt = try await store.hunt(id: id)?.hunt else {
             throw LeagueError.unknownHunt(id: id, known: try await store.hunts().map(\.hunt.id))

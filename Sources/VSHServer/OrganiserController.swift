@@ -112,11 +112,7 @@ struct OrganiserController: Sendable {
     /// The session of an organiser.
     /// - Throws: `Problem` 401 without a valid token, 403 for players and moderators.
     func organiser(_ request: Request) async throws -> Session {
-        let session = try await authentication.require(request)
-        guard session.role == .organiser else {
-            throw Problem(.forbidden, "Forbidden", "only organisers may edit and publish hunts")
-        }
-        return session
+        try await authentication.requireOrganiser(request, to: "edit and publish hunts")
     }
 
     /// POST /v1/hunts (a hunt file) → 201 `{hunt, saved_at, warnings}`: a new hunt as a draft.
