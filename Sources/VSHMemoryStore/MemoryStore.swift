@@ -32,6 +32,9 @@ public actor MemoryStore: LeagueStore {
     private var banned: Set<PlayerID> = []
     /// Announcements, oldest first.
     private var announced: [Announcement] = []
+    private var teamsMade: [Team] = []
+    /// Each player's team by hunt, with when they joined it.
+    private var teamOf: [PlayerID: [String: (team: Int64, joinedAt: Date)]] = [:]
     private var checkIns: [MemoryCheckIn] = []
     /// The latest moderator decision per check-in id.
     private var decisions: [Int64: ReviewDecision] = [:]
@@ -186,6 +189,80 @@ public actor MemoryStore: LeagueStore {
 
     /// The latest announcements, newest first.
     public func announcements(limit: Int) -> [Announcement] { Array(announced.reversed().prefix(limit)) }
+
+    /// Makes a team; its founder (when given) is its first member.
+    public func createTeam(huntID: String, name: String, joinCode: String, founder: PlayerID?, at now: Date)
+        throws -> Team
+    {
+        let key = Team.nameKey(name)
+        guard !teamsMade.contains(where: { $0.huntID == huntID && Team.nameKey($0.name) == key }) else {
+            throw LeagueError.teamNameTaken(name: name)
+        }
+        let team = Team(
+            id: Int64(teamsMade.count + 1), huntID: huntID, name: name, joinCode: joinCode, createdAt: now)
+        teamsMade.append(team)
+        if let founder { putOnTeam(team, player: founder, at: now) }
+        return team
+    }
+
+    /// The team with this id.
+    public func team(id: Int64) -> Team? { teamsMade.first { $0.id == id } }
+
+    /// The team with this join code.
+    public func team(joinCode: String) -> Team? { teamsMade.first { $0.joinCode == joinCode } }
+
+    /// A hunt's teams.
+    public func teams(huntID: String) -> [Team] { teamsMade.filter { $0.huntID == huntID } }
+
+    /// The player's team on a hunt.
+    public func team(of player: PlayerID, huntID: String) -> Team? {
+        teamOf[player]?[huntID].flatMap { team(id: $0.team) }
+    }
+
+    /// A team's members.
+    public func members(team: Int64) -> [TeamMember] {
+        teamOf.compactMap { player, hunts -> TeamMember? in
+            guard let entry = hunts.values.first(where: { $0.team == team }), let record = playersByID[player]
+            else { return nil }
+            return TeamMember(player: player, name: record.name, joinedAt: entry.joinedAt)
+        }.sorted { ($0.joinedAt, $0.player.rawValue) < ($1.joinedAt, $1.player.rawValue) }
+    }
+
+    /// Puts a player on a team unless it is full.
+    public func joinTeam(_ id: Int64, player: PlayerID, maxSize: Int?, at now: Date) -> TeamJoining {
+        guard let team = team(id: id) else { return .full }
+        if teamOf[player]?[team.huntID]?.team == id { return .already }
+        if let maxSize, members(team: id).count >= maxSize { return .full }
+        putOnTeam(team, player: player, at: now)
+        return .joined
+    }
+
+    /// Takes a player off a team.
+    public func leaveTeam(_ id: Int64, player: PlayerID) -> Bool {
+        guard let team = team(id: id), teamOf[player]?[team.huntID]?.team == id else { return false }
+        teamOf[player]?[team.huntID] = nil
+        return true
+    }
+
+    /// A hunt's accepted check-ins recorded with a team (banned players' left out).
+    public func teamCheckIns(huntID: String) -> [TeamCheckIn] {
+        checkIns.compactMap { c -> TeamCheckIn? in
+            guard c.huntID == huntID, let team = c.team, !banned.contains(c.player), state(c).counts,
+                let hunt = c.huntID, let stop = c.stopID, let time = c.fixTime
+            else { return nil }
+            return TeamCheckIn(
+                team: team, player: c.player,
+                checkIn: ScoredCheckIn(id: c.id, huntID: hunt, stopID: stop, time: time, clock: c.clock))
+        }
+    }
+
+    /// The hunts a player is on a team of.
+    func teamHunts(player: PlayerID) -> Set<String> { Set((teamOf[player] ?? [:]).keys) }
+
+    private func putOnTeam(_ team: Team, player: PlayerID, at now: Date) {
+        teamOf[player, default: [:]][team.huntID] = (team.id, now)
+        memberships[player, default: []].insert(team.huntID)
+    }
 
     /// Joins a player to a hunt (once).
     public func joinHunt(player: PlayerID, huntID: String, at now: Date) {
@@ -610,7 +687,8 @@ extension MemoryStore {
                 position: submission.reportedPosition,
                 accuracyMeters: submission.accuracyMeters,
                 fixTime: decision.fix?.time ?? submission.fixTime(in: decision.hunt),
-                source: submission.source, overturns: overturns))
+                source: submission.source, overturns: overturns,
+                team: decision.hunt.flatMap { teamOf[player.id]?[$0.id]?.team }))
         var awards: [ScoreEvent] = []
         if decision.verdict == .accepted {
             rescore(player.id)
@@ -697,6 +775,8 @@ struct MemoryCheckIn: Sendable {
     var source: FixSource
     /// The rejected check-in this one overturns, if any.
     var overturns: Int64? = nil
+    /// The team it counted for, if any.
+    var team: Int64? = nil
 }
 
 /// `CheckInHistory` over the store's state, read inside the actor (one "transaction").
@@ -707,6 +787,9 @@ struct MemoryHistory: CheckInHistory {
     func huntIDs() throws -> [String] { store.assumeIsolated { $0.hunts().map(\.hunt.id) } }
     func joinedHunts(player: PlayerID) throws -> Set<String> {
         store.assumeIsolated { $0.joinedHunts(player: player) }
+    }
+    func teamHunts(player: PlayerID) throws -> Set<String> {
+        store.assumeIsolated { $0.teamHunts(player: player) }
     }
     func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference] {
         store.assumeIsolated { $0.coveringStops(position, huntID: huntID) }

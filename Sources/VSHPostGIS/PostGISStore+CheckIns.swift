@@ -194,6 +194,8 @@ extension PostGISStore {
         case .huntIDs: return .huntIDs(catalogue.order)
         case .joinedHunts(let player):
             return .joinedHunts(try await joinedHunts(db, player: player))
+        case .teamHunts(let player):
+            return .teamHunts(try await teamHunts(db, player: player))
         case .covering(let position, let huntID):
             return .covering(try await covering(db, position, huntID: huntID))
         case .nearest(let position, let huntID):

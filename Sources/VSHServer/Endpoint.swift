@@ -29,7 +29,7 @@ public struct Endpoint: Hashable, Sendable {
             + CheckInsController.endpoints
             + PasswordResetsController.endpoints + ReviewsController.endpoints + PicturesController.endpoints
             + OrganiserController.endpoints + BasemapController.endpoints + JoinsController.endpoints
-            + EventController.endpoints + AnnouncementsController.endpoints
+            + EventController.endpoints + AnnouncementsController.endpoints + TeamsController.endpoints
             + [LeagueEvents.endpoint, OpenAPIDocument.endpoint]
     }
 }

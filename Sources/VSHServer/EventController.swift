@@ -38,15 +38,26 @@ struct EventController: Sendable {
         return JSONBodies.response(.object(["player": .string(target.name), "banned": .bool(banned)]))
     }
 
-    /// GET /v1/hunts/{id}/results.csv (organisers) → the hunt's results, a row a player by rank
-    /// (`ResultsCSV`), as a download named after the hunt.
+    /// GET /v1/hunts/{id}/results.csv (organisers) → the hunt's results, a row a player (or a team,
+    /// on a teams hunt or with `?by=team`) by rank (`ResultsCSV`), as a download named after the hunt.
     @Sendable func results(_ request: Request, context: VSHRequestContext) async throws -> Response {
         _ = try await authentication.requireOrganiser(request, to: "export a hunt's results")
         let id = try context.parameters.require("id")
         guard let hunt = try await store.hunt(id: id)?.hunt else {
             throw LeagueError.unknownHunt(id: id, known: try await store.hunts().map(\.hunt.id))
         }
-        let text = ResultsCSV.text(try await store.leaderboard(LeaderboardQuery(huntID: id)), hunt: hunt)
+        // A hunt played in teams has a row a team; `?by=player` (or `team`) chooses.
+        let byTeam: Bool
+        switch request.uri.queryParameters.get("by") {
+        case nil: byTeam = hunt.play == .teams
+        case "team"?: byTeam = true
+        case "player"?: byTeam = false
+        default: throw Problem(.badRequest, "Invalid query", "by must be \"player\" or \"team\"")
+        }
+        let text =
+            byTeam
+            ? ResultsCSV.text(try await TeamsController.standings(hunt, store: store), hunt: hunt)
+            : ResultsCSV.text(try await store.leaderboard(LeaderboardQuery(huntID: id)), hunt: hunt)
         return Response(
             status: .ok,
             headers: [

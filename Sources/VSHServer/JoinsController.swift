@@ -26,8 +26,9 @@ struct JoinsController: Sendable {
         router.on(Self.joinCodePNG) { request, context in try await qrCode(request, context, png: true) }
     }
 
-    /// POST /v1/joins `{code}` → 200 `{hunt: {id, name}, team: null}`: the player joined the private
-    /// hunt the code names (joining again changes nothing). 404 for a code no hunt has; wrong codes
+    /// POST /v1/joins `{code}` → 200 `{hunt: {id, name}, team}`: the player joined the private hunt
+    /// the code names (joining again changes nothing), or the team (`team: {id, name}`; 409 when
+    /// it is full). 404 for a code no hunt has; wrong codes
     /// are counted per player and per address, and past either limit every try is refused (429), so
     /// that a right answer cannot be told from a wrong one while guessing.
     @Sendable func join(_ request: Request, context: VSHRequestContext) async throws -> Response {
@@ -41,18 +42,34 @@ struct JoinsController: Sendable {
         try await limiter.check(byPlayer, limits.wrongJoinCodesPerPlayer)
         try await limiter.check(byAddress, limits.wrongJoinCodesPerAddress)
         let code = JoinCode.normalized(typed)
-        guard code.count <= JoinCode.maxLength,
-            let hunt = try await store.hunts().map(\.hunt).first(where: { $0.joinCode == code })
-        else {
-            await limiter.spend(byPlayer, limits.wrongJoinCodesPerPlayer)
-            await limiter.spend(byAddress, limits.wrongJoinCodesPerAddress)
-            throw Problem(.notFound, "Unknown code", "no hunt has this code: check it with the organiser")
+        let hunts = try await store.hunts().map(\.hunt)
+        if code.count <= JoinCode.maxLength, let hunt = hunts.first(where: { $0.joinCode == code }) {
+            try await store.joinHunt(player: session.player.id, huntID: hunt.id, at: clock())
+            return JSONBodies.response(
+                .object([
+                    "hunt": .object(["id": .string(hunt.id), "name": .string(hunt.name)]), "team": .null,
+                ]))
         }
-        try await store.joinHunt(player: session.player.id, huntID: hunt.id, at: clock())
-        return JSONBodies.response(
-            .object([
-                "hunt": .object(["id": .string(hunt.id), "name": .string(hunt.name)]), "team": .null,
-            ]))
+        // A team's code: the player is on the team (off their other team of its hunt), and has
+        // joined its hunt.
+        if code.count <= JoinCode.maxLength, let team = try await store.team(joinCode: code),
+            let hunt = hunts.first(where: { $0.id == team.huntID })
+        {
+            if try await store.joinTeam(
+                team.id, player: session.player.id, maxSize: hunt.maxTeamSize, at: clock())
+                == .full
+            {
+                throw TeamsController.full(team, hunt.maxTeamSize)
+            }
+            return JSONBodies.response(
+                .object([
+                    "hunt": .object(["id": .string(hunt.id), "name": .string(hunt.name)]),
+                    "team": .object(["id": .int(Int(team.id)), "name": .string(team.name)]),
+                ]))
+        }
+        await limiter.spend(byPlayer, limits.wrongJoinCodesPerPlayer)
+        await limiter.spend(byAddress, limits.wrongJoinCodesPerAddress)
+        throw Problem(.notFound, "Unknown code", "no hunt or team has this code: check it with the organiser")
     }
 
     /// GET /v1/hunts/{id}/join-code.svg and .png (organisers) → the QR code of `PUBLIC_URL/join/CODE`.

@@ -94,6 +94,29 @@ struct LeagueController: Sendable {
             }
             limit = value
         }
+        if let by = query.get("by"), by != "player" {
+            guard by == "team" else {
+                throw Problem(.badRequest, "Invalid query", "by must be \"player\" or \"team\"")
+            }
+            guard let huntID = query.get("hunt") else {
+                throw Problem(.badRequest, "Invalid query", "a team board is a hunt's: add hunt=ID")
+            }
+            let hunt = try await access.require(huntID, in: reads, request).hunt
+            return try await cache.answer(request) {
+                let rows = try await TeamsController.standings(hunt, store: reads).prefix(limit ?? 10_000).map
+                {
+                    row -> JSONValue in
+                    .object([
+                        "rank": .int(row.rank), "team": .string(row.team.name),
+                        "team_id": .int(Int(row.team.id)),
+                        "points": .int(row.points), "stops_visited": .int(row.stopsVisited),
+                        "completed": .bool(row.completed),
+                        "members": .array(row.members.map(JSONValue.string)),
+                    ])
+                }
+                return (ByteBuffer(string: JSONValue.array(Array(rows)).compactText), "application/json")
+            }
+        }
         if let huntID = query.get("hunt") { _ = try await access.require(huntID, in: reads, request) }
         let board = LeaderboardQuery(
             huntID: query.get("hunt"), since: try time("since"), until: try time("until"), limit: limit)

@@ -26,6 +26,7 @@ public enum OpenAPIDocument {
     static let string: JSONValue = .object(["type": .string("string")])
     static let nullableString: JSONValue = .object(["type": .array([.string("string"), .string("null")])])
     static let integer: JSONValue = .object(["type": .string("integer")])
+    static let nullableInteger: JSONValue = .object(["type": .array([.string("integer"), .string("null")])])
     static let number: JSONValue = .object(["type": .string("number")])
     static let nullableNumber: JSONValue = .object(["type": .array([.string("number"), .string("null")])])
     static let boolean: JSONValue = .object(["type": .string("boolean")])
@@ -216,6 +217,14 @@ public enum OpenAPIDocument {
             ("hunts_completed", integer), ("stops_visited", integer), ("badges", integer),
             ("avatar_url", nullableString),
         ]),
+        "TeamRow": object([
+            ("rank", integer), ("team", string), ("team_id", integer), ("points", integer),
+            ("stops_visited", integer), ("completed", boolean), ("members", array(string)),
+        ]),
+        "TeamSummary": object(
+            [
+                ("id", integer), ("name", string), ("members", array(string)), ("join_code", string),
+            ], required: ["id", "name", "members"]),
         "Profile": object([
             ("name", string), ("player_id", integer), ("created_at", dateTime), ("points", integer),
             ("stops_visited", integer), ("hunts_completed", integer),
@@ -646,13 +655,22 @@ public enum OpenAPIDocument {
                     (
                         "200",
                         answer(
-                            "Joined: the hunt's id and name, and the team (null until teams)",
+                            "Joined: the hunt's id and name, and the team when the code is a team's (else null)",
                             object([
                                 ("hunt", object([("id", string), ("name", string)])),
-                                ("team", .object(["type": .string("null")])),
+                                (
+                                    "team",
+                                    .object([
+                                        "anyOf": .array([
+                                            .object(["type": .string("null")]),
+                                            object([("id", integer), ("name", string)]),
+                                        ])
+                                    ])
+                                ),
                             ]))
                     ),
-                    ("401", problem("No valid token")), ("404", problem("No hunt has this code")),
+                    ("401", problem("No valid token")), ("404", problem("No hunt or team has this code")),
+                    ("409", problem("The team is full")),
                     ("429", tooMany),
                 ] + badBody, body: object([("code", string)], required: ["code"]), authenticated: true)
         ]),
@@ -690,6 +708,109 @@ public enum OpenAPIDocument {
                     ], required: ["text"]),
                 authenticated: true),
         ]),
+        "/v1/hunts/{id}/teams": .object([
+            "get": operation(
+                "teams", "A hunt's teams and their members; the viewer's own team with its join code",
+                responses: [
+                    (
+                        "200",
+                        answer(
+                            "The teams",
+                            object([
+                                ("hunt", string), ("play", string), ("max_team_size", nullableInteger),
+                                ("teams", array(ref("TeamSummary"))),
+                                (
+                                    "mine",
+                                    .object([
+                                        "anyOf": .array([
+                                            .object(["type": .string("null")]), ref("TeamSummary"),
+                                        ])
+                                    ])
+                                ),
+                            ]))
+                    ),
+                    ("404", problem("No such hunt")),
+                ], parameters: [parameter("id", in: "path", string)]),
+            "post": operation(
+                "createTeam", "A team of a hunt played in teams; a player who makes it is its first member",
+                responses: [
+                    (
+                        "201",
+                        answer(
+                            "Made, with the code its players join with",
+                            object([
+                                ("team", object([("id", integer), ("name", string), ("hunt", string)])),
+                                ("join_code", string),
+                            ]))
+                    ),
+                    ("401", problem("No valid token")), ("404", problem("No such hunt")),
+                    ("409", problem("A solo hunt, or a name the hunt's teams have")),
+                ] + badBody, body: object([("name", string)], required: ["name"]),
+                parameters: [parameter("id", in: "path", string)], authenticated: true),
+        ]),
+        "/v1/teams/{team}": .object([
+            "get": operation(
+                "team", "A team's page: members, rank, points, and who of the team reached each stop first",
+                responses: [
+                    (
+                        "200",
+                        answer(
+                            "The team",
+                            object(
+                                [
+                                    ("id", integer), ("name", string), ("rank", integer), ("points", integer),
+                                    ("stops_visited", integer), ("stops_total", integer),
+                                    ("completed", boolean),
+                                    ("badges", array(string)),
+                                    ("hunt", object([("id", string), ("name", string)])),
+                                    ("members", array(object([("name", string), ("joined_at", dateTime)]))),
+                                    (
+                                        "stops",
+                                        array(
+                                            object([
+                                                ("id", string), ("name", string), ("points", integer),
+                                                ("visited_by", nullableString), ("at", nullableDateTime),
+                                            ]))
+                                    ),
+                                    ("join_code", string),
+                                ], required: ["id", "name", "rank", "points", "members", "stops"]))
+                    ),
+                    ("404", problem("No such team")),
+                ], parameters: [parameter("team", in: "path", string)])
+        ]),
+        "/v1/teams/{team}/members/{username}": .object([
+            "delete": operation(
+                "leaveTeam",
+                "Off the team (the member, or an organiser); their check-ins keep the team they counted for",
+                responses: [
+                    ("204", .object(["description": .string("Off the team")])),
+                    ("401", problem("No valid token")),
+                    ("403", problem("Neither the member nor an organiser")),
+                    ("404", problem("No such team or player, or not a member")),
+                ],
+                parameters: [
+                    parameter("team", in: "path", string), parameter("username", in: "path", string),
+                ],
+                authenticated: true),
+            "put": operation(
+                "moveToTeam", "Puts a player on the team, off their other team of the hunt (organisers)",
+                responses: [
+                    (
+                        "200",
+                        answer(
+                            "Moved",
+                            object([
+                                ("team", object([("id", integer), ("name", string)])), ("player", string),
+                            ]))
+                    ),
+                    ("401", problem("No valid token")), ("403", problem("Not an organiser")),
+                    ("404", problem("No such team or player")), ("409", problem("The team is full")),
+                ],
+                parameters: [
+                    parameter("team", in: "path", string), parameter("username", in: "path", string),
+                ],
+                authenticated: true),
+        ]),
         "/v1/hunts/{id}/results.csv": .object([
             "get": operation(
                 "results", "The hunt's results as CSV (RFC 4180), a row a player by rank (organisers)",
@@ -719,7 +840,12 @@ public enum OpenAPIDocument {
             "get": operation(
                 "leaderboard", "Rankings, as vsh leaderboard --format json",
                 responses: [
-                    ("200", answer("The rows", array(ref("LeaderboardRow")))),
+                    (
+                        "200",
+                        answer(
+                            "The rows: players', or teams' with by=team",
+                            array(.object(["anyOf": .array([ref("LeaderboardRow"), ref("TeamRow")])])))
+                    ),
                     ("400", problem("A bad query")),
                     ("404", problem("No such hunt")), notModified,
                 ],
@@ -727,6 +853,11 @@ public enum OpenAPIDocument {
                     ifNoneMatch,
                     parameter("hunt", in: "query", string), parameter("since", in: "query", dateTime),
                     parameter("until", in: "query", dateTime),
+                    parameter(
+                        "by", in: "query",
+                        .object([
+                            "type": .string("string"), "enum": .array([.string("player"), .string("team")]),
+                        ])),
                     parameter(
                         "limit", in: "query",
                         .object(["type": .string("integer"), "minimum": .int(1), "maximum": .int(10_000)])),

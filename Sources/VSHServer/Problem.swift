@@ -39,7 +39,8 @@ public struct Problem: Error, Sendable {
             switch error {
             case .unknownPlayer, .unknownPlayerID, .unknownHunt, .unknownCheckIn:
                 return Problem(.notFound, "Not found", "\(error)")
-            case .nameTaken, .nameLooksLike: return Problem(.conflict, "Name taken", "\(error)")
+            case .nameTaken, .nameLooksLike, .teamNameTaken:
+                return Problem(.conflict, "Name taken", "\(error)")
             case .checkInState, .overturned: return Problem(.conflict, "Conflict", "\(error)")
             case .invalidEmail, .missingReason, .reasonTooLong, .overturnNeedsReason:
                 return Problem(.unprocessableContent, "Invalid", "\(error)")

@@ -81,6 +81,9 @@ public func buildApplication(
     ).add(to: router)
     BasemapController(huntsFolder: configuration.huntsFolder).add(to: router)
     EventController(store: configuration.store, authentication: authentication).add(to: router)
+    TeamsController(store: configuration.store, authentication: authentication, clock: configuration.clock)
+        .add(
+            to: router)
     AnnouncementsController(
         store: configuration.store, authentication: authentication, clock: configuration.clock, events: events
     ).add(to: router)

@@ -30,10 +30,13 @@ struct HuntRow: Decodable, FetchableRecord {
     var translations: String?
     var visibility: String
     var joinCode: String?
+    var play: String
+    var maxTeamSize: Int?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, description, difficulty, ordered, timezone, image, file, translations, visibility
+        case id, name, description, difficulty, ordered, timezone, image, file, translations, visibility, play
         case joinCode = "join_code"
+        case maxTeamSize = "max_team_size"
         case bonusPoints = "bonus_points"
         case startsAt = "starts_at"
         case endsAt = "ends_at"
@@ -69,6 +72,8 @@ struct HuntRow: Decodable, FetchableRecord {
         hunt.translations = HuntFile.translations(stored: translations)
         hunt.visibility = Hunt.Visibility(rawValue: visibility) ?? .public
         hunt.joinCode = joinCode
+        hunt.play = Hunt.Play(rawValue: play) ?? .solo
+        hunt.maxTeamSize = maxTeamSize
         return hunt
     }
 }

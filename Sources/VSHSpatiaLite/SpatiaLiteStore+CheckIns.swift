@@ -188,9 +188,10 @@ extension SpatiaLiteStore {
             sql: """
                 INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256,
                     pixel_sha256, phash, clock_epoch, lat, lon, accuracy_m, fix_time, fix_epoch, hunt_id, stop_id,
-                    verdict, points, rules, overturns, hunt_revision)
+                    verdict, points, rules, overturns, hunt_revision, team_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                    (SELECT revision FROM hunts WHERE id = ?15))
+                    (SELECT revision FROM hunts WHERE id = ?15),
+                    (SELECT team_id FROM team_members WHERE hunt_id = ?15 AND player_id = ?1))
                 """
         ).execute(arguments: arguments)
         return db.lastInsertedRowID
@@ -263,6 +264,10 @@ final class TransactionHistory: CheckInHistory {
 
     func joinedHunts(player: PlayerID) throws -> Set<String> {
         try SpatiaLiteStore.joinedHunts(db, player: player)
+    }
+
+    func teamHunts(player: PlayerID) throws -> Set<String> {
+        try SpatiaLiteStore.teamHunts(db, player: player)
     }
 
     func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference] {

@@ -557,6 +557,34 @@ public final class SpatiaLiteStore: LeagueStore {
         migrator.registerMigration("v27-banned-players") { db in
             try db.execute(sql: "ALTER TABLE players ADD COLUMN banned INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v28-teams") { db in
+            // Teams of a hunt, their members (one team a hunt for each player), and the team each
+            // check-in counted for, fixed when it is recorded.
+            try db.execute(
+                sql: """
+                    ALTER TABLE hunts ADD COLUMN play TEXT NOT NULL DEFAULT 'solo';
+                    ALTER TABLE hunts ADD COLUMN max_team_size INTEGER;
+                    CREATE TABLE teams (
+                        id INTEGER PRIMARY KEY,
+                        hunt_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        name_key TEXT NOT NULL,
+                        join_code TEXT NOT NULL UNIQUE,
+                        created_at TEXT NOT NULL,
+                        UNIQUE (hunt_id, name_key)
+                    );
+                    CREATE TABLE team_members (
+                        team_id INTEGER NOT NULL REFERENCES teams(id),
+                        hunt_id TEXT NOT NULL,
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        joined_at TEXT NOT NULL,
+                        PRIMARY KEY (hunt_id, player_id)
+                    );
+                    CREATE INDEX team_members_by_team ON team_members(team_id);
+                    ALTER TABLE checkins ADD COLUMN team_id INTEGER;
+                    CREATE INDEX checkins_by_team ON checkins(team_id) WHERE team_id IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }

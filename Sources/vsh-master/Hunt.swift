@@ -68,6 +68,15 @@ struct HuntFields: ParsableArguments {
             "The code players join a private hunt with: auto (a new random one), or 6 to 32 capital letters and digits without 0, O, 1, I.",
             valueName: "auto|CODE"))
     var joinCode: String?
+    @Option(
+        help: ArgumentHelp(
+            "How the hunt is played: solo, teams (only players on a team), or either.",
+            valueName: "solo|teams|either"))
+    var play: String?
+    @Option(
+        name: .customLong("max-team-size"),
+        help: ArgumentHelp("The most players a team may have (1 to 1000), or none.", valueName: "count|none"))
+    var maxTeamSize: String?
 
     func apply(to hunt: inout Hunt, folder: HuntFolder) throws {
         if let name { hunt.name = name }
@@ -126,6 +135,21 @@ struct HuntFields: ParsableArguments {
             }
         }
         if hunt.visibility == .private && hunt.joinCode == nil { hunt.joinCode = JoinCode.make() }
+        if let play {
+            guard let value = Hunt.Play(rawValue: play) else {
+                throw InputError("--play takes solo, teams or either", status: .usage)
+            }
+            hunt.play = value
+        }
+        if let maxTeamSize {
+            if maxTeamSize == "none" {
+                hunt.maxTeamSize = nil
+            } else if let size = Int(maxTeamSize), (1...1_000).contains(size) {
+                hunt.maxTeamSize = size
+            } else {
+                throw InputError("--max-team-size takes a number from 1 to 1000, or none", status: .usage)
+            }
+        }
     }
 }
 

@@ -58,6 +58,21 @@ public struct Hunt: Hashable, Sendable {
     public var visibility: Visibility = .public
     /// The code players join a private hunt with (`join_code`): a secret, never sent to players.
     public var joinCode: String?
+    /// Whether players play alone, in teams, or either (`play`).
+    public var play: Play = .solo
+    /// The most players a team may have (`max_team_size`; nil: no limit).
+    public var maxTeamSize: Int?
+
+    /// How a hunt is played.
+    public enum Play: String, Sendable, Hashable, CaseIterable {
+        /// Each player for themselves (the default).
+        case solo
+        /// In teams: a check-in counts only for a player on a team, and a stop, the completion
+        /// bonus and a photo count once per team.
+        case teams
+        /// Alone or in a team, as each player chooses.
+        case either
+    }
 
     /// Who sees a hunt.
     public enum Visibility: String, Sendable, Hashable, CaseIterable {

@@ -17,6 +17,7 @@ public enum HuntFile {
         "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
         "ends_at", "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "max_fix_age_s",
         "late_grace_s", "proof", "max_speed_kmh", "min_duration_s", "translations", "visibility", "join_code",
+        "play", "max_team_size",
     ]
 
     /// Reads and validates one hunt file.
@@ -313,6 +314,16 @@ private struct Reader<Inspector: GeofenceInspector> {
             } else {
                 fail(.invalidValue(field: "visibility", reason: "must be \"public\" or \"private\""))
             }
+        }
+        if let value = string(meta, "play", required: false) {
+            if let play = Hunt.Play(rawValue: value) {
+                hunt.play = play
+            } else {
+                fail(.invalidValue(field: "play", reason: "must be \"solo\", \"teams\" or \"either\""))
+            }
+        }
+        if let value = number(meta, "max_team_size", integer: true, range: 1...1_000) {
+            hunt.maxTeamSize = Int(value)
         }
         if let value = string(meta, "join_code", required: false) {
             let code = JoinCode.normalized(value)

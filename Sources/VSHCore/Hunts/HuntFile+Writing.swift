@@ -35,6 +35,8 @@ extension HuntFile {
         if !hunt.translations.isEmpty { fields["translations"] = translationsJSON(hunt.translations) }
         if hunt.visibility != .public { fields["visibility"] = .string(hunt.visibility.rawValue) }
         if let code = hunt.joinCode { fields["join_code"] = .string(code) }
+        if hunt.play != .solo { fields["play"] = .string(hunt.play.rawValue) }
+        if let size = hunt.maxTeamSize { fields["max_team_size"] = .int(size) }
         return fields
     }
 

@@ -13,11 +13,7 @@ public enum ResultsCSV {
 
     /// The CSV of `entries` (a hunt's board) for `hunt`; finish times in UTC and on the hunt's clock.
     public static func text(_ entries: [LeaderboardEntry], hunt: Hunt) -> String {
-        let zone = TimeZone(identifier: hunt.timeZone) ?? TimeZone(identifier: "UTC")!
-        let local = DateFormatter()
-        local.locale = Locale(identifier: "en_US_POSIX")
-        local.timeZone = zone
-        local.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let local = localFormatter(hunt)
         var lines = [columns.map(field).joined(separator: ",")]
         for entry in entries {
             let completed = entry.huntsCompleted > 0
@@ -30,6 +26,36 @@ public enum ResultsCSV {
             lines.append(row.map(field).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The header row's fields of a team board.
+    public static let teamColumns = [
+        "rank", "team", "members", "points", "stops_visited", "stops_total", "completed", "finished_at",
+        "finished_local",
+    ]
+
+    /// The CSV of a hunt's team standings: members' names joined by "; ".
+    public static func text(_ standings: [TeamStanding], hunt: Hunt) -> String {
+        let local = localFormatter(hunt)
+        var lines = [teamColumns.map(field).joined(separator: ",")]
+        for row in standings {
+            let finished = row.completed ? row.reachedAt : nil
+            let fields = [
+                String(row.rank), row.team.name, row.members.joined(separator: "; "), String(row.points),
+                String(row.stopsVisited), String(hunt.stops.count), row.completed ? "yes" : "no",
+                finished.map(RFC3339.format) ?? "", finished.map(local.string(from:)) ?? "",
+            ]
+            lines.append(fields.map(field).joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    static func localFormatter(_ hunt: Hunt) -> DateFormatter {
+        let local = DateFormatter()
+        local.locale = Locale(identifier: "en_US_POSIX")
+        local.timeZone = TimeZone(identifier: hunt.timeZone) ?? TimeZone(identifier: "UTC")!
+        local.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return local
     }
 
     /// One field, defused and quoted as needed.

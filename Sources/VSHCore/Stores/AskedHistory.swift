@@ -5,6 +5,7 @@ public enum HistoryQuestion: Hashable, Sendable {
     case hunt(id: String)
     case huntIDs
     case joinedHunts(PlayerID)
+    case teamHunts(PlayerID)
     case covering(Coordinate, huntID: String?)
     case nearest(Coordinate, huntID: String?)
     case visitedStops(PlayerID, huntID: String)
@@ -18,6 +19,7 @@ public enum HistoryAnswer: Sendable {
     case hunt(Hunt?)
     case huntIDs([String])
     case joinedHunts(Set<String>)
+    case teamHunts(Set<String>)
     case covering([StopReference])
     case nearest(NearestStop?)
     case visitedStops([String: Date])
@@ -73,6 +75,11 @@ struct AnsweredHistory: CheckInHistory {
 
     func joinedHunts(player: PlayerID) throws -> Set<String> {
         if case .joinedHunts(let ids) = try answer(.joinedHunts(player)) { return ids }
+        return []
+    }
+
+    func teamHunts(player: PlayerID) throws -> Set<String> {
+        if case .teamHunts(let ids) = try answer(.teamHunts(player)) { return ids }
         return []
     }
 

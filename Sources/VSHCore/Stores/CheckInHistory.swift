@@ -12,6 +12,8 @@ public protocol CheckInHistory {
     func huntIDs() throws -> [String]
     /// The hunts the player joined (asked only when a private hunt is in question).
     func joinedHunts(player: PlayerID) throws -> Set<String>
+    /// The hunts the player is on a team of (asked only when a teams hunt is in question).
+    func teamHunts(player: PlayerID) throws -> Set<String>
     /// The stops covering a position, boundary included, in hunt then stop order.
     func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference]
     /// The nearest stop to a position, with the geodesic distance to its boundary in metres.
@@ -47,13 +49,20 @@ extension CheckInFacts {
     {
         // A private hunt is played only by the players who joined it: its stops are not theirs
         // to check in at, and naming it is naming a hunt that does not exist.
+        // A teams hunt is played only by players on one of its teams.
         var joined: Set<String>?
+        var onTeams: Set<String>?
         func playable(_ id: String) throws -> Bool {
-            guard let candidate = try history.hunt(id: id), candidate.visibility == .private else {
-                return true
+            guard let candidate = try history.hunt(id: id) else { return true }
+            if candidate.visibility == .private {
+                if joined == nil { joined = try history.joinedHunts(player: submission.player) }
+                guard joined?.contains(id) ?? false else { return false }
             }
-            if joined == nil { joined = try history.joinedHunts(player: submission.player) }
-            return joined?.contains(id) ?? false
+            if candidate.play == .teams {
+                if onTeams == nil { onTeams = try history.teamHunts(player: submission.player) }
+                guard onTeams?.contains(id) ?? false else { return false }
+            }
+            return true
         }
         var hunt: Hunt?
         if let requested = submission.huntID {

@@ -42,6 +42,20 @@ public struct CopiedTable: Sendable {
             columns: [("hunt_id", .text), ("player_id", .integer), ("joined_at", .text)],
             order: "hunt_id, player_id", hasIdentity: false),
         CopiedTable(
+            name: "teams",
+            columns: [
+                ("id", .integer), ("hunt_id", .text), ("name", .text), ("name_key", .text),
+                ("join_code", .text),
+                ("created_at", .text),
+            ],
+            order: "id", hasIdentity: true),
+        CopiedTable(
+            name: "team_members",
+            columns: [
+                ("team_id", .integer), ("hunt_id", .text), ("player_id", .integer), ("joined_at", .text),
+            ],
+            order: "hunt_id, player_id", hasIdentity: false),
+        CopiedTable(
             name: "announcements",
             columns: [
                 ("id", .integer), ("hunt_id", .text), ("text", .text), ("by_name", .text), ("at", .text),
@@ -55,7 +69,7 @@ public struct CopiedTable: Sendable {
                 ("pixel_sha256", .text), ("phash", .integer), ("clock_epoch", .real), ("lat", .real),
                 ("lon", .real), ("accuracy_m", .real), ("fix_time", .text), ("fix_epoch", .real),
                 ("hunt_id", .text), ("stop_id", .text), ("verdict", .text), ("points", .integer),
-                ("rules", .text), ("overturns", .integer),
+                ("rules", .text), ("overturns", .integer), ("team_id", .integer),
             ], order: "id", hasIdentity: true),
         CopiedTable(
             name: "reviews",

@@ -17,6 +17,8 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Cl
     case nameTaken(name: String)
     /// Another player's name looks like this one (`existing`, a confusable: "AIice" for "Alice").
     case nameLooksLike(name: String, existing: String)
+    /// The hunt has a team of this name already (ignoring case and accents).
+    case teamNameTaken(name: String)
     /// Not an e-mail address.
     case invalidEmail(String)
     /// A moderator's decision needs a reason.
@@ -39,6 +41,7 @@ public enum LeagueError: Error, Equatable, Sendable, CustomStringConvertible, Cl
         case .checkInState(let id, let state, let required):
             return "check-in #\(id) is \(state), not \(required)"
         case .nameTaken(let name): return "a player called \"\(name)\" already exists"
+        case .teamNameTaken(let name): return "the hunt has a team called \"\(name)\" already"
         case .nameLooksLike(let name, let existing):
             return
                 "\"\(name)\" looks like \"\(existing)\", a player who already exists: choose a name nobody could mistake"

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHEngine
+import VSHHost
+import VSHSpatiaLite
+import VSHTestSupport
+
+/// Teams on every backend: the same scenario gives the same team board on the memory store,
+/// SpatiaLite and PostGIS; a team is full at `max_team_size`; a player on no team checks in at a
+/// teams hunt for nothing; a member who leaves keeps what they earned the team.
+@Suite struct TeamStoreTests {
+    typealias Backend = AccountStoreTests.Backend
+
+    /// The scenario's answers on one backend, as text.
+    static func play(_ backend: Backend) async throws -> [String] {
+        let store = try await AccountStoreTests().store(backend)
+        let sources = try HuntSources.read(directory: Scenario.huntsFolder).map {
+            source -> HuntCatalog.Source in
+            guard source.expectedID == "downtown-fremont" else { return source }
+            var teams = source
+            let text = String(decoding: source.bytes, as: UTF8.self)
+            teams.bytes = Array(
+                text.replacingOccurrences(
+                    of: #""hunt": {"#, with: #""hunt": {"play": "teams", "max_team_size": 2, "#
+                ).utf8)
+            return teams
+        }
+        try await store.sync(sources, badges: try HuntSources.readBadges(directory: Scenario.huntsFolder))
+        #expect(try await store.hunt(id: "downtown-fremont")?.hunt.play == .teams)
+        #expect(try await store.hunt(id: "downtown-fremont")?.hunt.maxTeamSize == 2)
+        let t0 = RFC3339.parse("2026-11-21T18:00:00Z")!
+        var ids: [String: PlayerID] = [:]
+        for name in ["Ann", "Bo", "Cy", "Dee", "Eve"] {
+            ids[name] = try await store.addPlayer(name: name, email: nil, at: t0).id
+        }
+        var answers: [String] = []
+        let aces = try await store.createTeam(
+            huntID: "downtown-fremont", name: "Aces", joinCode: "ACES2345", founder: ids["Ann"], at: t0)
+        answers.append(
+            "Bo joins: \(try await store.joinTeam(aces.id, player: ids["Bo"]!, maxSize: 2, at: t0))")
+        answers.append(
+            "Bo again: \(try await store.joinTeam(aces.id, player: ids["Bo"]!, maxSize: 2, at: t0))")
+        answers.append(
+            "Cy joins: \(try await store.joinTeam(aces.id, player: ids["Cy"]!, maxSize: 2, at: t0))")
+        await #expect(throws: LeagueError.teamNameTaken(name: "ACES")) {
+            try await store.createTeam(
+                huntID: "downtown-fremont", name: "ACES", joinCode: "ACES6789", founder: nil, at: t0)
+        }
+        let cats = try await store.createTeam(
+            huntID: "downtown-fremont", name: "Cats", joinCode: "CATS2345", founder: nil, at: t0)
+        for name in ["Cy", "Eve"] {
+            answers.append(
+                "\(name) joins Cats: \(try await store.joinTeam(cats.id, player: ids[name]!, maxSize: 2, at: t0))"
+            )
+        }
+        #expect(try await store.team(joinCode: "CATS2345") == cats)
+        #expect(try await store.team(of: ids["Eve"]!, huntID: "downtown-fremont") == cats)
+        #expect(try await store.teams(huntID: "downtown-fremont").map(\.name) == ["Aces", "Cats"])
+
+        let photos = FilePhotoStore(root: try TestSupport.temporaryDirectory("vsh-team-photos").path)
+        let service = CheckInService(store: store, photos: photos)
+        for (name, stop, minute) in [
+            ("Ann", "fremont-street-experience", 0), ("Bo", "fremont-street-experience", 1),
+            ("Bo", "mob-museum", 8), ("Cy", "fremont-street-experience", 2),
+            ("Dee", "fremont-street-experience", 3),
+            ("Eve", "mob-museum", 9),
+        ] {
+            let time = t0.addingTimeInterval(Double(minute) * 60)
+            let recorded = try await service.checkIn(
+                player: ids[name]!, position: Scenario.landmarks[stop]!, time: time, accuracyMeters: 5,
+                huntID: nil,
+                now: time.addingTimeInterval(30))
+            answers.append(
+                "\(name) at \(stop): \(recorded.decision.verdict) \(recorded.decision.hunt?.id ?? "-")")
+        }
+        func board() async throws -> [String] {
+            let hunt = try #require(try await store.hunt(id: "downtown-fremont")?.hunt)
+            let teams = try await store.teams(huntID: hunt.id)
+            var members: [Int64: [TeamMember]] = [:]
+            for team in teams { members[team.id] = try await store.members(team: team.id) }
+            return TeamBoard.standings(
+                hunt: hunt, teams: teams, members: members,
+                checkIns: try await store.teamCheckIns(huntID: hunt.id),
+                badges: try await store.badgeDefinitions()
+            ).map { row in
+                "#\(row.rank) \(row.team.name) \(row.points) pts \(row.stopsVisited) stops \(row.members) "
+                    + "\(row.badges) \(row.visits.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.player)" })"
+            }
+        }
+        let before = try await board()
+        answers += before
+        answers.append("Bo leaves: \(try await store.leaveTeam(aces.id, player: ids["Bo"]!))")
+        answers.append("Bo leaves again: \(try await store.leaveTeam(aces.id, player: ids["Bo"]!))")
+        let after = try await board()
+        #expect(after.count == 2 && after.first?.contains("[\"Ann\"]") == true, "\(after)")
+        #expect(before.first?.contains("2 stops") == true, "\(before)")
+        answers += after
+        return answers
+    }
+
+    @Test func theSameTeamBoardOnEveryBackend() async throws {
+        let oracle = try await Self.play(.memory)
+        // The scenario's facts, on the oracle: Ann and Bo's fremont once, Bo's museum; Cy's
+        // check-in counts for the Cats; Dee on no team checks in for nothing.
+        #expect(oracle.contains("Cy joins: full") && oracle.contains("Bo again: already"), "\(oracle)")
+        #expect(!oracle.contains("Dee at fremont-street-experience: accepted"), "\(oracle)")
+        #expect(oracle.contains("Bo at mob-museum: accepted downtown-fremont"), "\(oracle)")
+        #expect(
+            oracle.contains { $0.hasPrefix("#1 Aces") && $0.contains("2 stops [\"Ann\", \"Bo\"]") },
+            "\(oracle)")
+        #expect(
+            oracle.contains { $0.contains("fremont-street-experience=Ann") && $0.contains("mob-museum=Bo") })
+        #expect(oracle.contains { $0.contains("Cats") && $0.contains("fremont-street-experience=Cy") })
+        #expect(oracle.contains("Bo leaves: true") && oracle.contains("Bo leaves again: false"))
+        for backend in [Backend.spatiaLite, .postGIS] {
+            #expect(try await Self.play(backend) == oracle, "\(backend)")
+        }
+    }
+}
