@@ -55,7 +55,7 @@ try:
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
     field.send_keys("wrong-code")
     press("Join")
-    wait.until(lambda d: "No hunt has the code WRONGCODE" in text_of("main"))
+    wait.until(lambda d: "No hunt or team has the code WRONGCODE" in text_of("main"))
     phone.shot("join-wrong-code")
 
     step("the code is in no page the player was sent")

@@ -206,6 +206,29 @@ try:
     wait.until(lambda d: "Published: revision 3" in text_of("#notice"))
     status, hunt = http("GET", "/v1/hunts/springs-preserve-walk")
     check(hunt["state"] == "open" and hunt["hunt"].get("ends_at") is None, f"started again: {hunt['state']}")
+
+    step("played in teams of at most four: a team made ahead of the event, its code to hand out")
+    play = driver.find_element(By.ID, "hunt-play")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", play)
+    Select(play).select_by_value("teams")
+    size = wait.until(EC.visibility_of_element_located((By.ID, "hunt-max_team_size")))
+    size.send_keys("4")
+    wait.until(lambda d: "Publish the hunt as played in teams" in text_of(".team-list"))
+    press("Publish")
+    wait.until(lambda d: "Published: revision 4" in text_of("#notice"))
+    status, hunt = http("GET", "/v1/hunts/springs-preserve-walk")
+    check(hunt["hunt"].get("play") == "teams" and hunt["hunt"].get("max_team_size") == 4, f"published: {hunt['hunt']}")
+    name = wait.until(EC.presence_of_element_located((By.ID, "new-team")))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", name)
+    name.send_keys("Blue Herons")
+    press("Make a team")
+    wait.until(lambda d: "Blue Herons" in text_of(".team-list"))
+    code = driver.find_element(By.CSS_SELECTOR, ".team-list tr[data-team='Blue Herons'] .join-code").text
+    check(len(code) >= 6 and "nobody yet" in text_of(".team-list"), f"an empty team with its code: {text_of('.team-list')!r}")
+    shot("organise-teams")
+    status, teams = http("GET", "/v1/hunts/springs-preserve-walk/teams")
+    check(status == 200 and [t["name"] for t in teams["teams"]] == ["Blue Herons"] and "join_code" not in teams["teams"][0],
+          f"players see the team without its code: {teams}")
     # The emptied name's draft was refused (422) on purpose; nothing else may fail.
     console_errors(driver, allowed=[r"/draft - Failed to load resource: the server responded with a status of 422"])
 except Exception:

@@ -143,6 +143,17 @@ import VSHTestSupport
             environment: Self.league(workspace) + ["VSH_JOIN_CODE=\(PrivateHuntTests.code)"])
     }
 
+    /// Playing in a team on a phone (Tests/Browser/team_test.py): a hunt played in teams says so,
+    /// a player makes a team and shares its code, a friend joins, the team board and the team's page
+    /// show the team once with both members' stops.
+    @Test func aPlayerPlaysInATeam() async throws {
+        let workspace = try Workspace()
+        try workspace.write("springs-preserve.geojson", TeamTests.file)
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        try browserScript("team_test.py", checks: "team", server: server, workspace: workspace)
+    }
+
     /// The app in the browser's language (Tests/Browser/language_test.py): Spanish texts and dates
     /// for a browser that asks for Spanish, the operator's `--title`, a hunt's Spanish name from its
     /// file, and a switch to English that is remembered.

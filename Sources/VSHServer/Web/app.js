@@ -14,6 +14,7 @@ import { reviewPage } from './pages/review.js';
 import { organisePage, editorPage } from './pages/organise.js';
 import { joinPage } from './pages/join.js';
 import { projectorPage } from './pages/projector.js';
+import { teamPage } from './pages/team.js';
 
 const routes = [
   [/^\/$/, feedPage, 'hunts'],
@@ -31,6 +32,7 @@ const routes = [
   [/^\/organise\/([^/]+)$/, editorPage, null],
   [/^\/join\/([^/]+)$/, joinPage, 'hunts'],
   [/^\/board\/([^/]+)$/, projectorPage, null],
+  [/^\/teams\/(\d+)$/, teamPage, 'leaderboard'],
 ];
 
 async function render() {

@@ -6,6 +6,7 @@ import { t } from '../i18n.js';
 import { verdictView } from '../verdict.js';
 import { drawMap } from '../map.js';
 import * as outbox from '../outbox.js';
+import { teamPanel } from './team.js';
 import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox } from '../shell.js';
 
 export async function huntPage(id) {
@@ -31,6 +32,7 @@ export async function huntPage(id) {
     h('p', {}, local(hunt, 'description')),
     hunt.ordered ? h('p', { class: 'note' }, t('Visit the stops in the order listed.')) : null,
     schedule(hunt, file.state, { live: true }),
+    teamPanel(hunt),
     mapBox, h('div', { class: 'row' }, share, status),
     h('h2', {}, t('Stops')), list);
   const map = await drawMap(mapBox, localStops(file.features), { visited, link: true, label: t('Map of the stops of {hunt}', { hunt: local(hunt, 'name') }) });

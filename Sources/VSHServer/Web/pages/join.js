@@ -31,13 +31,17 @@ export async function joinPage(code) {
     const answer = await api('/v1/joins', { method: 'POST', json: { code }, auth: true });
     hunts.feed = null;
     hunts.files.clear();
-    say(t('You joined {hunt}. Good luck!', { hunt: answer.hunt.name }), 'good');
+    if (answer.team) {
+      say(t('You are on team {team} for {hunt}. Good luck!', { team: answer.team.name, hunt: answer.hunt.name }), 'good');
+    } else {
+      say(t('You joined {hunt}. Good luck!', { hunt: answer.hunt.name }), 'good');
+    }
     go(`/hunts/${encodeURIComponent(answer.hunt.id)}`, { replace: true });
   } catch (error) {
-    if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 429)) throw error;
+    if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 409 && error.status !== 429)) throw error;
     fill(main, h('h1', {}, t('Join a private hunt')),
       h('p', { class: 'error', role: 'alert' }, error.status === 404
-        ? t('No hunt has the code {code}. Check it with the organiser and type it again.', { code })
+        ? t('No hunt or team has the code {code}. Check it and type it again.', { code })
         : error.message),
       codeForm());
   }

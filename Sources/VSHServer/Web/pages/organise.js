@@ -255,6 +255,20 @@ export async function editorPage(id) {
     hunt.join_code = joinCode.value.replace(/[\s-]+/g, '').toUpperCase() || undefined;
     changed();
   });
+  // Played alone or in teams; the teams of a published hunt, made ahead of the event with their codes.
+  const play = h('select', {}, h('option', { value: 'solo' }, t('alone')), h('option', { value: 'teams' }, t('in teams')), h('option', { value: 'either' }, t('alone or in teams')));
+  play.value = hunt.play || 'solo';
+  const teamSize = text('max_team_size', { numeric: true, type: 'number', placeholder: t('no limit') });
+  const teamsBox = h('div', { class: 'teams-box' });
+  const showTeams = () => {
+    teamsBox.hidden = play.value === 'solo';
+    if (!teamsBox.hidden) fill(teamsBox, field('max_team_size', t('Players a team at most'), teamSize), teamList(id));
+  };
+  play.addEventListener('change', () => {
+    hunt.play = play.value === 'solo' ? undefined : play.value;
+    showTeams();
+    changed();
+  });
   const proof = h('select', {}, h('option', { value: 'any' }, t('a photo or the phone’s position')), h('option', { value: 'photo' }, t('a photo')));
   proof.value = hunt.proof || 'any';
   proof.addEventListener('change', () => { hunt.proof = proof.value; changed(); });
@@ -273,6 +287,8 @@ export async function editorPage(id) {
     field('proof', t('A check-in needs'), proof),
     field('visibility', t('Who sees the hunt'), visibility),
     joinBox,
+    field('play', t('Players play'), play),
+    teamsBox,
     h('div', { class: 'field' }, h('label', { for: 'hunt-image' }, t('Cover picture')),
       ...pictureInput('hunt-image', `/v1/hunts/${enc(id)}/draft/image`, hunt.image, (name) => { hunt.image = name; }),
       h('ul', { class: 'problems', 'data-pointer': '/hunt/image' })));
@@ -586,6 +602,7 @@ export async function editorPage(id) {
       state.dirty = false;
       state.publishedCode = hunt.join_code;
       showJoin();
+      showTeams();
       say(t('Published: revision {n}. Players see it now.', { n: answer.revision }), 'good');
       annotate();
       await loadRevisions();
@@ -638,6 +655,7 @@ export async function editorPage(id) {
       h('h3', {}, t('History')), revisions));
   state.publishedCode = doc.hunt.join_code;
   showJoin();
+  showTeams();
   drawStops();
   showTool();
   drawMapNow();
@@ -661,6 +679,47 @@ export function makeJoinCode() {
     if (b < 248) code += alphabet[b % 31];
   }
   return code;
+}
+
+/** The published hunt's teams with their codes, and a form to make one ahead of the event. */
+function teamList(id) {
+  const box = h('div', { class: 'team-list' });
+  const name = h('input', { id: 'new-team', maxlength: 40, autocomplete: 'off' });
+  const problem = h('p', { class: 'error', role: 'alert' });
+  async function draw() {
+    let answer;
+    try {
+      answer = await api(`/v1/hunts/${enc(id)}/teams`, { auth: true });
+    } catch (_) {
+      fill(box, h('p', { class: 'muted' }, t('Teams can be made once the hunt is published.')));
+      return;
+    }
+    if (answer.play === 'solo') {
+      fill(box, h('p', { class: 'muted' }, t('Publish the hunt as played in teams, then make its teams here.')));
+      return;
+    }
+    fill(box, h('h3', {}, t('Teams')),
+      answer.teams.length ? h('table', { class: 'teams' },
+        h('thead', {}, h('tr', {}, [t('Team'), t('Code'), t('Members')].map((x) => h('th', { scope: 'col' }, x)))),
+        h('tbody', {}, answer.teams.map((team) => h('tr', { 'data-team': team.name },
+          h('th', { scope: 'row' }, h('a', { href: `/teams/${team.id}` }, team.name)),
+          h('td', { class: 'join-code' }, team.join_code || ''), h('td', {}, team.members.join(', ') || t('nobody yet'))))))
+        : h('p', { class: 'muted' }, t('No teams yet. Players make their own, or make them here and hand out the codes.')),
+      h('div', { class: 'inline' }, h('label', { for: 'new-team', class: 'visually-hidden' }, t('Team name')), name,
+        h('button', { type: 'button', class: 'secondary', onclick: async () => {
+          problem.textContent = '';
+          try {
+            await api(`/v1/hunts/${enc(id)}/teams`, { method: 'POST', json: { name: name.value }, auth: true });
+            name.value = '';
+            await draw();
+          } catch (error) {
+            problem.textContent = error.message;
+          }
+        } }, t('Make a team'))),
+      problem);
+  }
+  draw();
+  return box;
 }
 
 /** The published hunt's join QR code (an organiser's request, so fetched with the token), to save. */

@@ -17,14 +17,16 @@ export async function projectorPage(id) {
   fill(main, h('header', { class: 'projector-head' },
     h('p', { class: 'event' }, siteTitle), h('h1', {}, local(file.hunt, 'name')), live),
   h('div', { class: 'projector-body' }, board, news));
+  // A hunt played in teams shows its top ten teams.
+  const teams = file.hunt.play === 'teams';
   const load = async () => {
     const [rows, said] = await Promise.all([
-      api(`/v1/leaderboard?hunt=${encodeURIComponent(id)}&limit=10`, { auth: true }),
+      api(`/v1/leaderboard?hunt=${encodeURIComponent(id)}&limit=10${teams ? '&by=team' : ''}`, { auth: true }),
       api('/v1/announcements', { auth: true }),
     ]);
     fill(board, rows.length ? h('ol', { class: 'pj-top' }, rows.map((r) => h('li', { class: `pj-row${r.rank <= 3 ? ` pj-r${r.rank}` : ''}` },
-      h('span', { class: 'pj-rank' }, String(r.rank)), avatar({ name: r.player, avatar_url: r.avatar_url }, 56),
-      h('span', { class: 'pj-name' }, r.player), h('span', { class: 'pj-points' }, t('{n} points', { n: number(r.points) })))))
+      h('span', { class: 'pj-rank' }, String(r.rank)), teams ? null : avatar({ name: r.player, avatar_url: r.avatar_url }, 56),
+      h('span', { class: 'pj-name' }, teams ? r.team : r.player), h('span', { class: 'pj-points' }, t('{n} points', { n: number(r.points) })))))
       : h('p', { class: 'waiting' }, t('No scores yet: go find the first stop!')));
     const mine = said.filter((a) => !a.hunt || a.hunt === id).slice(0, 3);
     fill(news, ...mine.map((a) => h('div', { class: 'said' }, h('p', {}, a.text), h('p', { class: 'when' }, formatTime(a.at, file.hunt.timezone)))));
