@@ -33,6 +33,7 @@ public actor MemoryStore: LeagueStore {
     /// Announcements, oldest first.
     private var announced: [Announcement] = []
     private var teamsMade: [Team] = []
+    private var adjustmentsMade: [Adjustment] = []
     /// Each player's team by hunt, with when they joined it.
     private var teamOf: [PlayerID: [String: (team: Int64, joinedAt: Date)]] = [:]
     private var checkIns: [MemoryCheckIn] = []
@@ -189,6 +190,26 @@ public actor MemoryStore: LeagueStore {
 
     /// The latest announcements, newest first.
     public func announcements(limit: Int) -> [Announcement] { Array(announced.reversed().prefix(limit)) }
+
+    /// Records an adjustment.
+    public func adjust(
+        _ subject: Adjustment.Subject, huntID: String?, points: Int, reason: String, by: String, at now: Date
+    ) -> Adjustment {
+        let made = Adjustment(
+            id: Int64(adjustmentsMade.count + 1), subject: subject, huntID: huntID, points: points,
+            reason: reason,
+            by: by, at: now)
+        adjustmentsMade.append(made)
+        return made
+    }
+
+    /// A player's or team's adjustments.
+    public func adjustments(of subject: Adjustment.Subject) -> [Adjustment] {
+        adjustmentsMade.filter { $0.subject == subject }
+    }
+
+    /// A hunt's adjustments.
+    public func adjustments(huntID: String) -> [Adjustment] { adjustmentsMade.filter { $0.huntID == huntID } }
 
     /// Makes a team; its founder (when given) is its first member.
     public func createTeam(huntID: String, name: String, joinCode: String, founder: PlayerID?, at now: Date)
@@ -542,18 +563,33 @@ public actor MemoryStore: LeagueStore {
         if let huntID = query.huntID, hunt(id: huntID) == nil {
             throw LeagueError.unknownHunt(id: huntID, known: catalog.hunts.map(\.id))
         }
-        var rows: [(player: PlayerRecord, events: [ScoreEvent])] = []
+        // Each player's events in the window, and the organisers' adjustments beside them (kind nil).
+        func within(_ hunt: String?, _ at: Date) -> Bool {
+            (query.huntID == nil || hunt == query.huntID) && (query.since.map { at >= $0 } ?? true)
+                && (query.until.map { at < $0 } ?? true)
+        }
+        var entries: [PlayerID: [(kind: ScoreEvent.Kind?, points: Int, at: Date)]] = [:]
         for (id, events) in scores {
-            let kept = events.filter { e in
-                (query.huntID == nil || e.huntID == query.huntID) && (query.since.map { e.at >= $0 } ?? true)
-                    && (query.until.map { e.at < $0 } ?? true)
+            for e in events where within(e.huntID, e.at) {
+                entries[id, default: []].append((e.kind, e.points, e.at))
             }
+        }
+        for a in adjustmentsMade {
+            guard case .player(let id) = a.subject, within(a.huntID, a.at) else { continue }
+            entries[id, default: []].append((nil, a.points, a.at))
+        }
+        var rows: [(player: PlayerRecord, events: [(kind: ScoreEvent.Kind?, points: Int, at: Date)])] = []
+        for (id, kept) in entries {
             if !kept.isEmpty, let player = playersByID[id], !banned.contains(id) {
                 rows.append((player, kept))
             }
         }
-        func points(_ events: [ScoreEvent]) -> Int { events.reduce(0) { $0 + $1.points } }
-        func reached(_ events: [ScoreEvent]) -> Date { events.map(\.at).max()! }
+        func points(_ events: [(kind: ScoreEvent.Kind?, points: Int, at: Date)]) -> Int {
+            events.reduce(0) { $0 + $1.points }
+        }
+        func reached(_ events: [(kind: ScoreEvent.Kind?, points: Int, at: Date)]) -> Date {
+            events.map(\.at).max()!
+        }
         rows.sort { a, b in
             let (pa, pb) = (points(a.events), points(b.events))
             if pa != pb { return pa > pb }

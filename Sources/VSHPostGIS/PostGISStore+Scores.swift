@@ -189,7 +189,20 @@ extension PostGISStore {
                 throw LeagueError.unknownHunt(id: huntID, known: try await self.huntIDs(db))
             }
             let rows: [PostgresRow]
-            if huntID == nil && since == nil && until == nil {
+            // Organisers' adjustments count beside the events check-ins earned (none: the events only).
+            let adjusted =
+                try await db.query(
+                    "SELECT EXISTS (SELECT 1 FROM adjustments WHERE player_id IS NOT NULL)",
+                    logger: self.logger
+                ).collect().first?.decode(Bool.self) ?? false
+            let events =
+                adjusted
+                ? """
+                (SELECT player_id, kind, hunt_id, points, at_epoch FROM score_events
+                 UNION ALL SELECT player_id, 'adjustment', hunt_id, points, at_epoch FROM adjustments
+                 WHERE player_id IS NOT NULL)
+                """ : "score_events"
+            if huntID == nil && since == nil && until == nil && !adjusted {
                 rows = try await db.query(
                     """
                     SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
@@ -206,7 +219,7 @@ extension PostGISStore {
                     SELECT p.id, p.name, SUM(e.points)::int8 AS points, COUNT(*) FILTER (WHERE e.kind = 'bonus') AS hunts,
                         COUNT(*) FILTER (WHERE e.kind = 'stop') AS stops, COUNT(*) FILTER (WHERE e.kind = 'badge') AS badges,
                         MAX(e.at_epoch) AS reached
-                    FROM score_events e JOIN players p ON p.id = e.player_id
+                    FROM \(unescaped: events) e JOIN players p ON p.id = e.player_id
                     WHERE (\(huntID)::text IS NULL OR e.hunt_id = \(huntID))
                       AND (\(sinceEpoch)::float8 IS NULL OR e.at_epoch >= \(sinceEpoch))
                       AND (\(untilEpoch)::float8 IS NULL OR e.at_epoch < \(untilEpoch))

@@ -116,7 +116,8 @@ struct AccountsController: Sendable {
         let session = try await authentication.require(request)
         guard
             case .object(var profile) = ProfileJSON.profile(
-                try await store.profile(player: session.player.id, recent: 10))
+                try await store.profile(player: session.player.id, recent: 10).adjusted(
+                    by: try await store.adjustments(of: .player(session.player.id))))
         else { throw Problem(.internalServerError, "Internal error", "profile") }
         profile["email"] = .optional(session.player.email)
         profile["role"] = .string(session.role.rawValue)

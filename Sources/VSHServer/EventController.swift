@@ -7,14 +7,107 @@ import VSHCore
 struct EventController: Sendable {
     let store: any LeagueStore
     let authentication: Authentication
+    let clock: @Sendable () -> Date
 
     static let results = Endpoint(.get, "/v1/hunts/{id}/results.csv")
     static let player = Endpoint(.patch, "/v1/players/{username}")
-    static var endpoints: [Endpoint] { [results, player] }
+    static let adjust = Endpoint(.post, "/v1/adjustments")
+    static let adjustments = Endpoint(.get, "/v1/adjustments")
+    static var endpoints: [Endpoint] { [results, player, adjust, adjustments] }
 
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.results, use: results)
         router.on(Self.player, use: player)
+        router.on(Self.adjust, use: adjust)
+        router.on(Self.adjustments, use: adjustments)
+    }
+
+    /// POST /v1/adjustments `{player | team, hunt?, points, reason}` (organisers) → 201 the adjustment:
+    /// points given or taken, with the reason the player is told. A team's counts in its hunt; a
+    /// player's in the hunt named (its board and results) and on the all-time board.
+    @Sendable func adjust(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let session = try await authentication.requireOrganiser(request, to: "adjust points")
+        let body = try await JSONBodies.object(
+            request, context: context, required: ["points", "reason"], optional: ["player", "team", "hunt"])
+        guard case .number(let value, _)? = body["points"], value == value.rounded(), abs(value) <= 1e9 else {
+            throw Problem(.unprocessableContent, "Invalid field", "\"points\" must be a whole number")
+        }
+        let points = Int(value)
+        let reason = (try JSONBodies.string(body, "reason") ?? "").trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        if let problem = Adjustment.problem(points: points, reason: reason) {
+            throw Problem(.unprocessableContent, "Invalid field", problem)
+        }
+        var huntID = try JSONBodies.string(body, "hunt")
+        if let id = huntID, try await store.hunt(id: id) == nil {
+            throw Problem(.unprocessableContent, "Invalid field", "\"hunt\": no hunt \"\(id)\"")
+        }
+        let subject: Adjustment.Subject
+        var named: JSONObject = [:]
+        switch (try JSONBodies.string(body, "player"), body["team"]) {
+        case (let name?, nil), (let name?, .null?):
+            guard let player = try await store.player(named: name) else {
+                throw Problem(.unprocessableContent, "Invalid field", "\"player\": no player \"\(name)\"")
+            }
+            subject = .player(player.id)
+            named["player"] = .string(player.name)
+        case (nil, .number(let number, _)?):
+            guard let team = try await store.team(id: Int64(exactly: number) ?? -1) else {
+                throw Problem(
+                    .unprocessableContent, "Invalid field",
+                    "\"team\": no team \(JSONValue.number(number, isInteger: false).compactText)")
+            }
+            if let id = huntID, id != team.huntID {
+                throw Problem(
+                    .unprocessableContent, "Invalid field",
+                    "\"hunt\": team \"\(team.name)\" plays \"\(team.huntID)\", not \"\(id)\"")
+            }
+            huntID = team.huntID
+            subject = .team(team.id)
+            named["team"] = .object(["id": .int(Int(team.id)), "name": .string(team.name)])
+        default:
+            throw Problem(
+                .unprocessableContent, "Invalid field",
+                "name one \"player\" (a name) or one \"team\" (its number)")
+        }
+        let made = try await store.adjust(
+            subject, huntID: huntID, points: points, reason: reason, by: session.player.name, at: clock())
+        return JSONBodies.response(.object(Self.json(made, named: named)), status: .created)
+    }
+
+    /// GET /v1/adjustments?hunt=ID (organisers) → the hunt's adjustments, oldest first.
+    @Sendable func adjustments(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        _ = try await authentication.requireOrganiser(request, to: "read the adjustments")
+        guard let huntID = request.uri.queryParameters.get("hunt") else {
+            throw Problem(.badRequest, "Invalid query", "name the hunt: hunt=ID")
+        }
+        guard try await store.hunt(id: huntID) != nil else {
+            throw LeagueError.unknownHunt(id: huntID, known: try await store.hunts().map(\.hunt.id))
+        }
+        var rows: [JSONValue] = []
+        for made in try await store.adjustments(huntID: huntID) {
+            var named: JSONObject = [:]
+            switch made.subject {
+            case .player(let id): named["player"] = .optional(try await store.player(id: id)?.name)
+            case .team(let id):
+                named["team"] = .object([
+                    "id": .int(Int(id)), "name": .optional(try await store.team(id: id)?.name),
+                ])
+            }
+            rows.append(.object(Self.json(made, named: named)))
+        }
+        return JSONBodies.response(.array(rows))
+    }
+
+    private static func json(_ made: Adjustment, named: JSONObject) -> JSONObject {
+        var fields = named
+        fields["id"] = .int(Int(made.id))
+        fields["hunt"] = .optional(made.huntID)
+        fields["points"] = .int(made.points)
+        fields["reason"] = .string(made.reason)
+        fields["by"] = .string(made.by)
+        fields["at"] = .string(RFC3339.format(made.at))
+        return fields
     }
 
     /// PATCH /v1/players/{username} `{banned}` (organisers) → 200 `{player, banned}`: a banned player's
@@ -57,7 +150,9 @@ struct EventController: Sendable {
         let text =
             byTeam
             ? ResultsCSV.text(try await TeamsController.standings(hunt, store: store), hunt: hunt)
-            : ResultsCSV.text(try await store.leaderboard(LeaderboardQuery(huntID: id)), hunt: hunt)
+            : ResultsCSV.text(
+                try await store.leaderboard(LeaderboardQuery(huntID: id)), hunt: hunt,
+                adjustments: try await store.adjustments(huntID: id))
         return Response(
             status: .ok,
             headers: [

@@ -149,7 +149,11 @@ struct LeagueController: Sendable {
             }
             // Others see a player's accepted check-ins only; their own profile (`/v1/me`) has them all.
             var profile = ProfileJSON.profile(
-                try await reads.profile(player: player.id, recent: 10, acceptedOnly: true))
+                try await reads.profile(player: player.id, recent: 10, acceptedOnly: true).adjusted(
+                    by: try await reads.adjustments(of: .player(player.id)).filter {
+                        !hidden.contains($0.huntID ?? "")
+                    }
+                ))
             if !hidden.isEmpty, case .object(var fields) = profile {
                 for key in ["hunts", "recent"] {
                     if case .array(let items)? = fields[key] {

@@ -225,36 +225,51 @@ public enum OpenAPIDocument {
             [
                 ("id", integer), ("name", string), ("members", array(string)), ("join_code", string),
             ], required: ["id", "name", "members"]),
-        "Profile": object([
-            ("name", string), ("player_id", integer), ("created_at", dateTime), ("points", integer),
-            ("stops_visited", integer), ("hunts_completed", integer),
-            (
-                "hunts",
-                array(
-                    object([
-                        ("hunt", string), ("name", string), ("visited", integer), ("total", integer),
-                        ("completed_at", nullableDateTime),
-                    ]))
-            ),
-            (
-                "badges",
-                array(
-                    object([
-                        ("badge", string), ("name", string), ("points", integer), ("earned_at", dateTime),
-                        ("checkin", integer),
-                    ]))
-            ),
-            (
-                "recent",
-                array(
-                    object([
-                        ("id", integer), ("received_at", dateTime), ("hunt", nullableString),
-                        ("stop", nullableString),
-                        ("stop_name", nullableString), ("state", string), ("points", integer),
-                    ]))
-            ),
-            ("avatar_url", nullableString),
-        ]),
+        "Profile": object(
+            [
+                ("name", string), ("player_id", integer), ("created_at", dateTime), ("points", integer),
+                ("stops_visited", integer), ("hunts_completed", integer),
+                (
+                    "hunts",
+                    array(
+                        object([
+                            ("hunt", string), ("name", string), ("visited", integer), ("total", integer),
+                            ("completed_at", nullableDateTime),
+                        ]))
+                ),
+                (
+                    "badges",
+                    array(
+                        object([
+                            ("badge", string), ("name", string), ("points", integer), ("earned_at", dateTime),
+                            ("checkin", integer),
+                        ]))
+                ),
+                (
+                    "recent",
+                    array(
+                        object([
+                            ("id", integer), ("received_at", dateTime), ("hunt", nullableString),
+                            ("stop", nullableString),
+                            ("stop_name", nullableString), ("state", string), ("points", integer),
+                        ]))
+                ),
+                ("avatar_url", nullableString),
+                (
+                    "adjustments",
+                    array(
+                        object([
+                            ("points", integer), ("reason", string), ("hunt", nullableString), ("by", string),
+                            ("at", dateTime),
+                        ]))
+                ),
+            ], required: ["name", "player_id", "points"]),
+        "Adjustment": object(
+            [
+                ("id", integer), ("player", nullableString),
+                ("team", object([("id", integer), ("name", nullableString)])), ("hunt", nullableString),
+                ("points", integer), ("reason", string), ("by", string), ("at", dateTime),
+            ], required: ["id", "hunt", "points", "reason", "by", "at"]),
         "Me": object([
             ("name", string), ("player_id", integer), ("email", nullableString), ("role", string),
             ("points", integer),
@@ -707,6 +722,28 @@ public enum OpenAPIDocument {
                         ("hunt", .object(["type": .array([.string("string"), .string("null")])])),
                     ], required: ["text"]),
                 authenticated: true),
+        ]),
+        "/v1/adjustments": .object([
+            "post": operation(
+                "adjust", "Points given or taken by an organiser, with the reason the player is told",
+                responses: [
+                    ("201", answer("Made", ref("Adjustment"))), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")),
+                ] + badBody,
+                body: object(
+                    [
+                        ("player", string), ("team", integer), ("hunt", nullableString), ("points", integer),
+                        ("reason", string),
+                    ], required: ["points", "reason"]),
+                authenticated: true),
+            "get": operation(
+                "adjustments", "A hunt's adjustments, oldest first (organisers)",
+                responses: [
+                    ("200", answer("The adjustments", array(ref("Adjustment")))),
+                    ("400", problem("No hunt named")),
+                    ("401", problem("No valid token")), ("403", problem("Not an organiser")),
+                    ("404", problem("No such hunt")),
+                ], parameters: [parameter("hunt", in: "query", string, required: true)], authenticated: true),
         ]),
         "/v1/hunts/{id}/teams": .object([
             "get": operation(

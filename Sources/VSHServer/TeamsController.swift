@@ -174,7 +174,8 @@ struct TeamsController: Sendable {
         return TeamBoard.standings(
             hunt: hunt, teams: teams, members: members,
             checkIns: try await store.teamCheckIns(huntID: hunt.id),
-            badges: try await store.badgeDefinitions())
+            badges: try await store.badgeDefinitions(),
+            adjustments: try await store.adjustments(huntID: hunt.id))
     }
 
     /// A join code no hunt and no team has.

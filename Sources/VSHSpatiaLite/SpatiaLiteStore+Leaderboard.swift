@@ -14,6 +14,18 @@ extension SpatiaLiteStore {
                 throw LeagueError.unknownHunt(
                     id: huntID, known: try String.fetchAll(db, sql: "SELECT id FROM hunts ORDER BY position"))
             }
+            // Organisers' adjustments count beside the events check-ins earned (none: the events only).
+            let adjusted =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM adjustments WHERE player_id IS NOT NULL)")
+                ?? false
+            let events =
+                adjusted
+                ? """
+                (SELECT player_id, kind, hunt_id, points, at_epoch FROM score_events
+                 UNION ALL SELECT player_id, 'adjustment', hunt_id, points, at_epoch FROM adjustments
+                 WHERE player_id IS NOT NULL)
+                """ : "score_events"
             // All time, all hunts: the running totals, one row a player.
             let allTime = """
                 SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
@@ -24,12 +36,12 @@ extension SpatiaLiteStore {
                 """
             let rows = try LeaderboardRow.fetchAll(
                 db,
-                sql: huntID == nil && since == nil && until == nil
+                sql: huntID == nil && since == nil && until == nil && !adjusted
                     ? allTime
                     : """
                     SELECT p.id, p.name, SUM(e.points) AS points, SUM(e.kind = 'bonus') AS hunts, SUM(e.kind = 'stop') AS stops,
                         SUM(e.kind = 'badge') AS badges, MAX(e.at_epoch) AS reached
-                    FROM score_events e JOIN players p ON p.id = e.player_id
+                    FROM \(events) e JOIN players p ON p.id = e.player_id
                     WHERE (?1 IS NULL OR e.hunt_id = ?1) AND (?2 IS NULL OR e.at_epoch >= ?2) AND (?3 IS NULL OR e.at_epoch < ?3)
                       AND p.banned = 0
                     GROUP BY e.player_id

@@ -585,6 +585,30 @@ public final class SpatiaLiteStore: LeagueStore {
                     CREATE INDEX checkins_by_team ON checkins(team_id) WHERE team_id IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v29-adjustments") { db in
+            // Organisers' bonuses and penalties: append-only, as the check-ins and reviews are.
+            try db.execute(
+                sql: """
+                    CREATE TABLE adjustments (
+                        id INTEGER PRIMARY KEY,
+                        player_id INTEGER REFERENCES players(id),
+                        team_id INTEGER REFERENCES teams(id),
+                        hunt_id TEXT,
+                        points INTEGER NOT NULL,
+                        reason TEXT NOT NULL,
+                        by_name TEXT NOT NULL,
+                        at TEXT NOT NULL,
+                        at_epoch REAL NOT NULL,
+                        CHECK ((player_id IS NULL) <> (team_id IS NULL))
+                    );
+                    CREATE INDEX adjustments_by_player ON adjustments(player_id) WHERE player_id IS NOT NULL;
+                    CREATE INDEX adjustments_by_team ON adjustments(team_id) WHERE team_id IS NOT NULL;
+                    CREATE TRIGGER adjustments_no_update BEFORE UPDATE ON adjustments
+                        BEGIN SELECT RAISE(ABORT, 'adjustments are append-only'); END;
+                    CREATE TRIGGER adjustments_no_delete BEFORE DELETE ON adjustments
+                        BEGIN SELECT RAISE(ABORT, 'adjustments are append-only'); END;
+                    """)
+        }
         return migrator
     }
 }

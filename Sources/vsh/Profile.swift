@@ -19,8 +19,9 @@ extension VSH {
         func run() async throws {
             try await CommandRunner.run(tool: "vsh") {
                 let db = try await store.openStore(sync: false, existing: true)
-                let profile = try await db.profile(
-                    player: try await db.requirePlayer(named: name).id, recent: max(0, recent))
+                let id = try await db.requirePlayer(named: name).id
+                let profile = try await db.profile(player: id, recent: max(0, recent)).adjusted(
+                    by: try await db.adjustments(of: .player(id)))
                 if json {
                     Output.line(ProfileJSON.profile(profile).compactText)
                     return .success

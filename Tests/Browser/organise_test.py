@@ -226,6 +226,19 @@ try:
     code = driver.find_element(By.CSS_SELECTOR, ".team-list tr[data-team='Blue Herons'] .join-code").text
     check(len(code) >= 6 and "nobody yet" in text_of(".team-list"), f"an empty team with its code: {text_of('.team-list')!r}")
     shot("organise-teams")
+
+    step("ten points for the team's costume, with the reason")
+    who = driver.find_element(By.ID, "adjust-who")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", who)
+    who.send_keys("blue herons")
+    driver.find_element(By.ID, "adjust-points").send_keys("10")
+    driver.find_element(By.ID, "adjust-reason").send_keys("Best costumes")
+    press("Adjust")
+    wait.until(lambda d: "+10 points for Blue Herons" in text_of("#notice"))
+    organiser = driver.execute_script("return JSON.parse(localStorage.getItem('vsh.session')).token")
+    status, made = http("GET", "/v1/adjustments?hunt=springs-preserve-walk", token=organiser)
+    check(status == 200 and made and made[-1]["team"]["name"] == "Blue Herons" and made[-1]["points"] == 10
+          and made[-1]["reason"] == "Best costumes", f"the adjustment: {status} {made}")
     status, teams = http("GET", "/v1/hunts/springs-preserve-walk/teams")
     check(status == 200 and [t["name"] for t in teams["teams"]] == ["Blue Herons"] and "join_code" not in teams["teams"][0],
           f"players see the team without its code: {teams}")

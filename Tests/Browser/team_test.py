@@ -6,10 +6,12 @@ Checks: a hunt played in teams says so on its page and offers to make or join a 
 one and sees its code to share; a friend who joins with the code and the maker check in at two stops
 and the team board shows the team once with both stops, above another team; the team's page lists its
 members and who found each stop; the code is not on another player's view of the team; the board's
-"Who" switch goes back to the players' board, where each player has their own points.
+"Who" switch goes back to the players' board, where each player has their own points; an organiser's
+bonus is listed with its reason on the player's profile.
 """
 
 import os
+import subprocess
 
 from phone import Phone, check, console_errors, device_checkin, finish, http
 from selenium.webdriver.common.by import By
@@ -99,6 +101,19 @@ try:
     wait.until(lambda d: "Players by points" in text_of(".board caption"))
     players = [r.get_attribute("data-player") for r in driver.find_elements(By.CSS_SELECTOR, ".board tbody tr")]
     check(sorted(players) == ["Ann Lee", "Bo Diaz", "Cy Reyes"], f"the players: {players}")
+
+    step("an organiser's bonus for Ann, with its reason, on her profile")
+    mo = register("Mo Kent", "mo@example.org")
+    role = subprocess.run([os.environ["VSH_BIN"], "player", "role", "Mo Kent", "organiser", "--db", os.environ["VSH_DB"]],
+                          capture_output=True, text=True)
+    check(role.returncode == 0, f"vsh player role: {role.stderr}")
+    status, made = http("POST", "/v1/adjustments", {"player": "Ann Lee", "hunt": "springs-preserve", "points": 5,
+                                                     "reason": "The best team name"}, token=mo)
+    check(status == 201, f"the bonus: {status} {made}")
+    driver.get(BASE + "/players/Ann%20Lee")
+    wait.until(lambda d: "From the organisers" in text_of("main"))
+    check("+5 The best team name" in text_of(".adjustments"), f"the bonus listed: {text_of('.adjustments')!r}")
+    phone.shot("adjustment")
     console_errors(driver)
 except Exception:
     phone.shot("team-failure")

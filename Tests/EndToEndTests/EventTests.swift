@@ -136,6 +136,90 @@ import VSHTestSupport
         }
     }
 
+    /// Adjustments: organisers only, checked, on the hunt's board (a hunt's) or only the all-time one,
+    /// listed on the profile with the reason, in the results, and in the hunt's audit list.
+    @Test(arguments: [false, true]) func anAdjustmentIsOnTheBoardAndTheProfile(postGIS: Bool) async throws {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        try workspace.write(
+            "springs-preserve.geojson",
+            OrganiserAPITests.hunt("springs-preserve", stops: [OrganiserAPITests.springs, Self.pond]))
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let ann = try await server.register("Ann Lee", email: "ann@example.org")
+        let bo = try await server.register("Bo Diaz", email: "bo@example.org")
+        let mo = try await server.register("Mo Kent", email: "mo@example.org")
+        #expect(try workspace.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
+        for token in [ann, bo] {
+            let visit = try await TwoInstanceTests.checkIn(
+                server.base, token: token, session: .shared,
+                fields: [
+                    ("lat", "36.1719"), ("lon", "-115.1893"), ("accuracy_m", "8"),
+                    ("fix_time", RFC3339.format(Date().addingTimeInterval(-10))),
+                ])
+            #expect(visit.answer?["verdict"]?.string == "accepted")
+        }
+        func points(_ board: String) async throws -> [String: Int] {
+            guard case .array(let rows) = try json(try await server.call("GET", board).body) else {
+                return [:]
+            }
+            var found: [String: Int] = [:]
+            for row in rows { found[row["player"]?.string ?? "?"] = row["points"]?.int }
+            return found
+        }
+        let hunt0 = try await points("/v1/leaderboard?hunt=springs-preserve")
+        let all0 = try await points("/v1/leaderboard")
+        #expect(hunt0.count == 2 && hunt0["Ann Lee"] == hunt0["Bo Diaz"], "\(hunt0)")
+
+        let best =
+            #"{"player": "Ann Lee", "hunt": "springs-preserve", "points": 25, "reason": "Best photo of the day"}"#
+        #expect(try await server.call("POST", "/v1/adjustments", json: best, token: ann).status == 403)
+        for (body, words) in [
+            (#"{"player": "Ann Lee", "points": 0, "reason": "x"}"#, "must not be 0"),
+            (#"{"player": "Ann Lee", "points": 2.5, "reason": "x"}"#, "whole number"),
+            (#"{"player": "Ann Lee", "points": 5, "reason": "  "}"#, "reason"),
+            (#"{"player": "Nobody", "points": 5, "reason": "x"}"#, "no player"),
+            (#"{"player": "Ann Lee", "team": 1, "points": 5, "reason": "x"}"#, "one"),
+            (#"{"player": "Ann Lee", "hunt": "no-such", "points": 5, "reason": "x"}"#, "no hunt"),
+        ] {
+            let refused = try await server.call("POST", "/v1/adjustments", json: body, token: mo)
+            #expect(refused.status == 422 && refused.body.contains(words), "\(body): \(refused.body)")
+        }
+        let made = try await server.call("POST", "/v1/adjustments", json: best, token: mo)
+        #expect(made.status == 201, "\(made.body)")
+        let adjustment = try json(made.body)
+        #expect(adjustment["by"]?.string == "Mo Kent" && adjustment["points"]?.int == 25)
+        let penalty = #"{"player": "Bo Diaz", "points": -10, "reason": "Climbed the fence"}"#
+        #expect(try await server.call("POST", "/v1/adjustments", json: penalty, token: mo).status == 201)
+
+        // The hunt's board has Ann's bonus; Bo's penalty (no hunt) is on the all-time board only.
+        let hunt1 = try await points("/v1/leaderboard?hunt=springs-preserve")
+        #expect(
+            hunt1["Ann Lee"] == (hunt0["Ann Lee"] ?? 0) + 25 && hunt1["Bo Diaz"] == hunt0["Bo Diaz"],
+            "\(hunt1)")
+        let all1 = try await points("/v1/leaderboard")
+        #expect(
+            all1["Ann Lee"] == (all0["Ann Lee"] ?? 0) + 25 && all1["Bo Diaz"] == (all0["Bo Diaz"] ?? 0) - 10,
+            "\(all1)")
+        let profile = try json(try await server.call("GET", "/v1/players/Ann%20Lee").body)
+        #expect(profile["points"]?.int == all1["Ann Lee"], "\(profile)")
+        #expect(
+            profile["adjustments"]?.array.first?["reason"]?.string == "Best photo of the day", "\(profile)")
+        let mine = try json(try await server.call("GET", "/v1/me", token: bo).body)
+        #expect(
+            mine["adjustments"]?.array.first?["points"]?.int == -10 && mine["points"]?.int == all1["Bo Diaz"],
+            "\(mine)")
+        let cli = try json(try workspace.vsh(["profile", "Bo Diaz", "--json"]).stdout)
+        #expect(cli["points"]?.int == all1["Bo Diaz"], "\(cli)")
+
+        let csv = try await server.call("GET", "/v1/hunts/springs-preserve/results.csv", token: mo)
+        #expect(csv.body.contains(",25\r\n"), "\(csv.body)")
+        let listed = try await server.call("GET", "/v1/adjustments?hunt=springs-preserve", token: mo)
+        guard case .array(let items) = try json(listed.body) else { throw FixtureError(listed.body) }
+        #expect(items.count == 1 && items.first?["player"]?.string == "Ann Lee", "\(listed.body)")
+        #expect(
+            try await server.call("GET", "/v1/adjustments?hunt=springs-preserve", token: ann).status == 403)
+    }
+
     /// A banned player: their token stops working at once, signing in answers as a wrong password
     /// does, they are off the boards (all time and a hunt's); lifting the ban puts them back.
     /// Organisers only; an organiser cannot ban themselves.

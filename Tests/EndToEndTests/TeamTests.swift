@@ -181,6 +181,16 @@ import VSHTestSupport
             try await server.call("PUT", "/v1/teams/\(acesID)/members/Bob", token: token("Ann")).status == 403
         )
 
+        // A penalty for the Aces, on the team board and in the results.
+        let penalty = try await server.call(
+            "POST", "/v1/adjustments",
+            json: #"{"team": \#(acesID), "points": -15, "reason": "Late to the start"}"#,
+            token: token("Mo Kent"))
+        #expect(penalty.status == 201, "\(penalty.body)")
+        #expect(try json(penalty.body)["hunt"]?.string == "springs-preserve")
+        rows = try await board()
+        #expect(rows.first?["points"]?.int == 150, "\(rows)")
+
         // The results: a row a team, read by Python's csv.
         let csv = try await server.call(
             "GET", "/v1/hunts/springs-preserve/results.csv", token: token("Mo Kent"))
@@ -196,7 +206,8 @@ import VSHTestSupport
             ])
         guard case .array(let results) = try json(read.stdout) else { throw FixtureError(read.stderr) }
         #expect(results.count == 2)
-        #expect(results.first?["team"]?.string == "The Aces" && results.first?["points"]?.string == "165")
+        #expect(results.first?["team"]?.string == "The Aces" && results.first?["points"]?.string == "150")
+        #expect(results.first?["adjustments"]?.string == "-15", "\(results)")
         #expect(results.first?["members"]?.string == "Ann; Abe; Dee", "\(results)")
         #expect(results.first?["completed"]?.string == "yes" && results.last?["completed"]?.string == "no")
     }

@@ -151,7 +151,9 @@ import VSHTestSupport
         try workspace.write("springs-preserve.geojson", TeamTests.file)
         let server = try ServedVSH(workspace: workspace)
         defer { server.stop() }
-        try browserScript("team_test.py", checks: "team", server: server, workspace: workspace)
+        try browserScript(
+            "team_test.py", checks: "team", server: server, workspace: workspace,
+            environment: Self.league(workspace))
     }
 
     /// The app in the browser's language (Tests/Browser/language_test.py): Spanish texts and dates

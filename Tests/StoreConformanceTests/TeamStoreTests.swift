@@ -88,6 +88,22 @@ import VSHTestSupport
                     + "\(row.badges) \(row.visits.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.player)" })"
             }
         }
+        // Adjustments: a team's in its hunt; a player's in a hunt or on the all-time board only.
+        _ = try await store.adjust(
+            .team(cats.id), huntID: "downtown-fremont", points: -5, reason: "late", by: "Mo", at: t0)
+        _ = try await store.adjust(
+            .player(ids["Dee"]!), huntID: nil, points: 7, reason: "helped", by: "Mo", at: t0)
+        _ = try await store.adjust(
+            .player(ids["Eve"]!), huntID: "downtown-fremont", points: 3, reason: "photo", by: "Mo", at: t0)
+        for query in [LeaderboardQuery(), LeaderboardQuery(huntID: "downtown-fremont")] {
+            answers.append(
+                try await store.leaderboard(query).map { "\($0.rank) \($0.player) \($0.points)" }.joined(
+                    separator: ", "))
+        }
+        answers.append(
+            "\(try await store.adjustments(of: .player(ids["Eve"]!)).map { "\($0.points) \($0.reason) \($0.by)" })"
+        )
+        answers.append("\(try await store.adjustments(huntID: "downtown-fremont").count) in the hunt")
         let before = try await board()
         answers += before
         answers.append("Bo leaves: \(try await store.leaveTeam(aces.id, player: ids["Bo"]!))")
@@ -113,6 +129,9 @@ import VSHTestSupport
             oracle.contains { $0.contains("fremont-street-experience=Ann") && $0.contains("mob-museum=Bo") })
         #expect(oracle.contains { $0.contains("Cats") && $0.contains("fremont-street-experience=Cy") })
         #expect(oracle.contains("Bo leaves: true") && oracle.contains("Bo leaves again: false"))
+        #expect(oracle.contains("2 in the hunt") && oracle.contains("[\"3 photo Mo\"]"), "\(oracle)")
+        // Dee's adjustment names no hunt: on the all-time board, not on the hunt's.
+        #expect(oracle.filter { $0.contains("Dee 7") }.count == 1, "\(oracle)")
         for backend in [Backend.spatiaLite, .postGIS] {
             #expect(try await Self.play(backend) == oracle, "\(backend)")
         }

@@ -8,11 +8,18 @@ public enum ResultsCSV {
     /// The header row's fields.
     public static let columns = [
         "rank", "player", "points", "stops_visited", "stops_total", "completed", "finished_at",
-        "finished_local",
+        "finished_local", "adjustments",
     ]
 
-    /// The CSV of `entries` (a hunt's board) for `hunt`; finish times in UTC and on the hunt's clock.
-    public static func text(_ entries: [LeaderboardEntry], hunt: Hunt) -> String {
+    /// The CSV of `entries` (a hunt's board) for `hunt`; finish times in UTC and on the hunt's clock;
+    /// `adjustments` are the organisers' (already among the points), summed a player.
+    public static func text(_ entries: [LeaderboardEntry], hunt: Hunt, adjustments: [Adjustment] = [])
+        -> String
+    {
+        var adjusted: [PlayerID: Int] = [:]
+        for a in adjustments where a.huntID == hunt.id {
+            if case .player(let id) = a.subject { adjusted[id, default: 0] += a.points }
+        }
         let local = localFormatter(hunt)
         var lines = [columns.map(field).joined(separator: ",")]
         for entry in entries {
@@ -22,6 +29,7 @@ public enum ResultsCSV {
                 String(hunt.stops.count), completed ? "yes" : "no",
                 completed ? RFC3339.format(entry.reachedAt) : "",
                 completed ? local.string(from: entry.reachedAt) : "",
+                String(adjusted[entry.playerID, default: 0]),
             ]
             lines.append(row.map(field).joined(separator: ","))
         }
@@ -31,7 +39,7 @@ public enum ResultsCSV {
     /// The header row's fields of a team board.
     public static let teamColumns = [
         "rank", "team", "members", "points", "stops_visited", "stops_total", "completed", "finished_at",
-        "finished_local",
+        "finished_local", "adjustments",
     ]
 
     /// The CSV of a hunt's team standings: members' names joined by "; ".
@@ -44,6 +52,7 @@ public enum ResultsCSV {
                 String(row.rank), row.team.name, row.members.joined(separator: "; "), String(row.points),
                 String(row.stopsVisited), String(hunt.stops.count), row.completed ? "yes" : "no",
                 finished.map(RFC3339.format) ?? "", finished.map(local.string(from:)) ?? "",
+                String(row.adjustments),
             ]
             lines.append(fields.map(field).joined(separator: ","))
         }

@@ -8,8 +8,11 @@ public struct TeamStanding: Sendable, Equatable {
     public var team: Team
     /// Its members' names, in the order they joined.
     public var members: [String]
-    /// Points: each stop once, the completion bonus once, team badges.
+    /// Points: each stop once, the completion bonus once, team badges, and the organisers'
+    /// adjustments.
     public var points: Int
+    /// The organisers' adjustments among the points.
+    public var adjustments: Int
     /// Stops the team visited.
     public var stopsVisited: Int
     /// Whether the team completed the hunt (earned its bonus).
@@ -24,6 +27,7 @@ public struct TeamStanding: Sendable, Equatable {
     /// Rows are equal when everything but the visits' details is (a tuple is not `Equatable`).
     public static func == (a: TeamStanding, b: TeamStanding) -> Bool {
         a.rank == b.rank && a.team == b.team && a.members == b.members && a.points == b.points
+            && a.adjustments == b.adjustments
             && a.stopsVisited == b.stopsVisited && a.completed == b.completed && a.badges == b.badges
             && a.reachedAt == b.reachedAt
     }
@@ -46,8 +50,13 @@ public enum TeamBoard {
 
     /// The standings of a hunt's teams, best first (points, then who got there first, then name).
     public static func standings(
-        hunt: Hunt, teams: [Team], members: [Int64: [TeamMember]], checkIns: [TeamCheckIn], badges: [Badge]
+        hunt: Hunt, teams: [Team], members: [Int64: [TeamMember]], checkIns: [TeamCheckIn], badges: [Badge],
+        adjustments: [Adjustment] = []
     ) -> [TeamStanding] {
+        var adjusted: [Int64: Int] = [:]
+        for a in adjustments where a.huntID == hunt.id {
+            if case .team(let id) = a.subject { adjusted[id, default: 0] += a.points }
+        }
         let scoring = [ScoringHunt(hunt)]
         let teamBadges = teamBadges(badges)
         let byTeam = Dictionary(grouping: checkIns.filter { $0.checkIn.huntID == hunt.id }, by: \.team)
@@ -65,7 +74,9 @@ public enum TeamBoard {
                 visits[stop] = (player, event.at)
             }
             return TeamStanding(
-                rank: 0, team: team, members: names, points: events.reduce(0) { $0 + $1.points },
+                rank: 0, team: team, members: names,
+                points: events.reduce(0) { $0 + $1.points } + adjusted[team.id, default: 0],
+                adjustments: adjusted[team.id, default: 0],
                 stopsVisited: events.filter { $0.kind == .stop }.count,
                 completed: events.contains { $0.kind == .bonus },
                 badges: events.compactMap(\.badgeID), reachedAt: events.map(\.at).max(), visits: visits)

@@ -56,6 +56,14 @@ public struct CopiedTable: Sendable {
             ],
             order: "hunt_id, player_id", hasIdentity: false),
         CopiedTable(
+            name: "adjustments",
+            columns: [
+                ("id", .integer), ("player_id", .integer), ("team_id", .integer), ("hunt_id", .text),
+                ("points", .integer), ("reason", .text), ("by_name", .text), ("at", .text),
+                ("at_epoch", .real),
+            ],
+            order: "id", hasIdentity: true),
+        CopiedTable(
             name: "announcements",
             columns: [
                 ("id", .integer), ("hunt_id", .text), ("text", .text), ("by_name", .text), ("at", .text),

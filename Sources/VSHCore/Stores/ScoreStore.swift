@@ -170,6 +170,8 @@ public struct PlayerProfile: Sendable {
     public var badges: [EarnedBadge]
     /// The latest check-ins, newest first.
     public var recent: [RecentCheckIn]
+    /// The organisers' adjustments of the player's points, oldest first (`adjusted(by:)`).
+    public var adjustments: [Adjustment] = []
 
     /// A profile from its parts.
     public init(

@@ -4,8 +4,9 @@ public import VSHCore
 public enum ProfileJSON {
     /// `{name, player_id, created_at, points, stops_visited, hunts_completed, hunts: [...], badges: [...], recent: [...]}`.
     /// In `recent`, `stop` is the stop's id and `stop_name` its name, as in every other shape.
+    /// `adjustments` (`[{points, reason, hunt, by, at}]`) only when the player has any.
     public static func profile(_ p: PlayerProfile) -> JSONValue {
-        .object([
+        var profile: JSONObject = [
             "name": .string(p.name), "player_id": .int(Int(p.id.rawValue)),
             "created_at": .string(RFC3339.format(p.createdAt)), "points": .int(p.points),
             "stops_visited": .int(p.stopsVisited), "hunts_completed": .int(p.huntsCompleted),
@@ -34,6 +35,16 @@ public enum ProfileJSON {
                         "points": .int(c.points),
                     ])
                 }),
-        ])
+        ]
+        if !p.adjustments.isEmpty {
+            profile["adjustments"] = .array(
+                p.adjustments.map { a in
+                    .object([
+                        "points": .int(a.points), "reason": .string(a.reason), "hunt": .optional(a.huntID),
+                        "by": .string(a.by), "at": .string(RFC3339.format(a.at)),
+                    ])
+                })
+        }
+        return .object(profile)
     }
 }

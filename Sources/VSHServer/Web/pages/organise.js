@@ -652,6 +652,7 @@ export async function editorPage(id) {
       h('h3', {}, t('Running the event')),
       h('p', { class: 'muted' }, t('Starting or ending sets the opening or closing time to now and publishes the draft with it.')),
       h('div', { class: 'stop-actions' }, startNow, endNow, results),
+      adjustForm(id),
       h('h3', {}, t('History')), revisions));
   state.publishedCode = doc.hunt.join_code;
   showJoin();
@@ -679,6 +680,35 @@ export function makeJoinCode() {
     if (b < 248) code += alphabet[b % 31];
   }
   return code;
+}
+
+/** Points given or taken in the hunt, with the reason the player (or team) is told. */
+function adjustForm(id) {
+  const who = h('input', { id: 'adjust-who', maxlength: 80, autocomplete: 'off', placeholder: t('a player’s name, or a team’s') });
+  const points = h('input', { id: 'adjust-points', type: 'number', step: 1, inputmode: 'numeric', placeholder: '+25 / -10' });
+  const reason = h('input', { id: 'adjust-reason', maxlength: 200, autocomplete: 'off', placeholder: t('Best photo of the day') });
+  const problem = h('p', { class: 'error', role: 'alert' });
+  return h('form', { class: 'adjust-form', onsubmit: async (event) => {
+    event.preventDefault();
+    problem.textContent = '';
+    const body = { hunt: id, points: Number(points.value), reason: reason.value };
+    // A team of this hunt by its name, else a player.
+    try {
+      const teams = await api(`/v1/hunts/${enc(id)}/teams`, { auth: true }).catch(() => ({ teams: [] }));
+      const team = teams.teams.find((x) => x.name.toLowerCase() === who.value.trim().toLowerCase());
+      if (team) body.team = team.id; else body.player = who.value.trim();
+      const made = await api('/v1/adjustments', { method: 'POST', json: body, auth: true });
+      say(t('{points} points for {who}: {reason}', { points: made.points > 0 ? `+${made.points}` : String(made.points), who: made.team ? made.team.name : made.player, reason: made.reason }), 'good');
+      who.value = ''; points.value = ''; reason.value = '';
+    } catch (error) {
+      problem.textContent = error.message;
+    }
+  } },
+  h('h3', {}, t('Give or take points')),
+  h('div', { class: 'field' }, h('label', { for: 'adjust-who' }, t('Who')), who),
+  h('div', { class: 'field' }, h('label', { for: 'adjust-points' }, t('Points (below 0 takes them)')), points),
+  h('div', { class: 'field' }, h('label', { for: 'adjust-reason' }, t('Why (the player is told)')), reason),
+  problem, h('button', { type: 'submit', class: 'secondary' }, t('Adjust')));
 }
 
 /** The published hunt's teams with their codes, and a form to make one ahead of the event. */

@@ -39,6 +39,11 @@ function profileBody(profile) {
     h('h2', {}, t('Badges')),
     profile.badges.length ? h('ul', { class: 'badges' }, profile.badges.map((b) => h('li', {}, h('span', { class: 'badge-icon', 'aria-hidden': 'true' }, '★'), ` ${b.name}`, h('span', { class: 'muted' }, ` +${b.points}`))))
       : h('p', {}, t('No badges yet.')),
+    // The organisers' bonuses and penalties, with their reasons (already among the points).
+    profile.adjustments?.length ? [h('h2', {}, t('From the organisers')),
+      h('ul', { class: 'adjustments' }, profile.adjustments.map((a) => h('li', { class: a.points > 0 ? 'good' : 'bad' },
+        h('strong', {}, `${a.points > 0 ? '+' : '−'}${number(Math.abs(a.points))}`), ` ${a.reason}`,
+        h('span', { class: 'muted' }, ` · ${a.by}, ${formatTime(a.at)}`))))] : null,
   ];
 }
 
