@@ -34,6 +34,8 @@ public actor MemoryStore: LeagueStore {
     private var announced: [Announcement] = []
     private var teamsMade: [Team] = []
     private var adjustmentsMade: [Adjustment] = []
+    /// Featured check-ins, with when they were featured.
+    private var featuredAt: [Int64: Date] = [:]
     /// Each player's team by hunt, with when they joined it.
     private var teamOf: [PlayerID: [String: (team: Int64, joinedAt: Date)]] = [:]
     private var checkIns: [MemoryCheckIn] = []
@@ -190,6 +192,46 @@ public actor MemoryStore: LeagueStore {
 
     /// The latest announcements, newest first.
     public func announcements(limit: Int) -> [Announcement] { Array(announced.reversed().prefix(limit)) }
+
+    /// The latest check-ins, newest first.
+    public func feed(huntID: String?, before: Int64?, limit: Int) -> [FeedItem] {
+        Array(
+            checkIns.reversed().filter { c in
+                (huntID == nil || c.huntID == huntID) && (before.map { c.id < $0 } ?? true)
+            }.prefix(limit).map(feedItem(of:)))
+    }
+
+    /// One check-in as the feed shows it.
+    public func feedItem(_ id: Int64) -> FeedItem? { checkIns.first { $0.id == id }.map(feedItem(of:)) }
+
+    /// Features a check-in's photo, or stops featuring it.
+    public func setFeatured(_ id: Int64, _ featured: Bool, by: String, at now: Date) -> Bool {
+        guard checkIns.contains(where: { $0.id == id }) else { return false }
+        if featured {
+            if featuredAt[id] == nil { featuredAt[id] = now }
+        } else {
+            featuredAt[id] = nil
+        }
+        return true
+    }
+
+    /// A hunt's featured photos that still count, newest featured first.
+    public func featured(huntID: String, limit: Int) -> [FeedItem] {
+        Array(
+            checkIns.filter { c in
+                c.huntID == huntID && featuredAt[c.id] != nil && c.photoFile != nil && state(c).counts
+                    && !banned.contains(c.player)
+            }.sorted { (featuredAt[$0.id]!, $0.id) > (featuredAt[$1.id]!, $1.id) }.prefix(limit).map(
+                feedItem(of:)))
+    }
+
+    private func feedItem(of c: MemoryCheckIn) -> FeedItem {
+        FeedItem(
+            id: c.id, playerID: c.player, player: playersByID[c.player]?.name ?? "?", team: c.team,
+            huntID: c.huntID,
+            stopID: c.stopID, stopName: c.stopID.flatMap { stop(id: $0)?.name }, receivedAt: c.receivedAt,
+            state: state(c), hasPhoto: c.photoFile != nil, featured: featuredAt[c.id] != nil)
+    }
 
     /// Records an adjustment.
     public func adjust(

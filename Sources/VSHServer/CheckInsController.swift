@@ -20,6 +20,8 @@ struct CheckInsController: Sendable {
     let group: GroupCommit
     /// Sends a player their collage when they complete a hunt (nil: no e-mail).
     let mailer: Mailer?
+    /// Tells open pages of each new check-in (`event: checkin`); nil in tests that build no stream.
+    var events: LeagueEvents? = nil
 
     static let checkIn = Endpoint(.post, "/v1/checkins")
     static let mine = Endpoint(.get, "/v1/me/checkins")
@@ -87,6 +89,7 @@ struct CheckInsController: Sendable {
         switch try await group.submit(claimed) {
         case .recorded(let recorded, let answer):
             mailCollage(for: recorded, player: session.player)
+            events?.checkedIn(recorded.id)
             guard let answer else {
                 return JSONBodies.response(CheckInJSON.checkIn(recorded), status: .created)
             }

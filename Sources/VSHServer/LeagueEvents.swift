@@ -18,6 +18,8 @@ final class LeagueEvents: Sendable {
         case change(Int)
         /// An announcement was made (its id).
         case announcement(Int64)
+        /// A check-in was recorded on this instance (its id).
+        case checkIn(Int64)
         /// A keep-alive comment.
         case ping
 
@@ -25,6 +27,7 @@ final class LeagueEvents: Sendable {
             switch self {
             case .change(let generation): return "event: change\ndata: \(generation)\n\n"
             case .announcement(let id): return "event: announcement\ndata: \(id)\n\n"
+            case .checkIn(let id): return "event: checkin\ndata: \(id)\n\n"
             case .ping: return ": ping\n\n"
             }
         }
@@ -64,6 +67,12 @@ final class LeagueEvents: Sendable {
     func announce(_ id: Int64) {
         let listeners = state.withLock { Array($0.listeners.values) }
         for listener in listeners { listener.yield(.announcement(id)) }
+    }
+
+    /// A new check-in to every listener (its id only: the moderators' feed reads it).
+    func checkedIn(_ id: Int64) {
+        let listeners = state.withLock { Array($0.listeners.values) }
+        for listener in listeners { listener.yield(.checkIn(id)) }
     }
 
     /// The events from now on (with heartbeats) and a way to end them (which frees the slot),

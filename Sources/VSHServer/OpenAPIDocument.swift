@@ -409,12 +409,18 @@ public enum OpenAPIDocument {
         "/v1/checkins/{id}/photo": .object([
             "get": operation(
                 "checkInPhoto",
-                "A check-in's photo, upright and square (480 px), drawn anew without metadata: for its player and moderators",
+                "A check-in's photo, upright and square (480 px, or 160 px with size=thumb), drawn anew without metadata: for its player and moderators, and a featured photo that counts for whoever may see its hunt",
                 responses: [
                     ("200", jpeg("The photo")), ("401", problem("No valid token")),
                     ("404", problem("No such check-in, no photo, or not yours")),
                     ("422", problem("The stored photo cannot be decoded")),
-                ], parameters: [parameter("id", in: "path", integer)], authenticated: true)
+                ],
+                parameters: [
+                    parameter("id", in: "path", integer),
+                    parameter(
+                        "size", in: "query",
+                        .object(["type": .string("string"), "enum": .array([.string("thumb")])])),
+                ], authenticated: true)
         ]),
         "/v1/players/{username}/hunts/{hunt}/collage": .object([
             "get": operation(
@@ -565,6 +571,83 @@ public enum OpenAPIDocument {
                     ("409", problem("The check-in is not pending")),
                 ] + badBody, body: ref("RejectDecision"), parameters: [parameter("id", in: "path", integer)],
                 authenticated: true)
+        ]),
+        "/v1/reviews/{id}/revoke": .object([
+            "post": operation(
+                "revoke", "Withdraw an accepted check-in with what it earned, with a reason (moderators)",
+                responses: [
+                    ("200", answer("Decided", ref("ReviewOutcome"))), ("401", problem("No valid token")),
+                    ("403", problem("Not a moderator, or the moderator's own check-in")),
+                    ("404", problem("No such check-in")),
+                    ("409", problem("The check-in is not accepted")),
+                ] + badBody, body: ref("RejectDecision"), parameters: [parameter("id", in: "path", integer)],
+                authenticated: true)
+        ]),
+        "/v1/feed": .object([
+            "get": operation(
+                "feed", "The latest check-ins, newest first, with a thumbnail of each photo (moderators)",
+                responses: [
+                    (
+                        "200",
+                        answer(
+                            "The check-ins",
+                            array(
+                                object([
+                                    ("id", integer), ("player", string),
+                                    (
+                                        "team",
+                                        .object([
+                                            "anyOf": .array([
+                                                .object(["type": .string("null")]),
+                                                object([("id", integer), ("name", nullableString)]),
+                                            ])
+                                        ])
+                                    ),
+                                    ("hunt", nullableString), ("stop", nullableString),
+                                    ("stop_name", nullableString),
+                                    ("received_at", dateTime), ("state", string), ("featured", boolean),
+                                    ("photo_url", nullableString), ("thumbnail_url", nullableString),
+                                ])))
+                    ),
+                    ("400", problem("A bad query")), ("401", problem("No valid token")),
+                    ("403", problem("Not a moderator")), ("404", problem("No such hunt")),
+                ],
+                parameters: [
+                    parameter("hunt", in: "query", string),
+                    parameter(
+                        "before", in: "query", .object(["type": .string("integer"), "minimum": .int(1)])),
+                    parameter(
+                        "limit", in: "query",
+                        .object(["type": .string("integer"), "minimum": .int(1), "maximum": .int(200)])),
+                ], authenticated: true)
+        ]),
+        "/v1/checkins/{id}/featured": .object([
+            "put": operation(
+                "feature",
+                "Put a check-in's photo on the hunt's projector board, or take it off (moderators)",
+                responses: [
+                    ("200", answer("Done", object([("id", integer), ("featured", boolean)]))),
+                    ("401", problem("No valid token")), ("403", problem("Not a moderator")),
+                    ("404", problem("No such check-in")), ("409", problem("The check-in has no photo")),
+                ] + badBody, body: object([("featured", boolean)], required: ["featured"]),
+                parameters: [parameter("id", in: "path", integer)], authenticated: true)
+        ]),
+        "/v1/hunts/{id}/featured": .object([
+            "get": operation(
+                "featured", "The hunt's featured photos that count, newest featured first (at most 12)",
+                responses: [
+                    (
+                        "200",
+                        answer(
+                            "The photos",
+                            array(
+                                object([
+                                    ("id", integer), ("player", string), ("stop_name", nullableString),
+                                    ("photo_url", string),
+                                ])))
+                    ),
+                    ("404", problem("No such hunt")),
+                ], parameters: [parameter("id", in: "path", string)])
         ]),
         "/v1/hunts": .object([
             "get": operation(

@@ -20,6 +20,8 @@ struct PicturesController: Sendable {
 
     /// The side of a check-in photo's square picture, in pixels.
     static let side = 480
+    /// The side of a thumbnail (`?size=thumb`).
+    static let thumbnailSide = 160
 
     static let checkInPhoto = Endpoint(.get, "/v1/checkins/{id}/photo")
     static let collage = Endpoint(.get, "/v1/players/{username}/hunts/{hunt}/collage")
@@ -123,17 +125,30 @@ struct PicturesController: Sendable {
     /// GET /v1/checkins/{id}/photo → the photo, upright and square (480 px), for its player or a
     /// moderator; 404 for anyone else, as for a check-in that does not exist.
     @Sendable func checkInPhoto(_ request: Request, context: VSHRequestContext) async throws -> Response {
-        let session = try await authentication.require(request)
+        let access = HuntAccess(store: store, clock: authentication.clock)
+        let session = try await access.viewer(request)
         let raw = try context.parameters.require("id")
         let missing = Problem(.notFound, "Not found", "no photo for check-in \"\(raw.prefix(20))\"")
         guard let id = Int64(raw), id > 0, let record = try await store.photo(ofCheckIn: id),
-            record.playerID == session.player.id || session.role.mayModerate,
             let key = record.photoFile
         else { throw missing }
-        let picture = try await cache.picture("photo|\(Self.side)|\(key)") {
+        // The player's own and any for moderators; a featured photo that counts, for whoever may
+        // see its hunt (the projector board).
+        if !(record.playerID == session?.player.id || session?.role.mayModerate == true) {
+            guard let item = try await store.feedItem(id), item.featured, item.state.counts,
+                let huntID = item.huntID, let hunt = try await store.hunt(id: huntID)?.hunt,
+                try await access.canSee(hunt, request)
+            else {
+                if session == nil { _ = try await authentication.require(request) }
+                throw missing
+            }
+        }
+        // `?size=thumb`: a thumbnail for the moderators' live feed.
+        let side = request.uri.queryParameters.get("size") == "thumb" ? Self.thumbnailSide : Self.side
+        let picture = try await cache.picture("photo|\(side)|\(key)") {
             guard let bytes = try await photos.get(key) else { throw missing }
             do {
-                return try Avatar.make(from: bytes, folder: folder, side: Self.side)
+                return try Avatar.make(from: bytes, folder: folder, side: side)
             } catch {
                 throw Problem(.unprocessableContent, "Unreadable photo", "the stored photo cannot be decoded")
             }

@@ -55,7 +55,8 @@ public func buildApplication(
     CheckInsController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
         clock: configuration.clock, uploads: configuration.uploadFolder, limiter: limiter,
-        limits: configuration.limits, group: GroupCommit(store: configuration.store), mailer: mailer
+        limits: configuration.limits, group: GroupCommit(store: configuration.store), mailer: mailer,
+        events: events
     ).add(to: router)
     PasswordResetsController(
         store: configuration.store, mailer: mailer, clock: configuration.clock,
@@ -71,6 +72,9 @@ public func buildApplication(
         clock: configuration.clock
     )
     .add(to: router)
+    FeedController(store: configuration.store, authentication: authentication, clock: configuration.clock)
+        .add(
+            to: router)
     PicturesController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
         folder: configuration.uploadFolder, cache: PictureCache(), huntsFolder: configuration.huntsFolder

@@ -26,7 +26,7 @@ struct WebApp: Sendable {
     static let pages = [
         "/", "/signup", "/signin", "/reset-password", "/hunts/:id", "/stops/:id", "/leaderboard",
         "/players/:username", "/me",
-        "/review", "/organise", "/organise/:id", "/join/:code", "/board/:hunt", "/teams/:team",
+        "/review", "/organise", "/organise/:id", "/join/:code", "/board/:hunt", "/teams/:team", "/live",
     ]
 
     init(configuration: WebConfiguration, store: any LeagueStore, publicURL: @escaping @Sendable () -> String)

@@ -609,6 +609,17 @@ public final class SpatiaLiteStore: LeagueStore {
                         BEGIN SELECT RAISE(ABORT, 'adjustments are append-only'); END;
                     """)
         }
+        migrator.registerMigration("v30-featured-photos") { db in
+            // The photos moderators put on the projector (a flag they turn on and off).
+            try db.execute(
+                sql: """
+                    CREATE TABLE featured_photos (
+                        checkin_id INTEGER PRIMARY KEY REFERENCES checkins(id),
+                        by_name TEXT NOT NULL,
+                        at TEXT NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

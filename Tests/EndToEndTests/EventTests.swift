@@ -220,6 +220,88 @@ import VSHTestSupport
             try await server.call("GET", "/v1/adjustments?hunt=springs-preserve", token: ann).status == 403)
     }
 
+    /// A JPEG's width and height from its first start-of-frame segment.
+    static func jpegSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        var i = 2
+        while i + 9 < bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if (0xC0...0xC3).contains(marker) {
+                return (
+                    Int(bytes[i + 7]) << 8 | Int(bytes[i + 8]), Int(bytes[i + 5]) << 8 | Int(bytes[i + 6])
+                )
+            }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    /// The moderators' live feed: newest first with a thumbnail, told of each check-in on the event
+    /// stream; a featured photo is on the hunt's public list and served to anyone while it counts,
+    /// and off it once revoked; players get 403.
+    @Test(arguments: [false, true]) func theLiveFeedAndFeaturedPhotos(postGIS: Bool) async throws {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
+        defer { server.stop() }
+        let ann = try await server.register("Ann Lee", email: "ann@example.org")
+        let mo = try await server.register("Mo Kent", email: "mo@example.org")
+        #expect(try workspace.vsh(["player", "role", "Mo Kent", "moderator"]).status == 0)
+        let stream = try RawConnection(port: server.port)
+        defer { stream.close() }
+        try stream.send("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        #expect(stream.readHead(seconds: 10).hasPrefix("HTTP/1.1 200"))
+        let photo = try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg")))
+        let (body, type) = ServeRobustnessTests.multipart(photo: photo)
+        let sent = try await server.call(
+            "POST", "/v1/checkins", token: ann, headers: ["Content-Type": type], data: body)
+        let id = try #require(try json(sent.body)["id"]?.int, "\(sent.body)")
+        #expect(try json(sent.body)["verdict"]?.string == "accepted", "\(sent.body)")
+        let heard = stream.readUntilClosed(seconds: 2).text
+        #expect(heard.contains("event: checkin\ndata: \(id)\n"), "\(heard)")
+
+        #expect(try await server.call("GET", "/v1/feed", token: ann).status == 403)
+        let feed = try await server.call("GET", "/v1/feed?hunt=strip-classics", token: mo)
+        guard case .array(let items) = try json(feed.body) else { throw FixtureError(feed.body) }
+        #expect(items.first?["id"]?.int == id && items.first?["state"]?.string == "accepted", "\(feed.body)")
+        #expect(items.first?["featured"] == .bool(false) && items.first?["player"]?.string == "Ann Lee")
+        let thumbnail = try #require(items.first?["thumbnail_url"]?.string)
+        var request = URLRequest(url: URL(string: server.base + thumbnail)!)
+        request.setValue("Bearer \(mo)", forHTTPHeaderField: "Authorization")
+        let (small, _) = try await URLSession.shared.data(for: request)
+        let size = Self.jpegSize([UInt8](small))
+        #expect(size?.width == 160 && size?.height == 160, "\(String(describing: size))")
+
+        // Not featured: a stranger's request is refused; featured: anyone who may see the hunt.
+        #expect(try await server.call("GET", "/v1/checkins/\(id)/photo").status == 401)
+        #expect(
+            try await server.call(
+                "PUT", "/v1/checkins/\(id)/featured", json: #"{"featured": true}"#, token: ann
+            ).status
+                == 403)
+        let featured = try await server.call(
+            "PUT", "/v1/checkins/\(id)/featured", json: #"{"featured": true}"#, token: mo)
+        #expect(featured.status == 200, "\(featured.body)")
+        let list = try await server.call("GET", "/v1/hunts/strip-classics/featured")
+        #expect(
+            try json(list.body).array.first?["photo_url"]?.string == "/v1/checkins/\(id)/photo",
+            "\(list.body)")
+        let open = try await server.call("GET", "/v1/checkins/\(id)/photo")
+        #expect(open.status == 200 && open.headers["content-type"] == "image/jpeg")
+
+        // Revoked: off the projector, and private again.
+        let revoked = try await server.call(
+            "POST", "/v1/reviews/\(id)/revoke", json: #"{"reason": "Someone else's photo"}"#, token: mo)
+        #expect(revoked.status == 200, "\(revoked.body)")
+        #expect(try json(revoked.body)["state"]?.string == "revoked")
+        #expect(try await server.call("GET", "/v1/hunts/strip-classics/featured").body == "[]")
+        #expect(try await server.call("GET", "/v1/checkins/\(id)/photo").status == 401)
+        #expect(
+            try await server.call(
+                "POST", "/v1/reviews/\(id)/revoke", json: #"{"reason": "again"}"#, token: mo
+            ).status
+                == 409)
+    }
+
     /// A banned player: their token stops working at once, signing in answers as a wrong password
     /// does, they are off the boards (all time and a hunt's); lifting the ban puts them back.
     /// Organisers only; an organiser cannot ban themselves.

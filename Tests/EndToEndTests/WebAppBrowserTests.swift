@@ -156,6 +156,17 @@ import VSHTestSupport
             environment: Self.league(workspace))
     }
 
+    /// The moderators' live feed (Tests/Browser/live_test.py): a photo check-in appears with its
+    /// thumbnail, is featured on the projector board, and revoked off it.
+    @Test func aModeratorFeaturesAPhoto() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
+        defer { server.stop() }
+        try browserScript(
+            "live_test.py", checks: "live", server: server, workspace: workspace,
+            environment: Self.league(workspace) + ["VSH_PHOTO=\(workspace.fixturePath("sign-inside.jpg"))"])
+    }
+
     /// The app in the browser's language (Tests/Browser/language_test.py): Spanish texts and dates
     /// for a browser that asks for Spanish, the operator's `--title`, a hunt's Spanish name from its
     /// file, and a switch to English that is remembered.

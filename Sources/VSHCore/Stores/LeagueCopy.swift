@@ -80,6 +80,10 @@ public struct CopiedTable: Sendable {
                 ("rules", .text), ("overturns", .integer), ("team_id", .integer),
             ], order: "id", hasIdentity: true),
         CopiedTable(
+            name: "featured_photos",
+            columns: [("checkin_id", .integer), ("by_name", .text), ("at", .text)],
+            order: "checkin_id", hasIdentity: false),
+        CopiedTable(
             name: "reviews",
             columns: [
                 ("id", .integer), ("checkin_id", .integer), ("decision", .text), ("reason", .text),

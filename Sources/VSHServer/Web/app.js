@@ -15,6 +15,7 @@ import { organisePage, editorPage } from './pages/organise.js';
 import { joinPage } from './pages/join.js';
 import { projectorPage } from './pages/projector.js';
 import { teamPage } from './pages/team.js';
+import { livePage } from './pages/live.js';
 
 const routes = [
   [/^\/$/, feedPage, 'hunts'],
@@ -33,6 +34,7 @@ const routes = [
   [/^\/join\/([^/]+)$/, joinPage, 'hunts'],
   [/^\/board\/([^/]+)$/, projectorPage, null],
   [/^\/teams\/(\d+)$/, teamPage, 'leaderboard'],
+  [/^\/live$/, livePage, null],
 ];
 
 async function render() {

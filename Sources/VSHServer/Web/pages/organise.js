@@ -87,6 +87,7 @@ export async function organisePage() {
   });
   fill(main, h('h1', {}, t('Organise hunts')),
     h('p', { class: 'muted' }, t('Edit a hunt as a draft; players see it when you publish.')),
+    h('p', {}, h('a', { class: 'button secondary', href: '/live' }, t('Live feed')), ' ', h('a', { class: 'button secondary', href: '/review' }, t('Review check-ins'))),
     list.children.length ? list : h('p', {}, t('No hunts yet.')), form, announce);
 }
 

@@ -93,6 +93,7 @@ export async function mePage() {
     h('div', { class: 'row' },
       h('label', { for: 'avatar', class: 'button secondary' }, t('Change picture')), pictureInput,
       me.role === 'moderator' || me.role === 'organiser' ? h('a', { class: 'button secondary', href: '/review' }, t('Review check-ins')) : null,
+      me.role === 'moderator' || me.role === 'organiser' ? h('a', { class: 'button secondary', href: '/live' }, t('Live feed')) : null,
       me.role === 'organiser' ? h('a', { class: 'button secondary', href: '/organise' }, t('Organise hunts')) : null,
       h('button', { type: 'button', class: 'secondary', onclick: signOut }, t('Sign out'))),
     pictureError,
