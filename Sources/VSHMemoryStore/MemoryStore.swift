@@ -34,6 +34,7 @@ public actor MemoryStore: LeagueStore {
     private var announced: [Announcement] = []
     private var teamsMade: [Team] = []
     private var adjustmentsMade: [Adjustment] = []
+    private var erased: Set<PlayerID> = []
     /// Featured check-ins, with when they were featured.
     private var featuredAt: [Int64: Date] = [:]
     /// Each player's team by hunt, with when they joined it.
@@ -231,6 +232,53 @@ public actor MemoryStore: LeagueStore {
             huntID: c.huntID,
             stopID: c.stopID, stopName: c.stopID.flatMap { stop(id: $0)?.name }, receivedAt: c.receivedAt,
             state: state(c), hasPhoto: c.photoFile != nil, featured: featuredAt[c.id] != nil)
+    }
+
+    /// Renames a player, checked as at registration.
+    public func rename(player: PlayerID, to raw: String) throws -> PlayerRecord {
+        let name = try PlayerName.validate(raw).get()
+        guard var record = playersByID[player], !erased.contains(player) else {
+            throw LeagueError.unknownPlayerID(player)
+        }
+        let (key, lookalike) = (PlayerName.key(name), PlayerName.lookalikeKey(name))
+        if let other = playersByID.values.first(where: {
+            $0.id != player && !erased.contains($0.id)
+                && (PlayerName.key($0.name) == key || PlayerName.lookalikeKey($0.name) == lookalike)
+        }) {
+            throw PlayerName.key(other.name) == key
+                ? LeagueError.nameTaken(name: name)
+                : LeagueError.nameLooksLike(name: name, existing: other.name)
+        }
+        record.name = name
+        playersByID[player] = record
+        return record
+    }
+
+    /// Erases an account; returns the photo keys only it held.
+    public func erase(player: PlayerID) throws -> [String] {
+        guard var record = playersByID[player], !erased.contains(player) else {
+            throw LeagueError.unknownPlayerID(player)
+        }
+        let others = Set(checkIns.filter { $0.player != player }.compactMap(\.photoFile))
+        var keys = Set(checkIns.filter { $0.player == player }.compactMap(\.photoFile)).subtracting(others)
+        if let avatar = avatars[player], !others.contains(avatar),
+            !avatars.contains(where: { $0.key != player && $0.value == avatar })
+        {
+            keys.insert(avatar)
+        }
+        record.name = ErasedAccount.name(player)
+        record.email = nil
+        playersByID[player] = record
+        erased.insert(player)
+        avatars[player] = nil
+        passwordHashes[player] = nil
+        sessions = sessions.filter { $0.value.player != player }
+        resets = resets.filter { $0.value.player != player }
+        idempotency = idempotency.filter { $0.key.player != player }
+        teamOf[player] = nil
+        memberships[player] = nil
+        for c in checkIns where c.player == player { featuredAt[c.id] = nil }
+        return keys.sorted()
     }
 
     /// Records an adjustment.

@@ -59,6 +59,13 @@ public struct PostGISPhotoStore: PhotoStore {
     /// The key, marked as held in the database's `photos` table.
     public func location(of key: String) -> String { "photos:" + key }
 
+    /// Deletes the photo under `key`.
+    public func delete(_ key: String) async throws {
+        try await store.read { db in
+            try await db.query("DELETE FROM photos WHERE key = \(key)", logger: store.logger)
+        }
+    }
+
     /// Every stored key, in order (for `vsh db copy`).
     public func keys() async throws -> [String] {
         try await store.read { db in

@@ -165,6 +165,9 @@ enum PostGISSchema {
     /// Banned players (0 or 1, as SQLite keeps it, so that `vsh db copy` moves it either way).
     static let version18: [String] = ["ALTER TABLE players ADD COLUMN banned bigint NOT NULL DEFAULT 0"]
 
+    /// Erased accounts (`AccountStore.erase`).
+    static let version22: [String] = ["ALTER TABLE players ADD COLUMN erased bigint NOT NULL DEFAULT 0"]
+
     /// The photos moderators put on the projector.
     static let version21: [String] = [
         "CREATE TABLE featured_photos (checkin_id bigint PRIMARY KEY REFERENCES checkins(id), by_name text NOT NULL, at text NOT NULL)"

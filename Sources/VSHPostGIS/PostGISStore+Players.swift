@@ -198,6 +198,70 @@ extension PostGISStore {
         }
     }
 
+    /// Renames a player, checked as at registration.
+    public func rename(player: PlayerID, to raw: String) async throws -> PlayerRecord {
+        let name = try PlayerName.validate(raw).get()
+        let (key, lookalike) = (PlayerName.key(name), PlayerName.lookalikeKey(name))
+        let logger = self.logger
+        try await transaction { db in
+            try await db.query("SELECT pg_advisory_xact_lock(\(Lock.lookalike(lookalike)))", logger: logger)
+            if let (existing, existingKey) = try await db.query(
+                """
+                SELECT name, name_key FROM players
+                WHERE (name_key = \(key) OR name_lookalike = \(lookalike)) AND id <> \(player.rawValue)
+                ORDER BY name_key <> \(key) LIMIT 1
+                """, logger: logger
+            ).collect().first?.decode((String, String).self) {
+                throw existingKey == key
+                    ? LeagueError.nameTaken(name: name)
+                    : LeagueError.nameLooksLike(name: name, existing: existing)
+            }
+            try await self.updatePlayer(
+                player,
+                """
+                UPDATE players SET name = \(name), name_key = \(key), name_lookalike = \(lookalike)
+                WHERE id = \(player.rawValue) AND erased = 0 RETURNING id
+                """, db)
+        }
+        guard let record = try await self.player(id: player) else {
+            throw LeagueError.unknownPlayerID(player)
+        }
+        return record
+    }
+
+    /// Erases an account; returns the photo keys only it held.
+    public func erase(player: PlayerID) async throws -> [String] {
+        let id = player.rawValue
+        let name = ErasedAccount.name(player)
+        let logger = self.logger
+        return try await transaction { db in
+            let photos = try await db.query(
+                """
+                SELECT DISTINCT photo_file FROM checkins c WHERE c.player_id = \(id) AND c.photo_file IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM checkins o WHERE o.photo_file = c.photo_file AND o.player_id <> \(id))
+                UNION
+                SELECT avatar_file FROM players p WHERE p.id = \(id) AND p.avatar_file IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM players o WHERE o.avatar_file = p.avatar_file AND o.id <> \(id))
+                    AND NOT EXISTS (SELECT 1 FROM checkins o WHERE o.photo_file = p.avatar_file)
+                """, logger: logger
+            ).collect().map { try $0.decode(String.self) }
+            try await self.updatePlayer(
+                player,
+                """
+                UPDATE players SET name = \(name), name_key = \(PlayerName.key(name)), name_lookalike = NULL,
+                    email = NULL, password_hash = NULL, avatar_file = NULL, erased = 1
+                WHERE id = \(id) AND erased = 0 RETURNING id
+                """, db)
+            for table in ["sessions", "password_resets", "idempotency_keys", "team_members", "hunt_members"] {
+                try await db.query("DELETE FROM \(unescaped: table) WHERE player_id = \(id)", logger: logger)
+            }
+            try await db.query(
+                "DELETE FROM featured_photos WHERE checkin_id IN (SELECT id FROM checkins WHERE player_id = \(id))",
+                logger: logger)
+            return photos
+        }
+    }
+
     /// Inserts a `sessions` row.
     public func createSession(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) async throws
     {
@@ -588,7 +652,10 @@ extension PostGISStore {
         }
         let files = try await read { db in
             try await db.query(
-                "SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL", logger: self.logger
+                """
+                SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL
+                    AND player_id NOT IN (SELECT id FROM players WHERE erased = 1)
+                """, logger: self.logger
             ).collect().map { try $0.decode(String.self) }
         }
         for file in files {

@@ -12,13 +12,18 @@ struct AccountsController: Sendable {
     let sessionSeconds: TimeInterval
     let limiter: RateLimiter
     let limits: RateLimits
+    /// The league's photos: an erased account's are deleted.
+    var photos: (any PhotoStore)? = nil
+    /// The pictures drawn from photos: an erased account's are forgotten.
+    var pictures: PictureCache? = nil
 
     static let register = Endpoint(.post, "/v1/accounts")
     static let signIn = Endpoint(.post, "/v1/sessions")
     static let signOut = Endpoint(.delete, "/v1/sessions/current")
     static let me = Endpoint(.get, "/v1/me")
     static let updateMe = Endpoint(.patch, "/v1/me")
-    static var endpoints: [Endpoint] { [register, signIn, signOut, me, updateMe] }
+    static let eraseMe = Endpoint(.delete, "/v1/me")
+    static var endpoints: [Endpoint] { [register, signIn, signOut, me, updateMe, eraseMe] }
 
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.register, use: register)
@@ -26,6 +31,7 @@ struct AccountsController: Sendable {
         router.on(Self.signOut, use: signOut)
         router.on(Self.me, use: me)
         router.on(Self.updateMe, use: updateMe)
+        router.on(Self.eraseMe, use: eraseMe)
     }
 
     /// `{id, username}`.
@@ -122,6 +128,29 @@ struct AccountsController: Sendable {
         profile["email"] = .optional(session.player.email)
         profile["role"] = .string(session.role.rawValue)
         return JSONBodies.response(.object(profile))
+    }
+
+    /// DELETE /v1/me `{password}` → 204: the account is erased (`AccountStore.erase`): its name becomes
+    /// "Erased player #ID"; its e-mail address, password, picture, sessions and photos are gone; what
+    /// its check-ins earned stays on the boards under the new name. The password is required (a
+    /// stolen token alone erases nothing), limited as a sign-in.
+    @Sendable func eraseMe(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let session = try await authentication.require(request)
+        let body = try await JSONBodies.object(request, context: context, required: ["password"])
+        let password = try JSONBodies.string(body, "password") ?? ""
+        try await limiter.take(
+            "sign-in-pair|\(PlayerName.key(session.player.name))|\(context.clientAddress)",
+            limits.signInPerNameAndAddress)
+        let hash =
+            try await store.credentials(named: session.player.name)?.passwordHash ?? Passwords.decoyHash
+        guard try await Authentication.slow({ Passwords.verify(password, hash: hash) }) else {
+            throw Problem(.forbidden, "Wrong password", "the password is not right: nothing was erased")
+        }
+        let keys = try await store.erase(player: session.player.id)
+        for key in keys { try await photos?.delete(key) }
+        pictures?.forget { entry in entry.hasPrefix("collage|") || keys.contains { entry.hasSuffix("|" + $0) }
+        }
+        return Response(status: .noContent)
     }
 
     /// PATCH /v1/me `{current_password, email?, password?}` → 200 `{player, email, token, expires_at}`.

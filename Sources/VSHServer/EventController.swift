@@ -114,21 +114,34 @@ struct EventController: Sendable {
     /// sessions end at once, they cannot sign in, and they are off the boards; lifting the ban puts
     /// their points back. An organiser cannot ban themselves.
     @Sendable func player(_ request: Request, context: VSHRequestContext) async throws -> Response {
-        let session = try await authentication.requireOrganiser(request, to: "ban players")
+        let session = try await authentication.requireOrganiser(request, to: "rename or ban players")
         let raw = try context.parameters.require("username")
         let name = raw.removingPercentEncoding ?? raw
-        let body = try await JSONBodies.object(request, context: context, required: ["banned"])
-        guard case .bool(let banned)? = body["banned"] else {
-            throw Problem(.unprocessableContent, "Invalid field", "\"banned\" must be true or false")
+        let body = try await JSONBodies.object(
+            request, context: context, required: [], optional: ["banned", "username"])
+        var banned: Bool?
+        switch body["banned"] {
+        case nil: break
+        case .bool(let value)?: banned = value
+        default: throw Problem(.unprocessableContent, "Invalid field", "\"banned\" must be true or false")
         }
-        guard let target = try await store.player(named: name) else {
+        let newName = try JSONBodies.string(body, "username")
+        guard banned != nil || newName != nil else {
+            throw Problem(
+                .unprocessableContent, "Nothing to change", "send a new \"username\", \"banned\" or both")
+        }
+        guard var target = try await store.player(named: name) else {
             throw LeagueError.unknownPlayer(name: name)
         }
-        if banned && target.id == session.player.id {
+        if banned == true && target.id == session.player.id {
             throw Problem(.unprocessableContent, "Invalid field", "an organiser cannot ban themselves")
         }
-        try await store.setBanned(banned, player: target.id)
-        return JSONBodies.response(.object(["player": .string(target.name), "banned": .bool(banned)]))
+        // A rename first: refused (a taken or look-alike name, 409), nothing changes.
+        if let newName { target = try await store.rename(player: target.id, to: newName) }
+        if let banned { try await store.setBanned(banned, player: target.id) }
+        var answer: JSONObject = ["player": .string(target.name)]
+        if let banned { answer["banned"] = .bool(banned) }
+        return JSONBodies.response(.object(answer))
     }
 
     /// GET /v1/hunts/{id}/results.csv (organisers) → the hunt's results, a row a player (or a team,

@@ -364,6 +364,14 @@ public enum OpenAPIDocument {
                     ("200", answer("Changed", ref("AccountChanged"))), ("401", problem("No valid token")),
                     ("403", problem("The current password is wrong")), ("429", tooMany),
                 ] + badBody, body: ref("AccountChange"), authenticated: true),
+            "delete": operation(
+                "eraseMe",
+                "Erase one's account (the password is required): name, e-mail address, password, picture, sessions and photos; the points stay on the boards as \"Erased player #ID\"",
+                responses: [
+                    ("204", .object(["description": .string("Erased")])), ("401", problem("No valid token")),
+                    ("403", problem("The password is wrong")), ("429", tooMany),
+                ] + badBody, body: object([("password", string)], required: ["password"]), authenticated: true
+            ),
         ]),
         "/v1/password-resets": .object([
             "post": operation(
@@ -992,18 +1000,19 @@ public enum OpenAPIDocument {
                 ],
                 parameters: [parameter("username", in: "path", string), ifNoneMatch]),
             "patch": operation(
-                "banPlayer", "Ban a player, or lift the ban (organisers)",
+                "updatePlayer", "Rename a player, or ban them or lift the ban (organisers)",
                 responses: [
                     (
                         "200",
                         answer(
                             "Done",
-                            object([("player", string), ("banned", .object(["type": .string("boolean")]))]))
+                            object([("player", string), ("banned", boolean)], required: ["player"]))
                     ),
                     ("401", problem("No valid token")), ("403", problem("Not an organiser")),
                     ("404", problem("No such player")),
+                    ("409", problem("The new name is taken or looks like one")),
                 ] + badBody,
-                body: object([("banned", .object(["type": .string("boolean")]))], required: ["banned"]),
+                body: object([("username", string), ("banned", boolean)], required: []),
                 parameters: [parameter("username", in: "path", string)], authenticated: true),
         ]),
     ])

@@ -44,6 +44,16 @@ final class PictureCache: Sendable {
         return made
     }
 
+    /// Forgets the pictures whose keys `drop` chooses (an erased account's photos).
+    func forget(where drop: (String) -> Bool) {
+        state.withLock { state in
+            for key in state.entries.keys where drop(key) {
+                state.total -= state.entries[key]?.bytes.count ?? 0
+                state.entries[key] = nil
+            }
+        }
+    }
+
     /// How many pictures are kept (for tests).
     var count: Int { state.withLock { $0.entries.count } }
 }

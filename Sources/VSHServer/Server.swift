@@ -48,9 +48,11 @@ public func buildApplication(
         clock: configuration.clock
     )
     .add(to: router)
+    let pictures = PictureCache()
     AccountsController(
         store: configuration.store, authentication: authentication, clock: configuration.clock,
-        sessionSeconds: configuration.sessionSeconds, limiter: limiter, limits: configuration.limits
+        sessionSeconds: configuration.sessionSeconds, limiter: limiter, limits: configuration.limits,
+        photos: configuration.photos, pictures: pictures
     ).add(to: router)
     CheckInsController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
@@ -77,7 +79,7 @@ public func buildApplication(
             to: router)
     PicturesController(
         store: configuration.store, photos: configuration.photos, authentication: authentication,
-        folder: configuration.uploadFolder, cache: PictureCache(), huntsFolder: configuration.huntsFolder
+        folder: configuration.uploadFolder, cache: pictures, huntsFolder: configuration.huntsFolder
     ).add(to: router)
     OrganiserController(
         store: configuration.store, authentication: authentication, clock: configuration.clock,

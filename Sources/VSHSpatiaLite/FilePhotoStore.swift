@@ -42,6 +42,14 @@ public struct FilePhotoStore: PhotoStore {
         return keys
     }
 
+    /// Deletes the photo under `key` (its file); a key that is not a photo's is left alone.
+    public func delete(_ key: String) throws {
+        guard Self.isKey(key) else { return }
+        if unlink(absolutePath(key)) != 0, errno != ENOENT {
+            throw PhotoStoreError(message: "cannot delete a photo", path: absolutePath(key), errno: errno)
+        }
+    }
+
     /// Stores the bytes as `root/ab/<sha256>.jpg`: written to a temporary file, flushed, renamed, and the folder flushed (when `durable`).
     @discardableResult
     public func put(_ bytes: [UInt8], sha256: String, durable: Bool) throws -> String {

@@ -1,6 +1,7 @@
 public import Foundation
 internal import GRDB
 public import VSHCore
+import VSHConfusables
 
 extension SpatiaLiteStore {
     /// The player's id, name, hash and role, by name key.
@@ -52,6 +53,71 @@ extension SpatiaLiteStore {
             if banned {
                 try db.execute(sql: "DELETE FROM sessions WHERE player_id = ?", arguments: [player.rawValue])
             }
+        }
+    }
+
+    /// Renames a player.
+    public func rename(player: PlayerID, to raw: String) async throws -> PlayerRecord {
+        let name = try PlayerName.validate(raw).get()
+        let (key, lookalike) = (PlayerName.key(name), PlayerName.lookalikeKey(name))
+        return try await write { db in
+            if let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT name, name_key FROM players WHERE (name_key = ?1 OR name_lookalike = ?2) AND id <> ?3
+                    ORDER BY name_key <> ?1 LIMIT 1
+                    """, arguments: [key, lookalike, player.rawValue])
+            {
+                let (existing, existingKey): (String, String) = (row[0], row[1])
+                throw existingKey == key
+                    ? LeagueError.nameTaken(name: name)
+                    : LeagueError.nameLooksLike(name: name, existing: existing)
+            }
+            try db.execute(
+                sql:
+                    "UPDATE players SET name = ?, name_key = ?, name_lookalike = ? WHERE id = ? AND erased = 0",
+                arguments: [name, key, lookalike, player.rawValue])
+            guard db.changesCount == 1,
+                let record = try PlayerRow.fetchOne(
+                    db, sql: "SELECT id, name, email, created_at FROM players WHERE id = ?",
+                    arguments: [player.rawValue])?.record
+            else { throw LeagueError.unknownPlayerID(player) }
+            return record
+        }
+    }
+
+    /// Erases an account; returns the photo keys only it held.
+    public func erase(player: PlayerID) async throws -> [String] {
+        let id = player.rawValue
+        let name = ErasedAccount.name(player)
+        return try await write { db in
+            guard
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM players WHERE id = ? AND erased = 0", arguments: [id]) != nil
+            else { throw LeagueError.unknownPlayerID(player) }
+            let photos = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT photo_file FROM checkins c WHERE c.player_id = ?1 AND c.photo_file IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM checkins o WHERE o.photo_file = c.photo_file AND o.player_id <> ?1)
+                    UNION
+                    SELECT avatar_file FROM players p WHERE p.id = ?1 AND p.avatar_file IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM players o WHERE o.avatar_file = p.avatar_file AND o.id <> ?1)
+                        AND NOT EXISTS (SELECT 1 FROM checkins o WHERE o.photo_file = p.avatar_file)
+                    """, arguments: [id])
+            try db.execute(
+                sql: """
+                    UPDATE players SET name = ?, name_key = ?, name_lookalike = NULL, email = NULL,
+                        password_hash = NULL, avatar_file = NULL, erased = 1 WHERE id = ?
+                    """, arguments: [name, PlayerName.key(name), id])
+            for table in ["sessions", "password_resets", "idempotency_keys", "team_members", "hunt_members"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE player_id = ?", arguments: [id])
+            }
+            try db.execute(
+                sql:
+                    "DELETE FROM featured_photos WHERE checkin_id IN (SELECT id FROM checkins WHERE player_id = ?)",
+                arguments: [id])
+            return photos
         }
     }
 

@@ -55,7 +55,11 @@ extension SpatiaLiteStore {
         var health = try await readOnly ? read(check) : database.writeAndRollBack(check)
         let files = try await read {
             try String.fetchAll(
-                $0, sql: "SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL")
+                $0,
+                sql: """
+                    SELECT DISTINCT photo_file FROM checkins WHERE photo_file IS NOT NULL
+                        AND player_id NOT IN (SELECT id FROM players WHERE erased = 1)
+                    """)
         }
         for file in files {
             switch try await photos.condition(of: file) {

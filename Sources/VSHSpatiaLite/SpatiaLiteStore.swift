@@ -620,6 +620,9 @@ public final class SpatiaLiteStore: LeagueStore {
                     );
                     """)
         }
+        migrator.registerMigration("v31-erased-players") { db in
+            try db.execute(sql: "ALTER TABLE players ADD COLUMN erased INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

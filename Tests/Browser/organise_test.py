@@ -242,6 +242,20 @@ try:
     status, teams = http("GET", "/v1/hunts/springs-preserve-walk/teams")
     check(status == 200 and [t["name"] for t in teams["teams"]] == ["Blue Herons"] and "join_code" not in teams["teams"][0],
           f"players see the team without its code: {teams}")
+    step("a player renamed and banned from the console")
+    driver.get(BASE + "/organise")
+    who = wait.until(EC.presence_of_element_located((By.ID, "player-name")))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", who)
+    who.send_keys("Pia Player")
+    driver.find_element(By.ID, "player-rename").send_keys("Pia Plays")
+    press("Rename")
+    wait.until(lambda d: "Renamed: Pia Plays" in text_of("#notice"))
+    status, _ = http("GET", "/v1/players/Pia%20Plays")
+    check(status == 200, f"the new name: {status}")
+    press("Ban")
+    wait.until(lambda d: "is banned" in text_of("#notice"))
+    status, _ = http("POST", "/v1/sessions", {"username": "Pia Plays", "password": PASSWORD})
+    check(status == 401, f"a banned player cannot sign in: {status}")
     # The emptied name's draft was refused (422) on purpose; nothing else may fail.
     console_errors(driver, allowed=[r"/draft - Failed to load resource: the server responded with a status of 422"])
 except Exception:

@@ -114,7 +114,30 @@ try:
     wait.until(lambda d: "From the organisers" in text_of("main"))
     check("+5 The best team name" in text_of(".adjustments"), f"the bonus listed: {text_of('.adjustments')!r}")
     phone.shot("adjustment")
-    console_errors(driver)
+
+    step("Ann deletes her account: her name is gone, the team board is as it was")
+    status, teams_before = http("GET", "/v1/leaderboard?hunt=springs-preserve&by=team")
+    driver.get(BASE + "/me")
+    summary = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "details.erase summary")))
+    phone.click(summary)
+    field = wait.until(EC.visibility_of_element_located((By.ID, "erase-password")))
+    field.send_keys("not my password")
+    phone.click(driver.find_element(By.CSS_SELECTOR, "details.erase button"))
+    wait.until(EC.alert_is_present()).accept()
+    wait.until(lambda d: "nothing was deleted" in text_of("details.erase"))
+    field.clear()
+    field.send_keys(PASSWORD)
+    phone.click(driver.find_element(By.CSS_SELECTOR, "details.erase button"))
+    wait.until(EC.alert_is_present()).accept()
+    wait.until(lambda d: "deleted" in text_of("#notice") and d.current_url.rstrip("/") == BASE)
+    check(driver.execute_script("return localStorage.getItem('vsh.session')") is None, "signed out")
+    status, teams_after = http("GET", "/v1/leaderboard?hunt=springs-preserve&by=team")
+    check([(r["team"], r["points"]) for r in teams_after] == [(r["team"], r["points"]) for r in teams_before],
+          f"the team board: {teams_before} then {teams_after}")
+    status, board = http("GET", "/v1/leaderboard")
+    check(status == 200 and "Ann Lee" not in str(board) and any(r["player"].startswith("Erased player #") for r in board),
+          f"the board: {board}")
+    console_errors(driver, allowed=[r"/v1/me - Failed to load resource: the server responded with a status of 403"])
 except Exception:
     phone.shot("team-failure")
     raise

@@ -302,6 +302,81 @@ import VSHTestSupport
                 == 409)
     }
 
+    /// An erased account (`DELETE /v1/me` with the password): the name, e-mail address, picture,
+    /// sessions and photos go; its points stay on the board under "Erased player #ID", and `vsh
+    /// doctor` finds the league whole. An organiser renames a player (checked as at sign-up).
+    @Test(arguments: [false, true]) func anErasedAccountLeavesTheBoardsConsistent(postGIS: Bool) async throws
+    {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
+        defer { server.stop() }
+        let ann = try await server.register("Ann Lee", email: "ann@example.org")
+        let bo = try await server.register("Bo Diaz", email: "bo@example.org")
+        let mo = try await server.register("Mo Kent", email: "mo@example.org")
+        #expect(try workspace.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
+        let photo = try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg")))
+        #expect(
+            try await server.call(
+                "PUT", "/v1/me/avatar", token: ann, headers: ["Content-Type": "image/jpeg"], data: photo
+            )
+            .status == 204)
+        let (body, type) = ServeRobustnessTests.multipart(photo: photo)
+        let sent = try await server.call(
+            "POST", "/v1/checkins", token: ann, headers: ["Content-Type": type], data: body)
+        let id = try #require(try json(sent.body)["id"]?.int, "\(sent.body)")
+        #expect(try await server.call("GET", "/v1/checkins/\(id)/photo", token: mo).status == 200)
+        let before = try json(try await server.call("GET", "/v1/leaderboard").body)
+        let points = try #require(before.array.first { $0["player"]?.string == "Ann Lee" }?["points"]?.int)
+
+        let wrong = try await server.call("DELETE", "/v1/me", json: #"{"password": "not it"}"#, token: ann)
+        #expect(wrong.status == 403, "\(wrong.body)")
+        #expect(try await server.call("GET", "/v1/players/Ann%20Lee").status == 200)
+        let erased = try await server.call(
+            "DELETE", "/v1/me", json: #"{"password": "tumbling dice"}"#, token: ann)
+        #expect(erased.status == 204, "\(erased.body) \(server.log.suffix(1500))")
+
+        #expect(try await server.call("GET", "/v1/me", token: ann).status == 401)
+        #expect(
+            try await server.call(
+                "POST", "/v1/sessions", json: #"{"username": "Ann Lee", "password": "tumbling dice"}"#
+            )
+            .status == 401)
+        #expect(try await server.call("GET", "/v1/players/Ann%20Lee").status == 404)
+        let board = try await server.call("GET", "/v1/leaderboard")
+        #expect(!board.body.contains("Ann Lee"), "\(board.body)")
+        let row = try json(board.body).array.first {
+            $0["player"]?.string?.hasPrefix("Erased player #") == true
+        }
+        #expect(row?["points"]?.int == points, "\(board.body)")
+        #expect(try await server.call("GET", "/v1/checkins/\(id)/photo", token: mo).status == 404)
+        let name = try #require(row?["player"]?.string).addingPercentEncoding(
+            withAllowedCharacters: .alphanumerics)!
+        #expect(try await server.call("GET", "/v1/players/\(name)/avatar").status == 404)
+        #expect(try await server.call("GET", "/v1/players/\(name)").body.contains("ann@example.org") == false)
+        let doctor = try workspace.vsh(["doctor", "--json"])
+        #expect(
+            doctor.status == 0 && doctor.stdout.contains(#""missing_photos":0"#),
+            "\(doctor.stdout)\(doctor.stderr)")
+        if !postGIS {
+            let files = try FileManager.default.subpathsOfDirectory(atPath: workspace.root.path).filter {
+                $0.hasSuffix(".jpg") && !$0.contains("Fixtures")
+            }
+            #expect(files.isEmpty, "photos left: \(files)")
+        }
+
+        // Renaming: checked as at sign-up; the board follows.
+        for (newName, status) in [("Mo Kent", 409), ("B@d", 422), ("Bea Diaz", 200)] {
+            let renamed = try await server.call(
+                "PATCH", "/v1/players/Bo%20Diaz", json: #"{"username": "\#(newName)"}"#, token: mo)
+            #expect(renamed.status == status, "\(newName): \(renamed.body)")
+        }
+        #expect(
+            try await server.call("PATCH", "/v1/players/Bea%20Diaz", json: #"{"username": "X Y"}"#, token: bo)
+                .status == 403)
+        #expect(try await server.call("GET", "/v1/players/Bea%20Diaz").status == 200)
+        #expect(try await server.call("GET", "/v1/me", token: bo).body.contains("Bea Diaz"))
+    }
+
     /// A banned player: their token stops working at once, signing in answers as a wrong password
     /// does, they are off the boards (all time and a hunt's); lifting the ban puts them back.
     /// Organisers only; an organiser cannot ban themselves.

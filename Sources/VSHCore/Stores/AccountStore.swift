@@ -73,6 +73,17 @@ public protocol AccountStore: Sendable {
     /// - Throws: `LeagueError.unknownPlayerID`.
     func setBanned(_ banned: Bool, player: PlayerID) async throws
 
+    /// Renames a player, checked as at registration (`PlayerName`, unique, not a look-alike of
+    /// another player's name). - Throws: `PlayerNameError`, `LeagueError.nameTaken`, `.nameLooksLike`.
+    func rename(player: PlayerID, to name: String) async throws -> PlayerRecord
+
+    /// Erases an account in one transaction: its name becomes "Erased player #ID", its e-mail
+    /// address, password, picture, sessions, reset links, retry keys, team and hunt memberships and
+    /// featured photos go; its check-ins and what they earned stay (the boards stay as they were,
+    /// under the new name). Returns the photo-store keys only this account held (its check-ins'
+    /// photos and its picture), for the caller to delete once this is committed.
+    func erase(player: PlayerID) async throws -> [String]
+
     /// Records a new session under the hash of its token.
     func createSession(tokenHash: String, player: PlayerID, expiresAt: Date, at now: Date) async throws
 
@@ -108,4 +119,10 @@ public protocol AccountStore: Sendable {
     /// ends and the token (and any other open token of theirs) is used up.
     /// - Returns: the player, or nil when the token is unknown, used or expired (nothing changes then).
     func resetPassword(tokenHash: String, passwordHash: String, at now: Date) async throws -> PlayerID?
+}
+
+/// An erased account (`AccountStore.erase`).
+public enum ErasedAccount {
+    /// The name an erased account goes by: "Erased player #12" (no player can register a `#`).
+    public static func name(_ player: PlayerID) -> String { "Erased player #\(player.rawValue)" }
 }

@@ -36,6 +36,7 @@ public struct CopiedTable: Sendable {
                 ("id", .integer), ("name", .text), ("name_key", .text), ("name_lookalike", .text),
                 ("email", .text), ("created_at", .text),
                 ("password_hash", .text), ("role", .text), ("avatar_file", .text), ("banned", .integer),
+                ("erased", .integer),
             ], order: "id", hasIdentity: true),
         CopiedTable(
             name: "hunt_members",

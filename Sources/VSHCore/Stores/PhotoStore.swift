@@ -24,6 +24,8 @@ public protocol PhotoStore: Sendable {
 
     /// Every stored key, in order (for `vsh db copy`).
     func keys() async throws -> [String]
+    /// Deletes the photo stored under `key` (nothing when there is none).
+    func delete(_ key: String) async throws
 }
 
 extension PhotoStore {

@@ -85,10 +85,33 @@ export async function organisePage() {
       sent.textContent = e.message;
     }
   });
+  // A player renamed (an offensive name) or banned, or the ban lifted.
+  const who = h('input', { id: 'player-name', maxlength: 40, autocomplete: 'off' });
+  const rename = h('input', { id: 'player-rename', maxlength: 40, autocomplete: 'off' });
+  const playerProblem = h('p', { class: 'field-error', role: 'alert' });
+  const change = async (json, words) => {
+    playerProblem.textContent = '';
+    try {
+      const answer = await api(`/v1/players/${encodeURIComponent(who.value.trim())}`, { method: 'PATCH', json, auth: true });
+      say(words(answer.player), 'good');
+      who.value = answer.player;
+      rename.value = '';
+    } catch (e) {
+      playerProblem.textContent = e.message;
+    }
+  };
+  const players = h('form', { class: 'players-admin', onsubmit: (e) => e.preventDefault() },
+    h('h2', {}, t('Players')),
+    h('label', { for: 'player-name' }, t('Player')), who,
+    h('label', { for: 'player-rename' }, t('New name')), rename, playerProblem,
+    h('div', { class: 'stop-actions' },
+      h('button', { type: 'button', class: 'secondary', onclick: () => change({ username: rename.value }, (name) => t('Renamed: {player}.', { player: name })) }, t('Rename')),
+      h('button', { type: 'button', class: 'danger', onclick: () => change({ banned: true }, (name) => t('{player} is banned: off the boards and signed out.', { player: name })) }, t('Ban')),
+      h('button', { type: 'button', class: 'secondary', onclick: () => change({ banned: false }, (name) => t('{player} may play again.', { player: name })) }, t('Lift the ban'))));
   fill(main, h('h1', {}, t('Organise hunts')),
     h('p', { class: 'muted' }, t('Edit a hunt as a draft; players see it when you publish.')),
     h('p', {}, h('a', { class: 'button secondary', href: '/live' }, t('Live feed')), ' ', h('a', { class: 'button secondary', href: '/review' }, t('Review check-ins'))),
-    list.children.length ? list : h('p', {}, t('No hunts yet.')), form, announce);
+    list.children.length ? list : h('p', {}, t('No hunts yet.')), form, announce, players);
 }
 
 /** `/organise/{hunt}`: the editor. */

@@ -101,7 +101,31 @@ export async function mePage() {
       h('ul', {}, waiting.map((x) => h('li', {}, `${x.stopName} · ${t('taken {when}', { when: formatTime(new Date(x.created).toISOString()) })}`)))) : null,
     profileBody(profile),
     h('h2', {}, t('My check-ins')), mine.length ? list : h('p', {}, t('None yet: open a hunt and walk to a stop.')),
-    languageSwitch());
+    languageSwitch(),
+    eraseForm());
+}
+
+/** Erasing one's account: the password, then the account is gone (its points stay, unnamed). */
+function eraseForm() {
+  const password = h('input', { id: 'erase-password', type: 'password', autocomplete: 'current-password', required: true });
+  const problem = h('p', { class: 'field-error', role: 'alert' });
+  return h('details', { class: 'erase' }, h('summary', {}, t('Delete my account')),
+    h('p', {}, t('Your name, e-mail address, picture and photos are deleted for good. The points you earned stay on the boards as “Erased player”, so nobody else’s rank changes.')),
+    h('form', { onsubmit: async (event) => {
+      event.preventDefault();
+      problem.textContent = '';
+      if (!confirm(t('Delete your account for good?'))) return;
+      try {
+        await api('/v1/me', { method: 'DELETE', json: { password: password.value }, auth: true });
+        clearSession();
+        say(t('Your account is deleted.'));
+        go('/');
+      } catch (error) {
+        problem.textContent = error.status === 403 ? t('That is not your password: nothing was deleted.') : error.message;
+      }
+    } },
+    h('label', { for: 'erase-password' }, t('Your password')), password, problem,
+    h('button', { type: 'submit', class: 'danger' }, t('Delete my account'))));
 }
 
 /** Any picture the browser can show, as a JPEG of at most 1024 px (the server keeps JPEG only). */
