@@ -2,24 +2,111 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import VSHCore
+import VSHEngine
 
 /// Running an event: what the organiser takes home (the results as CSV).
 struct EventController: Sendable {
     let store: any LeagueStore
     let authentication: Authentication
     let clock: @Sendable () -> Date
+    /// The league's photos (for `photos.zip`).
+    var photos: (any PhotoStore)? = nil
+    /// Where photos are decoded.
+    var folder: String = NSTemporaryDirectory()
 
     static let results = Endpoint(.get, "/v1/hunts/{id}/results.csv")
     static let player = Endpoint(.patch, "/v1/players/{username}")
     static let adjust = Endpoint(.post, "/v1/adjustments")
     static let adjustments = Endpoint(.get, "/v1/adjustments")
-    static var endpoints: [Endpoint] { [results, player, adjust, adjustments] }
+    static let photoArchive = Endpoint(.get, "/v1/hunts/{id}/photos.zip")
+    static var endpoints: [Endpoint] { [results, player, adjust, adjustments, photoArchive] }
 
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.results, use: results)
         router.on(Self.player, use: player)
         router.on(Self.adjust, use: adjust)
         router.on(Self.adjustments, use: adjustments)
+        router.on(Self.photoArchive, use: photoArchive)
+    }
+
+    /// The longest side of an exported photo.
+    static let exportSide = 2048
+
+    /// GET /v1/hunts/{id}/photos.zip (organisers) → the hunt's accepted photos as a ZIP, streamed:
+    /// `manifest.csv` first (`file, checkin, player, team, stop, stop_name, received_at`, RFC 4180),
+    /// then `photos/<checkin>-<stop>.jpg`, each drawn anew upright (at most 2048 px) without its
+    /// metadata (no GPS, no camera). One photo is in memory at a time.
+    @Sendable func photoArchive(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        _ = try await authentication.requireOrganiser(request, to: "export a hunt's photos")
+        let id = try context.parameters.require("id")
+        guard let hunt = try await store.hunt(id: id)?.hunt else {
+            throw LeagueError.unknownHunt(id: id, known: try await store.hunts().map(\.hunt.id))
+        }
+        // The accepted check-ins with a photo, oldest first (their rows only: a few hundred bytes each).
+        var items: [FeedItem] = []
+        var before: Int64?
+        while true {
+            let page = try await store.feed(huntID: hunt.id, before: before, limit: 500)
+            items += page.filter { $0.state.counts && $0.hasPhoto }
+            guard page.count == 500, let last = page.last?.id else { break }
+            before = last
+        }
+        items.reverse()
+        // The photos still stored (an erased account's are gone): the manifest names only those.
+        var keys: [Int64: String] = [:]
+        for item in items {
+            if let key = try await store.photo(ofCheckIn: item.id)?.photoFile,
+                await photos?.exists(key) == true
+            {
+                keys[item.id] = key
+            }
+        }
+        items = items.filter { keys[$0.id] != nil }
+        var teams: [Int64: String] = [:]
+        for team in Set(items.compactMap(\.team)) { teams[team] = try await store.team(id: team)?.name }
+        let name: @Sendable (FeedItem) -> String = { item in "photos/\(item.id)-\(item.stopID ?? "none").jpg"
+        }
+        var manifest = [
+            ["file", "checkin", "player", "team", "stop", "stop_name", "received_at"].joined(separator: ",")
+        ]
+        for item in items {
+            manifest.append(
+                [
+                    name(item), String(item.id), item.player, item.team.flatMap { teams[$0] } ?? "",
+                    item.stopID ?? "", item.stopName ?? "", RFC3339.format(item.receivedAt),
+                ].map(ResultsCSV.field).joined(separator: ","))
+        }
+        let now = clock()
+        let parts = Calendar(identifier: .gregorian).dateComponents(
+            in: TimeZone(identifier: "UTC")!, from: now)
+        let (photos, folder, listed, keyed) = (self.photos, self.folder, items, keys)
+        let manifestBytes = Array((manifest.joined(separator: "\r\n") + "\r\n").utf8)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/zip", .cacheControl: "private, no-store",
+                .contentDisposition: "attachment; filename=\"\(hunt.id)-photos.zip\"",
+            ],
+            body: ResponseBody { writer in
+                var zip = ZipStream(
+                    year: parts.year ?? 2026, month: parts.month ?? 1, day: parts.day ?? 1,
+                    hour: parts.hour ?? 0,
+                    minute: parts.minute ?? 0)
+                try await writer.write(ByteBuffer(bytes: zip.file("manifest.csv", manifestBytes)))
+                for item in listed {
+                    // A photo that cannot be read now is written empty, so the manifest stays true.
+                    guard let key = keyed[item.id], let original = try await photos?.get(key),
+                        let drawn = try? Avatar.fitted(
+                            from: original, folder: folder, longest: Self.exportSide)
+                    else {
+                        try await writer.write(ByteBuffer(bytes: zip.file(name(item), [])))
+                        continue
+                    }
+                    try await writer.write(ByteBuffer(bytes: zip.file(name(item), drawn)))
+                }
+                try await writer.write(ByteBuffer(bytes: zip.finish()))
+                try await writer.finish(nil)
+            })
     }
 
     /// POST /v1/adjustments `{player | team, hunt?, points, reason}` (organisers) → 201 the adjustment:

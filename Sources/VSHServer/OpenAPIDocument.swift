@@ -939,6 +939,15 @@ public enum OpenAPIDocument {
                 ],
                 authenticated: true),
         ]),
+        "/v1/hunts/{id}/photos.zip": .object([
+            "get": operation(
+                "photos", "The hunt's accepted photos as a ZIP with manifest.csv, streamed (organisers)",
+                responses: [
+                    ("200", answer("The archive", type: "application/zip")),
+                    ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")), ("404", problem("No such hunt")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
         "/v1/hunts/{id}/results.csv": .object([
             "get": operation(
                 "results", "The hunt's results as CSV (RFC 4180), a row a player by rank (organisers)",

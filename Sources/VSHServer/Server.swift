@@ -86,9 +86,12 @@ public func buildApplication(
         geometry: configuration.geometry, photos: configuration.photos, uploads: configuration.uploadFolder
     ).add(to: router)
     BasemapController(huntsFolder: configuration.huntsFolder).add(to: router)
-    EventController(store: configuration.store, authentication: authentication, clock: configuration.clock)
-        .add(
-            to: router)
+    EventController(
+        store: configuration.store, authentication: authentication, clock: configuration.clock,
+        photos: configuration.photos, folder: configuration.uploadFolder
+    )
+    .add(
+        to: router)
     TeamsController(store: configuration.store, authentication: authentication, clock: configuration.clock)
         .add(
             to: router)

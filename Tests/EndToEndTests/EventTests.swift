@@ -377,6 +377,62 @@ import VSHTestSupport
         #expect(try await server.call("GET", "/v1/me", token: bo).body.contains("Bea Diaz"))
     }
 
+    /// `photos.zip`: every accepted photo of the hunt, drawn anew without metadata, with a manifest,
+    /// read back by Python's `zipfile` and `csv`; a pending photo is not in it; organisers only.
+    @Test(arguments: [false, true]) func thePhotosAreAZipForTheOrganiser(postGIS: Bool) async throws {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
+        defer { server.stop() }
+        let mo = try await server.register("Mo Kent", email: "mo@example.org")
+        #expect(try workspace.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
+        var accepted: [Int] = []
+        for (name, file) in [
+            ("Ann Lee", "sign-inside.jpg"), ("Bo Diaz", "sign-vertex.jpg"), ("Cy Reyes", "poor-accuracy.jpg"),
+        ] {
+            let token = try await server.register(name, email: "\(name.prefix(2).lowercased())@example.org")
+            let photo = try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath(file)))
+            let (body, type) = ServeRobustnessTests.multipart(photo: photo)
+            let sent = try json(
+                try await server.call(
+                    "POST", "/v1/checkins", token: token, headers: ["Content-Type": type], data: body
+                ).body)
+            if sent["verdict"]?.string == "accepted", let id = sent["id"]?.int { accepted.append(id) }
+        }
+        #expect(accepted.count == 2, "\(accepted)")
+        #expect(try await server.call("GET", "/v1/hunts/strip-classics/photos.zip").status == 401)
+        var request = URLRequest(url: URL(string: server.base + "/v1/hunts/strip-classics/photos.zip")!)
+        request.setValue("Bearer \(mo)", forHTTPHeaderField: "Authorization")
+        let (zip, response) = try await URLSession.shared.data(for: request)
+        #expect(
+            (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/zip")
+        let file = workspace.root.appendingPathComponent("photos.zip")
+        try zip.write(to: file)
+        let read = try TestSupport.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import csv, io, json, sys, zipfile
+                z = zipfile.ZipFile(sys.argv[1])
+                assert z.testzip() is None
+                rows = list(csv.DictReader(io.TextIOWrapper(z.open('manifest.csv'), encoding='utf-8', newline='')))
+                photos = {r['file']: z.read(r['file']) for r in rows}
+                print(json.dumps({'names': z.namelist(), 'checkins': [int(r['checkin']) for r in rows],
+                  'players': [r['player'] for r in rows],
+                  'jpeg': all(b[:2] == b'\\xff\\xd8' for b in photos.values()),
+                  'exif': any(b'Exif' in b[:4096] for b in photos.values())}))
+                """,
+                file.path,
+            ])
+        let answer = try json(read.stdout)
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(answer["checkins"] == .array(accepted.map { .int($0) }), "\(read.stdout)")
+        #expect(answer["players"] == .array([.string("Ann Lee"), .string("Bo Diaz")]))
+        #expect(
+            answer["names"]?.array.count == 3 && answer["jpeg"] == .bool(true)
+                && answer["exif"] == .bool(false))
+    }
+
     /// A banned player: their token stops working at once, signing in answers as a wrong password
     /// does, they are off the boards (all time and a hunt's); lifting the ban puts them back.
     /// Organisers only; an organiser cannot ban themselves.

@@ -68,7 +68,7 @@ public enum ResultsCSV {
     }
 
     /// One field, defused and quoted as needed.
-    static func field(_ value: String) -> String {
+    public static func field(_ value: String) -> String {
         var text = value
         if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first),
             Double(text) == nil

@@ -648,16 +648,20 @@ export async function editorPage(id) {
   };
   const startNow = h('button', { type: 'button', class: 'secondary', onclick: () => setWindowNow('starts_at') }, t('Start the hunt now'));
   const endNow = h('button', { type: 'button', class: 'secondary', onclick: () => setWindowNow('ends_at') }, t('End the hunt now'));
-  const results = h('button', { type: 'button', class: 'secondary', onclick: async () => {
-    const answer = await fetch(`/v1/hunts/${enc(id)}/results.csv`, { headers: authHeaders() });
+  // An organiser's download (the token goes in a header, so the file is fetched, then saved).
+  const download = async (file) => {
+    const answer = await fetch(`/v1/hunts/${enc(id)}/${file}`, { headers: authHeaders() });
     if (!answer.ok) { say(answer.status === 404 ? t('Not published yet.') : t('Something went wrong.'), 'bad'); return; }
     const url = URL.createObjectURL(await answer.blob());
-    const link = h('a', { href: url, download: `${id}-results.csv` });
+    const link = h('a', { href: url, download: `${id}-${file}` });
     document.body.append(link);
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
-  } }, t('Download the results (CSV)'));
+  };
+  const results = h('span', { class: 'downloads' },
+    h('button', { type: 'button', class: 'secondary', onclick: () => download('results.csv') }, t('Download the results (CSV)')),
+    h('button', { type: 'button', class: 'secondary', onclick: () => download('photos.zip') }, t('Download the photos (ZIP)')));
   discard.addEventListener('click', async () => {
     if (!confirm(t('Discard the draft and go back to the published hunt?'))) return;
     try { await api(`/v1/hunts/${enc(id)}/draft`, { method: 'DELETE', auth: true }); } catch (e) { if (e.status !== 404) { say(e.message, 'bad'); return; } }
