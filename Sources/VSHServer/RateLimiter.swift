@@ -58,6 +58,9 @@ public struct RateLimits: Sendable {
     /// accounts is stopped (with 31^8 codes, 120 an hour find one hunt in millions of years).
     public var wrongJoinCodesPerAddress = RateLimit(perMinute: 2, burst: 60)
 
+    /// Teams one player may make: a team or two for an event, not a flood of empty ones.
+    public var teamsPerPlayer = RateLimit(perMinute: 0.2, burst: 5)
+
     /// The defaults.
     public init() {}
 }

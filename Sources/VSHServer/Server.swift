@@ -92,9 +92,11 @@ public func buildApplication(
     )
     .add(
         to: router)
-    TeamsController(store: configuration.store, authentication: authentication, clock: configuration.clock)
-        .add(
-            to: router)
+    TeamsController(
+        store: configuration.store, authentication: authentication, clock: configuration.clock,
+        limiter: limiter,
+        limits: configuration.limits
+    ).add(to: router)
     AnnouncementsController(
         store: configuration.store, authentication: authentication, clock: configuration.clock, events: events
     ).add(to: router)

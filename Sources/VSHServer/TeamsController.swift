@@ -9,6 +9,8 @@ struct TeamsController: Sendable {
     let store: any LeagueStore
     let authentication: Authentication
     let clock: @Sendable () -> Date
+    let limiter: RateLimiter
+    let limits: RateLimits
     var access: HuntAccess { HuntAccess(store: store, clock: clock) }
 
     static let create = Endpoint(.post, "/v1/hunts/{id}/teams")
@@ -46,6 +48,8 @@ struct TeamsController: Sendable {
             throw Problem(.unprocessableContent, "Invalid field", "\"name\": the team name \(problem.reason)")
         }
         let founder: PlayerID? = session.role == .organiser ? nil : session.player.id
+        // Organisers make a team for each group of an event; a player, a few.
+        if founder != nil { try await limiter.take("team|\(session.player.id)", limits.teamsPerPlayer) }
         let team = try await store.createTeam(
             huntID: hunt.id, name: name, joinCode: try await freshCode(), founder: founder, at: clock())
         return JSONBodies.response(

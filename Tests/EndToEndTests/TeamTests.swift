@@ -210,6 +210,17 @@ import VSHTestSupport
         #expect(results.first?["adjustments"]?.string == "-15", "\(results)")
         #expect(results.first?["members"]?.string == "Ann; Abe; Dee", "\(results)")
         #expect(results.first?["completed"]?.string == "yes" && results.last?["completed"]?.string == "no")
+
+        // A player makes a few teams, not a flood: the sixth in a row waits (429).
+        let flo = try await server.register("Flo", email: "flo@example.org")
+        var made: [Int] = []
+        for n in 1...6 {
+            made.append(
+                try await server.call(
+                    "POST", "/v1/hunts/springs-preserve/teams", json: #"{"name": "Flo \#(n)"}"#, token: flo
+                ).status)
+        }
+        #expect(made == [201, 201, 201, 201, 201, 429], "\(made)")
     }
 
     /// A solo hunt has no teams; a hunt file's `play` must be one of the three.
