@@ -30,19 +30,7 @@ extension PostGISStore {
         let (key, lookalike) = (PlayerName.key(name), PlayerName.lookalikeKey(name))
         let logger = self.logger
         let id = try await transaction { db -> Int64? in
-            // Names that look alike wait for each other, so that two instances cannot both let
-            // "Alice" and "AIice" in at once.
-            try await db.query("SELECT pg_advisory_xact_lock(\(Lock.lookalike(lookalike)))", logger: logger)
-            if let (existing, existingKey) = try await db.query(
-                """
-                SELECT name, name_key FROM players WHERE name_key = \(key) OR name_lookalike = \(lookalike)
-                ORDER BY name_key <> \(key) LIMIT 1
-                """, logger: logger
-            ).collect().first?.decode((String, String).self) {
-                throw existingKey == key
-                    ? LeagueError.nameTaken(name: name)
-                    : LeagueError.nameLooksLike(name: name, existing: existing)
-            }
+            try await self.requireNameFree(db, name: name, key: key, lookalike: lookalike, except: nil)
             return try await db.query(
                 """
                 INSERT INTO players(name, name_key, name_lookalike, email, created_at, password_hash)
@@ -53,6 +41,26 @@ extension PostGISStore {
         }
         guard let id else { throw LeagueError.nameTaken(name: name) }
         return PlayerRecord(id: PlayerID(id), name: name, email: email, createdAt: now)
+    }
+
+    /// Throws when another player (not `except`) goes by a name with this key or one that looks like
+    /// it. Names that look alike wait for each other, so that two instances cannot both let "Alice"
+    /// and "AIice" in at once.
+    private func requireNameFree(
+        _ db: PostgresConnection, name: String, key: String, lookalike: String, except: PlayerID?
+    ) async throws {
+        try await db.query("SELECT pg_advisory_xact_lock(\(Lock.lookalike(lookalike)))", logger: logger)
+        if let (existing, existingKey) = try await db.query(
+            """
+            SELECT name, name_key FROM players
+            WHERE (name_key = \(key) OR name_lookalike = \(lookalike)) AND id IS DISTINCT FROM \(except?.rawValue)::int8
+            ORDER BY name_key <> \(key) LIMIT 1
+            """, logger: logger
+        ).collect().first?.decode((String, String).self) {
+            throw existingKey == key
+                ? LeagueError.nameTaken(name: name)
+                : LeagueError.nameLooksLike(name: name, existing: existing)
+        }
     }
 
     /// The player going by this name, ignoring case.
@@ -202,20 +210,8 @@ extension PostGISStore {
     public func rename(player: PlayerID, to raw: String) async throws -> PlayerRecord {
         let name = try PlayerName.validate(raw).get()
         let (key, lookalike) = (PlayerName.key(name), PlayerName.lookalikeKey(name))
-        let logger = self.logger
         try await transaction { db in
-            try await db.query("SELECT pg_advisory_xact_lock(\(Lock.lookalike(lookalike)))", logger: logger)
-            if let (existing, existingKey) = try await db.query(
-                """
-                SELECT name, name_key FROM players
-                WHERE (name_key = \(key) OR name_lookalike = \(lookalike)) AND id <> \(player.rawValue)
-                ORDER BY name_key <> \(key) LIMIT 1
-                """, logger: logger
-            ).collect().first?.decode((String, String).self) {
-                throw existingKey == key
-                    ? LeagueError.nameTaken(name: name)
-                    : LeagueError.nameLooksLike(name: name, existing: existing)
-            }
+            try await self.requireNameFree(db, name: name, key: key, lookalike: lookalike, except: player)
             try await self.updatePlayer(
                 player,
                 """

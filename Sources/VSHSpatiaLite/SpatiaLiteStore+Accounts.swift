@@ -61,18 +61,7 @@ extension SpatiaLiteStore {
         let name = try PlayerName.validate(raw).get()
         let (key, lookalike) = (PlayerName.key(name), PlayerName.lookalikeKey(name))
         return try await write { db in
-            if let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT name, name_key FROM players WHERE (name_key = ?1 OR name_lookalike = ?2) AND id <> ?3
-                    ORDER BY name_key <> ?1 LIMIT 1
-                    """, arguments: [key, lookalike, player.rawValue])
-            {
-                let (existing, existingKey): (String, String) = (row[0], row[1])
-                throw existingKey == key
-                    ? LeagueError.nameTaken(name: name)
-                    : LeagueError.nameLooksLike(name: name, existing: existing)
-            }
+            try Self.requireNameFree(db, name: name, key: key, lookalike: lookalike, except: player)
             try db.execute(
                 sql:
                     "UPDATE players SET name = ?, name_key = ?, name_lookalike = ? WHERE id = ? AND erased = 0",

@@ -27,23 +27,30 @@ extension SpatiaLiteStore {
         if let email { try PlayerRecord.validateEmail(email) }
         let (key, lookalike) = (PlayerName.key(name), PlayerName.lookalikeKey(name))
         return try await write { db in
-            if let row = try Row.fetchOne(
-                db,
-                sql:
-                    "SELECT name, name_key FROM players WHERE name_key = ?1 OR name_lookalike = ?2 ORDER BY name_key <> ?1 LIMIT 1",
-                arguments: [key, lookalike])
-            {
-                let (existing, existingKey): (String, String) = (row[0], row[1])
-                throw existingKey == key
-                    ? LeagueError.nameTaken(name: name)
-                    : LeagueError.nameLooksLike(name: name, existing: existing)
-            }
+            try Self.requireNameFree(db, name: name, key: key, lookalike: lookalike, except: nil)
             try db.execute(
                 sql:
                     "INSERT INTO players(name, name_key, name_lookalike, email, created_at, password_hash) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [name, key, lookalike, email, RFC3339.format(now), passwordHash])
             return PlayerRecord(id: PlayerID(db.lastInsertedRowID), name: name, email: email, createdAt: now)
         }
+    }
+
+    /// Throws when another player (not `except`) goes by a name with this key or one that looks like it.
+    static func requireNameFree(
+        _ db: Database, name: String, key: String, lookalike: String, except: PlayerID?
+    ) throws {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT name, name_key FROM players WHERE (name_key = ?1 OR name_lookalike = ?2) AND id IS NOT ?3
+                    ORDER BY name_key <> ?1 LIMIT 1
+                    """, arguments: [key, lookalike, except?.rawValue])
+        else { return }
+        let (existing, existingKey): (String, String) = (row[0], row[1])
+        throw existingKey == key
+            ? LeagueError.nameTaken(name: name) : LeagueError.nameLooksLike(name: name, existing: existing)
     }
 
     /// The player going by this name, ignoring case.

@@ -156,6 +156,13 @@ def http(method, path, body=None, token=None, headers=None, raw=None):
         return error.code, json.loads(error.read() or b"null")
 
 
+def register(name, email, password):
+    """A new player's account through the API: their token (a failed check when refused)."""
+    status, answer = http("POST", "/v1/accounts", {"username": name, "email": email, "password": password})
+    check(status == 201, f"{name} registers: {status} {answer}")
+    return (answer or {}).get("token")
+
+
 def device_checkin(token, lat, lon, accuracy, hunt, ago=0):
     """A check-in with a device fix only, taken `ago` seconds before it is sent."""
     boundary = "vsh" + uuid.uuid4().hex

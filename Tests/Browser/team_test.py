@@ -14,6 +14,7 @@ import os
 import subprocess
 
 from phone import Phone, check, console_errors, device_checkin, finish, http
+from phone import register as phone_register
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
@@ -26,9 +27,7 @@ step, press = phone.step, phone.press
 
 
 def register(name, email):
-    status, answer = http("POST", "/v1/accounts", {"username": name, "email": email, "password": PASSWORD})
-    check(status == 201, f"{name} registers: {status} {answer}")
-    return answer["token"]
+    return phone_register(name, email, PASSWORD)
 
 
 try:
