@@ -37,6 +37,7 @@ public actor MemoryStore: LeagueStore {
     private var erased: Set<PlayerID> = []
     /// Featured check-ins, with when they were featured.
     private var featuredAt: [Int64: Date] = [:]
+    private var lastPositions: [String: [PlayerID: PlayerPosition]] = [:]
     /// Each player's team by hunt, with when they joined it.
     private var teamOf: [PlayerID: [String: (team: Int64, joinedAt: Date)]] = [:]
     private var checkIns: [MemoryCheckIn] = []
@@ -278,7 +279,33 @@ public actor MemoryStore: LeagueStore {
         teamOf[player] = nil
         memberships[player] = nil
         for c in checkIns where c.player == player { featuredAt[c.id] = nil }
+        for hunt in lastPositions.keys { lastPositions[hunt]?[player] = nil }
         return keys.sorted()
+    }
+
+    /// Records a player's position in a hunt, replacing the one before.
+    public func recordPosition(_ position: PlayerPosition) {
+        var kept = position
+        kept.player = ""
+        lastPositions[position.huntID, default: [:]][position.playerID] = kept
+    }
+
+    /// The hunt's positions since `since`, newest first, without banned or erased players.
+    public func positions(huntID: String, since: Date) -> [PlayerPosition] {
+        (lastPositions[huntID] ?? [:]).values
+            .filter { $0.at >= since && !banned.contains($0.playerID) && !erased.contains($0.playerID) }
+            .compactMap { position -> PlayerPosition? in
+                guard let record = playersByID[position.playerID] else { return nil }
+                var named = position
+                named.player = record.name
+                return named
+            }
+            .sorted { ($0.at, $0.playerID.rawValue) > ($1.at, $1.playerID.rawValue) }
+    }
+
+    /// Deletes the hunt's positions.
+    public func forgetPositions(huntID: String) -> Int {
+        lastPositions.removeValue(forKey: huntID)?.count ?? 0
     }
 
     /// Records an adjustment.

@@ -165,6 +165,25 @@ enum PostGISSchema {
     /// Banned players (0 or 1, as SQLite keeps it, so that `vsh db copy` moves it either way).
     static let version18: [String] = ["ALTER TABLE players ADD COLUMN banned bigint NOT NULL DEFAULT 0"]
 
+    /// Players' last positions for the organisers' map of a hunt that shares them; the hunt files
+    /// are read again for their new field.
+    static let version23: [String] = [
+        "ALTER TABLE hunts ADD COLUMN share_positions boolean NOT NULL DEFAULT false",
+        """
+        CREATE TABLE positions (
+            hunt_id text NOT NULL,
+            player_id bigint NOT NULL REFERENCES players(id),
+            lat float8 NOT NULL,
+            lon float8 NOT NULL,
+            accuracy_m float8 NOT NULL,
+            at text NOT NULL,
+            at_epoch float8 NOT NULL,
+            PRIMARY KEY (hunt_id, player_id)
+        )
+        """,
+        "DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat')",
+    ]
+
     /// Erased accounts (`AccountStore.erase`).
     static let version22: [String] = ["ALTER TABLE players ADD COLUMN erased bigint NOT NULL DEFAULT 0"]
 

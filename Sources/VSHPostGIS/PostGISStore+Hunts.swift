@@ -24,7 +24,8 @@ extension PostGISStore {
             """
             SELECT id, name, description, difficulty, bonus_points, ordered, timezone, starts_at, ends_at,
                 max_accuracy_m, max_photo_age_s, max_fix_age_s, tolerance_m, image, file, late_grace_s, proof,
-                max_speed_kmh, min_duration_s, translations, visibility, join_code, play, max_team_size
+                max_speed_kmh, min_duration_s, translations, visibility, join_code, play, max_team_size,
+                share_positions
             FROM hunts WHERE \(id)::text IS NULL OR id = \(id) ORDER BY position
             """, logger: logger
         ).collect()
@@ -32,13 +33,13 @@ extension PostGISStore {
             let (
                 huntID, name, description, difficulty, bonus, ordered, timezone, startsAt, endsAt, accuracy,
                 photoAge, fixAge, tolerance, image, file, grace, proof, speed, minimumDuration, translations,
-                visibility, joinCode, play, maxTeamSize
+                visibility, joinCode, play, maxTeamSize, sharePositions
             ) = try row.decode(
                 (
                     String, String, String, String, Int, Bool, String, String?, String?, Double, Double,
                     Double, Double, String?, String, Double, String, Double, Double?, String?, String,
                     String?,
-                    String, Int?
+                    String, Int?, Bool
                 ).self)
             var hunt = Hunt(id: huntID, name: name)
             hunt.description = description
@@ -62,6 +63,7 @@ extension PostGISStore {
             hunt.joinCode = joinCode
             hunt.play = Hunt.Play(rawValue: play) ?? .solo
             hunt.maxTeamSize = maxTeamSize
+            hunt.sharePositions = sharePositions
             var areas: [String: Double] = [:]
             for stopRow in try await db.query(
                 """
@@ -450,14 +452,15 @@ extension PostGISStore {
                 INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
                     starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s,
                     late_grace_s, proof, max_speed_kmh, min_duration_s, translations, visibility, join_code,
-                    play, max_team_size)
+                    play, max_team_size, share_positions)
                 VALUES (\(hunt.id), \(position), \(hunt.name), \(hunt.description), \(hunt.difficulty.rawValue),
                     \(hunt.bonusPoints), \(hunt.ordered), \(hunt.timeZone), \(hunt.startsAt.map(RFC3339.format)),
                     \(hunt.endsAt.map(RFC3339.format)), \(hunt.maxAccuracyMeters), \(hunt.maxPhotoAgeSeconds),
                     \(hunt.toleranceMeters), \(hunt.image), \(file), \(hunt.maxFixAgeSeconds),
                     \(hunt.lateGraceSeconds), \(hunt.proof.rawValue), \(hunt.maxSpeedKmh),
                     \(hunt.minDurationSeconds), \(Self.translationsText(hunt.translations)),
-                    \(hunt.visibility.rawValue), \(hunt.joinCode), \(hunt.play.rawValue), \(hunt.maxTeamSize))
+                    \(hunt.visibility.rawValue), \(hunt.joinCode), \(hunt.play.rawValue), \(hunt.maxTeamSize),
+                    \(hunt.sharePositions))
                 """, logger: logger)
             for (stopPosition, stop) in hunt.stops.enumerated() {
                 let geometry = stop.geofence.geoJSON().compactText

@@ -248,7 +248,10 @@ extension PostGISStore {
                     email = NULL, password_hash = NULL, avatar_file = NULL, erased = 1
                 WHERE id = \(id) AND erased = 0 RETURNING id
                 """, db)
-            for table in ["sessions", "password_resets", "idempotency_keys", "team_members", "hunt_members"] {
+            for table in [
+                "sessions", "password_resets", "idempotency_keys", "team_members", "hunt_members",
+                "positions",
+            ] {
                 try await db.query("DELETE FROM \(unescaped: table) WHERE player_id = \(id)", logger: logger)
             }
             try await db.query(

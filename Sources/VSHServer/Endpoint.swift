@@ -30,7 +30,7 @@ public struct Endpoint: Hashable, Sendable {
             + PasswordResetsController.endpoints + ReviewsController.endpoints + PicturesController.endpoints
             + OrganiserController.endpoints + BasemapController.endpoints + JoinsController.endpoints
             + EventController.endpoints + AnnouncementsController.endpoints + TeamsController.endpoints
-            + FeedController.endpoints
+            + FeedController.endpoints + PositionsController.endpoints
             + [LeagueEvents.endpoint, OpenAPIDocument.endpoint]
     }
 }

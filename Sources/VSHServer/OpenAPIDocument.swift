@@ -629,6 +629,46 @@ public enum OpenAPIDocument {
                         .object(["type": .string("integer"), "minimum": .int(1), "maximum": .int(200)])),
                 ], authenticated: true)
         ]),
+        "/v1/hunts/{id}/position": .object([
+            "put": operation(
+                "reportPosition",
+                "Send the player's position for the organisers' map, while a hunt that shares positions is open",
+                responses: [
+                    ("204", .object(["description": .string("Kept (the player's last position)")])),
+                    ("401", problem("No valid token")), ("404", problem("No such hunt")),
+                    ("409", problem("The hunt does not share positions, or is not open")), ("429", tooMany),
+                ] + badBody,
+                body: object(
+                    [("lat", number), ("lon", number), ("accuracy_m", number)],
+                    required: ["lat", "lon", "accuracy_m"]),
+                parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
+        "/v1/hunts/{id}/positions": .object([
+            "get": operation(
+                "positions",
+                "Players' last positions in a hunt that shares them, while it is open (organisers)",
+                responses: [
+                    (
+                        "200",
+                        answer(
+                            "The positions, newest first",
+                            object([
+                                ("hunt", string), ("share_positions", boolean), ("state", string),
+                                ("now", dateTime),
+                                (
+                                    "positions",
+                                    array(
+                                        object([
+                                            ("player", string), ("team", nullableString), ("lat", number),
+                                            ("lon", number), ("accuracy_m", number), ("at", dateTime),
+                                        ]))
+                                ),
+                            ]))
+                    ),
+                    ("401", problem("No valid token")), ("403", problem("Not an organiser")),
+                    ("404", problem("No such hunt")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
         "/v1/checkins/{id}/featured": .object([
             "put": operation(
                 "feature",

@@ -60,6 +60,9 @@ public struct RateLimits: Sendable {
 
     /// Teams one player may make: a team or two for an event, not a flood of empty ones.
     public var teamsPerPlayer = RateLimit(perMinute: 0.2, burst: 5)
+    /// Positions one player sends for the organisers' map: the web app sends one every 30 s at
+    /// most; this leaves room for a page reloaded a few times.
+    public var positionsPerPlayer = RateLimit(perMinute: 6, burst: 6)
 
     /// The defaults.
     public init() {}

@@ -97,6 +97,10 @@ public func buildApplication(
         limiter: limiter,
         limits: configuration.limits
     ).add(to: router)
+    PositionsController(
+        store: configuration.store, authentication: authentication, clock: configuration.clock,
+        limiter: limiter, limits: configuration.limits
+    ).add(to: router)
     AnnouncementsController(
         store: configuration.store, authentication: authentication, clock: configuration.clock, events: events
     ).add(to: router)

@@ -32,11 +32,13 @@ struct HuntRow: Decodable, FetchableRecord {
     var joinCode: String?
     var play: String
     var maxTeamSize: Int?
+    var sharePositions: Bool
 
     enum CodingKeys: String, CodingKey {
         case id, name, description, difficulty, ordered, timezone, image, file, translations, visibility, play
         case joinCode = "join_code"
         case maxTeamSize = "max_team_size"
+        case sharePositions = "share_positions"
         case bonusPoints = "bonus_points"
         case startsAt = "starts_at"
         case endsAt = "ends_at"
@@ -74,6 +76,7 @@ struct HuntRow: Decodable, FetchableRecord {
         hunt.joinCode = joinCode
         hunt.play = Hunt.Play(rawValue: play) ?? .solo
         hunt.maxTeamSize = maxTeamSize
+        hunt.sharePositions = sharePositions
         return hunt
     }
 }

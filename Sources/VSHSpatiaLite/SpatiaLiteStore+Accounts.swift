@@ -99,7 +99,10 @@ extension SpatiaLiteStore {
                     UPDATE players SET name = ?, name_key = ?, name_lookalike = NULL, email = NULL,
                         password_hash = NULL, avatar_file = NULL, erased = 1 WHERE id = ?
                     """, arguments: [name, PlayerName.key(name), id])
-            for table in ["sessions", "password_resets", "idempotency_keys", "team_members", "hunt_members"] {
+            for table in [
+                "sessions", "password_resets", "idempotency_keys", "team_members", "hunt_members",
+                "positions",
+            ] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE player_id = ?", arguments: [id])
             }
             try db.execute(

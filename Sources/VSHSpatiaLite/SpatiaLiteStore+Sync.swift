@@ -253,8 +253,8 @@ extension SpatiaLiteStore {
                 INSERT INTO hunts(id, position, name, description, difficulty, bonus_points, ordered, timezone,
                     starts_at, ends_at, max_accuracy_m, max_photo_age_s, tolerance_m, image, file, max_fix_age_s,
                     late_grace_s, proof, max_speed_kmh, min_duration_s, translations, visibility, join_code,
-                    play, max_team_size)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    play, max_team_size, share_positions)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let insertStop = try db.makeStatement(
             sql: """
@@ -271,7 +271,7 @@ extension SpatiaLiteStore {
                 files[hunt.id] ?? "\(hunt.id).geojson", hunt.maxFixAgeSeconds, hunt.lateGraceSeconds,
                 hunt.proof.rawValue, hunt.maxSpeedKmh, hunt.minDurationSeconds,
                 translationsText(hunt.translations), hunt.visibility.rawValue, hunt.joinCode,
-                hunt.play.rawValue, hunt.maxTeamSize,
+                hunt.play.rawValue, hunt.maxTeamSize, hunt.sharePositions,
             ])
             for (stopPosition, stop) in hunt.stops.enumerated() {
                 try insertStop.execute(arguments: [

@@ -623,6 +623,25 @@ public final class SpatiaLiteStore: LeagueStore {
         migrator.registerMigration("v31-erased-players") { db in
             try db.execute(sql: "ALTER TABLE players ADD COLUMN erased INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v32-positions") { db in
+            // Players' last positions for the organisers' map of a hunt that shares them (one a
+            // player a hunt); the hunt files are read again for their new field.
+            try db.execute(
+                sql: """
+                    ALTER TABLE hunts ADD COLUMN share_positions INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE positions (
+                        hunt_id TEXT NOT NULL,
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        lat REAL NOT NULL,
+                        lon REAL NOT NULL,
+                        accuracy_m REAL NOT NULL,
+                        at TEXT NOT NULL,
+                        at_epoch REAL NOT NULL,
+                        PRIMARY KEY (hunt_id, player_id)
+                    );
+                    DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat');
+                    """)
+        }
         return migrator
     }
 }

@@ -77,6 +77,12 @@ struct HuntFields: ParsableArguments {
         name: .customLong("max-team-size"),
         help: ArgumentHelp("The most players a team may have (1 to 1000), or none.", valueName: "count|none"))
     var maxTeamSize: String?
+    @Flag(
+        name: .customLong("share-positions"), inversion: .prefixedNo,
+        help:
+            "While the hunt runs, players' last positions show on the organisers' map (players are told on the hunt page)."
+    )
+    var sharePositions: Bool?
 
     func apply(to hunt: inout Hunt, folder: HuntFolder) throws {
         if let name { hunt.name = name }
@@ -150,6 +156,7 @@ struct HuntFields: ParsableArguments {
                 throw InputError("--max-team-size takes a number from 1 to 1000, or none", status: .usage)
             }
         }
+        if let sharePositions { hunt.sharePositions = sharePositions }
     }
 }
 

@@ -5,7 +5,8 @@ VSH_BIN, VSH_DB and VSH_PHOTO (a camera JPEG taken at the Welcome sign).
 
 Checks: a player's photo check-in appears in the feed without a reload, with its thumbnail; "Feature"
 puts it on the projector board, where it shows with the player's name; "Revoke" with a reason takes
-it off the board and the feed shows it revoked.
+it off the board and the feed shows it revoked. The hunt shares players' positions: Ann's hunt page
+tells her so and sends where she is, and the organiser's live page draws her and Bo on the hunt's map.
 """
 
 import os
@@ -40,8 +41,8 @@ def photo_checkin(token, path):
 try:
     step("the moderator opens the live feed")
     ann = register("Ann Lee", "ann@example.org")
-    register("Mo Kent", "mo@example.org")
-    role = subprocess.run([os.environ["VSH_BIN"], "player", "role", "Mo Kent", "moderator", "--db", os.environ["VSH_DB"]],
+    mo = register("Mo Kent", "mo@example.org")
+    role = subprocess.run([os.environ["VSH_BIN"], "player", "role", "Mo Kent", "organiser", "--db", os.environ["VSH_DB"]],
                           capture_output=True, text=True)
     check(role.returncode == 0, f"vsh player role: {role.stderr}")
     phone.sign_in("Mo Kent", PASSWORD)
@@ -79,6 +80,35 @@ try:
     wait.until(lambda d: "revoked" in text_of(".live-item .state"))
     status, featured = http("GET", "/v1/hunts/strip-classics/featured")
     check(status == 200 and featured == [], f"off the board: {featured}")
+
+    step("a hunt that shares positions: the player is told, and her page sends where she is")
+    bo = register("Bo Diaz", "bo@example.org")
+    status, _ = http("PUT", "/v1/hunts/strip-classics/position", {"lat": 36.1126, "lon": -115.1767, "accuracy_m": 15}, token=bo)
+    check(status == 204, f"Bo's position: {status}")
+    phone.sign_in("Ann Lee", PASSWORD)
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": BASE})
+    phone.place((36.0822, -115.1728), accuracy=12)
+    driver.get(BASE + "/hunts/strip-classics")
+    wait.until(lambda d: "organisers see on their map" in text_of(".sharing"))
+
+    def where_is(name):
+        status, answer = http("GET", "/v1/hunts/strip-classics/positions", token=mo)
+        return next((p for p in answer.get("positions", []) if p["player"] == name), None) if status == 200 else None
+    wait.until(lambda d: where_is("Ann Lee") is not None)
+    ann_at = where_is("Ann Lee")
+    check(abs(ann_at["lat"] - 36.0822) < 1e-6 and abs(ann_at["lon"] + 115.1728) < 1e-6, f"Ann's position: {ann_at}")
+    phone.shot("hunt-sharing")
+
+    step("the organiser's live page: both players on the hunt's map")
+    phone.sign_in("Mo Kent", PASSWORD)
+    driver.get(BASE + "/live?hunt=strip-classics")
+    wait.until(lambda d: "Where players are" in text_of(".positions h2"))
+    wait.until(lambda d: "Ann Lee" in text_of(".positions-list") and "Bo Diaz" in text_of(".positions-list"))
+    dots = driver.execute_script("return document.querySelectorAll('.positions svg.map .player').length")
+    check(dots == 2, f"two players on the map: {dots}")
+    check("just now" in text_of(".positions-list"), f"ages on the server's clock: {text_of('.positions-list')!r}")
+    driver.execute_script("document.querySelector('.positions').scrollIntoView()")
+    phone.shot("players-map")
     console_errors(driver)
 except Exception:
     phone.shot("live-failure")

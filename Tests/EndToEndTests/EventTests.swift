@@ -481,4 +481,127 @@ import VSHTestSupport
             "POST", "/v1/sessions", json: #"{"username": "Bo Diaz", "password": "tumbling dice"}"#)
         #expect(again.status == 201 || again.status == 200, "\(again.body)")
     }
+
+    /// Players' last positions on the organiser's map, for a hunt that shares them: one a player
+    /// (the last replaces the one before), organisers only, never for a hunt that does not share
+    /// them, checked and rate-limited, without banned or erased players, not in the server's log,
+    /// and gone once the hunt has closed.
+    @Test(arguments: [false, true]) func playersLastPositionsOnTheOrganisersMap(postGIS: Bool) async throws {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        let sharing = OrganiserAPITests.hunt(
+            "springs-preserve", stops: [OrganiserAPITests.springs, Self.pond]
+        )
+        .replacingOccurrences(
+            of: #""tolerance_m": 10}"#, with: #""tolerance_m": 10, "share_positions": true}"#)
+        #expect(sharing.contains("share_positions"))
+        try workspace.write("springs-preserve.geojson", sharing)
+        try workspace.write(
+            "botanical.geojson", OrganiserAPITests.hunt("botanical", stops: [OrganiserAPITests.gardens]))
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let ann = try await server.register("Ann Lee", email: "ann@example.org")
+        let bo = try await server.register("Bo Diaz", email: "bo@example.org")
+        let cy = try await server.register("Cy Moss", email: "cy@example.org")
+        let mo = try await server.register("Mo Kent", email: "mo@example.org")
+        #expect(try workspace.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
+        // The hunt file says so to the players' pages.
+        let file = try json(try await server.call("GET", "/v1/hunts/springs-preserve").body)
+        #expect(file["hunt"]?["share_positions"] == .bool(true))
+
+        func send(_ token: String, _ lat: String, _ lon: String, hunt: String = "springs-preserve")
+            async throws
+            -> (status: Int, body: String)
+        {
+            let answer = try await server.call(
+                "PUT", "/v1/hunts/\(hunt)/position",
+                json: #"{"lat": \#(lat), "lon": \#(lon), "accuracy_m": 12.5}"#, token: token)
+            return (answer.status, answer.body)
+        }
+        #expect(try await send(ann, "36.1719377", "-115.1893411").status == 204)
+        #expect(try await send(bo, "36.1700001", "-115.1900001").status == 204)
+        #expect(try await send(bo, "36.1721552", "-115.1886633").status == 204)
+        #expect(try await send(cy, "36.1718", "-115.1890").status == 204)
+        // Refused: a hunt that does not share positions, bad numbers, no token, an unknown hunt.
+        let notShared = try await send(ann, "36.1701", "-115.1906", hunt: "botanical")
+        #expect(notShared.status == 409 && notShared.body.contains("does not share"), "\(notShared.body)")
+        let badLat = try await send(ann, "91", "-115.1893")
+        #expect(badLat.status == 422 && badLat.body.contains("lat"), "\(badLat.body)")
+        #expect(try await send(ann, #""north""#, "-115.1893").status == 422)
+        #expect(
+            try await server.call(
+                "PUT", "/v1/hunts/springs-preserve/position", json: #"{"lat": 36.17}"#, token: ann
+            )
+            .status == 422)
+        #expect(
+            try await server.call(
+                "PUT", "/v1/hunts/springs-preserve/position",
+                json: #"{"lat": 36.17, "lon": -115.18, "accuracy_m": 5}"#
+            ).status == 401)
+        #expect(try await send(ann, "36.17", "-115.18", hunt: "no-such-hunt").status == 404)
+
+        // The organiser's map: each player once, newest first, Bo where he was last.
+        #expect(
+            try await server.call("GET", "/v1/hunts/springs-preserve/positions", token: ann).status == 403)
+        #expect(try await server.call("GET", "/v1/hunts/no-such-hunt/positions", token: mo).status == 404)
+        func positions() async throws -> [String: (lat: Double, lon: Double)] {
+            let answer = try await server.call("GET", "/v1/hunts/springs-preserve/positions", token: mo)
+            #expect(answer.status == 200, "\(answer.body)")
+            var found: [String: (lat: Double, lon: Double)] = [:]
+            for row in try json(answer.body)["positions"]?.array ?? [] {
+                guard let name = row["player"]?.string, let lat = row["lat"]?.double,
+                    let lon = row["lon"]?.double
+                else { continue }
+                #expect(found[name] == nil, "\(name) twice")
+                #expect(row["accuracy_m"]?.double == 12.5 && row["at"]?.string.flatMap(RFC3339.parse) != nil)
+                found[name] = (lat, lon)
+            }
+            return found
+        }
+        let map = try await positions()
+        #expect(Set(map.keys) == ["Ann Lee", "Bo Diaz", "Cy Moss"], "\(map)")
+        #expect(map["Bo Diaz"]?.lat == 36.1721552 && map["Bo Diaz"]?.lon == -115.1886633)
+        #expect(map["Ann Lee"]?.lat == 36.1719377)
+
+        // A player sends a few a minute at most (the page sends one every 30 s).
+        var statuses: [Int] = []
+        for _ in 0..<8 { statuses.append(try await send(cy, "36.1718", "-115.1890").status) }
+        #expect(statuses.first == 204 && statuses.last == 429, "\(statuses)")
+
+        // Banned and erased players are off the map; positions are not in the server's log.
+        #expect(
+            try await server.call("PATCH", "/v1/players/Cy%20Moss", json: #"{"banned": true}"#, token: mo)
+                .status
+                == 200)
+        #expect(
+            try await server.call("DELETE", "/v1/me", json: #"{"password": "tumbling dice"}"#, token: ann)
+                .status
+                == 204)
+        #expect(Set(try await positions().keys) == ["Bo Diaz"])
+        #expect(!server.log.contains("36.1719377") && !server.log.contains("115.1886633"), "\(server.log)")
+
+        // Closed: the hunt ends now (the organiser publishes the window), no position is taken and
+        // those kept are deleted.
+        let closed = sharing.replacingOccurrences(
+            of: #""tolerance_m": 10,"#, with: #""tolerance_m": 10, "ends_at": "2020-01-01T00:00:00Z","#)
+        #expect(
+            try await server.call("PUT", "/v1/hunts/springs-preserve/draft", json: closed, token: mo).status
+                == 200)
+        let published = try await server.call("POST", "/v1/hunts/springs-preserve/publish", token: mo)
+        #expect(published.status == 200, "\(published.body)")
+        let late = try await send(bo, "36.1721", "-115.1886")
+        #expect(late.status == 409 && late.body.contains("not open"), "\(late.body)")
+        let after = try json(
+            try await server.call("GET", "/v1/hunts/springs-preserve/positions", token: mo).body)
+        #expect(after["state"]?.string == "closed" && after["positions"]?.array.isEmpty == true, "\(after)")
+        if !postGIS {
+            let count = try TestSupport.run(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM positions').fetchone()[0])",
+                    workspace.db,
+                ])
+            #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(count.stdout)")
+        }
+    }
 }

@@ -62,6 +62,11 @@ extension JSONValue {
         if case .number(let value, isInteger: true) = self { return Int(value) }
         return nil
     }
+
+    var double: Double? {
+        if case .number(let value, _) = self { return value }
+        return nil
+    }
 }
 
 /// The landmark table the hunts were drawn from (Fixtures/landmarks.csv).

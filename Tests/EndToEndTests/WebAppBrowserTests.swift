@@ -160,6 +160,14 @@ import VSHTestSupport
     /// thumbnail, is featured on the projector board, and revoked off it.
     @Test func aModeratorFeaturesAPhoto() async throws {
         let workspace = try Workspace()
+        // The hunt shares players' positions with its organisers.
+        let path = workspace.hunts + "/strip-classics.geojson"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let sharing = text.replacingOccurrences(
+            of: #""timezone": "America/Los_Angeles""#,
+            with: #""timezone": "America/Los_Angeles", "share_positions": true"#)
+        #expect(sharing != text)
+        try workspace.write("strip-classics.geojson", sharing)
         let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
         defer { server.stop() }
         try browserScript(

@@ -62,6 +62,9 @@ public struct Hunt: Hashable, Sendable {
     public var play: Play = .solo
     /// The most players a team may have (`max_team_size`; nil: no limit).
     public var maxTeamSize: Int?
+    /// Whether the organisers see players' last positions on their map while the hunt runs
+    /// (`share_positions`; players are told on the hunt page).
+    public var sharePositions = false
 
     /// How a hunt is played.
     public enum Play: String, Sendable, Hashable, CaseIterable {

@@ -17,7 +17,7 @@ public enum HuntFile {
         "id", "name", "description", "difficulty", "bonus_points", "ordered", "timezone", "starts_at",
         "ends_at", "max_accuracy_m", "max_photo_age_s", "tolerance_m", "image", "max_fix_age_s",
         "late_grace_s", "proof", "max_speed_kmh", "min_duration_s", "translations", "visibility", "join_code",
-        "play", "max_team_size",
+        "play", "max_team_size", "share_positions",
     ]
 
     /// Reads and validates one hunt file.
@@ -324,6 +324,13 @@ private struct Reader<Inspector: GeofenceInspector> {
         }
         if let value = number(meta, "max_team_size", integer: true, range: 1...1_000) {
             hunt.maxTeamSize = Int(value)
+        }
+        switch meta["share_positions"] {
+        case nil, .null?: break
+        case .bool(let share)?: hunt.sharePositions = share
+        case let other?:
+            fail(
+                .wrongType(field: "share_positions", expected: "true or false", found: other.typeDescription))
         }
         if let value = string(meta, "join_code", required: false) {
             let code = JoinCode.normalized(value)

@@ -37,6 +37,7 @@ extension HuntFile {
         if let code = hunt.joinCode { fields["join_code"] = .string(code) }
         if hunt.play != .solo { fields["play"] = .string(hunt.play.rawValue) }
         if let size = hunt.maxTeamSize { fields["max_team_size"] = .int(size) }
+        if hunt.sharePositions { fields["share_positions"] = .bool(true) }
         return fields
     }
 

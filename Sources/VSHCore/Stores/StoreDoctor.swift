@@ -51,6 +51,6 @@ public protocol StoreDoctor: Sendable {
 
 /// Everything a league keeps: the store protocols one backend implements together.
 public typealias LeagueStore = HuntStore & PlayerStore & AccountStore & CheckInStore & ReviewStore
-    & AnnouncementStore & TeamStore & AdjustmentStore & FeedStore
+    & AnnouncementStore & TeamStore & AdjustmentStore & FeedStore & PositionStore
     & ScoreStore
     & StoreDoctor

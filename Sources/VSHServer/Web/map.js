@@ -76,7 +76,8 @@ export function basemapLayer(base, extent, x, y, u, W, H) {
  * Draws `features` (GeoJSON stops) into `container`.
  * options: visited (Set of ids), position ({lat, lon, accuracy}), label (accessible name),
  * link (true: each stop links to its page), numbers (Map id → number shown on its marker).
- * Returns {setPosition(position)}.
+ * Returns {setPosition(position), setPlayers(players)}: players [{lat, lon, label, title}] are
+ * the other players' last positions an organiser sees (a dot with the label, the title on hover).
  */
 export async function drawMap(container, features, options = {}) {
   const { tiles, attribution } = await config();
@@ -93,7 +94,7 @@ export async function drawMap(container, features, options = {}) {
 function svgMap(container, features, options) {
   const visited = options.visited || new Set();
   const points = features.flatMap((f) => rings(f.geometry).flat());
-  if (!points.length) return { setPosition() {} };
+  if (!points.length) return { setPosition() {}, setPlayers() {} };
   let minLon = Math.min(...points.map((p) => p[0]));
   let maxLon = Math.max(...points.map((p) => p[0]));
   let minLat = Math.min(...points.map((p) => p[1]));
@@ -160,7 +161,8 @@ function svgMap(container, features, options) {
   const me = h('svg:g', { class: 'me', visibility: 'hidden' },
     h('svg:circle', { class: 'accuracy', r: 0 }), h('svg:circle', { class: 'dot', r: 7 * u }),
     h('svg:title', {}, t('You are here')));
-  svg.append(me);
+  const others = h('svg:g', { class: 'players' });
+  svg.append(others, me);
   container.replaceChildren(svg);
 
   const api = {
@@ -172,6 +174,18 @@ function svgMap(container, features, options) {
       me.setAttribute('visibility', shown ? 'visible' : 'hidden');
       me.setAttribute('transform', `translate(${px.toFixed(1)},${py.toFixed(1)})`);
       me.firstChild.setAttribute('r', String(Math.min(400, (position.accuracy || 0) * scale)));
+    },
+    setPlayers(players) {
+      others.replaceChildren(...players.map((p) => {
+        // A player outside the drawn area is pinned to its edge, so that nobody is off the map.
+        const px = Math.max(8 * u, Math.min(W - 8 * u, x(p.lon)));
+        const py = Math.max(8 * u, Math.min(H - 8 * u, y(p.lat)));
+        return h('svg:g', { class: 'player', transform: `translate(${px.toFixed(1)},${py.toFixed(1)})` },
+          h('svg:circle', { class: 'accuracy', r: String(Math.min(400, (p.accuracy || 0) * scale)) }),
+          h('svg:circle', { class: 'dot', r: 6 * u }),
+          h('svg:text', { x: 9 * u, dy: '0.35em', 'font-size': 12 * u }, p.label),
+          h('svg:title', {}, p.title || p.label));
+      }));
     },
   };
   api.setPosition(options.position);
@@ -276,7 +290,16 @@ async function leafletMap(container, features, options, tiles, attribution) {
   });
   map.fitBounds(group.getBounds(), { padding: [24, 24] });
   let me = null;
+  const players = L.layerGroup().addTo(map);
   return {
+    setPlayers(list) {
+      players.clearLayers();
+      for (const p of list) {
+        L.circleMarker([p.lat, p.lon], { radius: 7, color: '#fff', fillColor: '#c2410c', fillOpacity: 1, weight: 2 })
+          .bindTooltip(p.label, { permanent: true, direction: 'right', className: 'player-label' })
+          .addTo(players);
+      }
+    },
     setPosition(position) {
       if (me) { me.remove(); me = null; }
       if (!position) return;

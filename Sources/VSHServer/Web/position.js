@@ -144,3 +144,27 @@ function exifHasGPS(tiff) {
   }
   return false;
 }
+
+/** How often a page sends the player's position to a hunt that shares it: every 30 s at most. */
+export const REPORT_MS = 30000;
+
+/**
+ * Sends the tracker's fixes for the organisers' map of a hunt that shares positions
+ * (`hunt.share_positions`), while it is open: the first fix at once, then one every REPORT_MS
+ * at most, through `send(fix)` (a promise). Stops for good when the server says no (the hunt
+ * closed or stopped sharing). Returns the function that stops it.
+ */
+export function reportTo(hunt, state, where, send) {
+  if (!hunt.share_positions || (state && state !== 'open')) return () => {};
+  let last = 0;
+  let busy = false;
+  let refused = false;
+  return where.onChange((w) => {
+    if (!w.fix || busy || refused || Date.now() - last < REPORT_MS) return;
+    busy = true;
+    last = Date.now();
+    send(w.fix)
+      .catch((error) => { if (error && (error.status === 409 || error.status === 403 || error.status === 404)) refused = true; })
+      .finally(() => { busy = false; });
+  });
+}

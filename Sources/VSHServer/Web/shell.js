@@ -5,6 +5,7 @@ import { h, fill, plural, formatTime, formatOpening, countdown } from './dom.js'
 import { t, languages, language, remember, load as loadLanguage } from './i18n.js';
 import { verdictLine } from './verdict.js';
 import * as outbox from './outbox.js';
+import { reportTo } from './position.js';
 
 export const main = document.getElementById('main');
 const notice = document.getElementById('notice');
@@ -239,4 +240,19 @@ export async function showAnnouncements() {
       localStorage.setItem(key, String(Math.max(seen, ...list.map((x) => x.id))));
       fill(box);
     } }, t('Got it')))));
+}
+
+/**
+ * A hunt that shares players' positions with its organisers (`share_positions`): the note that
+ * tells the player so, and (signed in, hunt open) the tracker's fixes sent while the page is open.
+ * Null for a hunt that does not share them.
+ */
+export function positionSharing(hunt, state, where) {
+  if (!hunt.share_positions) return null;
+  if (session()) {
+    cleanups.push(reportTo(hunt, state, where, (fix) => api(`/v1/hunts/${encodeURIComponent(hunt.id)}/position`, {
+      method: 'PUT', auth: true, json: { lat: fix.lat, lon: fix.lon, accuracy_m: Math.round((fix.accuracy || 0) * 10) / 10 },
+    })));
+  }
+  return h('p', { class: 'note sharing' }, t('While this hunt is open, its organisers see on their map where you were last. Your position is sent only while a page of the hunt is open and showing where you are.'));
 }

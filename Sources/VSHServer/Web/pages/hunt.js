@@ -7,7 +7,7 @@ import { verdictView } from '../verdict.js';
 import { drawMap } from '../map.js';
 import * as outbox from '../outbox.js';
 import { teamPanel } from './team.js';
-import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox } from '../shell.js';
+import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox, positionSharing } from '../shell.js';
 
 export async function huntPage(id) {
   const file = await huntFile(id);
@@ -25,6 +25,8 @@ export async function huntPage(id) {
   }));
   const share = h('button', { type: 'button', class: 'secondary', onclick: () => start() }, t('Show where I am'));
   const status = h('p', { class: 'position-status', role: 'status' });
+  const where = position.tracker('geolocation' in navigator ? navigator.geolocation : null);
+  cleanups.push(() => where.stop());
   fill(main,
     h('p', { class: 'crumbs' }, h('a', { href: '/' }, t('Hunts'))),
     h('h1', {}, local(hunt, 'name')),
@@ -33,11 +35,10 @@ export async function huntPage(id) {
     hunt.ordered ? h('p', { class: 'note' }, t('Visit the stops in the order listed.')) : null,
     schedule(hunt, file.state, { live: true }),
     teamPanel(hunt),
+    positionSharing(hunt, file.state, where),
     mapBox, h('div', { class: 'row' }, share, status),
     h('h2', {}, t('Stops')), list);
   const map = await drawMap(mapBox, localStops(file.features), { visited, link: true, label: t('Map of the stops of {hunt}', { hunt: local(hunt, 'name') }) });
-  const where = position.tracker('geolocation' in navigator ? navigator.geolocation : null);
-  cleanups.push(() => where.stop());
   where.onChange((w) => {
     map.setPosition(w.fix);
     status.textContent = w.fix ? t('Your position, within {m} m.', { m: Math.round(w.fix.accuracy) })

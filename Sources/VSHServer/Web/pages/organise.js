@@ -293,6 +293,10 @@ export async function editorPage(id) {
     showTeams();
     changed();
   });
+  // Players' last positions on the organisers' live map (players are told on the hunt page).
+  const sharePositions = h('input', { type: 'checkbox' });
+  sharePositions.checked = !!hunt.share_positions;
+  sharePositions.addEventListener('change', () => { hunt.share_positions = sharePositions.checked || undefined; changed(); });
   const proof = h('select', {}, h('option', { value: 'any' }, t('a photo or the phone’s position')), h('option', { value: 'photo' }, t('a photo')));
   proof.value = hunt.proof || 'any';
   proof.addEventListener('change', () => { hunt.proof = proof.value; changed(); });
@@ -313,6 +317,7 @@ export async function editorPage(id) {
     joinBox,
     field('play', t('Players play'), play),
     teamsBox,
+    field('share_positions', t('See players on my map'), sharePositions, t('While the hunt is open, the live page shows where each player was last. Players are told on the hunt page; positions are deleted when the hunt closes.')),
     h('div', { class: 'field' }, h('label', { for: 'hunt-image' }, t('Cover picture')),
       ...pictureInput('hunt-image', `/v1/hunts/${enc(id)}/draft/image`, hunt.image, (name) => { hunt.image = name; }),
       h('ul', { class: 'problems', 'data-pointer': '/hunt/image' })));
@@ -661,7 +666,8 @@ export async function editorPage(id) {
   };
   const results = h('span', { class: 'downloads' },
     h('button', { type: 'button', class: 'secondary', onclick: () => download('results.csv') }, t('Download the results (CSV)')),
-    h('button', { type: 'button', class: 'secondary', onclick: () => download('photos.zip') }, t('Download the photos (ZIP)')));
+    h('button', { type: 'button', class: 'secondary', onclick: () => download('photos.zip') }, t('Download the photos (ZIP)')),
+    h('a', { class: 'button secondary', href: `/live?hunt=${enc(id)}` }, t('Live feed and map')));
   discard.addEventListener('click', async () => {
     if (!confirm(t('Discard the draft and go back to the published hunt?'))) return;
     try { await api(`/v1/hunts/${enc(id)}/draft`, { method: 'DELETE', auth: true }); } catch (e) { if (e.status !== 404) { say(e.message, 'bad'); return; } }

@@ -6,7 +6,7 @@ import { t } from '../i18n.js';
 import { verdictView } from '../verdict.js';
 import { drawMap } from '../map.js';
 import * as outbox from '../outbox.js';
-import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox } from '../shell.js';
+import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox, positionSharing } from '../shell.js';
 
 export async function stopPage(id) {
   const { hunt, state, file, feature, number: stopNumber } = await findStop(id);
@@ -25,6 +25,7 @@ export async function stopPage(id) {
     p.sponsor ? h('p', { class: 'sponsor' }, t('Sponsored by {sponsor}', { sponsor: p.sponsor })) : null,
     p.image ? h('img', { class: 'stop-image', src: `/v1/stops/${feature.id}/image`, alt: local(p, 'name') }) : null,
     h('p', {}, local(p, 'description')),
+    positionSharing(hunt, state, where),
     mapBox, distance,
     !open ? schedule(hunt, state, { live: true })
       : s ? checkInForm(hunt, file, feature, where, visited) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, t('Sign in')), ` ${t('to check in here.')}`));
