@@ -34,6 +34,10 @@ public enum Avatar {
         let scale = min(1, Double(longest) / Double(max(w, h, 1)))
         let width = max(1, Int((Double(w) * scale).rounded()))
         let height = max(1, Int((Double(h) * scale).rounded()))
+        // Upright and small enough already: the decoded pixels are the picture (no copy drawn).
+        if orientation <= 1 && width == image.width && height == image.height {
+            return try encode(image, folder: folder)
+        }
         var canvas = RGBImage(width: width, height: height)
         canvas.draw(image, orientation: orientation, x: 0, y: 0, width: width, height: height)
         return try encode(canvas, folder: folder)

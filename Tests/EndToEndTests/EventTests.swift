@@ -604,4 +604,76 @@ import VSHTestSupport
             #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(count.stdout)")
         }
     }
+
+    /// A server's resident memory (KiB), from /proc.
+    static func residentKiB(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
+
+    /// A 2,000-photo `photos.zip` (about 190 MB) streams while the server's memory stays flat: the
+    /// league holds 2,000 accepted check-ins, each with a photo of its own (made by
+    /// Tests/Scripts/many_photos.py, and copied to PostgreSQL by `vsh db copy` for PostGIS); a client
+    /// reads the archive as it comes while the server's resident memory is sampled after every MiB;
+    /// `zipfile` finds every photo, a JPEG without Exif, and the manifest's 2,000 rows.
+    @Test(arguments: [false, true]) func aLargePhotoExportStreamsInFlatMemory(postGIS: Bool) async throws {
+        let origin = try Workspace()
+        #expect(try origin.vsh(["player", "add", "Mo Kent"]).status == 0)
+        let scripts = TestSupport.packageRoot.appendingPathComponent("Tests/Scripts")
+        let made = try TestSupport.run(
+            "/usr/bin/env",
+            [
+                "python3", scripts.appendingPathComponent("many_photos.py").path, origin.db, "strip-classics",
+                "2000",
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        var workspace = origin
+        if postGIS {
+            workspace = try Workspace.on(postGIS: true)
+            let copied = try TestSupport.run(
+                "vsh", ["db", "copy", "--from", origin.db, "--to", workspace.db])
+            #expect(copied.status == 0, "\(copied.stderr)")
+        }
+        #expect(
+            try TestSupport.run(
+                "vsh", ["player", "password", "Mo Kent", "--db", workspace.db, "--hunts", workspace.hunts],
+                stdin: Data("a long password\n".utf8)
+            ).status == 0)
+        #expect(try workspace.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let session = try await server.call(
+            "POST", "/v1/sessions", json: #"{"username": "Mo Kent", "password": "a long password"}"#)
+        let token = try #require(try json(session.body)["token"]?.string, "\(session.body)")
+        let pid = server.process.processIdentifier
+        let before = try #require(Self.residentKiB(pid))
+
+        let streamed = try TestSupport.run(
+            "/usr/bin/env",
+            [
+                "python3", scripts.appendingPathComponent("stream_zip.py").path,
+                "\(server.base)/v1/hunts/strip-classics/photos.zip", token, String(pid),
+                workspace.root.appendingPathComponent("photos.zip").path,
+            ])
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        let answer = try json(streamed.stdout)
+        #expect(
+            answer["photos"]?.int == 2000 && answer["entries"]?.int == 2001, "\(answer["entries"] ?? .null)")
+        #expect(answer["manifest_rows"]?.int == 2000)
+        #expect(answer["bad"] == .null && answer["not_jpeg"]?.int == 0 && answer["with_exif"]?.int == 0)
+        // The archive is several times the memory allowed to grow, so one built in memory (or a
+        // photo kept after it is sent) could not stay under it.
+        let bytes = try #require(answer["bytes"]?.int)
+        let allowedKiB = 48 * 1024
+        #expect(bytes > 150 << 20, "\(bytes) bytes")
+        let samples = answer["samples"]?.array.compactMap { $0.array.last?.int } ?? []
+        #expect(samples.count > 150, "\(samples.count) samples")
+        let peak = try #require(samples.max())
+        #expect(peak - before <= allowedKiB, "resident \(before) KiB before, \(peak) KiB at the most")
+        print(
+            "photos.zip of 2,000 photos (\(postGIS ? "PostGIS" : "SpatiaLite")): \(bytes) bytes; resident \(before) KiB before, at most \(peak) KiB while streaming"
+        )
+    }
 }
