@@ -35,25 +35,33 @@ struct PicturesController: Sendable {
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.checkInPhoto, use: checkInPhoto)
         router.on(Self.collage, use: collage)
-        router.on(Self.huntImage) { _, context in
+        router.on(Self.huntImage) { request, context in
             let id = try context.parameters.require("id")
-            let hunt = Slug.isValid(id) ? try await store.hunt(id: id)?.hunt : nil
-            return try await image(hunt?.image, of: "hunt \"\(id.prefix(64))\"")
+            var hunt = Slug.isValid(id) ? try await store.hunt(id: id)?.hunt : nil
+            if let found = hunt, try await !access.canSee(found, request) { hunt = nil }
+            return try await image(
+                hunt?.image, of: "hunt \"\(id.prefix(64))\"", shared: hunt?.visibility != .private)
         }
-        router.on(Self.stopImage) { _, context in
+        router.on(Self.stopImage) { request, context in
             let id = try context.parameters.require("id")
             var found: String?
+            var shared = true
             if Slug.isValid(id) {
                 for stored in try await store.hunts() {
                     if let stop = stored.hunt.stops.first(where: { $0.id == id }) {
-                        found = stop.image
+                        if try await access.canSee(stored.hunt, request) { found = stop.image }
+                        shared = stored.hunt.visibility != .private
                         break
                     }
                 }
             }
-            return try await image(found, of: "stop \"\(id.prefix(64))\"")
+            return try await image(found, of: "stop \"\(id.prefix(64))\"", shared: shared)
         }
     }
+
+    /// Who may see which hunts: a private hunt's pictures are for its players (sent with their
+    /// token, as the web app fetches them) and its organisers; to anyone else it has none (404).
+    var access: HuntAccess { HuntAccess(store: store, clock: authentication.clock) }
 
     /// The longest side of a served hunt or stop image, in pixels.
     static let imageSide = 1024
@@ -61,8 +69,9 @@ struct PicturesController: Sendable {
     static let maxImageBytes = 16 * 1_048_576
 
     /// An image a hunt file names, from the hunts folder: a JPEG drawn anew without metadata (at
-    /// most 1024 px), a PNG, WebP or GIF as it is. Never a file outside the folder.
-    func image(_ relative: String?, of owner: String) async throws -> Response {
+    /// most 1024 px), a PNG, WebP or GIF as it is. Never a file outside the folder. A private
+    /// hunt's (`shared` false) are cached by the browser only, never by a proxy.
+    func image(_ relative: String?, of owner: String, shared: Bool = true) async throws -> Response {
         let missing = Problem(.notFound, "Not found", "no image for \(owner)")
         // A picture uploaded in the organisers' console: in the photo store, drawn anew already.
         // (Exported with the hunts, it is a file of the hunts folder too: looked for there when the
@@ -73,7 +82,7 @@ struct PicturesController: Sendable {
             // Drawn anew here too (once, then cached): whatever a name points at in the store, what is
             // served has no metadata.
             let bytes = try await cache.picture("picture|\(sha)") { try redrawn(original, of: owner) }
-            return Self.imageResponse(bytes, type: "image/jpeg", maxAge: 86400)
+            return Self.imageResponse(bytes, type: "image/jpeg", maxAge: 86400, shared: shared)
         }
         guard let relative, let huntsFolder else { throw missing }
         let root = URL(fileURLWithPath: huntsFolder).resolvingSymlinksInPath().standardizedFileURL.path
@@ -90,7 +99,7 @@ struct PicturesController: Sendable {
             let data = FileManager.default.contents(atPath: file)
         else { throw missing }
         let bytes = type == "image/jpeg" ? try redrawn([UInt8](data), of: owner) : [UInt8](data)
-        return Self.imageResponse(bytes, type: type, maxAge: 3600)
+        return Self.imageResponse(bytes, type: type, maxAge: 3600, shared: shared)
     }
 
     /// A JPEG drawn anew without metadata, at most `imageSide` pixels; 422 when it cannot be decoded.
@@ -104,11 +113,11 @@ struct PicturesController: Sendable {
     }
 
     /// An image answered in a sandbox (nothing in it can run), cached for `maxAge` seconds.
-    private static func imageResponse(_ bytes: [UInt8], type: String, maxAge: Int) -> Response {
+    private static func imageResponse(_ bytes: [UInt8], type: String, maxAge: Int, shared: Bool) -> Response {
         Response(
             status: .ok,
             headers: [
-                .contentType: type, .cacheControl: "public, max-age=\(maxAge)",
+                .contentType: type, .cacheControl: "\(shared ? "public" : "private"), max-age=\(maxAge)",
                 HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; sandbox",
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

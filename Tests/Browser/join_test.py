@@ -51,6 +51,11 @@ try:
     step("the feed lists it, with a form for another code; a wrong code says so")
     driver.get(BASE + "/")
     wait.until(lambda d: "Team day at the springs" in text_of("main"))
+    # The private hunt's cover, fetched with the player's token (the server shows it only to them).
+    wait.until(lambda d: d.execute_script(
+        "return [...document.querySelectorAll('main img')].some((i) => i.src.startsWith('blob:') && i.complete && i.naturalWidth === 1)"))
+    status, _ = http("GET", "/v1/hunts/team-day/image")
+    check(status == 404, f"the cover without a token: {status}")
     field = wait.until(EC.presence_of_element_located((By.ID, "join-code")))
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
     field.send_keys("wrong-code")

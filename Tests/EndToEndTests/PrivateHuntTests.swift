@@ -122,6 +122,49 @@ import VSHTestSupport
 
     /// `vsh-master hunt set --visibility private` makes a code; a file that is private without one,
     /// or with a code of look-alikes, is refused with the field named.
+    /// A private hunt's pictures (its cover and its stops') are for its players and organisers: to
+    /// anyone else, with a token or without, the hunt has none (404); its players get them with
+    /// their token, marked for the browser's cache only.
+    @Test(arguments: [false, true]) func aPrivateHuntsPicturesAreForItsPlayers(postGIS: Bool) async throws {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        let file = Self.file.replacingOccurrences(
+            of: #""tolerance_m": 10,"#, with: #""tolerance_m": 10, "image": "images/cover.png","#
+        ).replacingOccurrences(
+            of: #""properties": {"name": "The old springs""#,
+            with: #""properties": {"image": "images/cover.png", "name": "The old springs""#)
+        #expect(file.components(separatedBy: "images/cover.png").count == 3, "\(file)")
+        try workspace.write("team-day.geojson", file)
+        // A 1 x 1 PNG, served as it is.
+        let png = Data(
+            base64Encoded:
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+        )!
+        let images = URL(fileURLWithPath: workspace.hunts).appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        try png.write(to: images.appendingPathComponent("cover.png"))
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let ann = try await server.register("Ann Lee", email: "ann@example.org")
+        let mo = try await server.register("Mo Kent", email: "mo@example.org")
+        #expect(try workspace.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
+        let pictures = ["/v1/hunts/team-day/image", "/v1/stops/preserve-springs/image"]
+        for path in pictures {
+            #expect(try await server.call("GET", path).status == 404, "\(path) without a token")
+            #expect(try await server.call("GET", path, token: ann).status == 404, "\(path) before joining")
+            let organiser = try await server.call("GET", path, token: mo)
+            #expect(organiser.status == 200, "\(path) for the organiser: \(organiser.body)")
+        }
+        #expect(
+            try await server.call("POST", "/v1/joins", json: #"{"code": "\#(Self.code)"}"#, token: ann).status
+                == 200)
+        for path in pictures {
+            let answer = try await server.call("GET", path, token: ann)
+            #expect(answer.status == 200 && answer.headers["content-type"] == "image/png", "\(path)")
+            #expect(answer.headers["cache-control"]?.hasPrefix("private") == true, "\(answer.headers)")
+            #expect(try await server.call("GET", path).status == 404, "\(path) still without a token")
+        }
+    }
+
     @Test func authoringPrivateHunts() throws {
         let workspace = try Workspace()
         let made = try workspace.master(["hunt", "set", "strip-classics", "--visibility", "private"])

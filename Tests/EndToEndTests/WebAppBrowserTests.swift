@@ -135,7 +135,17 @@ import VSHTestSupport
     /// an organiser's announcement to the hunt appears on the open page at once.
     @Test func aPlayerJoinsAPrivateHuntByItsCode() async throws {
         let workspace = try Workspace()
-        try workspace.write("team-day.geojson", PrivateHuntTests.file)
+        // With a cover picture, which the server shows only to the hunt's players.
+        try workspace.write(
+            "team-day.geojson",
+            PrivateHuntTests.file.replacingOccurrences(
+                of: #""tolerance_m": 10,"#, with: #""tolerance_m": 10, "image": "images/cover.png","#))
+        let images = URL(fileURLWithPath: workspace.hunts).appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        try Data(
+            base64Encoded:
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+        )!.write(to: images.appendingPathComponent("cover.png"))
         let server = try ServedVSH(workspace: workspace)
         defer { server.stop() }
         try browserScript(

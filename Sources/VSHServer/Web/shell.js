@@ -1,6 +1,6 @@
 // What every page shares: the page's regions, the data read once (hunts), navigation, notices,
 // the session guard, the hunts' schedules, the language switch, the connection and the outbox.
-import { api, session, ApiError, OfflineError } from './api.js';
+import { api, session, ApiError, OfflineError, privatePicture } from './api.js';
 import { h, fill, plural, formatTime, formatOpening, countdown } from './dom.js';
 import { t, languages, language, remember, load as loadLanguage } from './i18n.js';
 import { verdictLine } from './verdict.js';
@@ -255,4 +255,18 @@ export function positionSharing(hunt, state, where) {
     })));
   }
   return h('p', { class: 'note sharing' }, t('While this hunt is open, its organisers see on their map where you were last. Your position is sent only while a page of the hunt is open and showing where you are.'));
+}
+
+/**
+ * A hunt's or stop's picture: a private hunt's is fetched with the player's token (an image tag
+ * cannot send it, and the server shows a private hunt's pictures only to its players).
+ */
+export function huntImage(url, hunt, attrs = {}) {
+  if (hunt.visibility !== 'private') return h('img', { src: url, ...attrs });
+  const img = h('img', attrs);
+  privatePicture(url).then((blob) => {
+    img.src = blob;
+    cleanups.push(() => URL.revokeObjectURL(blob));
+  }).catch(() => img.remove());
+  return img;
 }

@@ -7,7 +7,7 @@ import { verdictView } from '../verdict.js';
 import { drawMap } from '../map.js';
 import { codeForm } from './join.js';
 import * as outbox from '../outbox.js';
-import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox } from '../shell.js';
+import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox, huntImage } from '../shell.js';
 
 export async function feedPage() {
   const s = session();
@@ -26,7 +26,7 @@ export async function feedPage() {
     const hunt = list[i];
     const mineHere = progressOf.get(hunt.id);
     const art = h('div', { class: 'card-art' });
-    if (hunt.image) art.append(h('img', { src: `/v1/hunts/${hunt.id}/image`, alt: '', loading: 'lazy' }));
+    if (hunt.image) art.append(huntImage(`/v1/hunts/${hunt.id}/image`, hunt, { alt: '', loading: 'lazy' }));
     else drawMap(art, localStops(file.features), { label: t('Map of the {stops} of {hunt}', { stops: plural(file.features.length, 'stop'), hunt: named(hunt) }) });
     return h('li', { class: 'card' },
       h('a', { class: 'card-link', href: `/hunts/${hunt.id}` }, art,

@@ -6,7 +6,7 @@ import { t } from '../i18n.js';
 import { verdictView } from '../verdict.js';
 import { drawMap } from '../map.js';
 import * as outbox from '../outbox.js';
-import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox, positionSharing } from '../shell.js';
+import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, findStop, visitedStops, local, localStops, difficulty, progress, schedule, languageSwitch, showConnection, flushOutbox, positionSharing, huntImage } from '../shell.js';
 
 export async function stopPage(id) {
   const { hunt, state, file, feature, number: stopNumber } = await findStop(id);
@@ -23,7 +23,7 @@ export async function stopPage(id) {
     h('h1', {}, local(p, 'name')),
     h('p', { class: 'facts' }, t('Stop {n} · {points} points', { n: stopNumber, points: number(p.points) }), visited.has(id) ? h('span', { class: 'tick' }, ` · ${t('✓ visited')}`) : null),
     p.sponsor ? h('p', { class: 'sponsor' }, t('Sponsored by {sponsor}', { sponsor: p.sponsor })) : null,
-    p.image ? h('img', { class: 'stop-image', src: `/v1/stops/${feature.id}/image`, alt: local(p, 'name') }) : null,
+    p.image ? huntImage(`/v1/stops/${feature.id}/image`, hunt, { class: 'stop-image', alt: local(p, 'name') }) : null,
     h('p', {}, local(p, 'description')),
     positionSharing(hunt, state, where),
     mapBox, distance,
