@@ -36,6 +36,9 @@ public final class PostGISStore: LeagueStore {
     let sessionLookups = SessionLookups<FoundSession>()
     /// How long a query waits for a pooled connection before answering "busy" (`withConnection`).
     let connectionWait: TimeInterval
+    /// How to open a connection of its own, outside the pool (the instances' channel listens on
+    /// one); nil for a dry run's view.
+    let direct: PostgresConnection.Configuration?
 
     /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`; the
     /// password may also come from `PGPASSWORD`) and brings its schema up to date; `readOnly`
@@ -53,6 +56,7 @@ public final class PostGISStore: LeagueStore {
         self.logger = logger
         // One connection first, so a wrong host, port, password or database name is an error
         // now (the pool would wait for a connection that never comes).
+        var direct: PostgresConnection.Configuration
         do {
             let probeTLS: PostgresConnection.Configuration.TLS
             switch target.tls {
@@ -64,6 +68,7 @@ public final class PostGISStore: LeagueStore {
                 host: target.host, port: target.port, username: target.user, password: target.password,
                 database: target.database, tls: probeTLS)
             probe.options.connectTimeout = .seconds(10)
+            direct = probe
             let connection = try await PostgresConnection.connect(configuration: probe, id: 0, logger: logger)
             try await connection.closeGracefully()
         } catch {
@@ -87,6 +92,7 @@ public final class PostGISStore: LeagueStore {
         ]
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
+        self.direct = direct
         runner = Task { await client.run() }
         pinned = nil
         do {
@@ -109,6 +115,7 @@ public final class PostGISStore: LeagueStore {
         runner = nil
         pinned = connection
         connectionWait = store.connectionWait
+        direct = nil
     }
 
     deinit { runner?.cancel() }

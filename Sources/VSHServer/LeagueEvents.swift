@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import VSHCore
 
 /// Tells open pages that the league changed: every successful write (a check-in, a review, a new
 /// player) publishes one event, and `GET /v1/events` streams them as server-sent events. A page
@@ -11,6 +12,8 @@ import Synchronization
 /// check-in elsewhere). Events carry no data about anyone: only a counter. An organiser's
 /// announcement is `event: announcement` with its number only: the page reads it from
 /// `GET /v1/announcements`, which leaves out those of private hunts the viewer may not see.
+/// With instances sharing a database (`LeagueSignalService`), what happens on one is told to the
+/// others, whose pages hear it as their own.
 final class LeagueEvents: Sendable {
     /// One event of the stream.
     enum Event: Sendable {
@@ -38,6 +41,8 @@ final class LeagueEvents: Sendable {
         var generation = 0
         var listeners: [Int: AsyncStream<Event>.Continuation] = [:]
         var byAddress: [String: Int] = [:]
+        /// What the other instances are to be told (when some listen), oldest first.
+        var outgoing: [LeagueSignal] = []
     }
     private let state = Mutex(State())
     /// The most pages listening at once; more are answered 503 (each holds a connection).
@@ -48,14 +53,74 @@ final class LeagueEvents: Sendable {
     /// Seconds between keep-alive comments, so proxies and phones keep the connection open.
     let heartbeatSeconds: Int
 
-    init(maxListeners: Int = 10_000, maxListenersPerAddress: Int = 2_500, heartbeatSeconds: Int = 20) {
+    /// Wakes the sender of `outgoing`; nil when no other instance is told.
+    private let wake: AsyncStream<Void>.Continuation?
+    /// The sender's wake-ups (one pending at most).
+    let wakeUps: AsyncStream<Void>?
+    /// The most signals kept for the other instances while the channel is slow (the oldest go).
+    static let maxOutgoing = 10_000
+
+    init(
+        maxListeners: Int = 10_000, maxListenersPerAddress: Int = 2_500, heartbeatSeconds: Int = 20,
+        relays: Bool = false
+    ) {
         self.maxListeners = maxListeners
         self.maxListenersPerAddress = maxListenersPerAddress
         self.heartbeatSeconds = heartbeatSeconds
+        if relays {
+            let (stream, continuation) = AsyncStream.makeStream(
+                of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            (wakeUps, wake) = (stream, continuation)
+        } else {
+            (wakeUps, wake) = (nil, nil)
+        }
     }
 
     /// One event to every listener.
     func publish() {
+        change()
+        relay(.change)
+    }
+
+    /// An announcement to every listener.
+    func announce(_ id: Int64) {
+        yield(.announcement(id))
+        relay(.announcement(id))
+    }
+
+    /// A new check-in to every listener (its id only: the moderators' feed reads it).
+    func checkedIn(_ id: Int64) {
+        yield(.checkIn(id))
+        relay(.checkIn(id))
+    }
+
+    /// What another instance told: to this instance's listeners, not sent on again.
+    func deliver(_ signals: [LeagueSignal]) {
+        for signal in signals {
+            switch signal {
+            case .change: change()
+            case .announcement(let id): yield(.announcement(id))
+            case .checkIn(let id): yield(.checkIn(id))
+            }
+        }
+    }
+
+    /// The signals waiting for the other instances (taken: the sender sends them), a run of
+    /// changes told once.
+    func takeOutgoing() -> [LeagueSignal] {
+        let taken = state.withLock { state -> [LeagueSignal] in
+            defer { state.outgoing.removeAll(keepingCapacity: true) }
+            return state.outgoing
+        }
+        var seenChange = false
+        return taken.filter { signal in
+            guard signal == .change else { return true }
+            defer { seenChange = true }
+            return !seenChange
+        }
+    }
+
+    private func change() {
         let (generation, listeners) = state.withLock { state in
             state.generation += 1
             return (state.generation, Array(state.listeners.values))
@@ -63,16 +128,20 @@ final class LeagueEvents: Sendable {
         for listener in listeners { listener.yield(.change(generation)) }
     }
 
-    /// An announcement to every listener.
-    func announce(_ id: Int64) {
+    private func yield(_ event: Event) {
         let listeners = state.withLock { Array($0.listeners.values) }
-        for listener in listeners { listener.yield(.announcement(id)) }
+        for listener in listeners { listener.yield(event) }
     }
 
-    /// A new check-in to every listener (its id only: the moderators' feed reads it).
-    func checkedIn(_ id: Int64) {
-        let listeners = state.withLock { Array($0.listeners.values) }
-        for listener in listeners { listener.yield(.checkIn(id)) }
+    private func relay(_ signal: LeagueSignal) {
+        guard let wake else { return }
+        state.withLock { state in
+            state.outgoing.append(signal)
+            if state.outgoing.count > Self.maxOutgoing {
+                state.outgoing.removeFirst(state.outgoing.count - Self.maxOutgoing)
+            }
+        }
+        wake.yield()
     }
 
     /// The events from now on (with heartbeats) and a way to end them (which frees the slot),

@@ -38,7 +38,8 @@ public func buildApplication(
     let cache = ReadCache()
     let budget = ConnectionBudget(configuration)
     let events = LeagueEvents(
-        maxListeners: budget.listeners, maxListenersPerAddress: budget.listenersPerAddress)
+        maxListeners: budget.listeners, maxListenersPerAddress: budget.listenersPerAddress,
+        relays: configuration.signals != nil)
     router.middlewares.add(AfterWriteMiddleware(cache: cache, events: events))
     let authentication = Authentication(store: configuration.store, clock: configuration.clock)
     let limiter = RateLimiter(shared: configuration.store as? any SharedRateBuckets)
@@ -131,11 +132,16 @@ public func buildApplication(
     } else {
         server = .http1(configuration: http1)
     }
+    var services: [any Service] = []
+    if let signals = configuration.signals {
+        services.append(LeagueSignalService(signals: signals, events: events, cache: cache, logger: logger))
+    }
     return Application(
         router: router,
         server: server,
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "vsh"),
+        services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             if configuration.publicURL == nil {

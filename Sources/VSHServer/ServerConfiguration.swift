@@ -12,6 +12,9 @@ public struct ServerConfiguration: Sendable {
     public var store: any LeagueStore
     /// A replica the public reads (hunts, leaderboards, profiles) go to (`--read-db`); nil: `store`.
     public var readStore: (any LeagueStore)?
+    /// The channel to the other instances sharing the database (PostgreSQL's); nil: this instance
+    /// is alone (a SpatiaLite file), and its pages hear only its own events.
+    public var signals: (any LeagueSignals)?
     /// The database clients' own services (PostgreSQL's connection pools): run in the service
     /// group and shut down after the HTTP server, so that requests in flight finish first.
     public var databaseServices: [any Service] = []

@@ -209,7 +209,10 @@ extension VSH {
                 let host = self.host
                 var configuration = ServerConfiguration(
                     host: host, port: port, store: db, photos: store.photos(of: db))
-                if let postGIS { configuration.databaseServices.append(postGIS.service) }
+                if let postGIS {
+                    configuration.databaseServices.append(postGIS.service)
+                    configuration.signals = postGIS
+                }
                 if let readDB {
                     let replica = try await PostGISStore(url: readDB, readOnly: true)
                     configuration.readStore = replica

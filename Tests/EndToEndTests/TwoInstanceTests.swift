@@ -266,4 +266,46 @@ import VSHTestSupport
         #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
         #expect(doctor.stdout.contains("\(answers.count) check-ins"), "\(doctor.stdout)")
     }
+
+    /// A page listening to one instance hears what happens on another at once (PostgreSQL's LISTEN
+    /// and NOTIFY): an announcement made on the first, a check-in recorded there and the change it
+    /// makes; and the second's cached leaderboard is emptied, so the page reads the new board.
+    @Test func eventsReachPagesOnEveryInstance() async throws {
+        let (a, first, second) = try Self.twoInstances()
+        defer {
+            first.stop()
+            second.stop()
+        }
+        let ann = try await first.register("Ann Lee", email: "ann@example.org")
+        _ = try await first.register("Mo Kent", email: "mo@example.org")
+        #expect(try a.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
+        let mo = try #require(
+            try json(
+                try await first.call(
+                    "POST", "/v1/sessions", json: #"{"username": "Mo Kent", "password": "tumbling dice"}"#
+                ).body)["token"]?.string)
+        // The board as the second instance has it cached: Ann not on it yet.
+        #expect(!(try await second.call("GET", "/v1/leaderboard").body.contains("Ann Lee")))
+
+        let stream = try RawConnection(port: second.port)
+        defer { stream.close() }
+        try stream.send("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        #expect(stream.readHead(seconds: 10).hasPrefix("HTTP/1.1 200"))
+        _ = stream.readUntilClosed(seconds: 1)
+        let made = try await first.call(
+            "POST", "/v1/announcements", json: #"{"text": "Lunch at the café at 1"}"#, token: mo)
+        #expect(made.status == 201, "\(made.body)")
+        let announcement = try json(made.body)["id"]?.int ?? -1
+        let visit = try await Self.checkIn(
+            first.base, token: ann, session: .shared,
+            fields: [("lat", "36.0821"), ("lon", "-115.1727"), ("accuracy_m", "8"), ("fix_time", fixtureNow)])
+        #expect(visit.answer?["verdict"]?.string == "accepted", "\(visit.answer.map(\.compactText) ?? "")")
+        let checkIn = visit.answer?["id"]?.int ?? -1
+        let heard = stream.readUntilClosed(seconds: 3).text
+        #expect(heard.contains("event: announcement\ndata: \(announcement)\n"), "\(heard)")
+        #expect(heard.contains("event: checkin\ndata: \(checkIn)\n"), "\(heard)")
+        #expect(heard.contains("event: change\n"), "\(heard)")
+        #expect(!heard.contains("café") && !heard.contains("Ann"), "ids only: \(heard)")
+        #expect(try await second.call("GET", "/v1/leaderboard").body.contains("Ann Lee"))
+    }
 }
