@@ -264,5 +264,19 @@ import VSHTestSupport
         #expect(
             try workspace.master(["hunt", "set", "strip-classics", "--max-team-size", "none"]).status == 0)
         #expect(try json(try workspace.fileText("strip-classics"))["hunt"]?["max_team_size"] == nil)
+
+        // Players' positions on the organisers' map: on, written; off, gone from the file.
+        #expect(try workspace.master(["hunt", "set", "strip-classics", "--share-positions"]).status == 0)
+        #expect(try json(try workspace.fileText("strip-classics"))["hunt"]?["share_positions"] == .bool(true))
+        #expect(try workspace.master(["validate"]).status == 0)
+        #expect(try workspace.master(["hunt", "set", "strip-classics", "--no-share-positions"]).status == 0)
+        #expect(try json(try workspace.fileText("strip-classics"))["hunt"]?["share_positions"] == nil)
+        // In the file by hand, it must be true or false.
+        let text = try workspace.fileText("strip-classics").replacingOccurrences(
+            of: #""name": "Strip Classics","#, with: #""name": "Strip Classics", "share_positions": "yes","#)
+        #expect(text.contains(#""share_positions": "yes""#))
+        try text.write(toFile: workspace.hunts + "/strip-classics.geojson", atomically: true, encoding: .utf8)
+        let invalid = try workspace.master(["validate"])
+        #expect(invalid.status != 0 && invalid.stderr.contains("share_positions"), "\(invalid.stderr)")
     }
 }
