@@ -140,10 +140,12 @@ replay-test: test-deps build
 # Speed and memory of the main tasks on generated data (README, "Speed"). Not part of `make test`.
 bench: deps
 	@command -v cjpeg >/dev/null || (DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libjpeg-turbo-progs >/dev/null)
-	@if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk nginx-light >/dev/null; fi
+	@if ! command -v wrk >/dev/null || ! command -v perf >/dev/null || { ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; }; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk nginx-light linux-perf >/dev/null; fi
 	PATH="$(VENV)/bin:$$PATH" bash Benchmarks/run.sh
 	bash Benchmarks/serve.sh
+	bash Benchmarks/profile.sh
+	bash Benchmarks/signup.sh
 	bash Benchmarks/postgis.sh
 
 # This tree against another commit on the same data, alternating runs (after make bench): REV=<commit> RUNS=5.

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# make bench, the profile: where a release `vsh serve` spends its CPU on device-fix check-ins, by
+# `perf record` (999 samples a second, call graphs) on the service while wrk drives it as
+# Benchmarks/serve.sh does, on a copy of serve.sh's league (run serve.sh first). Prints the top
+# entries by self time (the function the CPU was in) and by module, as Markdown.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=.build/release/vsh
+S=bench-data/serve
+D=bench-data/profile
+CONNECTIONS=${VSH_BENCH_CONNECTIONS:-64}
+SECONDS_EACH=${VSH_BENCH_SECONDS:-15}
+[ -f "$S/tokens.txt" ] || { echo "run Benchmarks/serve.sh first (its league is profiled)" >&2; exit 1; }
+for tool in perf wrk; do
+  command -v $tool >/dev/null || { echo "$tool is not installed (make bench installs it)" >&2; exit 1; }
+done
+rm -rf "$D" && mkdir -p "$D"
+cp "$S/vsh.sqlite" "$D/vsh.sqlite"
+export VSH_BENCH_FIX_TIME=2026-11-21T19:59:00Z VSH_BENCH_TOKENS=$PWD/$S/tokens.txt VSH_BENCH_LUA=$PWD/Benchmarks/wrk
+trap '[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null' EXIT
+$BIN serve --port 0 --db "$D/vsh.sqlite" --hunts hunts --now 2026-11-21T20:00:00Z --checkins-per-minute 1000000 \
+  > "$D/serve.out" 2> "$D/serve.log" &
+PID=$!
+for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve.out" 2>/dev/null && break; sleep 0.025; done
+BASE=$(sed -n 's/^listening on //p' "$D/serve.out")
+[ -n "$BASE" ] || { echo "vsh serve did not start" >&2; exit 1; }
+# A short warm-up, then the profile of one wrk run.
+wrk -t2 -c"$CONNECTIONS" -d3s -s Benchmarks/wrk/checkin.lua "$BASE" >/dev/null 2>&1
+perf record -F 999 -g -o "$D/perf.data" -p "$PID" -- sleep "$SECONDS_EACH" 2> "$D/perf.log" &
+PERF=$!
+wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s Benchmarks/wrk/checkin.lua "$BASE" > "$D/wrk.txt" 2>&1
+wait $PERF
+kill -TERM $PID; wait $PID
+echo "perf record -F 999 -g of vsh serve during wrk -t2 -c$CONNECTIONS -d${SECONDS_EACH}s of device-fix check-ins, $(date -u +%Y-%m-%d), $(nproc) cores"
+echo
+echo "| self % | function |"
+echo "| --- | --- |"
+perf report -i "$D/perf.data" --no-children --sort symbol --stdio 2>/dev/null \
+  | grep -E '^ +[0-9.]+%' | head -20 \
+  | sed -E 's/^ +([0-9.]+%) +\[.\] +(.*)$/| \1 | `\2` |/' | cut -c1-160
+echo
+echo "| self % | module |"
+echo "| --- | --- |"
+perf report -i "$D/perf.data" --no-children --sort dso --stdio 2>/dev/null \
+  | grep -E '^ +[0-9.]+%' | head -8 | sed -E 's/^ +([0-9.]+%) +(.*)$/| \1 | `\2` |/'

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# make bench, the start line: 300 players sign up at once through nginx, the recommended reverse
+# proxy (all from one address, as a venue's players behind its NAT), to a release `vsh serve
+# --trust-proxy 127.0.0.1/32` on a fresh durable SpatiaLite league. Each player is a client that
+# sends POST /v1/accounts and, answered 429, waits the Retry-After it is given and tries again, as
+# the web app's sign-up form lets a player do. Prints a Markdown table: the time until all 300 are
+# in, the answers, each sign-up's latency, and the CPU the service spent a sign-up (from /proc),
+# beside one bcrypt hash at the service's cost timed alone.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=.build/release/vsh
+D=bench-data/signup
+PLAYERS=${VSH_BENCH_PLAYERS:-300}
+rm -rf "$D" && mkdir -p "$D/nginx"
+for tool in nginx python3; do
+  command -v $tool >/dev/null || [ -x /usr/sbin/$tool ] || { echo "$tool is not installed (make bench installs it)" >&2; exit 1; }
+done
+$BIN sync --db "$D/vsh.sqlite" --hunts hunts >/dev/null || exit 1
+trap '[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; [ -f "$D/nginx/nginx.pid" ] && kill "$(cat "$D/nginx/nginx.pid")" 2>/dev/null' EXIT
+$BIN serve --port 0 --db "$D/vsh.sqlite" --hunts hunts --trust-proxy 127.0.0.1/32 > "$D/serve.out" 2> "$D/serve.log" &
+PID=$!
+for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve.out" 2>/dev/null && break; sleep 0.025; done
+BASE=$(sed -n 's/^listening on //p' "$D/serve.out")
+[ -n "$BASE" ] || { echo "vsh serve did not start" >&2; exit 1; }
+NGINX_PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+cat > "$D/nginx/nginx.conf" <<CONF
+worker_processes 2;
+pid $PWD/$D/nginx/nginx.pid;
+error_log $PWD/$D/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $PWD/$D/nginx;
+  proxy_temp_path $PWD/$D/nginx;
+  fastcgi_temp_path $PWD/$D/nginx;
+  uwsgi_temp_path $PWD/$D/nginx;
+  scgi_temp_path $PWD/$D/nginx;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    location / {
+      proxy_pass ${BASE};
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto \$scheme;
+      proxy_read_timeout 120s;
+    }
+  }
+}
+CONF
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+$NGINX -c "$PWD/$D/nginx/nginx.conf" -p "$PWD/$D/nginx" || exit 1
+sleep 0.3
+python3 - "http://127.0.0.1:$NGINX_PORT" "$PID" "$PLAYERS" > "$D/result.json" <<'PY' || exit 1
+import json, os, sys, threading, time, urllib.error, urllib.request
+base, pid, players = sys.argv[1], sys.argv[2], int(sys.argv[3])
+tick = os.sysconf("SC_CLK_TCK")
+def cpu():
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / tick
+latencies, statuses, lock = [], {}, threading.Lock()
+def player(i):
+    body = json.dumps({"username": f"Start Line {i:03d}", "email": f"start{i}@example.org",
+                       "password": "a long password"}).encode()
+    while True:
+        request = urllib.request.Request(base + "/v1/accounts", data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        began = time.monotonic()
+        try:
+            with urllib.request.urlopen(request, timeout=120) as answer:
+                status, wait = answer.status, 0
+        except urllib.error.HTTPError as error:
+            status, wait = error.code, int(error.headers.get("Retry-After") or 1)
+        with lock:
+            latencies.append(time.monotonic() - began)
+            statuses[status] = statuses.get(status, 0) + 1
+        if status != 429:
+            return status
+        time.sleep(wait)
+cpu_before, began = cpu(), time.monotonic()
+threads = [threading.Thread(target=player, args=(i,)) for i in range(players)]
+for t in threads: t.start()
+for t in threads: t.join()
+elapsed, cpu_spent = time.monotonic() - began, cpu() - cpu_before
+latencies.sort()
+print(json.dumps({"seconds": elapsed, "statuses": statuses, "cpu_s": cpu_spent,
+                  "p50_ms": latencies[len(latencies) // 2] * 1000, "p99_ms": latencies[int(len(latencies) * 0.99)] * 1000}))
+PY
+kill -TERM $PID; wait $PID
+# One bcrypt hash at the service's cost, alone: `vsh player password` of a new player, minus the
+# same command's time for a name that does not exist (start-up, database), best of five.
+$BIN player add "Cost Probe" --db "$D/vsh.sqlite" --hunts hunts >/dev/null
+best() { python3 - "$@" <<'PY'
+import subprocess, sys, time
+runs = []
+for _ in range(5):
+    began = time.monotonic()
+    subprocess.run(sys.argv[1:], input=b"a long password\n", capture_output=True)
+    runs.append(time.monotonic() - began)
+print(min(runs) * 1000)
+PY
+}
+WITH=$(best $BIN player password "Cost Probe" --db "$D/vsh.sqlite" --hunts hunts)
+WITHOUT=$(best $BIN player password "Nobody At All" --db "$D/vsh.sqlite" --hunts hunts)
+python3 - "$D/result.json" "$WITH" "$WITHOUT" "$PLAYERS" <<'PY'
+import json, subprocess, sys
+r = json.load(open(sys.argv[1]))
+hash_ms = float(sys.argv[2]) - float(sys.argv[3])
+players = int(sys.argv[4])
+cost = subprocess.run(["grep", "-o", r"cost: UInt8 = [0-9]*", "Sources/VSHAccounts/Passwords.swift"],
+                      capture_output=True, text=True).stdout.split()[-1]
+created = r["statuses"].get("201", 0)
+print(f"| {players} sign-ups at once through nginx, one address | {r['seconds']:.1f} s until all are in | "
+      f"{r['p50_ms']:.0f} ms | {r['p99_ms']:.0f} ms | {created} created, {r['statuses'].get('429', 0)} answers 429 (then retried) | "
+      f"{r['cpu_s'] / max(created, 1) * 1000:.0f} ms of CPU a sign-up in vsh; one bcrypt hash at cost {cost}: {hash_ms:.0f} ms |")
+PY
