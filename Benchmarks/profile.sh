@@ -35,11 +35,18 @@ echo "perf record -F 999 -g of vsh serve during wrk -t2 -c$CONNECTIONS -d${SECON
 echo
 echo "| self % | function |"
 echo "| --- | --- |"
+# Swift's names demangled (the toolchain's `swift demangle`), cut to 120 characters.
+DEMANGLE=(cat)
+swift demangle --help >/dev/null 2>&1 && DEMANGLE=(swift demangle --simplified --compact)
 perf report -i "$D/perf.data" --no-children --sort symbol --stdio 2>/dev/null \
   | grep -E '^ +[0-9.]+%' | head -20 \
-  | sed -E 's/^ +([0-9.]+%) +\[.\] +(.*)$/| \1 | `\2` |/' | cut -c1-160
+  | sed -E 's/^ +([0-9.]+%) +\[.\] +//; s/ +$//' > "$D/top.txt"
+perf report -i "$D/perf.data" --no-children --sort symbol --stdio 2>/dev/null \
+  | grep -E '^ +[0-9.]+%' | head -20 | sed -E 's/^ +([0-9.]+%).*/\1/' > "$D/percent.txt"
+"${DEMANGLE[@]}" < "$D/top.txt" | cut -c1-120 | sed -E 's/[[:space:]]+$//' | paste -d'\t' "$D/percent.txt" - \
+  | awk -F'\t' '{ printf "| %s | `%s` |\n", $1, $2 }'
 echo
 echo "| self % | module |"
 echo "| --- | --- |"
 perf report -i "$D/perf.data" --no-children --sort dso --stdio 2>/dev/null \
-  | grep -E '^ +[0-9.]+%' | head -8 | sed -E 's/^ +([0-9.]+%) +(.*)$/| \1 | `\2` |/'
+  | grep -E '^ +[0-9.]+%' | head -8 | sed -E 's/ +$//; s/^ +([0-9.]+%) +(.*)$/| \1 | `\2` |/'
