@@ -6,6 +6,7 @@
 # not 200 bcrypt sign-ins.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/nginx.sh
 BIN=.build/release/vsh
 D=bench-data/serve
 CONNECTIONS=${VSH_BENCH_CONNECTIONS:-64}
@@ -89,24 +90,7 @@ kill -TERM $PID; wait $PID; STOP_STATUS=$?
 
 # nginx: the same bytes as a static file, same connections, same duration.
 NGINX_PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
-cat > "$D/nginx/nginx.conf" <<CONF
-worker_processes 2;
-pid $PWD/$D/nginx/nginx.pid;
-error_log $PWD/$D/nginx/error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  default_type application/json;
-  client_body_temp_path $PWD/$D/nginx;
-  proxy_temp_path $PWD/$D/nginx;
-  fastcgi_temp_path $PWD/$D/nginx;
-  uwsgi_temp_path $PWD/$D/nginx;
-  scgi_temp_path $PWD/$D/nginx;
-  server { listen 127.0.0.1:$NGINX_PORT; root $PWD/$D/nginx/html; }
-}
-CONF
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-$NGINX -c "$PWD/$D/nginx/nginx.conf" -p "$PWD/$D/nginx" || exit 1
+nginx_start "$PWD/$D/nginx" "$NGINX_PORT" "root $PWD/$D/nginx/html;" || exit 1
 sleep 0.3
 run -s Benchmarks/wrk/get.lua "http://127.0.0.1:$NGINX_PORT/leaderboard.json"
 PEER=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors")

@@ -8,6 +8,7 @@
 # beside one bcrypt hash at the service's cost timed alone.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/nginx.sh
 BIN=.build/release/vsh
 D=bench-data/signup
 PLAYERS=${VSH_BENCH_PLAYERS:-300}
@@ -23,33 +24,14 @@ for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve.out" 2>/dev/null && 
 BASE=$(sed -n 's/^listening on //p' "$D/serve.out")
 [ -n "$BASE" ] || { echo "vsh serve did not start" >&2; exit 1; }
 NGINX_PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
-cat > "$D/nginx/nginx.conf" <<CONF
-worker_processes 2;
-pid $PWD/$D/nginx/nginx.pid;
-error_log $PWD/$D/nginx/error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $PWD/$D/nginx;
-  proxy_temp_path $PWD/$D/nginx;
-  fastcgi_temp_path $PWD/$D/nginx;
-  uwsgi_temp_path $PWD/$D/nginx;
-  scgi_temp_path $PWD/$D/nginx;
-  server {
-    listen 127.0.0.1:$NGINX_PORT;
-    location / {
-      proxy_pass ${BASE};
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto \$scheme;
-      proxy_read_timeout 120s;
-    }
-  }
-}
-CONF
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-$NGINX -c "$PWD/$D/nginx/nginx.conf" -p "$PWD/$D/nginx" || exit 1
+nginx_start "$PWD/$D/nginx" "$NGINX_PORT" "location / {
+    proxy_pass ${BASE};
+    proxy_http_version 1.1;
+    proxy_set_header Connection \"\";
+    proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+    proxy_set_header X-Forwarded-Proto \$scheme;
+    proxy_read_timeout 120s;
+  }" || exit 1
 sleep 0.3
 python3 - "http://127.0.0.1:$NGINX_PORT" "$PID" "$PLAYERS" > "$D/result.json" <<'PY' || exit 1
 import json, os, sys, threading, time, urllib.error, urllib.request
