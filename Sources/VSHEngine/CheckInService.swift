@@ -64,6 +64,12 @@ public struct CheckInService: Sendable {
         return try await store.record(submission, photoFile: nil) { verifier.evaluate($0, facts: $1) }
     }
 
+    /// Decides and records a submission made with `submission(…)` (and placed by `CodePlacement`).
+    public func record(_ submission: Submission, photoFile: String?) async throws -> RecordedCheckIn {
+        let verifier = self.verifier
+        return try await store.record(submission, photoFile: photoFile) { verifier.evaluate($0, facts: $1) }
+    }
+
     /// Reads a photo check-in and keeps its photo, without recording it: for a `GroupCommit`.
     /// The same checks as `checkIn(player:photo:…)`, in the same order; `playerKnown` when the
     /// caller has just read the player (a server's session): the store is not asked again (the

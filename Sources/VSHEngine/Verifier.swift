@@ -26,11 +26,11 @@ public struct Verifier: Sendable {
     /// The rules, in the order they run and players read them.
     public var rules: [any VerificationRule] = Verifier.standardRules
 
-    /// vsh's twelve rules, in their order (README, "Check-in rules").
+    /// vsh's thirteen rules, in their order (README, "Check-in rules").
     public static let standardRules: [any VerificationRule] = [
         PositionRule(), CaptureTimeRule(), AccuracyRule(), NotInFutureRule(), PhotoAgeRule(),
         HuntWindowRule(),
-        ClocksAgreeRule(), AtStopRule(), UniquePhotoRule(), TravelSpeedRule(), StopOrderRule(),
+        ClocksAgreeRule(), AtStopRule(), CodeRule(), UniquePhotoRule(), TravelSpeedRule(), StopOrderRule(),
         FirstVisitRule(),
     ]
 

@@ -816,6 +816,20 @@ public actor MemoryStore: LeagueStore {
 
 extension MemoryStore {
     private func replaceCatalog(_ new: HuntCatalog) {
+        // A rotating code the file leaves to vsh keeps the secret it was given (`StoredStopSecrets`).
+        let previous = Dictionary(
+            catalog.hunts.flatMap(\.stops).compactMap { stop in
+                stop.rotatingCode?.secret.map { (stop.id, $0) }
+            },
+            uniquingKeysWith: { first, _ in first })
+        var hunts = new.hunts
+        for h in hunts.indices {
+            for s in hunts[h].stops.indices where hunts[h].stops[s].rotatingCode == .madeAtPublish {
+                let id = hunts[h].stops[s].id
+                hunts[h].stops[s].rotatingCode = .secret(previous[id] ?? RotatingCode.makeSecret())
+            }
+        }
+        let new = HuntCatalog(hunts: hunts, badges: new.badges)
         catalog = new
         index = GeofenceIndex(stops: new.hunts.flatMap(\.stops))
         rescoreEveryone()

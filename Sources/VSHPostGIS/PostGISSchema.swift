@@ -165,6 +165,12 @@ enum PostGISSchema {
     /// Banned players (0 or 1, as SQLite keeps it, so that `vsh db copy` moves it either way).
     static let version18: [String] = ["ALTER TABLE players ADD COLUMN banned bigint NOT NULL DEFAULT 0"]
 
+    /// Stops' printed codes and rotating-code secrets (`StoredStopSecrets`).
+    static let version24: [String] = [
+        "ALTER TABLE stops ADD COLUMN secrets text",
+        "DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat')",
+    ]
+
     /// Players' last positions for the organisers' map of a hunt that shares them; the hunt files
     /// are read again for their new field.
     static let version23: [String] = [

@@ -68,18 +68,18 @@ extension PostGISStore {
             for stopRow in try await db.query(
                 """
                 SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor, proof,
-                    translations
+                    translations, secrets
                 FROM stops WHERE hunt_id = \(huntID) ORDER BY position
                 """, logger: logger
             ).collect() {
                 let (
                     stopID, geometry, stopName, stopDescription, points, stopImage, area, featured, sponsor,
-                    stopProof, stopTranslations
+                    stopProof, stopTranslations, secrets
                 ) =
                     try stopRow.decode(
                         (
                             String, String, String, String, Int, String?, Double, Bool, String?, String?,
-                            String?
+                            String?, String?
                         ).self)
                 let geofence: Geofence
                 do {
@@ -96,6 +96,7 @@ extension PostGISStore {
                     image: stopImage, geofence: geofence, featured: featured, sponsor: sponsor,
                     proof: stopProof.flatMap(StopProof.parse) ?? [])
                 stop.translations = HuntFile.translations(stored: stopTranslations)
+                StoredStopSecrets.apply(secrets, to: &stop)
                 hunt.stops.append(stop)
                 areas[stopID] = area
             }
@@ -434,6 +435,15 @@ extension PostGISStore {
         _ db: PostgresConnection, with catalog: HuntCatalog, files: [String: String]
     ) async throws {
         try await db.query("DELETE FROM published_files", logger: logger)
+        // The secrets vsh made for stops (rotating codes written `true`) outlive the rows.
+        var previousSecrets: [String: String] = [:]
+        for row in try await db.query(
+            "SELECT id, secrets FROM stops WHERE secrets IS NOT NULL", logger: logger
+        )
+        .collect() {
+            let (id, secrets) = try row.decode((String, String).self)
+            previousSecrets[id] = secrets
+        }
         try await db.query("DELETE FROM stops", logger: logger)
         try await db.query("DELETE FROM hunts", logger: logger)
         try await db.query("DELETE FROM badges", logger: logger)
@@ -468,11 +478,12 @@ extension PostGISStore {
                 try await db.query(
                     """
                     INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom,
-                        area_m2, featured, sponsor, proof, translations)
+                        area_m2, featured, sponsor, proof, translations, secrets)
                     VALUES (\(stop.id), \(hunt.id), \(stopPosition), \(stop.name), \(stop.description), \(stop.points),
                         \(stop.image), \(geometry), ST_Multi(ST_GeomFromText(\(stop.geofence.wkt), 4326)), \(area),
                         \(stop.featured), \(stop.sponsor), \(stop.proof.isEmpty ? nil : StopProof.text(stop.proof)),
-                        \(Self.translationsText(stop.translations)))
+                        \(Self.translationsText(stop.translations)),
+                        \(StoredStopSecrets.text(for: stop, previous: previousSecrets[stop.id])))
                     """, logger: logger)
             }
         }

@@ -26,7 +26,7 @@ struct CheckInsController: Sendable {
     static let checkIn = Endpoint(.post, "/v1/checkins")
     static let mine = Endpoint(.get, "/v1/me/checkins")
     static var endpoints: [Endpoint] { [checkIn, mine] }
-    static let fields: Set<String> = ["lat", "lon", "accuracy_m", "fix_time", "hunt"]
+    static let fields: Set<String> = ["lat", "lon", "accuracy_m", "fix_time", "hunt", "code", "stop"]
 
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.checkIn, use: checkIn)
@@ -59,16 +59,25 @@ struct CheckInsController: Sendable {
         }
         let hunt = fields["hunt"].flatMap { $0.isEmpty ? nil : $0 }
         let hasFix = ["lat", "lon", "fix_time", "accuracy_m"].contains { fields[$0] != nil }
+        let code = fields["code"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        let stopID = fields["stop"].flatMap { $0.isEmpty ? nil : $0 }
+        // A code or a named stop is matched among the hunts this player sees (`CodePlacement`).
+        let hunts = code == nil && stopID == nil ? [] : try await visibleHunts(session)
+        // Matched before the photo is kept, so that an unknown stop or code burns nothing.
+        let meant = try CodePlacement.stop(named: stopID, code: code, in: hunts)
+        let codePlaces =
+            code != nil
+            && meant.map { CodePlacement.standsIn(for: $0, position: nil, hasDeviceFix: hasFix) } ?? false
         let service = CheckInService(store: store, photos: photos)
         let now = clock()
-        let checkIn: CheckInRequest
+        var checkIn: CheckInRequest
         switch (photo, hasFix) {
         case (let bytes?, let hasFix):
             let fix = try hasFix ? Self.deviceFix(fields) : nil
             let (submission, photoFile) = try await service.submission(
                 player: session.player.id, photo: bytes, name: "photo",
                 deviceFix: fix.map { ($0.position, $0.time, $0.accuracy) }, huntID: hunt, now: now,
-                playerKnown: true, requirePosition: true)
+                playerKnown: true, requirePosition: !codePlaces)
             checkIn = CheckInRequest(submission: submission, photoFile: photoFile)
         case (nil, true):
             let fix = try Self.deviceFix(fields)
@@ -78,9 +87,21 @@ struct CheckInsController: Sendable {
                 huntID: hunt, now: now, playerKnown: true)
             checkIn = CheckInRequest(submission: submission, photoFile: nil)
         case (nil, false):
-            throw Problem(
-                .unprocessableContent, "Missing evidence",
-                "send a photo, lat, lon, fix_time and accuracy_m, or both")
+            guard let code else {
+                throw Problem(
+                    .unprocessableContent, "Missing evidence",
+                    "send a photo, lat, lon, fix_time and accuracy_m, or both (or the stop's code)")
+            }
+            let submission = try CodePlacement.codeOnly(
+                player: session.player.id, stopID: stopID, code: code, huntID: hunt, in: hunts, now: now)
+            checkIn = CheckInRequest(submission: submission, photoFile: nil)
+        }
+        if code != nil || stopID != nil, checkIn.submission.placedByCode == nil {
+            checkIn.submission = try CodePlacement.place(
+                checkIn.submission, stopID: stopID, code: code, in: hunts)
+        }
+        if checkIn.submission.photo != nil, checkIn.submission.reportedPosition == nil {
+            throw SubmissionError.noPosition(note: checkIn.submission.photo?.metadata.positionNote ?? "none")
         }
         var claimed = checkIn
         claimed.idempotency = key.map {
@@ -97,6 +118,16 @@ struct CheckInsController: Sendable {
         case .repeated(let earlier):
             return try Self.replay(earlier, fingerprint: fingerprint)
         }
+    }
+
+    /// The hunts `session`'s player sees: the public ones, and the private ones they joined (every
+    /// one for organisers and moderators).
+    func visibleHunts(_ session: Session) async throws -> [Hunt] {
+        let all = try await store.hunts().map(\.hunt)
+        guard all.contains(where: { $0.visibility == .private }) else { return all }
+        if session.role == .organiser || session.role == .moderator { return all }
+        let joined = try await store.joinedHunts(player: session.player.id)
+        return all.filter { $0.visibility == .public || joined.contains($0.id) }
     }
 
     /// On a hunt's completion, the player's collage of it by e-mail (the original app's "collage by

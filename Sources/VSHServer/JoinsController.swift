@@ -18,12 +18,16 @@ struct JoinsController: Sendable {
     static let join = Endpoint(.post, "/v1/joins")
     static let joinCodeSVG = Endpoint(.get, "/v1/hunts/{id}/join-code.svg")
     static let joinCodePNG = Endpoint(.get, "/v1/hunts/{id}/join-code.png")
-    static var endpoints: [Endpoint] { [join, joinCodeSVG, joinCodePNG] }
+    static let stopCodeSVG = Endpoint(.get, "/v1/stops/{id}/code.svg")
+    static let stopCodePNG = Endpoint(.get, "/v1/stops/{id}/code.png")
+    static var endpoints: [Endpoint] { [join, joinCodeSVG, joinCodePNG, stopCodeSVG, stopCodePNG] }
 
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.join, use: join)
         router.on(Self.joinCodeSVG) { request, context in try await qrCode(request, context, png: false) }
         router.on(Self.joinCodePNG) { request, context in try await qrCode(request, context, png: true) }
+        router.on(Self.stopCodeSVG) { request, context in try await stopQRCode(request, context, png: false) }
+        router.on(Self.stopCodePNG) { request, context in try await stopQRCode(request, context, png: true) }
     }
 
     /// POST /v1/joins `{code}` → 200 `{hunt: {id, name}, team}`: the player joined the private hunt
@@ -89,13 +93,44 @@ struct JoinsController: Sendable {
         }
         let body =
             png ? qr.png(scale: 10) : Array(qr.svg(module: 10, title: "Join \(hunt.name): \(url)").utf8)
-        return Response(
+        return Self.picture(body, png: png, name: "\(hunt.id)-join-code")
+    }
+
+    /// GET /v1/stops/{id}/code.svg and .png (organisers) → the QR code of
+    /// `PUBLIC_URL/stops/ID?code=CODE`, the stop's printed code: scanned at the stop, it opens the
+    /// stop's page and checks in with the code. A stop whose code rotates has its screen instead.
+    func stopQRCode(_ request: Request, _ context: VSHRequestContext, png: Bool) async throws -> Response {
+        _ = try await authentication.requireOrganiser(request, to: "print a stop's code")
+        let raw = try context.parameters.require("id")
+        let id = raw.removingPercentEncoding ?? raw
+        guard let stop = try await store.hunts().lazy.flatMap(\.hunt.stops).first(where: { $0.id == id })
+        else {
+            throw Problem(.notFound, "Unknown stop", "there is no stop \"\(id.prefix(64))\"")
+        }
+        guard let code = stop.code else {
+            let detail =
+                stop.rotatingCode == nil
+                ? "stop \"\(id)\" has no printed code (give it one in the console or with vsh-master stop set --code auto)"
+                : "the code of stop \"\(id)\" rotates: its screen is /display/\(id)"
+            throw Problem(.notFound, "No printed code", detail)
+        }
+        let url = StopCodeSheet.url(publicURL: publicURL(), stop: stop.id, code: code)
+        guard let qr = QRCode(url) else {
+            throw Problem(.internalServerError, "No QR code", "the address is too long for a QR code")
+        }
+        let body = png ? qr.png(scale: 10) : Array(qr.svg(module: 10, title: "\(stop.name): \(url)").utf8)
+        return Self.picture(body, png: png, name: "\(stop.id)-code")
+    }
+
+    /// An SVG or PNG answer that no one caches and no browser runs anything in.
+    static func picture(_ body: [UInt8], png: Bool, name: String) -> Response {
+        Response(
             status: .ok,
             headers: [
                 .contentType: png ? "image/png" : "image/svg+xml", .cacheControl: "private, no-store",
                 HTTPField.Name("Content-Security-Policy")!:
                     "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-                .contentDisposition: "inline; filename=\"\(hunt.id)-join-code.\(png ? "png" : "svg")\"",
+                .contentDisposition: "inline; filename=\"\(name).\(png ? "png" : "svg")\"",
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }

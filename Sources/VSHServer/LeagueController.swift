@@ -66,12 +66,8 @@ struct LeagueController: Sendable {
             guard let stored = try await reads.hunt(id: id) else {
                 throw LeagueError.unknownHunt(id: id, known: [])
             }
-            var document = HuntFile.document(of: stored.hunt)
-            // The join code is the organisers' secret: never in what players are sent.
-            if case .object(var fields)? = document["hunt"] {
-                fields["join_code"] = nil
-                document["hunt"] = .object(fields)
-            }
+            // The join code and stops' codes are the organisers' secrets: never in what players are sent.
+            var document = HuntFile.document(of: stored.hunt, forPlayers: true)
             document["state"] = .string(stored.hunt.state(at: clock()).rawValue)
             return (ByteBuffer(string: JSONValue.object(document).prettyText), "application/geo+json")
         }

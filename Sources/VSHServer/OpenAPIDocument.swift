@@ -288,6 +288,7 @@ public enum OpenAPIDocument {
             "properties": .object([
                 "photo": .object(["type": .string("string"), "format": .string("binary")]),
                 "lat": number, "lon": number, "accuracy_m": number, "fix_time": dateTime, "hunt": string,
+                "code": string, "stop": string,
             ]),
             "additionalProperties": .bool(false),
         ]),
@@ -493,7 +494,7 @@ public enum OpenAPIDocument {
             "post":
                 operation(
                     "checkIn",
-                    "Check in with a photo, a device fix (lat, lon, fix_time, accuracy_m), or both: the fix places the player and the photo's own GPS, when present, must agree with it",
+                    "Check in with a photo, a device fix (lat, lon, fix_time, accuracy_m), or both: the fix places the player and the photo's own GPS, when present, must agree with it. A stop's code (`code`: printed there, or from its screen with `stop`) stands in for a position GPS could not give",
                     responses: [
                         (
                             "201",
@@ -834,6 +835,25 @@ public enum OpenAPIDocument {
                 responses: [
                     ("200", answer("The QR code", type: "image/png")), ("401", problem("No valid token")),
                     ("403", problem("Not an organiser")), ("404", problem("No such hunt, or no join code")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
+        "/v1/stops/{id}/code.svg": .object([
+            "get": operation(
+                "stopCodeSVG",
+                "The QR code of PUBLIC_URL/stops/ID?code=CODE, the stop's printed code (organisers)",
+                responses: [
+                    ("200", answer("The QR code", type: "image/svg+xml")), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")),
+                    ("404", problem("No such stop, or no printed code")),
+                ], parameters: [parameter("id", in: "path", string)], authenticated: true)
+        ]),
+        "/v1/stops/{id}/code.png": .object([
+            "get": operation(
+                "stopCodePNG", "The QR code of the stop's printed code as a PNG (organisers)",
+                responses: [
+                    ("200", answer("The QR code", type: "image/png")), ("401", problem("No valid token")),
+                    ("403", problem("Not an organiser")),
+                    ("404", problem("No such stop, or no printed code")),
                 ], parameters: [parameter("id", in: "path", string)], authenticated: true)
         ]),
         "/v1/announcements": .object([

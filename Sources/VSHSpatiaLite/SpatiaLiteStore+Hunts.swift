@@ -59,7 +59,7 @@ extension SpatiaLiteStore {
             let stopRows = try Row.fetchCursor(
                 db,
                 sql:
-                    "SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor, geometry_bin, proof, translations FROM stops WHERE hunt_id = ? ORDER BY position",
+                    "SELECT id, geometry_json, name, description, points, image, area_m2, featured, sponsor, geometry_bin, proof, translations, secrets FROM stops WHERE hunt_id = ? ORDER BY position",
                 arguments: [hunt.id])
             while let stopRow = try stopRows.next() {
                 let stopID: String = stopRow[0]
@@ -86,6 +86,7 @@ extension SpatiaLiteStore {
                     points: stopRow[4], image: stopRow[5], geofence: geofence, featured: stopRow[7],
                     sponsor: stopRow[8], proof: (stopRow[10] as String?).flatMap(StopProof.parse) ?? [])
                 stop.translations = HuntFile.translations(stored: stopRow[11])
+                StoredStopSecrets.apply(stopRow[12], to: &stop)
                 hunt.stops.append(stop)
                 areas[stopID] = stopRow[6]
             }

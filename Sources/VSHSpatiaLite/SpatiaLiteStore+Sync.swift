@@ -236,6 +236,11 @@ extension SpatiaLiteStore {
                 INSERT INTO sync_state(key, value) VALUES ('definitions', ?)
                 ON CONFLICT(key) DO UPDATE SET value = excluded.value
                 """, arguments: [UUID().uuidString])
+        // The secrets vsh made for stops (rotating codes written `true`) outlive the rows.
+        let previousSecrets = Dictionary(
+            try Row.fetchAll(db, sql: "SELECT id, secrets FROM stops WHERE secrets IS NOT NULL").map {
+                ($0[0] as String, $0[1] as String)
+            }, uniquingKeysWith: { first, _ in first })
         try db.execute(sql: "DELETE FROM stops")
         try db.execute(sql: "DELETE FROM hunts")
         try db.execute(sql: "DELETE FROM badges")
@@ -259,8 +264,8 @@ extension SpatiaLiteStore {
         let insertStop = try db.makeStatement(
             sql: """
                 INSERT INTO stops(id, hunt_id, position, name, description, points, image, geometry_json, geom, area_m2,
-                    featured, sponsor, geometry_bin, proof, translations)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?, ?, ?, ?, ?, ?)
+                    featured, sponsor, geometry_bin, proof, translations, secrets)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CastToMultiPolygon(GeomFromText(?, 4326)), ?, ?, ?, ?, ?, ?, ?)
                 """)
         for (position, hunt) in catalog.hunts.enumerated() {
             try insertHunt.execute(arguments: [
@@ -281,6 +286,7 @@ extension SpatiaLiteStore {
                     Data(HuntFile.storedBytes(stop.geofence)),
                     stop.proof.isEmpty ? nil : StopProof.text(stop.proof),
                     translationsText(stop.translations),
+                    StoredStopSecrets.text(for: stop, previous: previousSecrets[stop.id]),
                 ])
             }
         }

@@ -642,6 +642,15 @@ public final class SpatiaLiteStore: LeagueStore {
                     DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat');
                     """)
         }
+        migrator.registerMigration("v33-stop-secrets") { db in
+            // Stops' printed codes and rotating-code secrets (JSON, `StoredStopSecrets`); the hunt
+            // files are read again for their new fields.
+            try db.execute(
+                sql: """
+                    ALTER TABLE stops ADD COLUMN secrets TEXT;
+                    DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat');
+                    """)
+        }
         return migrator
     }
 }

@@ -75,7 +75,7 @@ struct StopFields: ParsableArguments {
     var image: String?
     @Option(
         help: ArgumentHelp(
-            "What a check-in here must bring besides what the hunt asks: photo, fix, both (photo,fix) or none.",
+            "What a check-in here must bring besides what the hunt asks: photo, fix, code (a list such as photo,code) or none.",
             valueName: "list"))
     var proof: String?
     @Flag(
@@ -87,6 +87,39 @@ struct StopFields: ParsableArguments {
             "Who sponsors the stop, shown wherever the stop is shown (\(Stop.maxSponsorLength) characters at most), or none.",
             valueName: "text"))
     var sponsor: String?
+    @Option(
+        help: ArgumentHelp(
+            "A code printed at the stop (a QR code: vsh-master codes): auto makes one, or give it (8 to 32 letters and digits without 0, O, 1, I), or none.",
+            valueName: "auto|code|none"))
+    var code: String?
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "A code on a screen at the stop that changes every 30 s (its secret is written in the hunt file; the screen is /display/STOP)."
+    )
+    var rotating: Bool?
+
+    /// The stop's codes as `--code` and `--rotating` change them (a rotating code keeps its secret).
+    func applyCodes(to stop: inout Stop) throws {
+        if let code {
+            switch code {
+            case "none": stop.code = nil
+            case "auto": stop.code = Secret(StopCode.make())
+            default:
+                let normalized = StopCode.normalized(code)
+                if let problem = StopCode.problem(normalized) {
+                    throw InputError("--code \(problem)", status: .usage)
+                }
+                stop.code = Secret(normalized)
+            }
+        }
+        switch rotating {
+        case nil: break
+        case false?: stop.rotatingCode = nil
+        case true?:
+            if stop.rotatingCode?.secret == nil { stop.rotatingCode = .secret(RotatingCode.makeSecret()) }
+        }
+    }
 
     /// The sponsor line as `--sponsor` gives it: `.some(nil)` for none, nil when not given.
     func sponsorChoice() throws -> String?? {
@@ -105,7 +138,8 @@ struct StopFields: ParsableArguments {
         guard let proof else { return nil }
         if proof == "none" { return [] }
         guard let value = StopProof.parse(proof), !value.isEmpty else {
-            throw InputError("--proof takes photo, fix, photo,fix or none", status: .usage)
+            throw InputError(
+                "--proof takes a list of photo, fix and code (photo,code), or none", status: .usage)
         }
         return value
     }
@@ -161,12 +195,13 @@ extension VSHMaster {
                     if let file = fields.image ?? source.photos.first {
                         image = try hunts.keepImage(file, as: id)
                     }
-                    target.stops.append(
-                        Stop(
-                            id: id, huntID: hunt, name: name, description: fields.description ?? "",
-                            points: points, image: image, geofence: geofence,
-                            featured: fields.featured ?? false,
-                            sponsor: sponsor, proof: proof ?? []))
+                    var stop = Stop(
+                        id: id, huntID: hunt, name: name, description: fields.description ?? "",
+                        points: points, image: image, geofence: geofence,
+                        featured: fields.featured ?? false,
+                        sponsor: sponsor, proof: proof ?? [])
+                    try fields.applyCodes(to: &stop)
+                    target.stops.append(stop)
                     try hunts.save([target])
                     let area = Geodesic.areaSquareMeters(of: geofence)
                     Output.line(
@@ -270,6 +305,7 @@ extension VSHMaster {
                     if let proof = try fields.proofChoice() { hunt.stops[index].proof = proof }
                     if let featured = fields.featured { hunt.stops[index].featured = featured }
                     if let sponsor = try fields.sponsorChoice() { hunt.stops[index].sponsor = sponsor }
+                    try fields.applyCodes(to: &hunt.stops[index])
                     if let geofence = try source.geofence(inspector: try SpatiaLiteInspector.standalone()) {
                         hunt.stops[index].geofence = geofence
                     }

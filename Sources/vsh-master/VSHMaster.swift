@@ -15,6 +15,6 @@ struct VSHMaster: AsyncParsableCommand {
         version: VSHVersion.current,
         subcommands: [
             HuntCommand.self, StopCommand.self, Validate.self, Format.self, Export.self, Import.self,
-            MapCommand.self, BasemapCommand.self,
+            MapCommand.self, BasemapCommand.self, Codes.self,
         ])
 }

@@ -15,6 +15,12 @@ extension VSH {
                 vsh checkin --player Ann --photo sign.jpg
                 vsh checkin --player Ann --fix 36.08201,-115.17273 --time 2026-11-21T19:30:00Z --accuracy 8
                 vsh checkin --player Ann --photo IMG_0412.jpg --fix 36.08201,-115.17273 --time 2026-11-21T19:30:00Z --accuracy 8
+                vsh checkin --player Ann --code K7MQ-R2XW-HT
+                vsh checkin --player Ann --stop sphere-atrium --code 492039 --photo atrium.jpg
+
+                A stop's code (printed at the stop, or shown on its screen) proves presence where GPS \
+                cannot: with no position, or one that indoor GPS put near the stop, it places the player \
+                inside the stop. A screen's code needs --stop.
 
                 The rules run in a fixed order (see the README) and every submission is recorded with each \
                 rule's result. Exit 0 accepted, 1 rejected, 2 pending review; 65 for an unreadable photo or an \
@@ -41,13 +47,20 @@ extension VSH {
         var accuracy: Double?
         @Option(help: "Check in to this hunt only (default: the hunt of the stop the position is at).")
         var hunt: String?
+        @Option(help: ArgumentHelp("The code printed at the stop or shown on its screen.", valueName: "code"))
+        var code: String?
+        @Option(help: ArgumentHelp("The stop meant (needed with a screen's code).", valueName: "id"))
+        var stop: String?
         @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now: String?
         @Flag(help: "One JSON object (shape in the README).") var json = false
 
         func validate() throws {
-            guard !photo.isEmpty || fix != nil else {
+            guard !photo.isEmpty || fix != nil || code != nil else {
                 throw ValidationError(
-                    "give --photo FILE, --fix LAT,LON, or both (a photo with the device's fix)")
+                    "give --photo FILE, --fix LAT,LON, or both (a photo with the device's fix), or --code")
+            }
+            if (code != nil || stop != nil) && photo.count > 1 {
+                throw ValidationError("--code and --stop go with one check-in, not a batch")
             }
             if fix != nil && time == nil {
                 throw ValidationError("--fix needs --time (when the device took the fix)")
@@ -74,13 +87,15 @@ extension VSH {
                 let files = try PhotoFiles.expand(photo)
                 let deviceFix = try self.deviceFix()
                 let playerID = try await db.requirePlayer(named: player).id
-                if files.count > 1 || (photo.count == 1 && files.count != 1) {
+                if code != nil || stop != nil {
+                    recorded = try await placed(
+                        service, player: playerID, files: files, deviceFix: deviceFix, clock: clock)
+                } else if files.count > 1 || (photo.count == 1 && files.count != 1) {
                     guard deviceFix == nil else {
                         throw InputError("--fix goes with one photo, not a folder", status: .usage)
                     }
                     return try await batch(service, player: playerID, files: files, clock: clock)
-                }
-                if let single = files.first {
+                } else if let single = files.first {
                     let bytes = try PhotoReader.fileBytes(path: single)
                     recorded = try await service.checkIn(
                         player: playerID, photo: bytes, name: single, deviceFix: deviceFix, huntID: hunt,
@@ -99,6 +114,47 @@ extension VSH {
                 }
                 return ExitStatus(recorded.decision.verdict)
             }
+        }
+
+        /// A check-in with `--code` or `--stop`: matched to its stop (`CodePlacement`) and recorded.
+        func placed(
+            _ service: CheckInService, player: PlayerID, files: [String],
+            deviceFix: (position: Coordinate, time: Date, accuracyMeters: Double?)?, clock: Date
+        ) async throws -> RecordedCheckIn {
+            guard files.count <= 1 else {
+                throw InputError("--code and --stop go with one photo, not a folder", status: .usage)
+            }
+            let hunts = try await service.store.hunts().map(\.hunt)
+            let meant = try CodePlacement.stop(named: stop, code: code, in: hunts)
+            var submission: Submission
+            var photoFile: String?
+            if let single = files.first {
+                let codePlaces =
+                    code != nil
+                    && meant.map {
+                        CodePlacement.standsIn(for: $0, position: nil, hasDeviceFix: deviceFix != nil)
+                    }
+                        ?? false
+                (submission, photoFile) = try await service.submission(
+                    player: player, photo: try PhotoReader.fileBytes(path: single), name: single,
+                    deviceFix: deviceFix, huntID: hunt, now: clock, requirePosition: !codePlaces)
+            } else if let deviceFix {
+                submission = try await service.submission(
+                    player: player, position: deviceFix.position, time: deviceFix.time,
+                    accuracyMeters: deviceFix.accuracyMeters, huntID: hunt, now: clock)
+            } else if let code {
+                submission = try CodePlacement.codeOnly(
+                    player: player, stopID: stop, code: code, huntID: hunt, in: hunts, now: clock)
+            } else {
+                throw InputError("--stop goes with --photo, --fix or --code", status: .usage)
+            }
+            if submission.placedByCode == nil {
+                submission = try CodePlacement.place(submission, stopID: stop, code: code, in: hunts)
+            }
+            if submission.photo != nil, submission.reportedPosition == nil {
+                throw SubmissionError.noPosition(note: submission.photo?.metadata.positionNote ?? "none")
+            }
+            return try await service.record(submission, photoFile: photoFile)
         }
 
         /// `--fix`, `--time` and `--accuracy` as a device fix, or nil without `--fix`.

@@ -28,6 +28,8 @@ public struct Rule: RawRepresentable, Hashable, Sendable, CustomStringConvertibl
     public static let clocksAgree = Rule(rawValue: "clocks_agree")
     /// At a stop.
     public static let atStop = Rule(rawValue: "at_stop")
+    /// The stop's printed or rotating code.
+    public static let code = Rule(rawValue: "code")
     /// The player's own photo.
     public static let uniquePhoto = Rule(rawValue: "unique_photo")
     /// A believable pace.
@@ -37,9 +39,10 @@ public struct Rule: RawRepresentable, Hashable, Sendable, CustomStringConvertibl
     /// The first visit earns the points.
     public static let firstVisit = Rule(rawValue: "first_visit")
 
-    /// vsh's twelve rules, in the order they run.
+    /// vsh's thirteen rules, in the order they run.
     public static let allCases: [Rule] = [
         .position, .captureTime, .accuracy, .notInFuture, .photoAge, .huntWindow, .clocksAgree, .atStop,
+        .code,
         .uniquePhoto, .travelSpeed, .stopOrder, .firstVisit,
     ]
 }

@@ -65,6 +65,14 @@ public struct Submission: Sendable {
 
     /// Set for device fixes that come from a replayed walk rather than a live device.
     public var isReplay = false
+    /// The stop the player means (`stop`), when they name one: it wins where stops overlap.
+    public var stopID: String?
+    /// The code the player brings (printed at the stop, or from its screen), as typed.
+    public var code: String?
+    /// The stop whose code stands in for a position the GPS could not give (`CodePlacement`): the
+    /// evidence's fix is then a point inside that stop, and the `code` rule must pass.
+    public var placedByCode: String?
+
     /// The recorded check-in this submission decides again (a moderator's approval re-runs the
     /// rules): the history questions leave it out, so that it is not its own neighbour or copy.
     public var recheckOf: Int64?

@@ -83,3 +83,46 @@ public struct BoundingBox: Hashable, Sendable {
         Coordinate(unchecked: (minLatitude + maxLatitude) / 2, (minLongitude + maxLongitude) / 2)
     }
 }
+
+extension Geofence {
+    /// A position inside the fence (not on its boundary, not in a hole), where a check-in that a
+    /// stop's code places is put: the middle of the widest stretch inside the largest polygon
+    /// along the latitude halfway up its shell (planar in degrees, which is exact enough for a
+    /// point that only has to be inside).
+    public var interiorPoint: Coordinate {
+        let polygon = polygons.max { abs($0.shell.signedAreaDegrees) < abs($1.shell.signedAreaDegrees) }!
+        var low = Double.infinity
+        var high = -Double.infinity
+        for position in polygon.shell.positions {
+            low = min(low, position.latitude)
+            high = max(high, position.latitude)
+        }
+        // Halfway up, nudged off any vertex's latitude so no crossing is counted twice.
+        var latitude = (low + high) / 2
+        let vertexLatitudes = Set(polygon.rings.flatMap { $0.positions.map(\.latitude) })
+        var nudge = (high - low) / 1_000_003
+        while vertexLatitudes.contains(latitude) && nudge > 0 {
+            latitude += nudge
+            nudge /= 2
+        }
+        var crossings: [Double] = []
+        for ring in polygon.rings {
+            for (a, b) in zip(ring.positions, ring.positions.dropFirst())
+            where (a.latitude > latitude) != (b.latitude > latitude) {
+                let t = (latitude - a.latitude) / (b.latitude - a.latitude)
+                crossings.append(a.longitude + t * (b.longitude - a.longitude))
+            }
+        }
+        crossings.sort()
+        var best: (width: Double, middle: Double)?
+        var index = 0
+        while index + 1 < crossings.count {
+            let width = crossings[index + 1] - crossings[index]
+            if best.map({ width > $0.width }) ?? true {
+                best = (width, (crossings[index] + crossings[index + 1]) / 2)
+            }
+            index += 2
+        }
+        return Coordinate(unchecked: latitude, best?.middle ?? bounds.center.longitude)
+    }
+}

@@ -155,6 +155,14 @@ public struct Stop: Hashable, Sendable {
     /// What a check-in here must bring besides what the hunt asks (`proof` in the stop's
     /// properties, a list): a prize stop asks for a photo in a hunt that takes device fixes.
     public var proof: Set<StopProof>
+    /// The code printed at the stop (`code`): a secret, never sent to players. A check-in that
+    /// brings it is at the stop even where GPS cannot say so (docs/anti-cheat.md).
+    public var code: Secret?
+    /// The code a screen at the stop shows, changing every 30 s (`rotating_code`).
+    public var rotatingCode: RotatingCode?
+
+    /// Whether a code (printed or rotating) proves presence here.
+    public var hasCode: Bool { code != nil || rotatingCode != nil }
 
     /// The stop's name and description in other languages, by language tag.
     public var translations: [String: Translation] = [:]
@@ -187,6 +195,8 @@ public enum StopProof: String, CaseIterable, Sendable, Hashable {
     case photo
     /// The phone's own position (a device fix): a photo placed by its EXIF GPS alone is refused.
     case fix
+    /// The stop's code, printed or rotating: a check-in without it is refused.
+    case code
 
     /// The list as hunt files and databases write it: in this type's order, comma-separated.
     public static func text(_ proof: Set<StopProof>) -> String {

@@ -44,6 +44,7 @@ public struct HuntCatalog: Sendable {
         var hunts: [Hunt] = []
         var stopOwners: [String: String] = [:]
         var joinCodeOwners: [String: String] = [:]
+        var stopCodeOwners: [String: String] = [:]
         var huntIDs = Set<String>()
         for source in sources {
             if source.bytes.count > HuntFile.maxFileBytes {
@@ -79,6 +80,21 @@ public struct HuntCatalog: Sendable {
                     }
                 }
                 for stop in hunt.stops {
+                    // A printed code names its stop: a player who scans it needs no other help.
+                    if let code = stop.code?.revealed {
+                        if let owner = stopCodeOwners[code] {
+                            errors.append(
+                                HuntFileError(
+                                    file: source.path, stop: stop.id,
+                                    problem: .invalidValue(
+                                        field: "code",
+                                        reason:
+                                            "is the code of stop \"\(owner)\" too: each stop needs its own")))
+                            clean = false
+                        } else {
+                            stopCodeOwners[code] = stop.id
+                        }
+                    }
                     if let owner = stopOwners[stop.id] {
                         errors.append(
                             HuntFileError(

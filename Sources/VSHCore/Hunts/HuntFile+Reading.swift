@@ -421,7 +421,8 @@ private struct Reader<Inspector: GeofenceInspector> {
                 } else {
                     fail(
                         .invalidValue(
-                            field: "proof", reason: "lists what a check-in must bring: \"photo\", \"fix\""),
+                            field: "proof",
+                            reason: "lists what a check-in must bring: \"photo\", \"fix\", \"code\""),
                         stop: id)
                     break
                 }
@@ -430,6 +431,49 @@ private struct Reader<Inspector: GeofenceInspector> {
             fail(
                 .wrongType(
                     field: "proof", expected: "a list such as [\"photo\"]", found: other.typeDescription),
+                stop: id)
+        }
+        var code: Secret?
+        if let value = string(properties, "code", required: false, stop: id) {
+            let normalized = StopCode.normalized(value)
+            if let problem = StopCode.problem(normalized) {
+                fail(.invalidValue(field: "code", reason: problem), stop: id)
+            } else {
+                code = Secret(normalized)
+            }
+        }
+        var rotating: RotatingCode?
+        switch properties["rotating_code"] {
+        case nil, .null?, .bool(false)?: break
+        case .bool(true)?: rotating = .madeAtPublish
+        case .object(let object)?:
+            if let unknown = object.keys.sorted().first(where: { $0 != "secret" }) {
+                fail(.unknownField("rotating_code.\(unknown)"), stop: id)
+            } else if case .string(let text)? = object["secret"] {
+                if let problem = RotatingCode.problem(text) {
+                    fail(.invalidValue(field: "rotating_code.secret", reason: problem), stop: id)
+                } else {
+                    rotating = .secret(
+                        Secret(text.uppercased().filter { $0 != " " && $0 != "-" && $0 != "=" }))
+                }
+            } else {
+                fail(.missingField("rotating_code.secret"), stop: id)
+            }
+        case let other?:
+            fail(
+                .wrongType(
+                    field: "rotating_code", expected: "true, or an object with its \"secret\"",
+                    found: other.typeDescription), stop: id)
+        }
+        if proof.contains(.code), code == nil, rotating == nil,
+            properties["code"] == nil, properties["rotating_code"] == nil
+        {
+            fail(
+                .invalidValue(
+                    field: "proof",
+                    reason:
+                        "lists \"code\", but the stop has no \"code\" or \"rotating_code\" for players to bring"
+                ),
                 stop: id)
         }
         guard let geometry = feature["geometry"], geometry != .null else {
@@ -467,6 +511,8 @@ private struct Reader<Inspector: GeofenceInspector> {
             id: id, huntID: huntID, name: name, description: description, points: Int(points), image: image,
             geofence: geofence, featured: featured, sponsor: sponsor, proof: proof)
         stop.translations = translated
+        stop.code = code
+        stop.rotatingCode = rotating
         return stop
     }
 }

@@ -7,7 +7,8 @@ extension HuntFile {
     /// position a line, coordinates to 7 decimals. Writing the same hunt twice
     /// gives the same bytes, and a change to one stop is a small diff.
     /// The hunt's metadata with the file's field names (the `hunt` member; also `vsh hunt --json`).
-    public static func metadata(of hunt: Hunt) -> JSONObject {
+    /// `forPlayers` leaves out the organisers' secrets (`join_code`).
+    public static func metadata(of hunt: Hunt, forPlayers: Bool = false) -> JSONObject {
         var fields: JSONObject = [
             "id": .string(hunt.id),
             "name": .string(hunt.name),
@@ -34,7 +35,7 @@ extension HuntFile {
         if let minimum = hunt.minDurationSeconds { fields["min_duration_s"] = .double(minimum) }
         if !hunt.translations.isEmpty { fields["translations"] = translationsJSON(hunt.translations) }
         if hunt.visibility != .public { fields["visibility"] = .string(hunt.visibility.rawValue) }
-        if let code = hunt.joinCode { fields["join_code"] = .string(code) }
+        if let code = hunt.joinCode, !forPlayers { fields["join_code"] = .string(code) }
         if hunt.play != .solo { fields["play"] = .string(hunt.play.rawValue) }
         if let size = hunt.maxTeamSize { fields["max_team_size"] = .int(size) }
         if hunt.sharePositions { fields["share_positions"] = .bool(true) }
@@ -46,9 +47,11 @@ extension HuntFile {
         JSONValue.object(document(of: hunt)).prettyText
     }
 
-    /// The hunt file as a JSON value (`text(of:)` writes it).
-    public static func document(of hunt: Hunt) -> JSONObject {
-        let meta = metadata(of: hunt)
+    /// The hunt file as a JSON value (`text(of:)` writes it). `forPlayers` leaves out every secret
+    /// (the join code, stops' codes and rotating-code secrets) and says instead, for each stop
+    /// with a code, `"has_code": true`: what the players' app is sent.
+    public static func document(of hunt: Hunt, forPlayers: Bool = false) -> JSONObject {
+        let meta = metadata(of: hunt, forPlayers: forPlayers)
         let features = hunt.stops.map { stop -> JSONValue in
             var properties: JSONObject = [
                 "name": .string(stop.name), "description": .string(stop.description),
@@ -62,6 +65,17 @@ extension HuntFile {
             if !stop.proof.isEmpty {
                 properties["proof"] = .array(
                     StopProof.allCases.filter(stop.proof.contains).map { .string($0.rawValue) })
+            }
+            if forPlayers {
+                if stop.hasCode { properties["has_code"] = .bool(true) }
+            } else {
+                if let code = stop.code { properties["code"] = .string(code.revealed) }
+                switch stop.rotatingCode {
+                case nil: break
+                case .madeAtPublish?: properties["rotating_code"] = .bool(true)
+                case .secret(let secret)?:
+                    properties["rotating_code"] = .object(["secret": .string(secret.revealed)])
+                }
             }
             return .object([
                 "type": .string("Feature"),

@@ -76,11 +76,25 @@ public enum SubmissionError: Error, Equatable, Sendable, CustomStringConvertible
     /// A photo without a usable GPS position and no device fix: nothing could place the player,
     /// so the check-in could never be accepted (the service refuses it rather than burn the photo).
     case noPosition(note: String)
+    /// The check-in names a stop (`stop`) that no hunt the player sees has.
+    case unknownStop(String)
+    /// The check-in brings a code that is no stop's printed code and names no stop.
+    case codeNamesNoStop
+    /// A check-in with a code and nothing else, for a stop whose code cannot place the player (it
+    /// has none, or asks for the phone's position too).
+    case codeCannotPlace(stop: String)
 
     /// The message.
     public var description: String {
         switch self {
         case .invalidAccuracy: return "accuracy must be a distance in metres, 0 or more"
+        case .unknownStop(let id): return "stop: there is no stop \"\(id.prefix(64))\""
+        case .codeCannotPlace(let stop):
+            return
+                "no position: \(stop) takes no code in place of your phone's position; allow this site to use your location and try again"
+        case .codeNamesNoStop:
+            return
+                "code: it is no stop's printed code; check it, or open the stop's page and type it there (a screen's code needs the stop)"
         case .noPosition(let note):
             return
                 "no position: the photo has no usable GPS position (\(note)) and no device position (lat, lon, fix_time, accuracy_m) came with it; allow this site to use your location and try again"
@@ -90,7 +104,7 @@ public enum SubmissionError: Error, Equatable, Sendable, CustomStringConvertible
     /// An invalid request for a bad accuracy; invalid data for input that cannot be judged.
     public var errorKind: ErrorKind {
         switch self {
-        case .invalidAccuracy: return .invalidRequest
+        case .invalidAccuracy, .unknownStop, .codeNamesNoStop, .codeCannotPlace: return .invalidRequest
         case .noPosition: return .invalidData
         }
     }

@@ -17,7 +17,9 @@ public struct AtStopRule: VerificationRule {
         guard context.position != nil else { return RuleResult(rule, .skipped, "no position") }
         let facts = context.facts
         let result: RuleResult
-        if let covering = facts.coveringStops.first(where: { facts.visitedStops[$0.id] == nil })
+        let wanted = context.submission.placedByCode ?? context.submission.stopID
+        if let covering = facts.coveringStops.first(where: { $0.id == wanted })
+            ?? facts.coveringStops.first(where: { facts.visitedStops[$0.id] == nil })
             ?? facts.coveringStops.first
         {
             context.stop = covering

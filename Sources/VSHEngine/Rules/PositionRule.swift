@@ -27,7 +27,8 @@ public struct PositionRule: VerificationRule {
         case .device(let position, _, _):
             found = position
         case .photoWithFix(let photo, let position, _, let deviceAccuracy):
-            if let photoPosition = photo.metadata.position {
+            // A stop's code placed the player: `CodePlacement` kept the photo's GPS within reach.
+            if let photoPosition = photo.metadata.position, context.submission.placedByCode == nil {
                 let gap = Geodesic.shortDistanceMeters(position, photoPosition)
                 let slack = (deviceAccuracy ?? 0) + (photo.metadata.accuracyMeters ?? 0)
                 if gap - slack > context.limits.photoFixAgreementMeters {
@@ -43,6 +44,11 @@ public struct PositionRule: VerificationRule {
             return RuleResult(rule, .failed, "the position is 0, 0 (a placeholder, not a place)")
         }
         context.position = found
+        if let stopID = context.submission.placedByCode {
+            let name = context.facts.hunt?.stops.first { $0.id == stopID }?.name ?? stopID
+            return RuleResult(
+                rule, .passed, "no usable GPS fix: the code of \(name) stands in for it (see the code rule)")
+        }
         if case .photoWithFix(let photo, _, _, _) = context.submission.evidence {
             let how =
                 photo.metadata.position == nil ? "the photo carries no GPS" : "the photo's GPS agrees with it"

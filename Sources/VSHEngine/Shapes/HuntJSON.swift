@@ -8,9 +8,8 @@ public enum HuntJSON {
     /// `closed`).
     public static func hunt(_ stored: StoredHunt, withStops: Bool, at now: Date? = nil) -> JSONValue {
         let hunt = stored.hunt
-        var object = HuntFile.metadata(of: hunt)
         // The join code is the organisers' secret (players join with it): never in a feed.
-        object["join_code"] = nil
+        var object = HuntFile.metadata(of: hunt, forPlayers: true)
         object["total_points"] = .int(hunt.totalPoints)
         if let now { object["state"] = .string(hunt.state(at: now).rawValue) }
         if withStops {
@@ -30,6 +29,7 @@ public enum HuntJSON {
                         ]),
                     ]
                     if stop.featured { fields["featured"] = .bool(true) }
+                    if stop.hasCode { fields["has_code"] = .bool(true) }
                     if let sponsor = stop.sponsor { fields["sponsor"] = .string(sponsor) }
                     if !stop.translations.isEmpty {
                         fields["translations"] = HuntFile.translationsJSON(stop.translations)

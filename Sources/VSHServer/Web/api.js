@@ -91,6 +91,8 @@ export function sendCheckIn(item, onProgress = () => {}) {
       form.append('fix_time', item.fixTime);
     }
     if (item.hunt) form.append('hunt', item.hunt);
+    // A stop's code (printed there, or on its screen) goes with the stop it was typed for.
+    if (item.code) { form.append('code', item.code); form.append('stop', item.stop); }
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/v1/checkins');
     for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);

@@ -10,6 +10,11 @@ import { main, cleanups, hunts, go, redraw, say, needSession, feed, huntFile, fi
 
 export async function stopPage(id) {
   const { hunt, state, file, feature, number: stopNumber } = await findStop(id);
+  // A scanned QR code opens /stops/ID?code=CODE: the code is kept for the check-in and taken out of
+  // the address bar, so that a screenshot or a shared link does not pass it on.
+  const params = new URLSearchParams(location.search);
+  const scanned = params.get('code') || '';
+  if (scanned && session()) history.replaceState(history.state, '', location.pathname);
   const s = session();
   const visited = await visitedStops();
   const p = feature.properties;
@@ -28,7 +33,8 @@ export async function stopPage(id) {
     positionSharing(hunt, state, where),
     mapBox, distance,
     !open ? schedule(hunt, state, { live: true })
-      : s ? checkInForm(hunt, file, feature, where, visited) : h('p', { class: 'note' }, h('a', { href: `/signin?next=/stops/${id}` }, t('Sign in')), ` ${t('to check in here.')}`));
+      : s ? checkInForm(hunt, file, feature, where, visited, scanned)
+        : h('p', { class: 'note' }, h('a', { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, t('Sign in')), ` ${t('to check in here.')}`));
   const map = await drawMap(mapBox, localStops([feature]), { visited, label: t('Map of {stop}', { stop: local(p, 'name') }), numbers: new Map([[id, stopNumber]]) });
   where.onChange((w) => {
     map.setPosition(w.fix);
@@ -66,9 +72,19 @@ function locationHelp(problem, retry) {
     h('button', { type: 'button', class: 'retry', onclick: retry }, t('Try again')));
 }
 
-function checkInForm(hunt, collection, feature, where, visited) {
+function checkInForm(hunt, collection, feature, where, visited, scanned) {
   const s = session();
-  const photo = h('input', { type: 'file', id: 'photo', name: 'photo', accept: 'image/*', capture: 'environment', required: true, 'aria-describedby': 'photo-help photo-error' });
+  const p = feature.properties;
+  const proof = p.proof || [];
+  // A photo is needed when the hunt or the stop asks for one; else a stop's code can be enough.
+  const photoNeeded = hunt.proof === 'photo' || proof.includes('photo');
+  const codeWanted = Boolean(p.has_code || scanned);
+  const photo = h('input', { type: 'file', id: 'photo', name: 'photo', accept: 'image/*', capture: 'environment', required: photoNeeded || !codeWanted, 'aria-describedby': 'photo-help photo-error' });
+  const code = codeWanted ? h('input', { type: 'text', id: 'code', name: 'code', value: scanned, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', maxlength: 40, required: proof.includes('code'), 'aria-describedby': 'code-help' }) : null;
+  const codeHelp = codeWanted ? h('p', { id: 'code-help', class: 'help' },
+    scanned ? t('✓ Code scanned at the stop: it goes with your check-in.')
+      : proof.includes('code') ? t('Scan the QR code at the stop with your camera, or type the code shown there.')
+        : t('No GPS indoors? Scan the QR code at the stop, or type the code shown there.')) : null;
   const preview = h('img', { class: 'preview', alt: t('The photo you picked'), hidden: true });
   const bar = h('progress', { max: 1, value: 0, hidden: true, 'aria-label': t('Upload') });
   const error = h('p', { id: 'photo-error', class: 'field-error' });
@@ -115,32 +131,36 @@ function checkInForm(hunt, collection, feature, where, visited) {
   });
   async function submit() {
     const file = photo.files[0];
-    if (!file) { error.textContent = t('Take or pick a photo of the stop first.'); photo.setAttribute('aria-invalid', 'true'); photo.focus(); return; }
+    const typed = code ? code.value.trim() : '';
+    if (code && proof.includes('code') && !typed) { error.textContent = t('Type the code shown at the stop, or scan its QR code.'); code.setAttribute('aria-invalid', 'true'); code.focus(); return; }
+    if (!file && (photoNeeded || !typed)) { error.textContent = t('Take or pick a photo of the stop first.'); photo.setAttribute('aria-invalid', 'true'); photo.focus(); return; }
     photo.removeAttribute('aria-invalid');
+    if (code) code.removeAttribute('aria-invalid');
     button.disabled = true;
     sending = true;
     try {
       let fix = where.fresh();
-      if (!fix && !where.problem) {
+      // With a code the check-in need not wait for GPS: indoors it may never come.
+      if (!fix && !where.problem && !typed) {
         button.textContent = t('Waiting for your position…');
         fill(result, h('p', { role: 'status' }, t('Waiting for your position…')));
         fix = await where.next(20000);
       }
-      if (!fix && !(await position.photoHasGPS(file))) {
+      if (!fix && !typed && !(await position.photoHasGPS(file))) {
         // Without a position nothing can place the player: nothing is sent, the photo stays theirs.
         explain();
         return;
       }
       const item = {
         key: newKey(), player: s.player.id, hunt: hunt.id, stop: feature.id, stopName: local(feature.properties, 'name'),
-        photo: file, photoName: file.name || 'photo.jpg', lat: fix ? fix.lat : null, lon: fix ? fix.lon : null,
+        photo: file || null, photoName: file ? (file.name || 'photo.jpg') : null, code: typed || null, lat: fix ? fix.lat : null, lon: fix ? fix.lon : null,
         accuracy: fix ? fix.accuracy : null, fixTime: fix ? new Date(fix.time).toISOString() : null, created: Date.now(),
         zone: hunt.timezone,
       };
       try {
         if (!navigator.onLine) throw new OfflineError('offline');
         button.textContent = t('Sending…');
-        fill(result, h('p', { role: 'status' }, fix ? t('Sending…') : t('Sending: the photo\'s own GPS places you…')));
+        fill(result, h('p', { role: 'status' }, fix || typed ? t('Sending…') : t('Sending: the photo\'s own GPS places you…')));
         bar.hidden = false;
         const answer = await sendCheckIn(item, (fraction) => { bar.value = fraction; });
         bar.hidden = true;
@@ -177,10 +197,13 @@ function checkInForm(hunt, collection, feature, where, visited) {
       show();
     }
   }
-  const label = h('label', { for: 'photo' }, t('Photo of the stop'));
-  const controls = [label, photo, fixLine, error, preview, button];
+  const label = h('label', { for: 'photo' }, photoNeeded || !codeWanted ? t('Photo of the stop') : t('Photo of the stop (if you like)'));
+  const codeLabel = code ? h('label', { for: 'code' }, t('Code from the stop')) : null;
+  const controls = [label, photo, fixLine, codeLabel, code, codeHelp, error, preview, button].filter(Boolean);
   const form = h('form', { class: 'checkin', novalidate: true, onsubmit: (event) => { event.preventDefault(); submit(); } },
-    h('h2', {}, t('Check in')), label, photo, fixLine, error, preview, button, bar, result);
+    h('h2', {}, t('Check in')), label, photo, fixLine, codeLabel, code, codeHelp, error, preview, button, bar, result);
   show();
+  // Scanned at the stop, and nothing else asked: the check-in goes at once.
+  if (scanned && !photoNeeded) setTimeout(submit, 0);
   return form;
 }
