@@ -20,7 +20,10 @@ struct JoinsController: Sendable {
     static let joinCodePNG = Endpoint(.get, "/v1/hunts/{id}/join-code.png")
     static let stopCodeSVG = Endpoint(.get, "/v1/stops/{id}/code.svg")
     static let stopCodePNG = Endpoint(.get, "/v1/stops/{id}/code.png")
-    static var endpoints: [Endpoint] { [join, joinCodeSVG, joinCodePNG, stopCodeSVG, stopCodePNG] }
+    static let stopDisplay = Endpoint(.get, "/v1/stops/{id}/display")
+    static var endpoints: [Endpoint] {
+        [join, joinCodeSVG, joinCodePNG, stopCodeSVG, stopCodePNG, stopDisplay]
+    }
 
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.join, use: join)
@@ -28,6 +31,7 @@ struct JoinsController: Sendable {
         router.on(Self.joinCodePNG) { request, context in try await qrCode(request, context, png: true) }
         router.on(Self.stopCodeSVG) { request, context in try await stopQRCode(request, context, png: false) }
         router.on(Self.stopCodePNG) { request, context in try await stopQRCode(request, context, png: true) }
+        router.on(Self.stopDisplay, use: display)
     }
 
     /// POST /v1/joins `{code}` → 200 `{hunt: {id, name}, team}`: the player joined the private hunt
@@ -120,6 +124,90 @@ struct JoinsController: Sendable {
         }
         let body = png ? qr.png(scale: 10) : Array(qr.svg(module: 10, title: "\(stop.name): \(url)").utf8)
         return Self.picture(body, png: png, name: "\(stop.id)-code")
+    }
+
+    /// How far ahead a screen is given its codes: it keeps showing them this long without a connection.
+    static let displayAhead: Double = 4 * 3600
+
+    /// GET /v1/stops/{id}/display (an organiser, or `?token=` the stop's screen link) → what the screen
+    /// at a stop with a rotating code shows: `{stop, name, hunt, hunt_name, step_s, digits, now,
+    /// codes: [{at, code, qr: {size, bits}}]}`, each 30-s code from the previous step to four hours
+    /// ahead with its QR code (`PUBLIC_URL/stops/ID?code=CODE`; `bits` the modules row by row, dark
+    /// 1, most significant bit first, in Base64), so that the page keeps going on its own clock
+    /// without a connection. Organisers also get `screen_url`, the link for one screen. Never the
+    /// secret.
+    @Sendable func display(_ request: Request, context: VSHRequestContext) async throws -> Response {
+        let raw = try context.parameters.require("id")
+        let id = raw.removingPercentEncoding ?? raw
+        let token: String? = request.uri.queryParameters.get("token").map { String($0) }
+        var organiser = false
+        if token == nil {
+            _ = try await authentication.requireOrganiser(request, to: "open a stop's screen")
+            organiser = true
+        }
+        let unknown = Problem(
+            .notFound, "Unknown screen", "no stop \"\(id.prefix(64))\" has a screen with this link")
+        let hunts = try await store.hunts().map(\.hunt)
+        guard let hunt = hunts.first(where: { $0.stops.contains { $0.id == id } }),
+            let stop = hunt.stops.first(where: { $0.id == id })
+        else { throw unknown }
+        guard let secret = stop.rotatingCode?.secret, let key = Base32.decode(secret.revealed) else {
+            if organiser {
+                throw Problem(
+                    .notFound, "No rotating code",
+                    "stop \"\(id)\" has no rotating code (tick \"A screen at the stop shows a code\" in the console)"
+                )
+            }
+            throw unknown
+        }
+        if let token, !RotatingCode.isDisplayToken(token, secret: secret, stop: stop.id) { throw unknown }
+        let now = clock()
+        let first = TOTP.counter(at: now) - 1
+        let steps = Int64(Self.displayAhead / TOTP.step) + 1
+        var codes: [JSONValue] = []
+        codes.reserveCapacity(Int(steps) + 1)
+        for counter in first...(first + steps) {
+            let code = TOTP.code(secret: key, counter: counter)
+            let url = StopCodeSheet.url(publicURL: publicURL(), stop: stop.id, code: Secret(code))
+            guard let qr = QRCode(url) else { continue }
+            codes.append(
+                .object([
+                    "at": .int(Int(counter) * Int(TOTP.step)), "code": .string(code),
+                    "qr": .object(["size": .int(qr.width), "bits": .string(Self.bits(qr))]),
+                ]))
+        }
+        var fields: JSONObject = [
+            "stop": .string(stop.id), "name": .string(stop.name), "hunt": .string(hunt.id),
+            "hunt_name": .string(hunt.name), "timezone": .string(hunt.timeZone),
+            "step_s": .int(Int(TOTP.step)), "digits": .int(TOTP.digits),
+            "now": .string(RFC3339.format(now)), "codes": .array(codes),
+        ]
+        if organiser, let token = RotatingCode.displayToken(secret: secret, stop: stop.id) {
+            fields["screen_url"] = .string("\(publicURL())/display/\(stop.id)?token=\(token)")
+        }
+        var response = JSONBodies.response(.object(fields))
+        response.headers[.cacheControl] = "private, no-store"
+        return response
+    }
+
+    /// A QR code's modules row by row, dark 1, most significant bit first, in Base64.
+    static func bits(_ qr: QRCode) -> String {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        var count = 0
+        for row in qr.modules {
+            for dark in row {
+                byte = (byte << 1) | (dark ? 1 : 0)
+                count += 1
+                if count == 8 {
+                    bytes.append(byte)
+                    byte = 0
+                    count = 0
+                }
+            }
+        }
+        if count > 0 { bytes.append(byte << UInt8(8 - count)) }
+        return Data(bytes).base64EncodedString()
     }
 
     /// An SVG or PNG answer that no one caches and no browser runs anything in.

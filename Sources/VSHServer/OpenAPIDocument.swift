@@ -856,6 +856,18 @@ public enum OpenAPIDocument {
                     ("404", problem("No such stop, or no printed code")),
                 ], parameters: [parameter("id", in: "path", string)], authenticated: true)
         ]),
+        "/v1/stops/{id}/display": .object([
+            "get": operation(
+                "stopDisplay",
+                "What the screen at a stop with a rotating code shows: each 30-s code for the next four hours with its QR code (an organiser, or the screen's link token)",
+                responses: [
+                    ("200", answer("The codes", .object(["type": .string("object")]))),
+                    ("401", problem("No valid token")), ("403", problem("Not an organiser")),
+                    ("404", problem("No such stop, no rotating code, or a wrong screen link")),
+                ],
+                parameters: [parameter("id", in: "path", string), parameter("token", in: "query", string)],
+                authenticated: true)
+        ]),
         "/v1/announcements": .object([
             "get": operation(
                 "announcements",

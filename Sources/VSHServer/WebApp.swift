@@ -27,6 +27,7 @@ struct WebApp: Sendable {
         "/", "/signup", "/signin", "/reset-password", "/hunts/:id", "/stops/:id", "/leaderboard",
         "/players/:username", "/me",
         "/review", "/organise", "/organise/:id", "/join/:code", "/board/:hunt", "/teams/:team", "/live",
+        "/display/:stop",
     ]
 
     init(configuration: WebConfiguration, store: any LeagueStore, publicURL: @escaping @Sendable () -> String)

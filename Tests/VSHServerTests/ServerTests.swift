@@ -66,7 +66,7 @@ import VSHTestSupport
     /// `Endpoint.all`), and `/openapi.json` serves that document.
     @Test func theDocumentIsTheRouter() async throws {
         #expect(OpenAPIDocument.documentedEndpoints == Set(Endpoint.all))
-        #expect(Endpoint.all.count == 57)
+        #expect(Endpoint.all.count == 60)
         try await app.test(.router) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(response.status == .ok)

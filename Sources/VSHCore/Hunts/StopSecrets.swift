@@ -78,6 +78,22 @@ public enum RotatingCode: Hashable, Sendable {
         return Secret(Base32.encode((0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) }))
     }
 
+    /// The token of the screen link of `stop` (`/display/STOP?token=…`): 128 bits of
+    /// HMAC-SHA-256 under the stop's secret, in Base32. It lets a screen read the stop's codes and
+    /// nothing else, tells nothing of the secret, and stops working when the secret changes.
+    public static func displayToken(secret: Secret, stop: String) -> String? {
+        guard let key = Base32.decode(secret.revealed) else { return nil }
+        let mac = HMAC<Crypto.SHA256>.authenticationCode(
+            for: Array("vsh display \(stop)".utf8), using: SymmetricKey(data: key))
+        return Base32.encode(Array(Array(mac).prefix(16)))
+    }
+
+    /// Whether `typed` is the display token of `stop`, compared in constant time.
+    public static func isDisplayToken(_ typed: String, secret: Secret, stop: String) -> Bool {
+        guard let token = displayToken(secret: secret, stop: stop) else { return false }
+        return constantTimeEqual(Array(typed.utf8), Array(token.utf8))
+    }
+
     /// The fewest secret bytes a hunt file may give: RFC 4226 asks for 128 bits.
     public static let minSecretBytes = 16
 

@@ -16,6 +16,7 @@ import { joinPage } from './pages/join.js';
 import { projectorPage } from './pages/projector.js';
 import { teamPage } from './pages/team.js';
 import { livePage } from './pages/live.js';
+import { displayPage } from './pages/display.js';
 
 const routes = [
   [/^\/$/, feedPage, 'hunts'],
@@ -35,6 +36,7 @@ const routes = [
   [/^\/board\/([^/]+)$/, projectorPage, null],
   [/^\/teams\/(\d+)$/, teamPage, 'leaderboard'],
   [/^\/live$/, livePage, null],
+  [/^\/display\/([^/]+)$/, displayPage, null],
 ];
 
 async function render() {

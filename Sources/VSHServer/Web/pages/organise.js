@@ -366,6 +366,7 @@ export async function editorPage(id) {
         h('label', { for: `stop-${index}-points` }, t('Points')), input('points', { type: 'number', min: 0 }),
         h('label', { class: 'check' }, input('featured', { type: 'checkbox' }), ` ${t('Featured')}`),
         h('label', { for: `stop-${index}-sponsor` }, t('Sponsor line')), input('sponsor', { maxlength: 80 }),
+        stopProof(feature, index, id, changed),
         h('label', { for: `stop-${index}-image` }, t('Photo of the stop')),
         ...pictureInput(`stop-${index}-image`, `/v1/hunts/${enc(id)}/draft/stops/${enc(feature.id)}/image`, p.image, (name) => { p.image = name; }),
         h('ul', { class: 'problems', 'data-pointer': `/features/${index}` }),
@@ -704,12 +705,12 @@ export async function editorPage(id) {
 // ---- join codes
 
 /** A new join code: 8 capital letters and digits without look-alikes (no 0, O, 1, I), as vsh makes them. */
-export function makeJoinCode() {
+export function makeJoinCode(length = 8) {
   const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
   // 248 = 8 × 31: bytes at or above it are drawn again, so that each character is equally likely.
   let code = '';
-  for (let i = 0; code.length < 8; i++) {
+  for (let i = 0; code.length < length; i++) {
     const b = i < bytes.length ? bytes[i] : crypto.getRandomValues(new Uint8Array(1))[0];
     if (b < 248) code += alphabet[b % 31];
   }
@@ -784,6 +785,70 @@ function teamList(id) {
   }
   draw();
   return box;
+}
+
+/**
+ * What a check-in at a stop must bring (`proof`), and its codes: a printed one (made here, kept from
+ * players; its QR code is for printing once published) and a screen's rotating one (`true`: the
+ * server makes its secret at publish and keeps it).
+ */
+function stopProof(feature, index, huntID, changed) {
+  const p = feature.properties;
+  const box = h('fieldset', { class: 'stop-proof' });
+  const draw = () => {
+    const proof = new Set(p.proof || []);
+    const tick = (kind, label) => {
+      const el = h('input', { type: 'checkbox', name: `proof-${kind}` });
+      el.checked = proof.has(kind);
+      el.addEventListener('change', () => {
+        if (el.checked) proof.add(kind); else proof.delete(kind);
+        p.proof = proof.size ? ['photo', 'fix', 'code'].filter((k) => proof.has(k)) : undefined;
+        changed();
+      });
+      return h('label', { class: 'check' }, el, ` ${label}`);
+    };
+    const code = h('input', { id: `stop-${index}-code`, name: 'code', maxlength: 40, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', class: 'join-code', value: p.code || '' });
+    code.addEventListener('input', () => { p.code = code.value.replace(/[\s-]+/g, '').toUpperCase() || undefined; changed(); });
+    const rotating = h('input', { type: 'checkbox', name: 'rotating_code' });
+    rotating.checked = !!p.rotating_code;
+    rotating.addEventListener('change', () => { p.rotating_code = rotating.checked ? (p.rotating_code || true) : undefined; changed(); draw(); });
+    const qr = h('div', { class: 'join-qr' });
+    fill(box,
+      h('legend', {}, t('Proof at this stop')),
+      h('p', { class: 'help' }, t('A check-in here must bring, besides what the hunt asks:')),
+      tick('photo', t('a photo')), tick('fix', t('the phone’s own position')), tick('code', t('the stop’s code')),
+      h('label', { for: `stop-${index}-code` }, t('Printed code')),
+      code,
+      h('p', { class: 'help' }, t('Indoors, where GPS fails, players scan it or type it. Never shown to players.')),
+      h('div', { class: 'stop-actions' },
+        h('button', { type: 'button', class: 'secondary', onclick: () => { p.code = makeJoinCode(10); changed(); draw(); } }, t('New code')),
+        p.code ? h('button', { type: 'button', class: 'secondary', onclick: () => { p.code = undefined; changed(); draw(); } }, t('No code')) : null,
+        p.code ? h('button', { type: 'button', class: 'secondary', onclick: () => stopQR(feature.id, qr) }, t('QR code to print')) : null),
+      qr,
+      h('label', { class: 'check' }, rotating, ` ${t('A screen at the stop shows a code that changes every 30 s')}`),
+      p.rotating_code ? h('p', { class: 'help' }, h('a', { href: `/display/${encodeURIComponent(feature.id)}` }, t('Open the screen’s page')), ` ${t('once the hunt is published.')}`) : null);
+  };
+  draw();
+  return box;
+}
+
+/** A published stop's printed QR code, fetched with the organiser's token, to save and print. */
+async function stopQR(stopID, box) {
+  fill(box, h('p', { class: 'muted' }, t('Loading…')));
+  try {
+    const [svg, png] = await Promise.all(['svg', 'png'].map(async (kind) => {
+      const answer = await fetch(`/v1/stops/${encodeURIComponent(stopID)}/code.${kind}`, { headers: authHeaders() });
+      if (!answer.ok) throw new Error(String(answer.status));
+      const url = URL.createObjectURL(await answer.blob());
+      cleanups.push(() => URL.revokeObjectURL(url));
+      return url;
+    }));
+    fill(box, h('img', { src: svg, alt: t('QR code of the stop’s code'), width: 200, height: 200 }),
+      h('p', {}, h('a', { href: svg, download: `${stopID}-code.svg` }, t('Save the QR code (SVG, to print)')), ' · ',
+        h('a', { href: png, download: `${stopID}-code.png` }, t('PNG'))));
+  } catch (_) {
+    fill(box, h('p', { class: 'muted' }, t('The QR code is here once the hunt is published with this code.')));
+  }
 }
 
 /** The published hunt's join QR code (an organiser's request, so fetched with the token), to save. */
