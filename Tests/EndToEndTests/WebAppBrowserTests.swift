@@ -153,6 +153,30 @@ import VSHTestSupport
             environment: Self.league(workspace) + ["VSH_JOIN_CODE=\(PrivateHuntTests.code)"])
     }
 
+    /// Proof beyond GPS (Tests/Browser/code_test.py): a printed QR code's address on a phone with no
+    /// position checks in through sign-in; a code typed at another stop; the stop's screen shows the
+    /// RFC 6238 code, by its link too and offline; the console shows the stop's codes. The hall and the
+    /// atrium are two exhibits in one room (the same fence), so that two check-ins seconds apart are
+    /// a believable pace.
+    @Test func anIndoorStopTakesItsCodes() async throws {
+        let workspace = try Workspace()
+        let secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+        try workspace.write(
+            "casino-night.geojson",
+            StopCodeTests.file.replacingOccurrences(
+                of: #""rotating_code": true, "proof""#, with: #""rotating_code": {"secret": "\#(secret)"}, "proof""#
+            ).replacingOccurrences(
+                of: StopCodeTests.stop("casino-lobby", "Casino lobby", lat: 36.1230, lon: -115.1650, #""code": "\#(StopCodeTests.lobbyCode)""#),
+                with: StopCodeTests.stop("neon-hall", "Neon hall", lat: 36.1210, lon: -115.1620, #""code": "NEQNHRWX22""#)))
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let hunt = try await server.call("GET", "/v1/hunts/casino-night")
+        #expect(hunt.body.contains("neon-hall") && !hunt.body.contains(secret), "\(hunt.body)")
+        try browserScript(
+            "code_test.py", checks: "code", server: server, workspace: workspace,
+            environment: Self.league(workspace) + ["VSH_SECRET=\(secret)"])
+    }
+
     /// Playing in a team on a phone (Tests/Browser/team_test.py): a hunt played in teams says so,
     /// a player makes a team and shares its code, a friend joins, the team board and the team's page
     /// show the team once with both members' stops.

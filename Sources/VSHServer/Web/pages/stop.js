@@ -92,10 +92,11 @@ function checkInForm(hunt, collection, feature, where, visited, scanned) {
   const button = h('button', { type: 'submit' }, t('Check in here'));
   const fixLine = h('p', { id: 'photo-help', class: 'help fix-state' });
   let sending = false;
+  let finished = false;
   let photoURL = null;
   // The button and the line under the photo say what the check-in waits for.
   const show = () => {
-    if (sending) return;
+    if (sending || finished) return;
     const fresh = where.fresh();
     if (fresh) fixLine.textContent = t('✓ Your position is ready (within {m} m): it goes with the photo.', { m: Math.round(fresh.accuracy) });
     else if (where.problem) fixLine.textContent = t('Your position is not available: see below how to share it.');
@@ -103,7 +104,8 @@ function checkInForm(hunt, collection, feature, where, visited, scanned) {
     else fixLine.textContent = t('Your position goes with the photo: the browser asks you to share it.');
     button.textContent = where.started && !fresh && !where.problem && photo.files[0] ? t('Waiting for your position…') : t('Check in here');
     // Position first: as soon as the browser says no, the page says how to turn it on.
-    if (where.problem && !result.querySelector('.location-help')) explain();
+    // With a stop's code in hand the position is not needed: no help box over the verdict.
+    if (where.problem && !(code && code.value.trim()) && !result.querySelector('.location-help')) explain();
     else if (fresh && result.querySelector('.location-help')) fill(result);
   };
   const explain = () => {
@@ -179,7 +181,12 @@ function checkInForm(hunt, collection, feature, where, visited, scanned) {
           }
           fill(result, verdictView(body, { hunt: { ...hunt, name: local(hunt, 'name') }, features: localStops(collection.features), visited: done, position: fix, photo: photoURL, badges, player: s.player.username }));
           // Accepted: the stop is done, and the verdict takes the form's place.
-          if (body.verdict === 'accepted') for (const el of controls) el.hidden = true;
+          if (body.verdict === 'accepted') {
+            finished = true;
+            for (const el of controls) el.hidden = true;
+            // The code has done its work: it stays neither in the form nor in the page.
+            if (code) { code.value = ''; code.removeAttribute('value'); }
+          }
           result.querySelector('.verdict').focus();
         } else {
           fill(result, h('p', { class: 'error' }, (answer.body && answer.body.detail) || t('The server answered {status}.', { status: answer.status })));
