@@ -164,10 +164,14 @@ import VSHTestSupport
         try workspace.write(
             "casino-night.geojson",
             StopCodeTests.file.replacingOccurrences(
-                of: #""rotating_code": true, "proof""#, with: #""rotating_code": {"secret": "\#(secret)"}, "proof""#
+                of: #""rotating_code": true, "proof""#,
+                with: #""rotating_code": {"secret": "\#(secret)"}, "proof""#
             ).replacingOccurrences(
-                of: StopCodeTests.stop("casino-lobby", "Casino lobby", lat: 36.1230, lon: -115.1650, #""code": "\#(StopCodeTests.lobbyCode)""#),
-                with: StopCodeTests.stop("neon-hall", "Neon hall", lat: 36.1210, lon: -115.1620, #""code": "NEQNHRWX22""#)))
+                of: StopCodeTests.stop(
+                    "casino-lobby", "Casino lobby", lat: 36.1230, lon: -115.1650,
+                    #""code": "\#(StopCodeTests.lobbyCode)""#),
+                with: StopCodeTests.stop(
+                    "neon-hall", "Neon hall", lat: 36.1210, lon: -115.1620, #""code": "NEQNHRWX22""#)))
         let server = try ServedVSH(workspace: workspace)
         defer { server.stop() }
         let hunt = try await server.call("GET", "/v1/hunts/casino-night")
