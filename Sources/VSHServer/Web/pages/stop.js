@@ -142,8 +142,9 @@ function checkInForm(hunt, collection, feature, where, visited, scanned) {
     sending = true;
     try {
       let fix = where.fresh();
-      // With a code the check-in need not wait for GPS: indoors it may never come.
-      if (!fix && !where.problem && !typed) {
+      // With a code the check-in need not wait for GPS (indoors it may never come), unless the
+      // stop asks for the phone's own position too.
+      if (!fix && !where.problem && (!typed || proof.includes('fix'))) {
         button.textContent = t('Waiting for your position…');
         fill(result, h('p', { role: 'status' }, t('Waiting for your position…')));
         fix = await where.next(20000);
