@@ -64,6 +64,7 @@ public struct ReviewService: Sendable {
             receivedAt: subject.receivedAt,
             isReplay: subject.source == .replay)
         submission.recheckOf = id
+        submission.codeChecked = subject.codeChecked
         return (submission, subject)
     }
 

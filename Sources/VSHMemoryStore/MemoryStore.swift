@@ -607,11 +607,13 @@ public actor MemoryStore: LeagueStore {
     /// Check-in `id` as it was submitted.
     public func reviewSubject(_ id: Int64) -> ReviewSubject? {
         checkIns.first { $0.id == id }.map { c in
-            ReviewSubject(
+            var subject = ReviewSubject(
                 id: c.id, playerID: c.player, receivedAt: c.receivedAt, source: c.source, huntID: c.huntID,
                 position: c.position, accuracyMeters: c.accuracyMeters, fixTime: c.fixTime,
                 photoFile: c.photoFile,
                 state: state(c), failedRules: c.rules.filter { $0.outcome == .failed }.map(\.rule))
+            subject.codeChecked = c.rules.contains { $0.rule == .code && $0.outcome == .passed }
+            return subject
         }
     }
 

@@ -480,7 +480,7 @@ extension PostGISStore {
                             String,
                             String
                         ).self)
-                return ReviewSubject(
+                var subject = ReviewSubject(
                     id: id, playerID: PlayerID(player),
                     receivedAt: RFC3339.parse(received) ?? Date(timeIntervalSince1970: 0),
                     source: FixSource(rawValue: source) ?? .photo, huntID: hunt,
@@ -490,6 +490,8 @@ extension PostGISStore {
                     accuracyMeters: accuracy, fixTime: epoch.map(Date.init(timeIntervalSince1970:)),
                     photoFile: photo, state: try CheckInStateSQL.state(state),
                     failedRules: ReviewSubject.failedRules(rulesJSON: rules))
+                subject.codeChecked = ReviewSubject.passed(.code, rulesJSON: rules)
+                return subject
             }
         }
     }

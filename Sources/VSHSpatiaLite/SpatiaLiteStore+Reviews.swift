@@ -54,7 +54,8 @@ extension SpatiaLiteStore {
                 let lat: Double? = row[4]
                 let lon: Double? = row[5]
                 let epoch: Double? = row[7]
-                return ReviewSubject(
+                let rules: String = row[10]
+                var subject = ReviewSubject(
                     id: id, playerID: PlayerID(row[0] as Int64),
                     receivedAt: RFC3339.parse(row[1] as String) ?? Date(timeIntervalSince1970: 0),
                     source: FixSource(rawValue: row[2] as String) ?? .photo, huntID: row[3],
@@ -63,7 +64,9 @@ extension SpatiaLiteStore {
                     },
                     accuracyMeters: row[6], fixTime: epoch.map(Date.init(timeIntervalSince1970:)),
                     photoFile: row[8], state: try CheckInStateSQL.state(row[9], path: self.path),
-                    failedRules: ReviewSubject.failedRules(rulesJSON: row[10]))
+                    failedRules: ReviewSubject.failedRules(rulesJSON: rules))
+                subject.codeChecked = ReviewSubject.passed(.code, rulesJSON: rules)
+                return subject
             }
         }
     }

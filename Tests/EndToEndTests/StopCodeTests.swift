@@ -233,6 +233,22 @@ import VSHTestSupport
         #expect(
             unknown.status == 64 && unknown.stderr.contains("code:"), "\(unknown.status) \(unknown.stderr)")
 
+        // A check-in the code placed that went to review (a quick walk from the lobby): a moderator
+        // approves it without an override, though the code is not kept.
+        let lobby = try workspace.vsh([
+            "checkin", "--player", "Bo Diaz", "--fix", "36.1230,-115.1650", "--time", "2026-11-27T21:10:00Z",
+            "--accuracy", "5", "--now", "2026-11-27T21:10:05Z",
+        ])
+        #expect(lobby.status == 0, "\(lobby.stdout)\(lobby.stderr)")
+        let hurried = try workspace.vsh([
+            "checkin", "--player", "Bo Diaz", "--code", Self.printed, "--now", "2026-11-27T21:11:05Z",
+            "--json",
+        ])
+        #expect(hurried.status == 2, "\(hurried.stdout)\(hurried.stderr)")
+        let pending = try #require(try json(hurried.stdout)["id"]?.int)
+        let approved = try workspace.vsh(["review", "approve", String(pending)])
+        #expect(approved.status == 0, "\(approved.stdout)\(approved.stderr)")
+
         // The sheet: a card per printed code (the atrium, the lobby, the bar), each QR code readable.
         let sheet = workspace.root.appendingPathComponent("sheet.svg").path
         let codes = try master([

@@ -73,6 +73,10 @@ public struct Submission: Sendable {
     /// evidence's fix is then a point inside that stop, and the `code` rule must pass.
     public var placedByCode: String?
 
+    /// Set when a moderator's approval decides a check-in again whose code passed when it arrived
+    /// (codes are not kept): the `code` rule takes that result as it was.
+    public var codeChecked = false
+
     /// The recorded check-in this submission decides again (a moderator's approval re-runs the
     /// rules): the history questions leave it out, so that it is not its own neighbour or copy.
     public var recheckOf: Int64?

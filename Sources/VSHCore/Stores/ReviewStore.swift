@@ -73,6 +73,9 @@ public struct ReviewSubject: Sendable {
     public var state: CheckInState
     /// The rules that failed when it was recorded (what a rejection is about).
     public var failedRules: [Rule]
+    /// Whether the stop's code passed when it was recorded: the code is not kept, so deciding the
+    /// check-in again takes that result as it was.
+    public var codeChecked = false
 
     /// A subject from its parts.
     public init(
@@ -218,6 +221,15 @@ extension Decision {
 
 extension ReviewSubject {
     /// The rules whose stored result (rules JSON) is `failed`.
+    /// Whether `rule` passed, in a check-in's stored rules JSON.
+    public static func passed(_ rule: Rule, rulesJSON: String) -> Bool {
+        guard case .array(let rules)? = try? JSONValue.parse(rulesJSON) else { return false }
+        return rules.contains { entry in
+            guard case .object(let fields) = entry else { return false }
+            return fields["rule"] == .string(rule.rawValue) && fields["result"] == .string("passed")
+        }
+    }
+
     public static func failedRules(rulesJSON: String) -> [Rule] {
         guard case .array(let rules)? = try? JSONValue.parse(rulesJSON) else { return [] }
         return rules.compactMap { entry in

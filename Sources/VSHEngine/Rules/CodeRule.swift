@@ -24,6 +24,9 @@ public struct CodeRule: VerificationRule {
             }
             return RuleResult(rule, .skipped, "no stop")
         }
+        if submission.codeChecked {
+            return RuleResult(rule, .passed, "the code of \(stop.name) was right when the check-in arrived")
+        }
         let standsIn = submission.placedByCode == stop.id
         if let placed = submission.placedByCode, !standsIn {
             return RuleResult(rule, .failed, "the code is for another stop than \(stop.name) (\(placed))")
