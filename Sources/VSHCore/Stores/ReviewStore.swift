@@ -220,7 +220,6 @@ extension Decision {
 }
 
 extension ReviewSubject {
-    /// The rules whose stored result (rules JSON) is `failed`.
     /// Whether `rule` passed, in a check-in's stored rules JSON.
     public static func passed(_ rule: Rule, rulesJSON: String) -> Bool {
         guard case .array(let rules)? = try? JSONValue.parse(rulesJSON) else { return false }
@@ -230,6 +229,7 @@ extension ReviewSubject {
         }
     }
 
+    /// The rules whose stored result (rules JSON) is `failed`.
     public static func failedRules(rulesJSON: String) -> [Rule] {
         guard case .array(let rules)? = try? JSONValue.parse(rulesJSON) else { return [] }
         return rules.compactMap { entry in
