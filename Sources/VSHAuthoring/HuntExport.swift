@@ -29,7 +29,7 @@ public enum HuntExport {
             ("tolerance_m", JSONValue.double(hunt.toleranceMeters).compactText), ("image", hunt.image ?? ""),
             ("max_fix_age_s", JSONValue.double(hunt.maxFixAgeSeconds).compactText),
             ("late_grace_s", JSONValue.double(hunt.lateGraceSeconds).compactText),
-            ("proof", hunt.proof.rawValue),
+            ("proof", hunt.proofText),
             ("max_speed_kmh", JSONValue.double(hunt.maxSpeedKmh).compactText),
             ("min_duration_s", hunt.minDurationSeconds.map { JSONValue.double($0).compactText } ?? ""),
         ]

@@ -67,7 +67,7 @@ public enum HuntImport {
         if let value = data["image"], !value.isEmpty { hunt.image = value }
         if let value = data["max_fix_age_s"].flatMap(Double.init) { hunt.maxFixAgeSeconds = value }
         if let value = data["late_grace_s"].flatMap(Double.init) { hunt.lateGraceSeconds = value }
-        if let value = data["proof"].flatMap(Hunt.Proof.init) { hunt.proof = value }
+        if let value = data["proof"] { hunt.setProof(text: value) }
         if let value = data["max_speed_kmh"].flatMap(Double.init) { hunt.maxSpeedKmh = value }
         hunt.minDurationSeconds = data["min_duration_s"].flatMap(Double.init)
         for placemark in document.placemarks {

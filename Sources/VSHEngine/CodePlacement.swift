@@ -34,12 +34,19 @@ public enum CodePlacement {
     /// Whether the code of `stop` replaces the check-in's own position (`position`, the device
     /// fix's or the photo's GPS; nil when it has none). Never when the stop has no code, or asks
     /// for the phone's own position and there is no device fix (`hasDeviceFix`).
-    public static func standsIn(for stop: Stop, position: Coordinate?, hasDeviceFix: Bool) -> Bool {
+    public static func standsIn(
+        for stop: Stop, in hunt: Hunt? = nil, position: Coordinate?, hasDeviceFix: Bool
+    )
+        -> Bool
+    {
         guard stop.hasCode else { return false }
-        if stop.proof.contains(.fix) && !hasDeviceFix { return false }
+        if stop.requires(.fix, in: hunt) && !hasDeviceFix { return false }
         guard let position else { return true }
         return Geodesic.distanceMeters(from: position, toBoundaryOf: stop.geofence) <= reachMeters
     }
+
+    /// The hunt of `stop` among `hunts`.
+    public static func hunt(of stop: Stop, in hunts: [Hunt]) -> Hunt? { hunts.first { $0.id == stop.huntID } }
 
     /// A check-in that brings only a code (no photo, no fix): the stop the code (or `stopID`)
     /// names places the player, inside it, when the check-in arrived.
@@ -51,7 +58,7 @@ public enum CodePlacement {
         guard let stop = try Self.stop(named: stopID, code: code, in: hunts) else {
             throw SubmissionError.codeNamesNoStop
         }
-        guard standsIn(for: stop, position: nil, hasDeviceFix: false) else {
+        guard standsIn(for: stop, in: hunt(of: stop, in: hunts), position: nil, hasDeviceFix: false) else {
             throw SubmissionError.codeCannotPlace(stop: stop.name)
         }
         let submission = Submission(
@@ -77,7 +84,8 @@ public enum CodePlacement {
         if placed.huntID == nil { placed.huntID = stop.huntID }
         guard typed != nil,
             standsIn(
-                for: stop, position: submission.reportedPosition, hasDeviceFix: submission.deviceTime != nil)
+                for: stop, in: hunt(of: stop, in: hunts), position: submission.reportedPosition,
+                hasDeviceFix: submission.deviceTime != nil)
         else { return placed }
         let point = stop.geofence.interiorPoint
         let time = submission.deviceTime ?? submission.receivedAt

@@ -53,7 +53,7 @@ extension PostGISStore {
             hunt.maxPhotoAgeSeconds = photoAge
             hunt.maxFixAgeSeconds = fixAge
             hunt.lateGraceSeconds = grace
-            hunt.proof = Hunt.Proof(rawValue: proof) ?? .any
+            hunt.setProof(text: proof)
             hunt.maxSpeedKmh = speed
             hunt.minDurationSeconds = minimumDuration
             hunt.toleranceMeters = tolerance
@@ -467,7 +467,7 @@ extension PostGISStore {
                     \(hunt.bonusPoints), \(hunt.ordered), \(hunt.timeZone), \(hunt.startsAt.map(RFC3339.format)),
                     \(hunt.endsAt.map(RFC3339.format)), \(hunt.maxAccuracyMeters), \(hunt.maxPhotoAgeSeconds),
                     \(hunt.toleranceMeters), \(hunt.image), \(file), \(hunt.maxFixAgeSeconds),
-                    \(hunt.lateGraceSeconds), \(hunt.proof.rawValue), \(hunt.maxSpeedKmh),
+                    \(hunt.lateGraceSeconds), \(hunt.proofText), \(hunt.maxSpeedKmh),
                     \(hunt.minDurationSeconds), \(Self.translationsText(hunt.translations)),
                     \(hunt.visibility.rawValue), \(hunt.joinCode), \(hunt.play.rawValue), \(hunt.maxTeamSize),
                     \(hunt.sharePositions))

@@ -67,7 +67,10 @@ struct CheckInsController: Sendable {
         let meant = try CodePlacement.stop(named: stopID, code: code, in: hunts)
         let codePlaces =
             code != nil
-            && meant.map { CodePlacement.standsIn(for: $0, position: nil, hasDeviceFix: hasFix) } ?? false
+            && meant.map {
+                CodePlacement.standsIn(
+                    for: $0, in: CodePlacement.hunt(of: $0, in: hunts), position: nil, hasDeviceFix: hasFix)
+            } ?? false
         let service = CheckInService(store: store, photos: photos)
         let now = clock()
         var checkIn: CheckInRequest

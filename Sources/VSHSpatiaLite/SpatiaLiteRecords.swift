@@ -66,7 +66,7 @@ struct HuntRow: Decodable, FetchableRecord {
         hunt.maxPhotoAgeSeconds = maxPhotoAgeSeconds
         hunt.maxFixAgeSeconds = maxFixAgeSeconds
         hunt.lateGraceSeconds = lateGraceSeconds
-        hunt.proof = Hunt.Proof(rawValue: proof) ?? .any
+        hunt.setProof(text: proof)
         hunt.maxSpeedKmh = maxSpeedKmh
         hunt.minDurationSeconds = minDurationSeconds
         hunt.toleranceMeters = toleranceMeters

@@ -274,7 +274,7 @@ extension SpatiaLiteStore {
                 hunt.endsAt.map(RFC3339.format),
                 hunt.maxAccuracyMeters, hunt.maxPhotoAgeSeconds, hunt.toleranceMeters, hunt.image,
                 files[hunt.id] ?? "\(hunt.id).geojson", hunt.maxFixAgeSeconds, hunt.lateGraceSeconds,
-                hunt.proof.rawValue, hunt.maxSpeedKmh, hunt.minDurationSeconds,
+                hunt.proofText, hunt.maxSpeedKmh, hunt.minDurationSeconds,
                 translationsText(hunt.translations), hunt.visibility.rawValue, hunt.joinCode,
                 hunt.play.rawValue, hunt.maxTeamSize, hunt.sharePositions,
             ])

@@ -40,7 +40,8 @@ struct HuntFields: ParsableArguments {
     var lateGrace: Double?
     @Option(
         help: ArgumentHelp(
-            "What a check-in must show: any (a photo or a device fix) or photo.", valueName: "any|photo"))
+            "What a check-in must show: any (a photo or a device fix), photo, or what every stop asks for (photo,fix,code).",
+            valueName: "any|photo|list"))
     var proof: String?
     @Option(
         name: .customLong("max-speed"),
@@ -107,10 +108,13 @@ struct HuntFields: ParsableArguments {
         if let maxFixAge { hunt.maxFixAgeSeconds = maxFixAge }
         if let lateGrace { hunt.lateGraceSeconds = lateGrace }
         if let proof {
-            guard let value = Hunt.Proof(rawValue: proof) else {
-                throw InputError("--proof takes any or photo", status: .usage)
+            guard Hunt.Proof(rawValue: proof) != nil || StopProof.parse(proof).map({ !$0.isEmpty }) == true
+            else {
+                throw InputError(
+                    "--proof takes any, photo, or what every stop asks for: a list of photo, fix and code (photo,code)",
+                    status: .usage)
             }
-            hunt.proof = value
+            hunt.setProof(text: proof)
         }
         if let maxSpeed { hunt.maxSpeedKmh = maxSpeed }
         if let minDuration {

@@ -132,7 +132,9 @@ extension VSH {
                 let codePlaces =
                     code != nil
                     && meant.map {
-                        CodePlacement.standsIn(for: $0, position: nil, hasDeviceFix: deviceFix != nil)
+                        CodePlacement.standsIn(
+                            for: $0, in: CodePlacement.hunt(of: $0, in: hunts), position: nil,
+                            hasDeviceFix: deviceFix != nil)
                     }
                         ?? false
                 (submission, photoFile) = try await service.submission(

@@ -188,6 +188,25 @@ import VSHTestSupport
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(try Self.secret(workspace, postGIS: postGIS, stop: "sphere-atrium") == secret)
         #expect(try Self.secret(workspace, postGIS: postGIS, stop: "rotating-bar") == barSecret)
+        // The hunt asks every stop for its code (`proof` as a list): a good fix in the lobby alone no
+        // longer counts; with the lobby's code it does.
+        try workspace.write(
+            "casino-night.geojson",
+            Self.file.replacingOccurrences(
+                of: #""tolerance_m": 10}"#, with: #""tolerance_m": 10, "proof": ["code"]}"#))
+        #expect(try workspace.vsh(["sync"]).status == 0)
+        let lobbyFix = [
+            ("lat", "36.1230"), ("lon", "-115.1650"), ("accuracy_m", "5"),
+            ("fix_time", RFC3339.format(Date())),
+        ]
+        // Dee has checked in nowhere yet: no journey from another stop to judge.
+        let dee = try await server.register("Dee Park", email: "dee@example.org")
+        let bare = try await checkIn(dee, lobbyFix)
+        #expect(
+            verdict(bare) == "rejected" && detail(bare, "code").contains("asks for its code"),
+            "\(String(describing: bare.1))")
+        let coded = try await checkIn(dee, lobbyFix + [("code", Self.lobbyCode)])
+        #expect(verdict(coded) == "accepted", "\(String(describing: coded.1))")
         // The log holds no code.
         #expect(!server.log.contains(Self.printed) && !server.log.contains(secret))
     }

@@ -114,7 +114,7 @@ func messages(_ text: String, inspector: FixedInspector = FixedInspector()) -> [
             !HuntFile.text(of: plain).contains("late_grace_s") && !HuntFile.text(of: plain).contains("proof"))
         #expect(
             messages(huntText(extraHunt: #", "proof": "selfie""#)) == [
-                #"hunts/test-hunt.geojson: "proof" must be "any" or "photo""#
+                #"hunts/test-hunt.geojson: "proof" must be "any", "photo" or a list such as ["photo", "code"]"#
             ])
         #expect(messages(huntText(extraHunt: #", "late_grace_s": -1"#)).count == 1)
     }

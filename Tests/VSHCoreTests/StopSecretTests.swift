@@ -104,6 +104,34 @@ import VSHCore
         }
     }
 
+    /// A hunt's `proof` as a list: what every stop asks for, read, checked, written and kept as
+    /// databases keep it.
+    @Test func aHuntsProofListIsWhatEveryStopAsksFor() throws {
+        let hunt = try read(
+            huntText(
+                extraHunt: #", "proof": ["code", "photo"]"#,
+                properties: #""name": "S", "points": 1, "code": "K7MQR2XWHT""#)
+        ).get()
+        #expect(hunt.proof == .photo && hunt.stopsProof == [.code])
+        #expect(hunt.stops[0].requires(.code, in: hunt) && hunt.stops[0].requires(.photo, in: hunt))
+        #expect(!hunt.stops[0].requires(.fix, in: hunt) && !hunt.stops[0].requires(.code, in: nil))
+        #expect(HuntFile.text(of: hunt).contains(#""proof": ["#))
+        #expect(try read(HuntFile.text(of: hunt)).get() == hunt)
+        #expect(hunt.proofText == "photo,code")
+        var stored = Hunt(id: "x", name: "X")
+        stored.setProof(text: hunt.proofText)
+        #expect(stored.proof == .photo && stored.stopsProof == [.code])
+        stored.setProof(text: "any")
+        #expect(stored.proof == .any && stored.stopsProof.isEmpty)
+        // Every stop needs a code then; a list of unknown things is an error.
+        let missing = messages(huntText(extraHunt: #", "proof": ["code"]"#))
+        #expect(
+            missing.count == 1 && missing[0].contains(#"the hunt's proof lists "code", but the stop has no"#),
+            "\(missing)")
+        #expect(messages(huntText(extraHunt: #", "proof": ["qr"]"#)).count == 1)
+        #expect(messages(huntText(extraHunt: #", "proof": "everything""#)).count == 1)
+    }
+
     @Test func twoStopsCannotShareAPrintedCode() {
         func source(_ id: String, stop: String) -> HuntCatalog.Source {
             HuntCatalog.Source(

@@ -8,6 +8,7 @@ import VSHEngine
 /// rotating codes, another stop's code, a leaked code far from the stop.
 @Suite struct StopCodeRuleTests {
     static let secret = Secret("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP")
+    static let lobbyCode = "PPPPQQQQRR"
     static var atrium: Stop {
         var stop = Stop(id: "atrium", huntID: "h", name: "Sphere Atrium", points: 40, geofence: plaza)
         stop.code = Secret("K7MQR2XWHT")
@@ -16,7 +17,7 @@ import VSHEngine
     }
     static var lobby: Stop {
         var stop = Stop(id: "lobby", huntID: "h", name: "Lobby", points: 20, geofence: plaza)
-        stop.code = Secret("PPPPQQQQRR")
+        stop.code = Secret(lobbyCode)
         return stop
     }
     static var indoorHunt: Hunt { Hunt(id: "h", name: "Indoors", stops: [atrium, lobby]) }
@@ -115,6 +116,23 @@ import VSHEngine
                 Verifier().evaluate(
                     device(36.0805, -115.1725), facts: CheckInFacts(hunt: hunt, coveringStops: [stopA])),
                 .code) == .skipped)
+    }
+
+    @Test func aHuntThatAsksEveryStopForItsCodeRefusesACheckInWithout() throws {
+        var hunt = Self.indoorHunt
+        hunt.stopsProof = [.code]
+        let facts = CheckInFacts(hunt: hunt, coveringStops: [Self.lobby])
+        let without = Verifier().evaluate(device(36.0805, -115.1725), facts: facts)
+        #expect(without.verdict == .rejected && result(without, .code) == .failed)
+        var with = device(36.0805, -115.1725)
+        with.code = Self.lobbyCode
+        #expect(Verifier().evaluate(with, facts: facts).verdict == .accepted)
+        // Asking every stop for the phone's position: a code alone places no one.
+        hunt.stopsProof = [.fix]
+        #expect(throws: SubmissionError.codeCannotPlace(stop: "Lobby")) {
+            try CodePlacement.codeOnly(
+                player: PlayerID(1), stopID: nil, code: Self.lobbyCode, huntID: nil, in: [hunt], now: now)
+        }
     }
 
     @Test func aCodeNeverStandsInForAPhotoTheHuntAsksFor() throws {

@@ -38,6 +38,9 @@ public struct Hunt: Hashable, Sendable {
     /// What a check-in must show: any fix (`any`, the default), or a photo (`photo`): a device
     /// fix alone is then refused.
     public var proof: Proof = .any
+    /// What every stop of the hunt asks for besides its own `proof` (the hunt's `proof` written as a
+    /// list, such as `["photo", "code"]`: its `photo` is `proof`, the rest is here).
+    public var stopsProof: Set<StopProof> = []
     /// The fastest a player is expected to travel between two check-ins (km/h, after both fixes'
     /// accuracies): faster goes to review. On foot by default; an organiser whose players may take
     /// a taxi or the monorail says so in the hunt file (`max_speed_kmh`). Above
@@ -186,6 +189,40 @@ public struct Stop: Hashable, Sendable {
         self.points = points
         self.image = image
         self.geofence = geofence
+    }
+}
+
+extension Hunt {
+    /// The hunt's `proof` as databases keep it: `any`, `photo`, or a comma-separated list
+    /// (`photo,code`) when every stop asks for more.
+    public var proofText: String {
+        if stopsProof.isEmpty { return proof.rawValue }
+        var all = stopsProof
+        if proof == .photo { all.insert(.photo) }
+        return StopProof.text(all)
+    }
+
+    /// Sets `proof` and `stopsProof` from `proofText`'s form (an unknown text is `any`).
+    public mutating func setProof(text: String) {
+        if let plain = Proof(rawValue: text) {
+            proof = plain
+            stopsProof = []
+        } else if var list = StopProof.parse(text) {
+            proof = list.remove(.photo) == nil ? .any : .photo
+            stopsProof = list
+        } else {
+            proof = .any
+            stopsProof = []
+        }
+    }
+}
+
+extension Stop {
+    /// Whether a check-in here must bring `kind`: the stop's own `proof` or its hunt's.
+    public func requires(_ kind: StopProof, in hunt: Hunt?) -> Bool {
+        if proof.contains(kind) { return true }
+        guard let hunt else { return false }
+        return kind == .photo ? hunt.proof == .photo : hunt.stopsProof.contains(kind)
     }
 }
 

@@ -164,6 +164,16 @@ private struct Reader<Inspector: GeofenceInspector> {
                 fail(.duplicateStop(id: stop.id, firstFile: file), stop: stop.id)
                 continue
             }
+            // A hunt whose every stop asks for its code needs a code at every stop.
+            if hunt?.stopsProof.contains(.code) == true, !stop.hasCode {
+                fail(
+                    .invalidValue(
+                        field: "proof",
+                        reason:
+                            "the hunt's proof lists \"code\", but the stop has no \"code\" or \"rotating_code\" for players to bring"
+                    ),
+                    stop: stop.id)
+            }
             hunt?.stops.append(stop)
         }
         return hunt
@@ -289,12 +299,37 @@ private struct Reader<Inspector: GeofenceInspector> {
         if let value = number(meta, "late_grace_s", integer: false, range: 0...31_622_400) {
             hunt.lateGraceSeconds = value
         }
-        if let value = string(meta, "proof", required: false) {
+        switch meta["proof"] {
+        case nil, .null?: break
+        case .string(let value)?:
             if let proof = Hunt.Proof(rawValue: value) {
                 hunt.proof = proof
             } else {
-                fail(.invalidValue(field: "proof", reason: "must be \"any\" or \"photo\""))
+                fail(
+                    .invalidValue(
+                        field: "proof",
+                        reason: "must be \"any\", \"photo\" or a list such as [\"photo\", \"code\"]"))
             }
+        case .array(let items)?:
+            // A list: what every stop asks for (photo, fix, code).
+            var list: Set<StopProof> = []
+            for item in items {
+                guard case .string(let text) = item, let value = StopProof(rawValue: text) else {
+                    fail(
+                        .invalidValue(
+                            field: "proof",
+                            reason: "lists what every check-in must bring: \"photo\", \"fix\", \"code\""))
+                    list = []
+                    break
+                }
+                list.insert(value)
+            }
+            hunt.proof = list.remove(.photo) == nil ? .any : .photo
+            hunt.stopsProof = list
+        case let other?:
+            fail(
+                .wrongType(
+                    field: "proof", expected: "\"any\", \"photo\" or a list", found: other.typeDescription))
         }
         if let value = number(
             meta, "max_speed_kmh", integer: false, range: 1...Hunt.impossibleSpeedKmh)

@@ -29,7 +29,11 @@ extension HuntFile {
             fields["max_fix_age_s"] = .double(hunt.maxFixAgeSeconds)
         }
         if hunt.lateGraceSeconds != 0 { fields["late_grace_s"] = .double(hunt.lateGraceSeconds) }
-        if hunt.proof != .any { fields["proof"] = .string(hunt.proof.rawValue) }
+        if !hunt.stopsProof.isEmpty {
+            fields["proof"] = .array(hunt.proofText.split(separator: ",").map { .string(String($0)) })
+        } else if hunt.proof != .any {
+            fields["proof"] = .string(hunt.proof.rawValue)
+        }
         // Always written: how fast players may go is the organiser's stated choice.
         fields["max_speed_kmh"] = .double(hunt.maxSpeedKmh)
         if let minimum = hunt.minDurationSeconds { fields["min_duration_s"] = .double(minimum) }

@@ -33,7 +33,9 @@ public struct AtStopRule: VerificationRule {
             let which = facts.hunt.map { "of \($0.name)" } ?? "of any hunt"
             return RuleResult(rule, .failed, "not at a stop \(which)")
         }
-        if let stop = context.stop, stop.proof.contains(.fix), context.submission.deviceTime == nil {
+        if let stop = context.stop, stop.requires(.fix, in: context.facts.hunt),
+            context.submission.deviceTime == nil
+        {
             return RuleResult(
                 rule, .failed,
                 "\(stop.name) asks for your phone's position: a photo's own GPS does not count here")

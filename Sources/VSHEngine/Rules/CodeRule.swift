@@ -31,7 +31,7 @@ public struct CodeRule: VerificationRule {
         if let placed = submission.placedByCode, !standsIn {
             return RuleResult(rule, .failed, "the code is for another stop than \(stop.name) (\(placed))")
         }
-        let asked = stop.proof.contains(.code) || standsIn
+        let asked = stop.requires(.code, in: context.facts.hunt) || standsIn
         guard let typed = submission.code, !typed.isEmpty else {
             return asked
                 ? RuleResult(

@@ -298,8 +298,14 @@ export async function editorPage(id) {
   sharePositions.checked = !!hunt.share_positions;
   sharePositions.addEventListener('change', () => { hunt.share_positions = sharePositions.checked || undefined; changed(); });
   const proof = h('select', {}, h('option', { value: 'any' }, t('a photo or the phone’s position')), h('option', { value: 'photo' }, t('a photo')));
-  proof.value = hunt.proof || 'any';
-  proof.addEventListener('change', () => { hunt.proof = proof.value; changed(); });
+  // A list (what every stop asks for, from a hunt file) keeps its other entries when the photo changes.
+  const others = () => (Array.isArray(hunt.proof) ? hunt.proof.filter((k) => k !== 'photo') : []);
+  proof.value = Array.isArray(hunt.proof) ? (hunt.proof.includes('photo') ? 'photo' : 'any') : hunt.proof || 'any';
+  proof.addEventListener('change', () => {
+    const rest = others();
+    hunt.proof = rest.length ? [...(proof.value === 'photo' ? ['photo'] : []), ...rest] : proof.value;
+    changed();
+  });
   fill(details,
     field('name', t('Name'), text('name', { max: 120 })),
     field('description', t('Description'), text('description', { multiline: true })),

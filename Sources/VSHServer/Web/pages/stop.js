@@ -75,9 +75,11 @@ function locationHelp(problem, retry) {
 function checkInForm(hunt, collection, feature, where, visited, scanned) {
   const s = session();
   const p = feature.properties;
-  const proof = p.proof || [];
+  // What the stop asks for, and what the hunt asks of every stop (`proof`: "photo", or a list).
+  const huntProof = Array.isArray(hunt.proof) ? hunt.proof : hunt.proof === 'photo' ? ['photo'] : [];
+  const proof = [...new Set([...(p.proof || []), ...huntProof])];
   // A photo is needed when the hunt or the stop asks for one; else a stop's code can be enough.
-  const photoNeeded = hunt.proof === 'photo' || proof.includes('photo');
+  const photoNeeded = proof.includes('photo');
   const codeWanted = Boolean(p.has_code || scanned);
   const photo = h('input', { type: 'file', id: 'photo', name: 'photo', accept: 'image/*', capture: 'environment', required: photoNeeded || !codeWanted, 'aria-describedby': 'photo-help photo-error' });
   const code = codeWanted ? h('input', { type: 'text', id: 'code', name: 'code', value: scanned, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', maxlength: 40, required: proof.includes('code'), 'aria-describedby': 'code-help' }) : null;
