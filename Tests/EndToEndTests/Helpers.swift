@@ -3,6 +3,10 @@ import Testing
 import VSHCore
 import VSHTestSupport
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A scratch folder with a database path and a copy of the shipped hunts (free-paced unless a
 /// test of the pace rules asks for them as shipped: `TestSupport.copyShippedHunts`).
 struct Workspace {
@@ -112,4 +116,38 @@ func selfSignedCertificate(in folder: URL) throws -> (certificate: String, key: 
         ])
     guard made.status == 0 else { throw FixtureError("openssl could not make a certificate: \(made.stderr)") }
     return (cert, key)
+}
+
+extension Workspace {
+    /// The first column of each row `sql` gives on this workspace's database, as text (psql on the
+    /// test cluster for a PostgreSQL league, Python's sqlite3 for a SpatiaLite file).
+    func query(_ sql: String) throws -> [String] {
+        let result =
+            db.hasPrefix("postgres")
+            ? try PostgresCluster.shared().psql(try #require(URL(string: db)).lastPathComponent, sql)
+            : try TestSupport.run(
+                "/usr/bin/python3",
+                [
+                    "-c",
+                    "import sqlite3,sys\nfor r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(r[0])",
+                    db, sql,
+                ])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+}
+
+extension ServedVSH {
+    /// What an independent decoder (zbarimg) reads in the PNG QR code at `path`, fetched with `token`.
+    func decodedQRCode(_ path: String, token: String, in workspace: Workspace) async throws -> String {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (png, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let image = workspace.root.appendingPathComponent("qr-\(UUID().uuidString).png")
+        try png.write(to: image)
+        let decoded = try TestSupport.run("/usr/bin/env", ["zbarimg", "--quiet", "--raw", image.path])
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        return decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }

@@ -10,21 +10,8 @@ import VSHTestSupport
 /// review approve` on it, with a reason, records it accepted. (Had Bo's copy been rejected, Ann's
 /// check-in would have gone to a moderator at once: CheckInTests/aThiefsRejectedCopyDoesNotTakeTheOwnersPhoto.)
 @Suite struct OverturnTests {
-    static func reviews(_ workspace: Workspace, onPostGIS: Bool) throws -> [String] {
-        let query = "SELECT checkin_id || ' ' || decision || ' ' || reason FROM reviews ORDER BY id"
-        let result =
-            onPostGIS
-            ? try PostgresCluster.shared().psql(
-                try #require(URL(string: workspace.db)).lastPathComponent, query)
-            : try TestSupport.run(
-                "/usr/bin/python3",
-                [
-                    "-c",
-                    "import sqlite3,sys\nfor r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(r[0])",
-                    workspace.db, query,
-                ])
-        #expect(result.status == 0, "\(result.stderr)")
-        return result.stdout.split(separator: "\n").map(String.init)
+    static func reviews(_ workspace: Workspace) throws -> [String] {
+        try workspace.query("SELECT checkin_id || ' ' || decision || ' ' || reason FROM reviews ORDER BY id")
     }
 
     @Test(arguments: [false, true]) func aStolenPhotosRejectionIsOverturned(onPostGIS: Bool) throws {
@@ -71,7 +58,7 @@ import VSHTestSupport
         #expect(again.status == 65)
         #expect(again.stderr == "vsh: check-in #2 was already overturned by check-in #3\n")
         #expect(
-            try Self.reviews(workspace, onPostGIS: onPostGIS) == [
+            try Self.reviews(workspace) == [
                 "3 approved Ann took it; Bo's copy came from the team chat [overturns rejected check-in #2 (unique_photo)]"
             ])
         // The new check-in is Ann's visit for the rules: her photo again is already submitted,
@@ -109,7 +96,7 @@ import VSHTestSupport
                 "check-in #1 by Ann: rejection overturned, recorded as #2 accepted, +"))
         #expect((try workspace.totals()["Ann"]?.points ?? 0) > 0)
         #expect(
-            try Self.reviews(workspace, onPostGIS: onPostGIS).last
+            try Self.reviews(workspace).last
                 == "2 approved they are there after all [overturns rejected check-in #1; over failing rules: hunt_window]"
         )
         // Reject and revoke still take pending and accepted check-ins only.

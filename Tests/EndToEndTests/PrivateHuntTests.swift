@@ -90,17 +90,9 @@ import VSHTestSupport
         // Organisers see it, and its QR code holds the join address (read by zbarimg).
         #expect(try await server.call("GET", "/v1/hunts", token: mo).body.contains("team-day"))
         #expect(try await server.call("GET", "/v1/hunts/team-day/join-code.png", token: ann).status == 403)
-        var request = URLRequest(url: URL(string: server.base + "/v1/hunts/team-day/join-code.png")!)
-        request.setValue("Bearer \(mo)", forHTTPHeaderField: "Authorization")
-        let (png, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        let image = workspace.root.appendingPathComponent("join.png")
-        try png.write(to: image)
-        let decoded = try TestSupport.run("/usr/bin/env", ["zbarimg", "--quiet", "--raw", image.path])
-        #expect(
-            decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                == "\(server.base)/join/\(Self.code)",
-            "\(decoded.stdout) \(decoded.stderr)")
+        let decoded = try await server.decodedQRCode(
+            "/v1/hunts/team-day/join-code.png", token: mo, in: workspace)
+        #expect(decoded == "\(server.base)/join/\(Self.code)")
         let svg = try await server.call("GET", "/v1/hunts/team-day/join-code.svg", token: mo)
         #expect(svg.status == 200 && svg.body.hasPrefix("<svg") && svg.body.contains("<path"))
         #expect(

@@ -33,22 +33,11 @@ import VSHTestSupport
         ])
 
     /// The rotating-code secret the database keeps for `stop` (made at publish).
-    static func secret(_ workspace: Workspace, postGIS: Bool, stop: String) throws -> String {
-        let query = "SELECT secrets FROM stops WHERE id = '\(stop)'"
-        let result =
-            postGIS
-            ? try PostgresCluster.shared().psql(
-                try #require(URL(string: workspace.db)).lastPathComponent, query)
-            : try TestSupport.run(
-                "/usr/bin/python3",
-                [
-                    "-c",
-                    "import sqlite3,sys\nfor r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(r[0])",
-                    workspace.db, query,
-                ])
-        #expect(result.status == 0, "\(result.stderr)")
-        let line = result.stdout.split(separator: "\n").first { $0.contains("rotating_secret") } ?? ""
-        return try #require(json(String(line))["rotating_secret"]?.string)
+    static func secret(_ workspace: Workspace, stop: String) throws -> String {
+        let line = try workspace.query("SELECT secrets FROM stops WHERE id = '\(stop)'").first {
+            $0.contains("rotating_secret")
+        }
+        return try #require(json(line ?? "")["rotating_secret"]?.string)
     }
 
     static func code(_ secret: String, stepsBack: Int64, at time: Date = Date()) throws -> String {
@@ -107,7 +96,7 @@ import VSHTestSupport
 
         // The screen's code: the secret vsh made at publish, the current and the previous step
         // good, two steps back refused.
-        let secret = try Self.secret(workspace, postGIS: postGIS, stop: "sphere-atrium")
+        let secret = try Self.secret(workspace, stop: "sphere-atrium")
         #expect(Base32.decode(secret)?.count == 20)
         let current = try await checkIn(
             bo, [("code", try Self.code(secret, stepsBack: 0)), ("stop", "sphere-atrium")])
@@ -115,7 +104,7 @@ import VSHTestSupport
         let previous = try await checkIn(
             cy, [("code", try Self.code(secret, stepsBack: 1)), ("stop", "sphere-atrium")])
         #expect(verdict(previous) == "accepted", "\(String(describing: previous.1))")
-        let barSecret = try Self.secret(workspace, postGIS: postGIS, stop: "rotating-bar")
+        let barSecret = try Self.secret(workspace, stop: "rotating-bar")
         #expect(barSecret != secret)
         let stale = try await checkIn(
             ann, [("code", try Self.code(barSecret, stepsBack: 3)), ("stop", "rotating-bar")])
@@ -124,17 +113,9 @@ import VSHTestSupport
         // The QR code of the printed code, for organisers only, read back by zbarimg.
         #expect(try await server.call("GET", "/v1/stops/sphere-atrium/code.png", token: ann).status == 403)
         #expect(try await server.call("GET", "/v1/stops/rotating-bar/code.svg", token: mo).status == 404)
-        var request = URLRequest(url: URL(string: server.base + "/v1/stops/sphere-atrium/code.png")!)
-        request.setValue("Bearer \(mo)", forHTTPHeaderField: "Authorization")
-        let (png, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        let image = workspace.root.appendingPathComponent("atrium.png")
-        try png.write(to: image)
-        let decoded = try TestSupport.run("/usr/bin/env", ["zbarimg", "--quiet", "--raw", image.path])
-        #expect(
-            decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                == "\(server.base)/stops/sphere-atrium?code=\(Self.printed)",
-            "\(decoded.stdout) \(decoded.stderr)")
+        let decoded = try await server.decodedQRCode(
+            "/v1/stops/sphere-atrium/code.png", token: mo, in: workspace)
+        #expect(decoded == "\(server.base)/stops/sphere-atrium?code=\(Self.printed)")
 
         // The atrium's screen: organisers only (or its link), the current code among the next four
         // hours', the QR code of each holding its check-in address; never the secret.
@@ -186,8 +167,8 @@ import VSHTestSupport
             "casino-night.geojson", Self.file.replacingOccurrences(of: "The bar", with: "The long bar"))
         let sync = try workspace.vsh(["sync"])
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(try Self.secret(workspace, postGIS: postGIS, stop: "sphere-atrium") == secret)
-        #expect(try Self.secret(workspace, postGIS: postGIS, stop: "rotating-bar") == barSecret)
+        #expect(try Self.secret(workspace, stop: "sphere-atrium") == secret)
+        #expect(try Self.secret(workspace, stop: "rotating-bar") == barSecret)
         // The hunt asks every stop for its code (`proof` as a list): a good fix in the lobby alone no
         // longer counts; with the lobby's code it does.
         try workspace.write(
