@@ -50,6 +50,16 @@ try:
                           capture_output=True, text=True)
     check(role.returncode == 0, f"Olga is an organiser: {role.stderr}")
 
+    step("the hunt's page says which stops have a code")
+    driver.get(BASE + "/hunts/casino-night")
+    wait.until(lambda d: "Casino night" in text_of("h1"))
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('ol.stops li')].map((li) => li.textContent)")
+    check(len(rows) == 3 and all("code at the stop" in r for r in rows),
+          f"the stops with a code say so: {rows}")
+    driver.execute_script("document.querySelector('ol.stops').scrollIntoView({block: 'center'})")
+    phone.shot("hunt-codes")
+
     step("a printed QR code scanned signed out: sign in, come back, checked in by the code")
     # No position at all: the phone's GPS has nothing indoors, and the site was never allowed it.
     driver.execute_cdp_cmd("Browser.resetPermissions", {})

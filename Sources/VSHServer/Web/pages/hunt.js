@@ -21,7 +21,9 @@ export async function huntPage(id) {
     const done = visited.has(f.id);
     return h('li', { class: done ? 'visited' : '' },
       h('a', { href: `/stops/${f.id}` }, h('span', { class: 'stop-name' }, local(f.properties, 'name'))),
-      h('span', { class: 'stop-facts' }, t('{n} points', { n: number(f.properties.points) }), done ? h('span', { class: 'tick' }, ` ${t('✓ visited')}`) : null, ' ', distance));
+      h('span', { class: 'stop-facts' }, t('{n} points', { n: number(f.properties.points) }),
+        // Indoors, where GPS fails: the stop has a code to scan or type.
+        f.properties.has_code ? h('span', { class: 'has-code' }, ` · ${t('code at the stop')}`) : null, done ? h('span', { class: 'tick' }, ` ${t('✓ visited')}`) : null, ' ', distance));
   }));
   const share = h('button', { type: 'button', class: 'secondary', onclick: () => start() }, t('Show where I am'));
   const status = h('p', { class: 'position-status', role: 'status' });
