@@ -45,6 +45,33 @@ public enum CodePlacement {
         return Geodesic.distanceMeters(from: position, toBoundaryOf: stop.geofence) <= reachMeters
     }
 
+    /// Whether the check-in's code will place the player whatever its photo says: it brings a code,
+    /// and the stop it means (`stop(named:code:in:)`) takes one in place of a position. A photo
+    /// without GPS is then kept, not refused for want of a position.
+    /// - Throws: as `stop(named:code:in:)`, before anything is kept.
+    public static func codePlaces(stopID: String?, code: String?, in hunts: [Hunt], hasDeviceFix: Bool) throws
+        -> Bool
+    {
+        guard code != nil, let stop = try stop(named: stopID, code: code, in: hunts) else { return false }
+        return standsIn(for: stop, in: hunt(of: stop, in: hunts), position: nil, hasDeviceFix: hasDeviceFix)
+    }
+
+    /// `submission` placed (`place`, unless `codeOnly` made it), and refused when it is a photo that
+    /// nothing places.
+    /// - Throws: as `place`; `SubmissionError.noPosition`.
+    public static func finish(_ submission: Submission, stopID: String?, code: String?, in hunts: [Hunt])
+        throws
+        -> Submission
+    {
+        let placed =
+            submission.placedByCode == nil
+            ? try place(submission, stopID: stopID, code: code, in: hunts) : submission
+        if let photo = placed.photo, placed.reportedPosition == nil {
+            throw SubmissionError.noPosition(note: photo.metadata.positionNote ?? "none")
+        }
+        return placed
+    }
+
     /// The hunt of `stop` among `hunts`.
     public static func hunt(of stop: Stop, in hunts: [Hunt]) -> Hunt? { hunts.first { $0.id == stop.huntID } }
 

@@ -29,6 +29,17 @@ public struct QRCode: Sendable {
     /// squares, `module` user units each, crisp at any size.
     public func svg(module: Int = 8, title: String? = nil) -> String {
         let side = (width + 8) * module
+        let path = pathData(module: module)
+        let label = title.map { "<title>\(Markup.escaped($0))</title>" } ?? ""
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(side) \(side)" width="\(side)" height="\(side)" shape-rendering="crispEdges">\(label)<rect width="100%" height="100%" fill="#fff"/><path fill="#000" d="\(path)"/></svg>
+
+            """
+    }
+
+    /// The dark modules as SVG path data, `module` user units each, after the four-module quiet
+    /// zone: a run of dark modules in a row is one rectangle.
+    public func pathData(module: Int = 1) -> String {
         var path = ""
         for (y, row) in modules.enumerated() {
             var x = 0
@@ -45,11 +56,7 @@ public struct QRCode: Sendable {
                 x = end
             }
         }
-        let label = title.map { "<title>\(Markup.escaped($0))</title>" } ?? ""
-        return """
-            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(side) \(side)" width="\(side)" height="\(side)" shape-rendering="crispEdges">\(label)<rect width="100%" height="100%" fill="#fff"/><path fill="#000" d="\(path)"/></svg>
-
-            """
+        return path
     }
 
     /// A greyscale PNG of the code with the quiet zone, `scale` pixels a module.

@@ -75,12 +75,7 @@ public enum StopCodeSheet {
             if let qr = QRCode(url) {
                 let side = min(cardWidth, cardHeight) - 36
                 let module = side / Double(qr.width + 8)
-                var path = ""
-                for (row, cells) in qr.modules.enumerated() {
-                    for (column, dark) in cells.enumerated() where dark {
-                        path += "M\(column + 4) \(row + 4)h1v1h-1z"
-                    }
-                }
+                let path = qr.pathData()
                 body += """
                     <g transform="translate(\(number((cardWidth - side) / 2)) 18) scale(\(String(format: "%.4f", module)))">\
                     <rect width="\(qr.width + 8)" height="\(qr.width + 8)" fill="#fff"/><path d="\(path)" fill="#000"/></g>

@@ -64,13 +64,8 @@ struct CheckInsController: Sendable {
         // A code or a named stop is matched among the hunts this player sees (`CodePlacement`).
         let hunts = code == nil && stopID == nil ? [] : try await visibleHunts(session)
         // Matched before the photo is kept, so that an unknown stop or code burns nothing.
-        let meant = try CodePlacement.stop(named: stopID, code: code, in: hunts)
-        let codePlaces =
-            code != nil
-            && meant.map {
-                CodePlacement.standsIn(
-                    for: $0, in: CodePlacement.hunt(of: $0, in: hunts), position: nil, hasDeviceFix: hasFix)
-            } ?? false
+        let codePlaces = try CodePlacement.codePlaces(
+            stopID: stopID, code: code, in: hunts, hasDeviceFix: hasFix)
         let service = CheckInService(store: store, photos: photos)
         let now = clock()
         var checkIn: CheckInRequest
@@ -99,12 +94,9 @@ struct CheckInsController: Sendable {
                 player: session.player.id, stopID: stopID, code: code, huntID: hunt, in: hunts, now: now)
             checkIn = CheckInRequest(submission: submission, photoFile: nil)
         }
-        if code != nil || stopID != nil, checkIn.submission.placedByCode == nil {
-            checkIn.submission = try CodePlacement.place(
+        if code != nil || stopID != nil {
+            checkIn.submission = try CodePlacement.finish(
                 checkIn.submission, stopID: stopID, code: code, in: hunts)
-        }
-        if checkIn.submission.photo != nil, checkIn.submission.reportedPosition == nil {
-            throw SubmissionError.noPosition(note: checkIn.submission.photo?.metadata.positionNote ?? "none")
         }
         var claimed = checkIn
         claimed.idempotency = key.map {

@@ -125,18 +125,12 @@ extension VSH {
                 throw InputError("--code and --stop go with one photo, not a folder", status: .usage)
             }
             let hunts = try await service.store.hunts().map(\.hunt)
-            let meant = try CodePlacement.stop(named: stop, code: code, in: hunts)
-            var submission: Submission
+            // Matched before the photo is kept, so that an unknown stop or code burns nothing.
+            let codePlaces = try CodePlacement.codePlaces(
+                stopID: stop, code: code, in: hunts, hasDeviceFix: deviceFix != nil)
+            let submission: Submission
             var photoFile: String?
             if let single = files.first {
-                let codePlaces =
-                    code != nil
-                    && meant.map {
-                        CodePlacement.standsIn(
-                            for: $0, in: CodePlacement.hunt(of: $0, in: hunts), position: nil,
-                            hasDeviceFix: deviceFix != nil)
-                    }
-                        ?? false
                 (submission, photoFile) = try await service.submission(
                     player: player, photo: try PhotoReader.fileBytes(path: single), name: single,
                     deviceFix: deviceFix, huntID: hunt, now: clock, requirePosition: !codePlaces)
@@ -150,13 +144,9 @@ extension VSH {
             } else {
                 throw InputError("--stop goes with --photo, --fix or --code", status: .usage)
             }
-            if submission.placedByCode == nil {
-                submission = try CodePlacement.place(submission, stopID: stop, code: code, in: hunts)
-            }
-            if submission.photo != nil, submission.reportedPosition == nil {
-                throw SubmissionError.noPosition(note: submission.photo?.metadata.positionNote ?? "none")
-            }
-            return try await service.record(submission, photoFile: photoFile)
+            return try await service.record(
+                try CodePlacement.finish(submission, stopID: stop, code: code, in: hunts),
+                photoFile: photoFile)
         }
 
         /// `--fix`, `--time` and `--accuracy` as a device fix, or nil without `--fix`.
