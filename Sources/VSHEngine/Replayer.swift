@@ -261,7 +261,7 @@ public struct Replayer: Sendable {
                         time: time, kind: .badge, huntID: award.huntID, stopID: nil, points: award.points,
                         verdict: nil,
                         badgeID: award.badgeID))
-            case .stop:
+            case .stop, .answer:
                 break
             }
         }

@@ -65,6 +65,7 @@ public struct ReviewService: Sendable {
             isReplay: subject.source == .replay)
         submission.recheckOf = id
         submission.codeChecked = subject.codeChecked
+        submission.answerChecked = subject.answerChecked
         return (submission, subject)
     }
 

@@ -26,12 +26,12 @@ public struct Verifier: Sendable {
     /// The rules, in the order they run and players read them.
     public var rules: [any VerificationRule] = Verifier.standardRules
 
-    /// vsh's thirteen rules, in their order (README, "Check-in rules").
+    /// vsh's fourteen rules, in their order (README, "Check-in rules").
     public static let standardRules: [any VerificationRule] = [
         PositionRule(), CaptureTimeRule(), AccuracyRule(), NotInFutureRule(), PhotoAgeRule(),
         HuntWindowRule(),
         ClocksAgreeRule(), AtStopRule(), CodeRule(), UniquePhotoRule(), TravelSpeedRule(), StopOrderRule(),
-        FirstVisitRule(),
+        FirstVisitRule(), AnswerRule(),
     ]
 
     /// The standard verifier.
@@ -54,8 +54,10 @@ public struct Verifier: Sendable {
                     huntID: stop?.huntID)
             }
         }
-        return Decision(
+        var decision = Decision(
             verdict: verdict, rules: context.results, hunt: facts.hunt, stop: stop,
-            points: verdict == .accepted ? context.points : 0, fix: fix)
+            points: verdict == .accepted ? context.points + context.answerPoints : 0, fix: fix)
+        decision.answerRight = context.answerRight
+        return decision
     }
 }

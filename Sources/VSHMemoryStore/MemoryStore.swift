@@ -390,7 +390,9 @@ public actor MemoryStore: LeagueStore {
             else { return nil }
             return TeamCheckIn(
                 team: team, player: c.player,
-                checkIn: ScoredCheckIn(id: c.id, huntID: hunt, stopID: stop, time: time, clock: c.clock))
+                checkIn: ScoredCheckIn(
+                    id: c.id, huntID: hunt, stopID: stop, time: time, clock: c.clock,
+                    answered: c.answerRight == true))
         }
     }
 
@@ -613,6 +615,7 @@ public actor MemoryStore: LeagueStore {
                 photoFile: c.photoFile,
                 state: state(c), failedRules: c.rules.filter { $0.outcome == .failed }.map(\.rule))
             subject.codeChecked = c.rules.contains { $0.rule == .code && $0.outcome == .passed }
+            subject.answerChecked = c.answerRight
             return subject
         }
     }
@@ -857,11 +860,12 @@ extension MemoryStore {
                 accuracyMeters: submission.accuracyMeters,
                 fixTime: decision.fix?.time ?? submission.fixTime(in: decision.hunt),
                 source: submission.source, overturns: overturns,
-                team: decision.hunt.flatMap { teamOf[player.id]?[$0.id]?.team }))
+                team: decision.hunt.flatMap { teamOf[player.id]?[$0.id]?.team },
+                answerRight: decision.answerRight))
         var awards: [ScoreEvent] = []
         if decision.verdict == .accepted {
             rescore(player.id)
-            awards = scores[player.id, default: []].filter { $0.checkInID == id && $0.kind != .stop }
+            awards = scores[player.id, default: []].filter { $0.checkInID == id && $0.kind.isAward }
         }
         return RecordedCheckIn(
             id: id, playerID: player.id, player: player.name, receivedAt: submission.receivedAt,
@@ -886,7 +890,9 @@ extension MemoryStore {
     private func rescore(_ player: PlayerID) {
         let scored = accepted(player).compactMap { c -> ScoredCheckIn? in
             guard let hunt = c.huntID, let stop = c.stopID, let time = c.fixTime else { return nil }
-            return ScoredCheckIn(id: c.id, huntID: hunt, stopID: stop, time: time, clock: c.clock)
+            return ScoredCheckIn(
+                id: c.id, huntID: hunt, stopID: stop, time: time, clock: c.clock,
+                answered: c.answerRight == true)
         }
         scores[player] = Scoring.events(
             for: scored, hunts: catalog.hunts.map(ScoringHunt.init), badges: catalog.badges)
@@ -946,6 +952,8 @@ struct MemoryCheckIn: Sendable {
     var overturns: Int64? = nil
     /// The team it counted for, if any.
     var team: Int64? = nil
+    /// Whether its answer to the stop's question was right; nil when none was judged.
+    var answerRight: Bool? = nil
 }
 
 /// `CheckInHistory` over the store's state, read inside the actor (one "transaction").
@@ -974,6 +982,22 @@ struct MemoryHistory: CheckInHistory {
                 if first[stop].map({ time < $0 }) ?? true { first[stop] = time }
             }
             return first
+        }
+    }
+    func answerTries(player: PlayerID, hunt huntID: String, excluding checkIn: Int64?) throws
+        -> [String: AnswerTries]
+    {
+        store.assumeIsolated { store in
+            var found: [String: AnswerTries] = [:]
+            for c in store.checkInsSnapshot
+            where c.player == player && c.huntID == huntID && c.id != checkIn && c.answerRight != nil {
+                guard let stop = c.stopID else { continue }
+                var tries = found[stop] ?? AnswerTries()
+                if c.answerRight == false { tries.wrong += 1 }
+                if c.answerRight == true, store.state(c).isLive { tries.right = true }
+                found[stop] = tries
+            }
+            return found
         }
     }
     func neighbourFixes(player: PlayerID, around time: Date, excluding checkIn: Int64?) throws -> [Fix] {

@@ -165,6 +165,14 @@ enum PostGISSchema {
     /// Banned players (0 or 1, as SQLite keeps it, so that `vsh db copy` moves it either way).
     static let version18: [String] = ["ALTER TABLE players ADD COLUMN banned bigint NOT NULL DEFAULT 0"]
 
+    /// Whether a check-in's answer to its stop's question was right (1), wrong (0) or not judged
+    /// (NULL), as SQLite keeps it; score events of the kind `answer`.
+    static let version25: [String] = [
+        "ALTER TABLE checkins ADD COLUMN answer_right bigint",
+        "ALTER TABLE score_events DROP CONSTRAINT score_events_kind_check",
+        "ALTER TABLE score_events ADD CONSTRAINT score_events_kind_check CHECK (kind IN ('stop', 'bonus', 'badge', 'answer'))",
+    ]
+
     /// Stops' printed codes and rotating-code secrets (`StoredStopSecrets`).
     static let version24: [String] = [
         "ALTER TABLE stops ADD COLUMN secrets text",

@@ -122,13 +122,14 @@ extension PostGISStore {
                 else { continue }
                 added[submission.player, default: []].append(
                     ScoredCheckIn(
-                        id: recorded.id, huntID: hunt, stopID: stop, time: time, clock: submission.clockTime))
+                        id: recorded.id, huntID: hunt, stopID: stop, time: time, clock: submission.clockTime,
+                        answered: decision.answerRight == true))
             }
             var awards: [Int64: [ScoreEvent]] = [:]
             for (_, events) in try await self.scoreGroup(
                 db, added: added, ahead: ahead, catalog: catalogue.scoring)
             {
-                for event in events where event.kind != .stop {
+                for event in events where event.kind.isAward {
                     awards[event.checkInID, default: []].append(event)
                 }
             }
@@ -207,6 +208,22 @@ extension PostGISStore {
                 found[stop] = Date(timeIntervalSince1970: first ?? 0)
             }
             return .visitedStops(found)
+        case .answerTries(let player, let huntID, let excluded):
+            var found: [String: AnswerTries] = [:]
+            for row in try await db.query(
+                """
+                SELECT c.stop_id, count(*) FILTER (WHERE c.answer_right = 0),
+                    bool_or(c.answer_right = 1 AND s.state IN ('accepted', 'pending'))
+                FROM checkins c JOIN checkin_state s ON s.id = c.id
+                WHERE c.player_id = \(player.rawValue) AND c.hunt_id = \(huntID) AND c.stop_id IS NOT NULL
+                    AND c.answer_right IS NOT NULL AND c.id <> \(excluded ?? 0)
+                GROUP BY c.stop_id
+                """, logger: logger
+            ).collect() {
+                let (stop, wrong, right) = try row.decode((String, Int64, Bool).self)
+                found[stop] = AnswerTries(wrong: Int(wrong), right: right)
+            }
+            return .answerTries(found)
         case .neighbourFixes(let player, let time, let excluded):
             let epoch = time.timeIntervalSince1970
             var fixes: [Fix] = []
@@ -320,7 +337,8 @@ extension PostGISStore {
                 decision.verdict.rawValue,
                 Int64(decision.points), rules, submission.photo?.pixelSHA256,
                 submission.photo?.perceptualHash.map { Int64(bitPattern: $0) },
-                submission.clockTime.timeIntervalSince1970, overturns),
+                submission.clockTime.timeIntervalSince1970, overturns,
+                decision.answerRight.map { Int64($0 ? 1 : 0) }),
             logger: logger)
         guard let id = try rows.first?.decode(Int64.self) else {
             throw PostGISError(kind: .other, message: "the check-in was not recorded", location: location)

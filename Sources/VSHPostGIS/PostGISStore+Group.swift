@@ -224,6 +224,7 @@ struct InsertColumns {
     var accuracy: [Double] = [], fixTime: [String] = [], fixEpoch: [Double] = [], hunt: [String] = []
     var stop: [String] = [], verdict: [String] = [], points: [Int64] = [], rules: [String] = []
     var pixelSHA: [String] = [], phash: [Int64] = [], hasPhash: [Bool] = [], clock: [Double] = []
+    var answer: [Int64] = []
 
     static let none = ""
 
@@ -251,12 +252,13 @@ struct InsertColumns {
         phash.append(hash.map { Int64(bitPattern: $0) } ?? 0)
         hasPhash.append(hash != nil)
         clock.append(submission.clockTime.timeIntervalSince1970)
+        answer.append(decision.answerRight.map { $0 ? 1 : 0 } ?? -1)
     }
 
     var bindings: [any PostgresThrowingDynamicTypeEncodable] {
         [
             player, received, source, photoFile, photoSHA, imageSHA, lat, lon, accuracy, fixTime, fixEpoch,
-            hunt, stop, verdict, points, rules, pixelSHA, phash, hasPhash, clock,
+            hunt, stop, verdict, points, rules, pixelSHA, phash, hasPhash, clock, answer,
         ]
     }
 }

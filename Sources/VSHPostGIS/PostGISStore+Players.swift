@@ -468,17 +468,17 @@ extension PostGISStore {
         try await read { db in
             try await db.query(
                 """
-                SELECT player_id, received_at, source, hunt_id, lat, lon, accuracy_m, fix_epoch, photo_file, state,
-                    rules
-                FROM checkin_state WHERE id = \(id)
+                SELECT s.player_id, s.received_at, s.source, s.hunt_id, s.lat, s.lon, s.accuracy_m, s.fix_epoch,
+                    s.photo_file, s.state, s.rules, c.answer_right
+                FROM checkin_state s JOIN checkins c ON c.id = s.id WHERE s.id = \(id)
                 """, logger: self.logger
             ).collect().first.map { row in
-                let (player, received, source, hunt, lat, lon, accuracy, epoch, photo, state, rules) =
+                let (player, received, source, hunt, lat, lon, accuracy, epoch, photo, state, rules, answer) =
                     try row.decode(
                         (
                             Int64, String, String, String?, Double?, Double?, Double?, Double?, String?,
                             String,
-                            String
+                            String, Int64?
                         ).self)
                 var subject = ReviewSubject(
                     id: id, playerID: PlayerID(player),
@@ -491,6 +491,7 @@ extension PostGISStore {
                     photoFile: photo, state: try CheckInStateSQL.state(state),
                     failedRules: ReviewSubject.failedRules(rulesJSON: rules))
                 subject.codeChecked = ReviewSubject.passed(.code, rulesJSON: rules)
+                subject.answerChecked = answer.map { $0 == 1 }
                 return subject
             }
         }

@@ -8,12 +8,16 @@ extension PostGISStore {
     /// Hunts and badges as scoring needs them.
     func scoringCatalog(_ db: PostgresConnection) async throws -> (hunts: [ScoringHunt], badges: [Badge]) {
         var stopsByHunt: [String: [(id: String, points: Int)]] = [:]
+        var answerPoints: [String: [String: Int]] = [:]
         for row in try await db.query(
-            "SELECT hunt_id, id, points FROM stops ORDER BY hunt_id, position", logger: logger
+            "SELECT hunt_id, id, points, secrets FROM stops ORDER BY hunt_id, position", logger: logger
         )
         .collect() {
-            let (hunt, stop, points) = try row.decode((String, String, Int).self)
+            let (hunt, stop, points, secrets) = try row.decode((String, String, Int, String?).self)
             stopsByHunt[hunt, default: []].append((stop, points))
+            if let points = StoredStopSecrets.answerPoints(secrets) {
+                answerPoints[hunt, default: [:]][stop] = points
+            }
         }
         var hunts: [ScoringHunt] = []
         for row in try await db.query(
@@ -22,11 +26,12 @@ extension PostGISStore {
         ).collect() {
             let (id, bonus, difficulty, ordered, timezone) = try row.decode(
                 (String, Int, String, Bool, String).self)
-            hunts.append(
-                ScoringHunt(
-                    id: id, stops: stopsByHunt[id] ?? [], bonusPoints: bonus,
-                    difficulty: Hunt.Difficulty(rawValue: difficulty) ?? .medium, ordered: ordered,
-                    timeZone: TimeZone(identifier: timezone) ?? TimeZone(identifier: "UTC")!))
+            var hunt = ScoringHunt(
+                id: id, stops: stopsByHunt[id] ?? [], bonusPoints: bonus,
+                difficulty: Hunt.Difficulty(rawValue: difficulty) ?? .medium, ordered: ordered,
+                timeZone: TimeZone(identifier: timezone) ?? TimeZone(identifier: "UTC")!)
+            hunt.answerPoints = answerPoints[id] ?? [:]
+            hunts.append(hunt)
         }
         let rows = try await db.query(
             "SELECT id, name, description, points, rule FROM badges ORDER BY position", logger: logger
@@ -60,18 +65,18 @@ extension PostGISStore {
         var checkIns: [PlayerID: [ScoredCheckIn]] = [:]
         for row in try await db.query(
             """
-            SELECT s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch
+            SELECT s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch, c.answer_right
             FROM checkin_state s JOIN checkins c ON c.id = s.id
             WHERE s.player_id = ANY(\(ids)::int8[]) AND \(unescaped: CheckInStateSQL.canCount("s.")) AND \(unescaped: CheckInStateSQL.counts("s."))
                 AND s.stop_id IS NOT NULL AND s.hunt_id IS NOT NULL AND s.fix_epoch IS NOT NULL
             """, logger: logger
         ).collect() {
-            let (player, id, hunt, stop, epoch, clock) = try row.decode(
-                (Int64, Int64, String, String, Double, Double?).self)
+            let (player, id, hunt, stop, epoch, clock, answer) = try row.decode(
+                (Int64, Int64, String, String, Double, Double?, Int64?).self)
             checkIns[PlayerID(player), default: []].append(
                 ScoredCheckIn(
                     id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch),
-                    clock: clock.map(Date.init(timeIntervalSince1970:))))
+                    clock: clock.map(Date.init(timeIntervalSince1970:)), answered: answer == 1))
         }
         var events: [PlayerID: [ScoreEvent]] = [:]
         var rows: [(player: Int64, event: ScoreEvent)] = []

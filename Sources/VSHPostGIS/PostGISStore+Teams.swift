@@ -127,20 +127,21 @@ extension PostGISStore {
         try await read { db in
             try await db.query(
                 """
-                SELECT c.team_id, s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch
+                SELECT c.team_id, s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch,
+                    c.answer_right
                 FROM checkin_state s JOIN checkins c ON c.id = s.id JOIN players p ON p.id = s.player_id
                 WHERE s.hunt_id = \(huntID) AND c.team_id IS NOT NULL AND p.banned = 0
                     AND \(unescaped: CheckInStateSQL.canCount("s.")) AND \(unescaped: CheckInStateSQL.counts("s."))
                     AND s.stop_id IS NOT NULL AND s.fix_epoch IS NOT NULL
                 """, logger: self.logger
             ).collect().map { row in
-                let (team, player, id, hunt, stop, epoch, clock) = try row.decode(
-                    (Int64, Int64, Int64, String, String, Double, Double?).self)
+                let (team, player, id, hunt, stop, epoch, clock, answer) = try row.decode(
+                    (Int64, Int64, Int64, String, String, Double, Double?, Int64?).self)
                 return TeamCheckIn(
                     team: team, player: PlayerID(player),
                     checkIn: ScoredCheckIn(
                         id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch),
-                        clock: clock.map(Date.init(timeIntervalSince1970:))))
+                        clock: clock.map(Date.init(timeIntervalSince1970:)), answered: answer == 1))
             }
         }
     }

@@ -331,7 +331,7 @@ public final class PostGISStore: LeagueStore {
         PostGISSchema.version14, PostGISSchema.version15, PostGISSchema.version16,
         PostGISSchema.version17, PostGISSchema.version18, PostGISSchema.version19,
         PostGISSchema.version20, PostGISSchema.version21, PostGISSchema.version22,
-        PostGISSchema.version23, PostGISSchema.version24,
+        PostGISSchema.version23, PostGISSchema.version24, PostGISSchema.version25,
     ]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this

@@ -85,14 +85,14 @@ enum NeighboursSQL: PreparedSQL {
 
 /// A check-in's row.
 enum InsertCheckInSQL: PreparedSQL {
-    static let name = "vsh_insert_checkin"
+    static let name = "vsh_insert_checkin_2"
     static let sql = """
         INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
             accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules, pixel_sha256, phash,
-            clock_epoch, overturns, hunt_revision, team_id)
+            clock_epoch, overturns, answer_right, hunt_revision, team_id)
         VALUES ($1::int8, $2::text, $3::text, $4::text, $5::text, $6::text, $7::float8, $8::float8, $9::float8,
             $10::text, $11::float8, $12::text, $13::text, $14::text, $15::int8, $16::text, $17::text, $18::int8,
-            $19::float8, $20::int8, (SELECT revision FROM hunts WHERE id = $12::text),
+            $19::float8, $20::int8, $21::int8, (SELECT revision FROM hunts WHERE id = $12::text),
             (SELECT team_id FROM team_members WHERE hunt_id = $12::text AND player_id = $1::int8))
         RETURNING id
         """
@@ -211,19 +211,20 @@ enum GroupRetriesSQL: PreparedSQL {
 
 /// A group's check-ins, one row for each element of the arrays, in order (`InsertColumns`).
 enum GroupInsertSQL: PreparedSQL {
-    static let name = "vsh_group_insert"
+    static let name = "vsh_group_insert_2"
     static let sql = """
         INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
             accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules, pixel_sha256, phash,
-            clock_epoch, hunt_revision, team_id)
+            clock_epoch, answer_right, hunt_revision, team_id)
         SELECT p, r, so, NULLIF(f, ''), NULLIF(fs, ''), NULLIF(i, ''), NULLIF(la, 'NaN'), NULLIF(lo, 'NaN'),
             NULLIF(a, 'NaN'), NULLIF(ft, ''), NULLIF(fe, 'NaN'), NULLIF(h, ''), NULLIF(st, ''), v, pt, ru,
-            NULLIF(px, ''), CASE WHEN hp THEN ph END, c, (SELECT revision FROM hunts WHERE id = NULLIF(h, '')),
+            NULLIF(px, ''), CASE WHEN hp THEN ph END, c, NULLIF(an, -1),
+            (SELECT revision FROM hunts WHERE id = NULLIF(h, '')),
             (SELECT m.team_id FROM team_members m WHERE m.hunt_id = NULLIF(h, '') AND m.player_id = p)
         FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[],
             $8::float8[], $9::float8[], $10::text[], $11::float8[], $12::text[], $13::text[], $14::text[],
-            $15::int8[], $16::text[], $17::text[], $18::int8[], $19::bool[], $20::float8[])
-            AS t(p, r, so, f, fs, i, la, lo, a, ft, fe, h, st, v, pt, ru, px, ph, hp, c)
+            $15::int8[], $16::text[], $17::text[], $18::int8[], $19::bool[], $20::float8[], $21::int8[])
+            AS t(p, r, so, f, fs, i, la, lo, a, ft, fe, h, st, v, pt, ru, px, ph, hp, c, an)
         RETURNING id
         """
 }

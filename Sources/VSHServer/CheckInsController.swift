@@ -26,7 +26,9 @@ struct CheckInsController: Sendable {
     static let checkIn = Endpoint(.post, "/v1/checkins")
     static let mine = Endpoint(.get, "/v1/me/checkins")
     static var endpoints: [Endpoint] { [checkIn, mine] }
-    static let fields: Set<String> = ["lat", "lon", "accuracy_m", "fix_time", "hunt", "code", "stop"]
+    static let fields: Set<String> = [
+        "lat", "lon", "accuracy_m", "fix_time", "hunt", "code", "stop", "answer",
+    ]
 
     func add(to router: Router<VSHRequestContext>) {
         router.on(Self.checkIn, use: checkIn)
@@ -61,6 +63,14 @@ struct CheckInsController: Sendable {
         let hasFix = ["lat", "lon", "fix_time", "accuracy_m"].contains { fields[$0] != nil }
         let code = fields["code"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         let stopID = fields["stop"].flatMap { $0.isEmpty ? nil : $0 }
+        let answer = fields["answer"].flatMap {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
+        }
+        if let answer, answer.count > StopQuestion.maxLength {
+            throw Problem(
+                .unprocessableContent, "Invalid answer",
+                "answer: longer than \(StopQuestion.maxLength) characters")
+        }
         // A code or a named stop is matched among the hunts this player sees (`CodePlacement`).
         let hunts = code == nil && stopID == nil ? [] : try await visibleHunts(session)
         // Matched before the photo is kept, so that an unknown stop or code burns nothing.
@@ -98,6 +108,7 @@ struct CheckInsController: Sendable {
             checkIn.submission = try CodePlacement.finish(
                 checkIn.submission, stopID: stopID, code: code, in: hunts)
         }
+        checkIn.submission.answer = answer
         var claimed = checkIn
         claimed.idempotency = key.map {
             IdempotencyClaim(key: $0, fingerprint: fingerprint) { CheckInJSON.checkIn($0).compactText }

@@ -209,10 +209,11 @@ struct ScoringHuntRow: Decodable, FetchableRecord {
     }
 }
 
-/// A stop's id and points.
+/// A stop's id, points and secrets (for its question's points).
 struct StopPointsRow: Decodable, FetchableRecord {
     var id: String
     var points: Int
+    var secrets: String?
 }
 
 /// A `badges` row.
@@ -225,14 +226,15 @@ struct BadgeRow: Decodable, FetchableRecord {
 }
 
 /// An accepted check-in as scoring reads it.
-/// `id, hunt_id, stop_id, fix_epoch, clock_epoch`, read by position: a heavy player's rescore
-/// reads thousands (the Decodable path looked each column up by name).
+/// `id, hunt_id, stop_id, fix_epoch, clock_epoch[, answer_right]`, read by position: a heavy
+/// player's rescore reads thousands (the Decodable path looked each column up by name).
 struct ScoredRow: FetchableRecord {
     var id: Int64
     var huntID: String
     var stopID: String
     var fixEpoch: Double
     var clockEpoch: Double?
+    var answered: Bool
 
     init(row: Row) {
         id = row[0]
@@ -240,12 +242,13 @@ struct ScoredRow: FetchableRecord {
         stopID = row[2]
         fixEpoch = row[3]
         clockEpoch = row[4]
+        answered = row.count > 5 && (row[5] as Int64?) == 1
     }
 
     /// The check-in as scoring takes it.
     var checkIn: ScoredCheckIn {
         ScoredCheckIn(
             id: id, huntID: huntID, stopID: stopID, time: Date(timeIntervalSince1970: fixEpoch),
-            clock: clockEpoch.map(Date.init(timeIntervalSince1970:)))
+            clock: clockEpoch.map(Date.init(timeIntervalSince1970:)), answered: answered)
     }
 }

@@ -18,7 +18,7 @@ extension SpatiaLiteStore {
             var awards: [ScoreEvent] = []
             if decision.verdict == .accepted {
                 awards = try Self.scoreAccepted(db, playerID: submission.player, newIDs: [id]).filter {
-                    $0.checkInID == id && $0.kind != .stop
+                    $0.checkInID == id && $0.kind.isAward
                 }
             }
             return RecordedCheckIn(
@@ -100,7 +100,7 @@ extension SpatiaLiteStore {
                 for (player, newIDs) in rescore {
                     for event in try Self.scoreAccepted(
                         db, playerID: player, newIDs: newIDs, catalog: catalog)
-                    where event.kind != .stop {
+                    where event.kind.isAward {
                         awards[event.checkInID, default: []].append(event)
                     }
                 }
@@ -167,6 +167,26 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// What the player did with the questions of a hunt's stops (`CheckInHistory.answerTries`).
+    static func answerTries(_ db: Database, player: PlayerID, hunt huntID: String, excluding checkIn: Int64?)
+        throws -> [String: AnswerTries]
+    {
+        var found: [String: AnswerTries] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT stop_id, SUM(answer_right = 0), MAX(answer_right = 1 AND state IN ('accepted', 'pending'))
+                FROM checkin_state
+                WHERE player_id = ? AND hunt_id = ? AND stop_id IS NOT NULL AND answer_right IS NOT NULL AND id <> ?
+                GROUP BY stop_id
+                """,
+            arguments: [player.rawValue, huntID, checkIn ?? 0])
+        {
+            found[row[0]] = AnswerTries(wrong: row[1], right: (row[2] as Int) == 1)
+        }
+        return found
+    }
+
     static func insert(
         _ db: Database, _ submission: Submission, decision: Decision, photoFile: String?,
         overturns: Int64? = nil
@@ -183,13 +203,14 @@ extension SpatiaLiteStore {
             fixTime.map(RFC3339.format), fixTime?.timeIntervalSince1970,
             decision.hunt?.id, decision.stop?.id, decision.verdict.rawValue, decision.points,
             RuleResult.json(decision.rules).compactText, overturns,
+            decision.answerRight.map { $0 ? 1 : 0 },
         ]
         try db.cachedStatement(
             sql: """
                 INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256,
                     pixel_sha256, phash, clock_epoch, lat, lon, accuracy_m, fix_time, fix_epoch, hunt_id, stop_id,
-                    verdict, points, rules, overturns, hunt_revision, team_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    verdict, points, rules, overturns, answer_right, hunt_revision, team_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
                     (SELECT revision FROM hunts WHERE id = ?15),
                     (SELECT team_id FROM team_members WHERE hunt_id = ?15 AND player_id = ?1))
                 """
@@ -302,6 +323,12 @@ final class TransactionHistory: CheckInHistory {
         }
         visited[key] = found
         return found
+    }
+
+    func answerTries(player: PlayerID, hunt huntID: String, excluding checkIn: Int64?) throws
+        -> [String: AnswerTries]
+    {
+        try SpatiaLiteStore.answerTries(db, player: player, hunt: huntID, excluding: checkIn)
     }
 
     /// Records an accepted check-in the transaction just inserted.

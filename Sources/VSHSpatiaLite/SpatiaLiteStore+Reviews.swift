@@ -47,7 +47,7 @@ extension SpatiaLiteStore {
                 db,
                 sql: """
                     SELECT player_id, received_at, source, hunt_id, lat, lon, accuracy_m, fix_epoch, photo_file, state,
-                        rules
+                        rules, answer_right
                     FROM checkin_state WHERE id = ?
                     """, arguments: [id]
             ).map { row in
@@ -66,6 +66,7 @@ extension SpatiaLiteStore {
                     photoFile: row[8], state: try CheckInStateSQL.state(row[9], path: self.path),
                     failedRules: ReviewSubject.failedRules(rulesJSON: rules))
                 subject.codeChecked = ReviewSubject.passed(.code, rulesJSON: rules)
+                subject.answerChecked = (row[11] as Int64?).map { $0 == 1 }
                 return subject
             }
         }

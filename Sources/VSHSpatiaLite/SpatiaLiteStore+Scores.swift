@@ -12,16 +12,20 @@ extension SpatiaLiteStore {
             db.cachedStatement(
                 sql: "SELECT id, bonus_points, difficulty, ordered, timezone FROM hunts ORDER BY position"))
         {
-            let stops = try StopPointsRow.fetchAll(
-                db.cachedStatement(sql: "SELECT id, points FROM stops WHERE hunt_id = ? ORDER BY position"),
-                arguments: [row.id]
-            )
-            .map { (id: $0.id, points: $0.points) }
-            hunts.append(
-                ScoringHunt(
-                    id: row.id, stops: stops, bonusPoints: row.bonusPoints,
-                    difficulty: Hunt.Difficulty(rawValue: row.difficulty) ?? .medium, ordered: row.ordered,
-                    timeZone: TimeZone(identifier: row.timezone) ?? TimeZone(identifier: "UTC")!))
+            let rows = try StopPointsRow.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT id, points, secrets FROM stops WHERE hunt_id = ? ORDER BY position"),
+                arguments: [row.id])
+            var hunt = ScoringHunt(
+                id: row.id, stops: rows.map { (id: $0.id, points: $0.points) }, bonusPoints: row.bonusPoints,
+                difficulty: Hunt.Difficulty(rawValue: row.difficulty) ?? .medium, ordered: row.ordered,
+                timeZone: TimeZone(identifier: row.timezone) ?? TimeZone(identifier: "UTC")!)
+            for stop in rows {
+                if let points = StoredStopSecrets.answerPoints(stop.secrets) {
+                    hunt.answerPoints[stop.id] = points
+                }
+            }
+            hunts.append(hunt)
         }
         let rows = try BadgeRow.fetchAll(
             db.cachedStatement(
@@ -41,7 +45,7 @@ extension SpatiaLiteStore {
         let checkIns = try ScoredRow.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch, answer_right FROM checkin_state
                     WHERE player_id = ? AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.counts()) AND stop_id IS NOT NULL
                         AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                     """),
@@ -97,7 +101,7 @@ extension SpatiaLiteStore {
             let rows = try ScoredRow.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                        SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch, answer_right FROM checkin_state
                         WHERE id = ? AND player_id = ?
                             AND \(CheckInStateSQL.counts()) AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                         """), arguments: [id, player.rawValue]
@@ -150,7 +154,7 @@ extension SpatiaLiteStore {
         try ScoredRow.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch FROM checkin_state
+                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch, answer_right FROM checkin_state
                     WHERE player_id = ? AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.counts())
                         AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
                         AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?

@@ -112,7 +112,8 @@ extension SpatiaLiteStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.team_id, s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch
+                    SELECT c.team_id, s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch,
+                        c.answer_right
                     FROM checkin_state s JOIN checkins c ON c.id = s.id JOIN players p ON p.id = s.player_id
                     WHERE s.hunt_id = ? AND c.team_id IS NOT NULL AND p.banned = 0
                         AND \(CheckInStateSQL.canCount("s.")) AND \(CheckInStateSQL.counts("s."))
@@ -124,7 +125,8 @@ extension SpatiaLiteStore {
                     checkIn: ScoredCheckIn(
                         id: row[2], huntID: row[3], stopID: row[4],
                         time: Date(timeIntervalSince1970: row[5] as Double),
-                        clock: (row[6] as Double?).map(Date.init(timeIntervalSince1970:))))
+                        clock: (row[6] as Double?).map(Date.init(timeIntervalSince1970:)),
+                        answered: (row[7] as Int64?) == 1))
             }
         }
     }

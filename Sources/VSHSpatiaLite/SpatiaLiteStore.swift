@@ -651,6 +651,31 @@ public final class SpatiaLiteStore: LeagueStore {
                     DELETE FROM sync_state WHERE key IN ('hunts', 'hunts-stat');
                     """)
         }
+        migrator.registerMigration("v34-answers") { db in
+            // Whether a check-in's answer to its stop's question was right (1), wrong (0) or not
+            // judged (NULL): tries are counted and answer points scored from it. Score events gain
+            // the kind `answer`: the CHECK constraint is widened in place, as v18 did.
+            // Scoring reads it with the rest of a player's live check-ins, from the index alone.
+            try db.execute(
+                sql: """
+                    ALTER TABLE checkins ADD COLUMN answer_right INTEGER;
+                    DROP INDEX checkins_live_by_player;
+                    CREATE INDEX checkins_live_by_player ON checkins(player_id, fix_epoch, hunt_id, stop_id, clock_epoch, verdict, answer_right)
+                        WHERE verdict IN ('accepted', 'pending');
+                    """)
+            let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+            try db.execute(sql: "PRAGMA writable_schema = ON")
+            try db.execute(
+                sql:
+                    "UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'score_events'",
+                arguments: ["kind = 'badge')", "kind = 'badge' OR kind = 'answer')"])
+            try db.execute(sql: "PRAGMA writable_schema = OFF")
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+            guard try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok" else {
+                throw StoreError(
+                    code: 11, message: "the schema's CHECK constraints could not be rewritten", path: "")
+            }
+        }
         return migrator
     }
 }

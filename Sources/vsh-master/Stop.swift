@@ -75,7 +75,7 @@ struct StopFields: ParsableArguments {
     var image: String?
     @Option(
         help: ArgumentHelp(
-            "What a check-in here must bring besides what the hunt asks: photo, fix, code (a list such as photo,code) or none.",
+            "What a check-in here must bring besides what the hunt asks: photo, fix, code, answer (a list such as photo,code) or none.",
             valueName: "list"))
     var proof: String?
     @Flag(
@@ -98,6 +98,82 @@ struct StopFields: ParsableArguments {
             "A code on a screen at the stop that changes every 30 s (its secret is written in the hunt file; the screen is /display/STOP)."
     )
     var rotating: Bool?
+    @Option(
+        help: ArgumentHelp(
+            "A question players answer at the stop (from a plaque, a sign, a screen), or none.",
+            valueName: "text"))
+    var question: String?
+    @Option(
+        help: ArgumentHelp(
+            "A right answer (repeatable): a text (case, accents, spaces and punctuation do not count) or a number.",
+            valueName: "text"))
+    var answer: [String] = []
+    @Option(help: ArgumentHelp("A choice players pick from (repeatable: 2 to 8).", valueName: "text"))
+    var choice: [String] = []
+    @Option(help: ArgumentHelp("How far a number answer may be off, either side.", valueName: "n"))
+    var tolerance: Double?
+    @Option(help: ArgumentHelp("Points for the right answer, on top of the stop's.", valueName: "n"))
+    var answerPoints: Int?
+    @Option(help: ArgumentHelp("How many answers a player may give (1 to 10; 3 by default).", valueName: "n"))
+    var attempts: Int?
+
+    /// The stop's question as `--question`, `--answer`, `--choice`, `--tolerance`,
+    /// `--answer-points` and `--attempts` change it; checked as a hunt file's is.
+    func applyQuestion(to stop: inout Stop) throws {
+        if question == "none" {
+            stop.question = nil
+            stop.proof.remove(.answer)
+            return
+        }
+        let changes =
+            question != nil || !answer.isEmpty || !choice.isEmpty || tolerance != nil || answerPoints != nil
+            || attempts != nil
+        guard changes else { return }
+        guard var asked = stop.question ?? question.map({ StopQuestion(text: $0, answers: []) }) else {
+            throw InputError("--answer, --choice and the like need --question TEXT", status: .usage)
+        }
+        if let question {
+            let text = question.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty, text.count <= StopQuestion.maxLength else {
+                throw InputError(
+                    "--question takes 1 to \(StopQuestion.maxLength) characters, or none", status: .usage)
+            }
+            asked.text = text
+        }
+        if !choice.isEmpty { asked.choices = choice }
+        if let tolerance, !(tolerance >= 0 && tolerance.isFinite) {
+            throw InputError("--tolerance takes a number of 0 or more", status: .usage)
+        }
+        if !answer.isEmpty {
+            asked.answers = answer.map { typed in
+                if asked.choices.isEmpty, let number = StopQuestion.number(typed) {
+                    return .number(number, tolerance: tolerance ?? 0)
+                }
+                return .text(typed)
+            }
+        } else if let tolerance {
+            asked.answers = asked.answers.map {
+                if case .number(let value, _) = $0 { return .number(value, tolerance: tolerance) }
+                return $0
+            }
+        }
+        if let answerPoints {
+            guard (0...1_000_000).contains(answerPoints) else {
+                throw InputError("--answer-points takes 0 to 1000000", status: .usage)
+            }
+            asked.points = answerPoints
+        }
+        if let attempts {
+            guard (1...StopQuestion.maxAttempts).contains(attempts) else {
+                throw InputError("--attempts takes 1 to \(StopQuestion.maxAttempts)", status: .usage)
+            }
+            asked.attempts = attempts
+        }
+        guard !asked.answers.isEmpty else {
+            throw InputError("a question needs its answers: give --answer (repeatable)", status: .usage)
+        }
+        stop.question = asked
+    }
 
     /// The stop's codes as `--code` and `--rotating` change them (a rotating code keeps its secret).
     func applyCodes(to stop: inout Stop) throws {
@@ -121,6 +197,16 @@ struct StopFields: ParsableArguments {
         }
     }
 
+    /// Refuses a proof the stop cannot satisfy before anything is written (saving checks the rest,
+    /// the question's choices and answers included, as the hunt-file reader does).
+    static func check(_ stop: Stop) throws {
+        if stop.proof.contains(.answer), stop.question == nil {
+            throw InputError(
+                "--proof lists answer, but the stop asks no question: give --question and --answer",
+                status: .usage)
+        }
+    }
+
     /// The sponsor line as `--sponsor` gives it: `.some(nil)` for none, nil when not given.
     func sponsorChoice() throws -> String?? {
         guard let sponsor else { return nil }
@@ -139,7 +225,7 @@ struct StopFields: ParsableArguments {
         if proof == "none" { return [] }
         guard let value = StopProof.parse(proof), !value.isEmpty else {
             throw InputError(
-                "--proof takes a list of photo, fix and code (photo,code), or none", status: .usage)
+                "--proof takes a list of photo, fix, code and answer (photo,code), or none", status: .usage)
         }
         return value
     }
@@ -201,6 +287,8 @@ extension VSHMaster {
                         featured: fields.featured ?? false,
                         sponsor: sponsor, proof: proof ?? [])
                     try fields.applyCodes(to: &stop)
+                    try fields.applyQuestion(to: &stop)
+                    try StopFields.check(stop)
                     target.stops.append(stop)
                     try hunts.save([target])
                     let area = Geodesic.areaSquareMeters(of: geofence)
@@ -306,6 +394,8 @@ extension VSHMaster {
                     if let featured = fields.featured { hunt.stops[index].featured = featured }
                     if let sponsor = try fields.sponsorChoice() { hunt.stops[index].sponsor = sponsor }
                     try fields.applyCodes(to: &hunt.stops[index])
+                    try fields.applyQuestion(to: &hunt.stops[index])
+                    try StopFields.check(hunt.stops[index])
                     if let geofence = try source.geofence(inspector: try SpatiaLiteInspector.standalone()) {
                         hunt.stops[index].geofence = geofence
                     }

@@ -51,6 +51,8 @@ extension VSH {
         var code: String?
         @Option(help: ArgumentHelp("The stop meant (needed with a screen's code).", valueName: "id"))
         var stop: String?
+        @Option(help: ArgumentHelp("The answer to the stop's question.", valueName: "text"))
+        var answer: String?
         @Option(help: ArgumentHelp("Use this time as now (RFC 3339).", valueName: "time")) var now: String?
         @Flag(help: "One JSON object (shape in the README).") var json = false
 
@@ -87,7 +89,7 @@ extension VSH {
                 let files = try PhotoFiles.expand(photo)
                 let deviceFix = try self.deviceFix()
                 let playerID = try await db.requirePlayer(named: player).id
-                if code != nil || stop != nil {
+                if code != nil || stop != nil || answer != nil {
                     recorded = try await placed(
                         service, player: playerID, files: files, deviceFix: deviceFix, clock: clock)
                 } else if files.count > 1 || (photo.count == 1 && files.count != 1) {
@@ -116,13 +118,14 @@ extension VSH {
             }
         }
 
-        /// A check-in with `--code` or `--stop`: matched to its stop (`CodePlacement`) and recorded.
+        /// A check-in with `--code`, `--stop` or `--answer`: matched to its stop (`CodePlacement`) and recorded.
         func placed(
             _ service: CheckInService, player: PlayerID, files: [String],
             deviceFix: (position: Coordinate, time: Date, accuracyMeters: Double?)?, clock: Date
         ) async throws -> RecordedCheckIn {
             guard files.count <= 1 else {
-                throw InputError("--code and --stop go with one photo, not a folder", status: .usage)
+                throw InputError(
+                    "--code, --stop and --answer go with one photo, not a folder", status: .usage)
             }
             let hunts = try await service.store.hunts().map(\.hunt)
             // Matched before the photo is kept, so that an unknown stop or code burns nothing.
@@ -144,9 +147,15 @@ extension VSH {
             } else {
                 throw InputError("--stop goes with --photo, --fix or --code", status: .usage)
             }
-            return try await service.record(
-                try CodePlacement.finish(submission, stopID: stop, code: code, in: hunts),
-                photoFile: photoFile)
+            var finished = try CodePlacement.finish(submission, stopID: stop, code: code, in: hunts)
+            if let answer {
+                guard answer.count <= StopQuestion.maxLength else {
+                    throw InputError(
+                        "--answer is longer than \(StopQuestion.maxLength) characters", status: .usage)
+                }
+                finished.answer = answer
+            }
+            return try await service.record(finished, photoFile: photoFile)
         }
 
         /// `--fix`, `--time` and `--accuracy` as a device fix, or nil without `--fix`.

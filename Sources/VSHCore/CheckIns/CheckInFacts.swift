@@ -22,6 +22,9 @@ public struct CheckInFacts: Sendable {
     /// Another player's check-in whose photo is a near copy of this one (perceptual hashes
     /// within `nearCopyBits`), the nearest, if any.
     public var nearCopy: NearCopy?
+    /// What the player did with the questions of `hunt`'s stops so far, by stop (asked only of a
+    /// hunt with a question).
+    public var answerTries: [String: AnswerTries] = [:]
 
     /// The facts for a decision (see each property).
     public init(
@@ -127,6 +130,8 @@ public struct Decision: Sendable {
     public var points: Int
     /// The fix the decision used (nil when the submission had no usable position and time).
     public var fix: Fix?
+    /// Whether the answer to the stop's question was right; nil when no answer was judged.
+    public var answerRight: Bool?
 
     /// A decision from its parts (see each property).
     public init(verdict: Verdict, rules: [RuleResult], hunt: Hunt?, stop: Stop?, points: Int, fix: Fix?) {

@@ -38,12 +38,14 @@ public struct Rule: RawRepresentable, Hashable, Sendable, CustomStringConvertibl
     public static let stopOrder = Rule(rawValue: "stop_order")
     /// The first visit earns the points.
     public static let firstVisit = Rule(rawValue: "first_visit")
+    /// The answer to the stop's question.
+    public static let answer = Rule(rawValue: "answer")
 
-    /// vsh's thirteen rules, in the order they run.
+    /// vsh's fourteen rules, in the order they run.
     public static let allCases: [Rule] = [
         .position, .captureTime, .accuracy, .notInFuture, .photoAge, .huntWindow, .clocksAgree, .atStop,
         .code,
-        .uniquePhoto, .travelSpeed, .stopOrder, .firstVisit,
+        .uniquePhoto, .travelSpeed, .stopOrder, .firstVisit, .answer,
     ]
 }
 

@@ -77,6 +77,12 @@ public struct Submission: Sendable {
     /// (codes are not kept): the `code` rule takes that result as it was.
     public var codeChecked = false
 
+    /// The player's answer to the stop's question (`answer`), as typed or chosen.
+    public var answer: String?
+    /// Set when a moderator's approval decides a check-in again whose answer was judged when it
+    /// arrived (answers are not kept): whether it was right.
+    public var answerChecked: Bool?
+
     /// The recorded check-in this submission decides again (a moderator's approval re-runs the
     /// rules): the history questions leave it out, so that it is not its own neighbour or copy.
     public var recheckOf: Int64?

@@ -163,6 +163,8 @@ public struct Stop: Hashable, Sendable {
     public var code: Secret?
     /// The code a screen at the stop shows, changing every 30 s (`rotating_code`).
     public var rotatingCode: RotatingCode?
+    /// The question asked here (`question`, `answers`): its answers are secrets, never sent to players.
+    public var question: StopQuestion?
 
     /// Whether a code (printed or rotating) proves presence here.
     public var hasCode: Bool { code != nil || rotatingCode != nil }
@@ -234,6 +236,8 @@ public enum StopProof: String, CaseIterable, Sendable, Hashable {
     case fix
     /// The stop's code, printed or rotating: a check-in without it is refused.
     case code
+    /// The right answer to the stop's question: a check-in without it is refused.
+    case answer
 
     /// The list as hunt files and databases write it: in this type's order, comma-separated.
     public static func text(_ proof: Set<StopProof>) -> String {

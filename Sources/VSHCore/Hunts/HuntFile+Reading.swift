@@ -174,6 +174,15 @@ private struct Reader<Inspector: GeofenceInspector> {
                     ),
                     stop: stop.id)
             }
+            if hunt?.stopsProof.contains(.answer) == true, stop.question == nil {
+                fail(
+                    .invalidValue(
+                        field: "proof",
+                        reason:
+                            "the hunt's proof lists \"answer\", but the stop asks no \"question\" for players to answer"
+                    ),
+                    stop: stop.id)
+            }
             hunt?.stops.append(stop)
         }
         return hunt
@@ -318,7 +327,9 @@ private struct Reader<Inspector: GeofenceInspector> {
                     fail(
                         .invalidValue(
                             field: "proof",
-                            reason: "lists what every check-in must bring: \"photo\", \"fix\", \"code\""))
+                            reason:
+                                "lists what every check-in must bring: \"photo\", \"fix\", \"code\", \"answer\""
+                        ))
                     list = []
                     break
                 }
@@ -457,7 +468,8 @@ private struct Reader<Inspector: GeofenceInspector> {
                     fail(
                         .invalidValue(
                             field: "proof",
-                            reason: "lists what a check-in must bring: \"photo\", \"fix\", \"code\""),
+                            reason:
+                                "lists what a check-in must bring: \"photo\", \"fix\", \"code\", \"answer\""),
                         stop: id)
                     break
                 }
@@ -511,6 +523,14 @@ private struct Reader<Inspector: GeofenceInspector> {
                 ),
                 stop: id)
         }
+        let question = readQuestion(properties, stop: id)
+        if proof.contains(.answer), question == nil, properties["question"] == nil {
+            fail(
+                .invalidValue(
+                    field: "proof",
+                    reason: "lists \"answer\", but the stop asks no \"question\" for players to answer"),
+                stop: id)
+        }
         guard let geometry = feature["geometry"], geometry != .null else {
             fail(.missingField("geometry"), stop: id)
             return nil
@@ -548,7 +568,137 @@ private struct Reader<Inspector: GeofenceInspector> {
         stop.translations = translated
         stop.code = code
         stop.rotatingCode = rotating
+        stop.question = question
         return stop
+    }
+
+    /// A stop's question (`question`, `choices`, `answers`, `answer_points`, `attempts`), or nil
+    /// (with the problems reported) when it has none or it is wrong.
+    mutating func readQuestion(_ properties: JSONObject, stop id: String) -> StopQuestion? {
+        let asked = ["choices", "answers", "answer_points", "attempts"].filter {
+            properties[$0] != nil && properties[$0] != .null
+        }
+        guard let text = string(properties, "question", required: false, stop: id) else {
+            if properties["question"] == nil || properties["question"] == .null, let first = asked.first {
+                fail(
+                    .invalidValue(
+                        field: first, reason: "belongs to a \"question\", and the stop asks none"),
+                    stop: id)
+            }
+            return nil
+        }
+        let before = errors.count
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || text.count > StopQuestion.maxLength
+        {
+            fail(
+                .invalidValue(field: "question", reason: "must be 1 to \(StopQuestion.maxLength) characters"),
+                stop: id)
+        }
+        var choices: [String] = []
+        switch properties["choices"] {
+        case nil, .null?: break
+        case .array(let items)?:
+            for item in items {
+                guard case .string(let choice) = item, !StopQuestion.fold(choice).isEmpty,
+                    choice.count <= StopQuestion.maxLength,
+                    DisplayText.problem(in: choice, multiline: false) == nil
+                else {
+                    fail(
+                        .invalidValue(
+                            field: "choices",
+                            reason:
+                                "lists the choices players pick from: texts of 1 to \(StopQuestion.maxLength) characters with a letter or digit"
+                        ), stop: id)
+                    break
+                }
+                choices.append(choice)
+            }
+            if Set(choices.map(StopQuestion.fold)).count != choices.count {
+                fail(.invalidValue(field: "choices", reason: "lists the same choice twice"), stop: id)
+            } else if !(2...StopQuestion.maxChoices).contains(choices.count) {
+                fail(
+                    .invalidValue(
+                        field: "choices",
+                        reason: "must list 2 to \(StopQuestion.maxChoices) choices (it has \(choices.count))"),
+                    stop: id)
+            }
+        case let other?:
+            fail(
+                .wrongType(
+                    field: "choices", expected: "a list such as [\"Bellagio\", \"Wynn\"]",
+                    found: other.typeDescription), stop: id)
+        }
+        var answers: [StopQuestion.Answer] = []
+        let shape =
+            "lists what counts as right: texts such as \"Bellagio\", numbers such as 1998, or {\"number\": 1998, \"tolerance\": 1}"
+        switch properties["answers"] {
+        case nil, .null?:
+            fail(.missingField("answers"), stop: id)
+        case .array(let items)?:
+            for item in items {
+                switch item {
+                case .string(let answer)
+                where !StopQuestion.fold(answer).isEmpty && answer.count <= StopQuestion.maxLength:
+                    if !choices.isEmpty,
+                        !choices.contains(where: { StopQuestion.fold($0) == StopQuestion.fold(answer) })
+                    {
+                        fail(
+                            .invalidValue(
+                                field: "answers",
+                                reason: "holds \"\(answer)\", which is not one of the choices"),
+                            stop: id)
+                    }
+                    answers.append(.text(answer))
+                case .number(let value, _) where value.isFinite:
+                    answers.append(.number(value, tolerance: 0))
+                case .object(let object):
+                    if let unknown = object.keys.sorted().first(where: { $0 != "number" && $0 != "tolerance" }
+                    ) {
+                        fail(.unknownField("answers.\(unknown)"), stop: id)
+                    } else if case .number(let value, _)? = object["number"], value.isFinite {
+                        var tolerance = 0.0
+                        switch object["tolerance"] {
+                        case nil, .null?: break
+                        case .number(let given, _)? where given >= 0 && given.isFinite: tolerance = given
+                        default:
+                            fail(
+                                .invalidValue(
+                                    field: "answers.tolerance", reason: "must be a number of 0 or more"),
+                                stop: id)
+                        }
+                        answers.append(.number(value, tolerance: tolerance))
+                    } else {
+                        fail(.missingField("answers.number"), stop: id)
+                    }
+                default:
+                    fail(.invalidValue(field: "answers", reason: shape), stop: id)
+                }
+            }
+            if items.isEmpty {
+                fail(
+                    .invalidValue(field: "answers", reason: "is empty: a question needs at least one answer"),
+                    stop: id)
+            } else if items.count > StopQuestion.maxAnswers {
+                fail(
+                    .invalidValue(
+                        field: "answers", reason: "lists \(items.count); at most \(StopQuestion.maxAnswers)"),
+                    stop: id)
+            } else if !choices.isEmpty,
+                answers.contains(where: { if case .number = $0 { true } else { false } })
+            {
+                fail(.invalidValue(field: "answers", reason: "must name choices, as texts"), stop: id)
+            }
+        case let other?:
+            fail(.wrongType(field: "answers", expected: "a list", found: other.typeDescription), stop: id)
+        }
+        let points = number(properties, "answer_points", integer: true, range: 0...1_000_000, stop: id) ?? 0
+        let attempts =
+            number(
+                properties, "attempts", integer: true, range: 1...Double(StopQuestion.maxAttempts), stop: id)
+            ?? Double(StopQuestion.defaultAttempts)
+        guard errors.count == before else { return nil }
+        return StopQuestion(
+            text: text, choices: choices, answers: answers, points: Int(points), attempts: Int(attempts))
     }
 }
 

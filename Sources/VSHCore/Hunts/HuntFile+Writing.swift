@@ -70,6 +70,30 @@ extension HuntFile {
                 properties["proof"] = .array(
                     StopProof.allCases.filter(stop.proof.contains).map { .string($0.rawValue) })
             }
+            if let question = stop.question {
+                // The question, its choices, points and tries are the players' to read; its
+                // answers are not.
+                properties["question"] = .string(question.text)
+                if !question.choices.isEmpty {
+                    properties["choices"] = .array(question.choices.map { .string($0) })
+                }
+                if question.points != 0 || forPlayers { properties["answer_points"] = .int(question.points) }
+                if question.attempts != StopQuestion.defaultAttempts || forPlayers {
+                    properties["attempts"] = .int(question.attempts)
+                }
+                if !forPlayers {
+                    properties["answers"] = .array(
+                        question.answers.map { answer in
+                            switch answer {
+                            case .text(let text): return .string(text)
+                            case .number(let value, let tolerance):
+                                return tolerance == 0
+                                    ? .double(value)
+                                    : .object(["number": .double(value), "tolerance": .double(tolerance)])
+                            }
+                        })
+                }
+            }
             if forPlayers {
                 if stop.hasCode { properties["has_code"] = .bool(true) }
             } else {

@@ -239,6 +239,7 @@ public enum StoredStopSecrets {
             }
             fields["rotating_secret"] = .string((kept ?? RotatingCode.makeSecret()).revealed)
         }
+        if let question = stop.question { fields["question"] = .object(json(question)) }
         return fields.members.isEmpty ? nil : JSONValue.object(fields).compactText
     }
 
@@ -249,5 +250,54 @@ public enum StoredStopSecrets {
         if case .string(let secret)? = fields["rotating_secret"] {
             stop.rotatingCode = .secret(Secret(secret))
         }
+        if case .object(let question)? = fields["question"] { stop.question = self.question(question) }
+    }
+
+    /// The points of the question kept in the column's `text`, when it has one worth points
+    /// (scoring reads only these of a stop's secrets).
+    public static func answerPoints(_ text: String?) -> Int? {
+        guard let text, text.contains("\"question\""),
+            case .object(let fields)? = try? JSONValue.parse(Array(text.utf8)),
+            case .object(let question)? = fields["question"],
+            case .number(let points, _)? = question["points"], points > 0
+        else { return nil }
+        return Int(points)
+    }
+
+    static func json(_ question: StopQuestion) -> JSONObject {
+        [
+            "text": .string(question.text), "choices": .array(question.choices.map { .string($0) }),
+            "answers": .array(
+                question.answers.map { answer in
+                    switch answer {
+                    case .text(let text): return .object(["text": .string(text)])
+                    case .number(let value, let tolerance):
+                        return .object(["number": .double(value), "tolerance": .double(tolerance)])
+                    }
+                }),
+            "points": .int(question.points), "attempts": .int(question.attempts),
+        ]
+    }
+
+    static func question(_ fields: JSONObject) -> StopQuestion? {
+        guard case .string(let text)? = fields["text"] else { return nil }
+        var question = StopQuestion(text: text, answers: [])
+        if case .array(let choices)? = fields["choices"] {
+            question.choices = choices.compactMap { if case .string(let c) = $0 { c } else { nil } }
+        }
+        if case .array(let answers)? = fields["answers"] {
+            for case .object(let answer) in answers {
+                if case .string(let text)? = answer["text"] {
+                    question.answers.append(.text(text))
+                } else if case .number(let value, _)? = answer["number"] {
+                    var tolerance = 0.0
+                    if case .number(let given, _)? = answer["tolerance"] { tolerance = given }
+                    question.answers.append(.number(value, tolerance: tolerance))
+                }
+            }
+        }
+        if case .number(let points, _)? = fields["points"] { question.points = Int(points) }
+        if case .number(let attempts, _)? = fields["attempts"] { question.attempts = Int(attempts) }
+        return question
     }
 }

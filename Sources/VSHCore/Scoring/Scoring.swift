@@ -14,6 +14,8 @@ public struct ScoringHunt: Sendable {
     public var ordered: Bool
     /// The hunt's time zone (for time-of-day badges).
     public var timeZone: TimeZone
+    /// Points for the right answer to a stop's question, by stop (stops without are absent).
+    public var answerPoints: [String: Int] = [:]
 
     /// A scoring hunt from its parts.
     public init(
@@ -35,6 +37,9 @@ public struct ScoringHunt: Sendable {
             difficulty: hunt.difficulty,
             ordered: hunt.ordered,
             timeZone: TimeZone(identifier: hunt.timeZone) ?? TimeZone(identifier: "UTC")!)
+        for stop in hunt.stops {
+            if let points = stop.question?.points, points > 0 { answerPoints[stop.id] = points }
+        }
     }
 }
 
@@ -52,21 +57,32 @@ public struct ScoredCheckIn: Sendable {
     /// the device's fix time, else the time the check-in was received, never a camera's clock
     /// (which the phone's owner sets). `time` when nothing else is known.
     public var clock: Date
+    /// Whether it answered its stop's question right (the first such check-in earns the answer's points).
+    public var answered: Bool
 
     /// A scored check-in from its parts.
-    public init(id: Int64, huntID: String, stopID: String, time: Date, clock: Date? = nil) {
+    public init(
+        id: Int64, huntID: String, stopID: String, time: Date, clock: Date? = nil, answered: Bool = false
+    ) {
         self.id = id
         self.huntID = huntID
         self.stopID = stopID
         self.time = time
         self.clock = clock ?? time
+        self.answered = answered
     }
 }
 
 /// Something that earned points: a stop's first visit, a hunt's completion bonus, a badge.
 public struct ScoreEvent: Equatable, Sendable {
-    /// Stop points, a hunt's bonus, or a badge.
-    public enum Kind: String, Sendable { case stop, bonus, badge }
+    /// Stop points, a hunt's bonus, a badge, or a right answer to a stop's question.
+    public enum Kind: String, Sendable {
+        case stop, bonus, badge, answer
+
+        /// Whether a check-in's answer lists it among its awards (a stop's and an answer's points
+        /// are in its `points`).
+        public var isAward: Bool { self == .bonus || self == .badge }
+    }
     /// Which of the three.
     public var kind: Kind
     /// The hunt of the check-in that earned it.
@@ -181,6 +197,7 @@ public enum Scoring {
         var windowCounts: [Int]
         var localDays = Set<Int>()
         var checkInCount = 0
+        var answered = Set<String>()  // stops whose question's points are earned (by stop id)
 
         init(hunts: [ScoringHunt], badges: [Badge]) {
             var huntIndex: [String: Int] = [:]
@@ -235,6 +252,8 @@ public enum Scoring {
                 case .badge:
                     guard let badgeID = event.badgeID, let b = firstOfID[badgeID] else { return nil }
                     earned[earnedSlot[b]] = true
+                case .answer:
+                    guard let stopID = event.stopID, answered.insert(stopID).inserted else { return nil }
                 }
             }
             // Any event came from a scored check-in; a first_checkin badge not yet earned means none.
@@ -277,6 +296,14 @@ public enum Scoring {
                 events.append(
                     ScoreEvent(
                         kind: .stop, huntID: huntIDs[h], stopID: checkIn.stopID, points: stop.points,
+                        at: checkIn.time, checkInID: checkIn.id))
+            }
+            if checkIn.answered, let points = hunts[h].answerPoints[checkIn.stopID],
+                answered.insert(checkIn.stopID).inserted
+            {
+                events.append(
+                    ScoreEvent(
+                        kind: .answer, huntID: huntIDs[h], stopID: checkIn.stopID, points: points,
                         at: checkIn.time, checkInID: checkIn.id))
             }
             if !completed[h], huntSlots[h].allSatisfy({ firstVisit[$0] != nil }) {

@@ -9,6 +9,7 @@ public enum HistoryQuestion: Hashable, Sendable {
     case covering(Coordinate, huntID: String?)
     case nearest(Coordinate, huntID: String?)
     case visitedStops(PlayerID, huntID: String)
+    case answerTries(PlayerID, huntID: String, excluding: Int64?)
     case neighbourFixes(PlayerID, around: Date, excluding: Int64?)
     case photoUses(image: String, pixels: String?, PlayerID, excluding: Int64?)
     case nearCopy(UInt64, excluding: PlayerID, image: String, pixels: String?)
@@ -23,6 +24,7 @@ public enum HistoryAnswer: Sendable {
     case covering([StopReference])
     case nearest(NearestStop?)
     case visitedStops([String: Date])
+    case answerTries([String: AnswerTries])
     case neighbourFixes([Fix])
     case photoUses(PhotoUses?)
     case nearCopy(NearCopy?)
@@ -95,6 +97,16 @@ struct AnsweredHistory: CheckInHistory {
 
     func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date] {
         if case .visitedStops(let stops) = try answer(.visitedStops(player, huntID: huntID)) { return stops }
+        return [:]
+    }
+
+    func answerTries(player: PlayerID, hunt huntID: String, excluding checkIn: Int64?) throws
+        -> [String: AnswerTries]
+    {
+        if case .answerTries(let tries) = try answer(.answerTries(player, huntID: huntID, excluding: checkIn))
+        {
+            return tries
+        }
         return [:]
     }
 

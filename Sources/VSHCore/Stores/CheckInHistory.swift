@@ -22,6 +22,11 @@ public protocol CheckInHistory {
     /// (pending ones do not count here: points are derived from accepted check-ins, and a
     /// check-in's answer says what the board will show).
     func visitedStops(player: PlayerID, hunt huntID: String) throws -> [String: Date]
+    /// What the player did with the questions of a hunt's stops: wrong answers given at each
+    /// (any state), and whether an accepted or pending check-in answered it right, leaving out
+    /// `checkIn` (a check-in decided again). Asked only of a hunt with a question.
+    func answerTries(player: PlayerID, hunt huntID: String, excluding checkIn: Int64?) throws
+        -> [String: AnswerTries]
     /// The player's accepted or pending check-ins nearest in fix time: the last at or before
     /// `time`, then the first after it (each when there is one, in that order). Pending ones
     /// count, so that a check-in sent to review cannot be followed by an impossible journey.
@@ -91,6 +96,10 @@ extension CheckInFacts {
         }
         if let hunt {
             facts.visitedStops = try history.visitedStops(player: submission.player, hunt: hunt.id)
+            if hunt.stops.contains(where: { $0.question != nil }) {
+                facts.answerTries = try history.answerTries(
+                    player: submission.player, hunt: hunt.id, excluding: submission.recheckOf)
+            }
         }
         if let time = submission.fixTime(in: hunt) {
             facts.neighbourFixes = try history.neighbourFixes(

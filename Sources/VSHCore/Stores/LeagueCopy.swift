@@ -78,7 +78,7 @@ public struct CopiedTable: Sendable {
                 ("pixel_sha256", .text), ("phash", .integer), ("clock_epoch", .real), ("lat", .real),
                 ("lon", .real), ("accuracy_m", .real), ("fix_time", .text), ("fix_epoch", .real),
                 ("hunt_id", .text), ("stop_id", .text), ("verdict", .text), ("points", .integer),
-                ("rules", .text), ("overturns", .integer), ("team_id", .integer),
+                ("rules", .text), ("overturns", .integer), ("team_id", .integer), ("answer_right", .integer),
             ], order: "id", hasIdentity: true),
         CopiedTable(
             name: "featured_photos",

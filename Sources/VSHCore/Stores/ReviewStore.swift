@@ -76,6 +76,9 @@ public struct ReviewSubject: Sendable {
     /// Whether the stop's code passed when it was recorded: the code is not kept, so deciding the
     /// check-in again takes that result as it was.
     public var codeChecked = false
+    /// Whether the answer to the stop's question was right when it was recorded (nil: none was
+    /// judged): answers are not kept either.
+    public var answerChecked: Bool?
 
     /// A subject from its parts.
     public init(

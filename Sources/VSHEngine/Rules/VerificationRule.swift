@@ -43,6 +43,10 @@ public struct VerificationContext: Sendable {
     public var stop: Stop?
     /// The points a first visit earns (`first_visit`).
     public var points = 0
+    /// Whether the answer to the stop's question was right (`answer`); nil when none was judged.
+    public var answerRight: Bool?
+    /// The points a right answer earns on top of the stop's (`answer`), the first time.
+    public var answerPoints = 0
     /// The results of the rules run so far.
     public var results: [RuleResult] = []
 

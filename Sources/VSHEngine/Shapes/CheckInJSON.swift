@@ -75,7 +75,7 @@ public enum CheckInJSON {
                 lines.append(
                     "  ★ badge earned: \(award.badgeID ?? "?")"
                         + (award.points > 0 ? " +\(award.points)" : ""))
-            case .stop: break
+            case .stop, .answer: break
             }
         }
         return lines
