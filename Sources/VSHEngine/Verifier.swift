@@ -58,6 +58,7 @@ public struct Verifier: Sendable {
             verdict: verdict, rules: context.results, hunt: facts.hunt, stop: stop,
             points: verdict == .accepted ? context.points + context.answerPoints : 0, fix: fix)
         decision.answerRight = context.answerRight
+        decision.answerTriesLeft = context.answerTriesLeft
         return decision
     }
 }

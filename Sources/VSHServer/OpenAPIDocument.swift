@@ -275,20 +275,26 @@ public enum OpenAPIDocument {
             ("points", integer),
         ]),
         "Health": object([("status", string)]),
-        "CheckIn": object([
-            ("verdict", string), ("id", integer), ("player", string), ("player_id", integer),
-            ("hunt", nullableString),
-            ("stop", nullableString), ("stop_name", nullableString), ("points", integer),
-            ("rules", array(object([("rule", string), ("result", string), ("detail", string)]))),
-            ("fix", .object(["type": .array([.string("object"), .string("null")])])),
-            ("awards", array(.object(["type": .string("object")]))),
-        ]),
+        "CheckIn": object(
+            [
+                ("verdict", string), ("id", integer), ("player", string), ("player_id", integer),
+                ("hunt", nullableString),
+                ("stop", nullableString), ("stop_name", nullableString), ("points", integer),
+                ("rules", array(object([("rule", string), ("result", string), ("detail", string)]))),
+                ("fix", .object(["type": .array([.string("object"), .string("null")])])),
+                ("awards", array(.object(["type": .string("object")]))),
+                ("answer", object([("right", boolean), ("tries_left", integer)])),
+            ],
+            required: [
+                "verdict", "id", "player", "player_id", "hunt", "stop", "stop_name", "points", "rules", "fix",
+                "awards",
+            ]),
         "CheckInForm": .object([
             "type": .string("object"),
             "properties": .object([
                 "photo": .object(["type": .string("string"), "format": .string("binary")]),
                 "lat": number, "lon": number, "accuracy_m": number, "fix_time": dateTime, "hunt": string,
-                "code": string, "stop": string,
+                "code": string, "stop": string, "answer": string,
             ]),
             "additionalProperties": .bool(false),
         ]),

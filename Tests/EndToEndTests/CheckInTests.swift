@@ -109,7 +109,7 @@ extension Workspace {
         #expect(answer["points"] == .int(c.points))
         let rule = answer["rules"]?.array.first { $0["rule"]?.string == c.rule }
         #expect(rule?["result"]?.string == c.result, "\(result.stdout)")
-        #expect(answer["rules"]?.array.count == 13)
+        #expect(answer["rules"]?.array.count == 14)
         // Points as the leaderboard will see them: only accepted check-ins count,
         // and the first accepted one earns the "first-roll" badge (10).
         let anyAccepted = c.verdict == "accepted" || !c.sameplayerBefore.isEmpty
@@ -179,7 +179,7 @@ extension Workspace {
             answer["rules"]?.array.map { $0["rule"]?.string ?? "" } == [
                 "position", "capture_time", "accuracy", "not_in_future", "photo_age", "hunt_window",
                 "clocks_agree",
-                "at_stop", "code", "unique_photo", "travel_speed", "stop_order", "first_visit",
+                "at_stop", "code", "unique_photo", "travel_speed", "stop_order", "first_visit", "answer",
             ])
         // The photo is kept, content-addressed, beside the database.
         let archive = URL(fileURLWithPath: workspace.db + ".photos")

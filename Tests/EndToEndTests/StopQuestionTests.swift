@@ -71,6 +71,7 @@ import VSHTestSupport
             right.1?["verdict"]?.string == "accepted" && right.1?["points"]?.int == 70,
             "\(String(describing: right.1))")
         #expect(answerRule(right) == "right answer: +20 points")
+        #expect(right.1?["answer"]?["right"] == .bool(true) && right.1?["answer"]?["tries_left"]?.int == 3)
         let accented = try await checkIn(cy, lake(60) + [("answer", "BELLAGÍO")])
         #expect(accented.1?["points"]?.int == 70, "\(String(describing: accented.1))")
 
@@ -80,6 +81,12 @@ import VSHTestSupport
             let answer = try await checkIn(bo, lake(Double(60 - n * 10)) + [("answer", guess)])
             #expect(answer.1?["verdict"]?.string == "accepted", "\(String(describing: answer.1))")
             details.append(answerRule(answer))
+            if n == 0 {
+                #expect(
+                    answer.1?["answer"]?["right"] == .bool(false)
+                        && answer.1?["answer"]?["tries_left"]?.int == 2)
+            }
+            if n == 3 { #expect(answer.1?["answer"] == nil) }
         }
         #expect(
             details == [

@@ -181,6 +181,21 @@ import VSHTestSupport
             environment: Self.league(workspace) + ["VSH_SECRET=\(secret)"])
     }
 
+    /// Questions at a stop on a phone (Tests/Browser/question_test.py): a wrong answer that still
+    /// checks in and leaves tries, the right one in capitals with an accent earning its points, a
+    /// choice picked, and the console's editor showing the organiser the answers.
+    @Test func aStopAsksItsQuestion() async throws {
+        let workspace = try Workspace()
+        try workspace.write("fountain-walk.geojson", StopQuestionTests.file)
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let hunt = try await server.call("GET", "/v1/hunts/fountain-walk")
+        #expect(hunt.body.contains("Which hotel") && !hunt.body.contains("Bellagio"), "\(hunt.body)")
+        try browserScript(
+            "question_test.py", checks: "question", server: server, workspace: workspace,
+            environment: Self.league(workspace))
+    }
+
     /// Playing in a team on a phone (Tests/Browser/team_test.py): a hunt played in teams says so,
     /// a player makes a team and shares its code, a friend joins, the team board and the team's page
     /// show the team once with both members' stops.

@@ -144,7 +144,7 @@ func messages(_ text: String, inspector: FixedInspector = FixedInspector()) -> [
         #expect(messages(huntText(extraHunt: #", "min_duration_s": "1h""#)).count == 1)
         #expect(
             messages(huntText(properties: #""name": "The Stop", "points": 10, "proof": ["qr"]"#)) == [
-                #"hunts/test-hunt.geojson: stop "the-stop": "proof" lists what a check-in must bring: "photo", "fix", "code""#
+                #"hunts/test-hunt.geojson: stop "the-stop": "proof" lists what a check-in must bring: "photo", "fix", "code", "answer""#
             ])
         #expect(
             messages(huntText(properties: #""name": "The Stop", "points": 10, "proof": "photo""#)).count == 1)

@@ -104,6 +104,63 @@ import VSHCore
         }
     }
 
+    /// A stop's question: read, written for organisers with its answers and for players without,
+    /// kept in the database's secrets column, and every mistake named by its field and stop.
+    @Test func questionsAreReadCheckedAndKeptFromPlayers() throws {
+        let text = huntText(
+            properties:
+                #""name": "S", "points": 1, "question": "How many jets?", "answers": [1214, {"number": 1998, "tolerance": 1}, "twelve fourteen"], "answer_points": 15, "attempts": 2, "proof": ["answer"]"#
+        )
+        let hunt = try read(text).get()
+        let question = try #require(hunt.stops[0].question)
+        #expect(
+            question.answers == [
+                .number(1214, tolerance: 0), .number(1998, tolerance: 1), .text("twelve fourteen"),
+            ])
+        #expect(question.points == 15 && question.attempts == 2 && hunt.stops[0].requires(.answer, in: hunt))
+        #expect(try read(HuntFile.text(of: hunt)).get() == hunt)
+        #expect("\(question)".contains("(secret)") && !"\(question)".contains("1214"))
+        let players = JSONValue.object(HuntFile.document(of: hunt, forPlayers: true)).compactText
+        #expect(players.contains("How many jets?") && players.contains(#""attempts":2"#))
+        #expect(!players.contains("1214") && !players.contains("twelve") && !players.contains(#""answers""#))
+        var stored = hunt.stops[0]
+        stored.question = nil
+        StoredStopSecrets.apply(StoredStopSecrets.text(for: hunt.stops[0], previous: nil), to: &stored)
+        #expect(stored.question == question)
+        #expect(
+            StoredStopSecrets.answerPoints(StoredStopSecrets.text(for: hunt.stops[0], previous: nil)) == 15)
+
+        let cases: [(String, String)] = [
+            (#""question": "How many jets?""#, #"missing required field "answers""#),
+            (#""question": "Q?", "answers": []"#, "a question needs at least one answer"),
+            (#""question": "Q?", "answers": [true]"#, "lists what counts as right"),
+            (#""question": "Q?", "answers": ["!!"]"#, "lists what counts as right"),
+            (#""answers": ["Bellagio"]"#, #"belongs to a "question", and the stop asks none"#),
+            (#""question": "", "answers": ["A"]"#, #""question" must be 1 to 300 characters"#),
+            (#""question": "Q?", "choices": ["A"], "answers": ["A"]"#, "must list 2 to 8 choices (it has 1)"),
+            (#""question": "Q?", "choices": ["A", "a"], "answers": ["A"]"#, "lists the same choice twice"),
+            (
+                #""question": "Q?", "choices": ["A", "B"], "answers": ["C"]"#,
+                #"holds "C", which is not one of the choices"#
+            ),
+            (
+                #""question": "Q?", "answers": [{"number": 3, "tolerance": -1}]"#,
+                "must be a number of 0 or more"
+            ),
+            (#""question": "Q?", "answers": [{"value": 3}]"#, #"unknown field "answers.value""#),
+            (
+                #""question": "Q?", "answers": ["A"], "attempts": 11"#,
+                #""attempts" is 11; it must be in 1...10"#
+            ),
+            (#""proof": ["answer"]"#, #"lists "answer", but the stop asks no "question""#),
+        ]
+        for (extra, expected) in cases {
+            let found = messages(huntText(properties: #""name": "S", "points": 1, \#(extra)"#))
+            #expect(found.count == 1 && found[0].contains(expected), "\(extra): \(found)")
+            #expect(found.first?.contains("the-stop") == true, "\(found)")
+        }
+    }
+
     /// A hunt's `proof` as a list: what every stop asks for, read, checked, written and kept as
     /// databases keep it.
     @Test func aHuntsProofListIsWhatEveryStopAsksFor() throws {

@@ -30,7 +30,7 @@ import VSHEngine
 
     @Test func theStandardRulesRunInTheDocumentedOrder() {
         #expect(Verifier.standardRules.map(\.rule) == Rule.allCases)
-        #expect(Set(Rule.allCases).count == 13)
+        #expect(Set(Rule.allCases).count == 14)
     }
 
     @Test func position() {

@@ -132,6 +132,8 @@ public struct Decision: Sendable {
     public var fix: Fix?
     /// Whether the answer to the stop's question was right; nil when no answer was judged.
     public var answerRight: Bool?
+    /// The tries at the stop's question left after this one (with `answerRight`).
+    public var answerTriesLeft: Int?
 
     /// A decision from its parts (see each property).
     public init(verdict: Verdict, rules: [RuleResult], hunt: Hunt?, stop: Stop?, points: Int, fix: Fix?) {

@@ -53,13 +53,15 @@ public struct AnswerRule: VerificationRule {
             right = question.accepts(typed)
         }
         context.answerRight = right
+        context.answerTriesLeft = max(0, question.attempts - tries.wrong)
         if right {
             if question.points > 0, !tries.right { context.answerPoints = question.points }
             return RuleResult(
                 rule, .passed,
                 question.points > 0 ? "right answer: +\(question.points) points" : "right answer")
         }
-        let left = question.attempts - tries.wrong - 1
+        let left = max(0, question.attempts - tries.wrong - 1)
+        context.answerTriesLeft = left
         let more = left > 0 ? "\(Self.count(left, "try")) left" : "no tries left"
         return RuleResult(
             rule, missed,

@@ -45,6 +45,8 @@ public struct VerificationContext: Sendable {
     public var points = 0
     /// Whether the answer to the stop's question was right (`answer`); nil when none was judged.
     public var answerRight: Bool?
+    /// The tries at the stop's question left after this check-in's (`answer`).
+    public var answerTriesLeft: Int?
     /// The points a right answer earns on top of the stop's (`answer`), the first time.
     public var answerPoints = 0
     /// The results of the rules run so far.

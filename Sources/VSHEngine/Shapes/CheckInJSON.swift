@@ -3,7 +3,8 @@ public import VSHCore
 
 /// The `--json` shape of a check-in and its text form.
 public enum CheckInJSON {
-    /// `{verdict, id, player, player_id, hunt, stop, points, rules: [{rule, result, detail}], fix: {lat, lon, accuracy_m, time, source}}`.
+    /// `{verdict, id, player, player_id, hunt, stop, points, rules: [{rule, result, detail}], fix: {lat, lon, accuracy_m, time, source}}`,
+    /// with `answer: {right, tries_left}` when an answer to the stop's question was judged.
     public static func checkIn(_ recorded: RecordedCheckIn) -> JSONValue {
         let decision = recorded.decision
         let fix: JSONValue =
@@ -15,7 +16,7 @@ public enum CheckInJSON {
                     "time": .string(RFC3339.format(fix.time)), "source": .string(fix.source.rawValue),
                 ])
             } ?? .null
-        return .object([
+        var object: JSONObject = [
             "verdict": .string(decision.verdict.rawValue),
             "id": .int(Int(recorded.id)),
             "player": .string(recorded.player),
@@ -33,7 +34,13 @@ public enum CheckInJSON {
                         "badge": .optional(a.badgeID), "points": .int(a.points),
                     ])
                 }),
-        ])
+        ]
+        if let right = decision.answerRight {
+            object["answer"] = .object([
+                "right": .bool(right), "tries_left": .int(decision.answerTriesLeft ?? 0),
+            ])
+        }
+        return .object(object)
     }
 
     /// The verdict, the stop, the points and the check-in's number, on one line (a batch prints

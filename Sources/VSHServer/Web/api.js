@@ -93,6 +93,8 @@ export function sendCheckIn(item, onProgress = () => {}) {
     if (item.hunt) form.append('hunt', item.hunt);
     // A stop's code (printed there, or on its screen) goes with the stop it was typed for.
     if (item.code) { form.append('code', item.code); form.append('stop', item.stop); }
+    // An answer is judged for the stop it was given at.
+    if (item.answer) { form.append('answer', item.answer); if (!item.code) form.append('stop', item.stop); }
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/v1/checkins');
     for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);

@@ -3,7 +3,7 @@
 // first, always: online, every answer is the server's; offline, the last copy of the app's files,
 // of its shell and of the hunts (public data) is used. Nothing private is kept here (no profile,
 // no check-in, no token), and nothing but GET requests is touched.
-const CACHE = 'vsh-app-12';
+const CACHE = 'vsh-app-13';
 const SHELL = ['/', '/app/app.js', '/app/shell.js', '/app/pages/feed.js', '/app/pages/hunt.js', '/app/pages/stop.js',
   '/app/pages/leaderboard.js', '/app/pages/profile.js', '/app/pages/accounts.js', '/app/pages/review.js', '/app/pages/organise.js', '/app/pages/join.js', '/app/pages/projector.js', '/app/pages/team.js', '/app/pages/live.js', '/app/pages/display.js', '/app/api.js', '/app/dom.js', '/app/map.js', '/app/outbox.js', '/app/position.js', '/app/verdict.js', '/app/i18n.js', '/app/i18n/es.json',
   '/app/style.css', '/app/icon.svg', '/app/config.json', '/app/manifest.webmanifest'];

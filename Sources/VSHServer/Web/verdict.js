@@ -17,6 +17,8 @@ const ruleWords = {
   travel_speed: 'A believable pace',
   stop_order: 'In the hunt\'s order',
   first_visit: 'First visit here',
+  code: 'The stop\'s code',
+  answer: 'The stop\'s question',
 };
 
 // What to do when a rule fails (or waits for a moderator).
@@ -33,6 +35,8 @@ const advice = {
   travel_speed: 'A moderator looks at check-ins that came faster than a walk.',
   stop_order: 'Visit the stops in the hunt\'s order: the earlier ones first.',
   first_visit: 'You have this stop already: find the next one.',
+  code: 'Scan the QR code at the stop with your camera, or type the code shown there.',
+  answer: 'Look around the stop again: the answer is there to read.',
 };
 
 const resultWords = { passed: '✓ passed', failed: '✗ failed', skipped: '– not checked', needs_review: '? a moderator decides' };

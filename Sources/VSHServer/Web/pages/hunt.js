@@ -23,7 +23,8 @@ export async function huntPage(id) {
       h('a', { href: `/stops/${f.id}` }, h('span', { class: 'stop-name' }, local(f.properties, 'name'))),
       h('span', { class: 'stop-facts' }, t('{n} points', { n: number(f.properties.points) }),
         // Indoors, where GPS fails: the stop has a code to scan or type.
-        f.properties.has_code ? h('span', { class: 'has-code' }, ` · ${t('code at the stop')}`) : null, done ? h('span', { class: 'tick' }, ` ${t('✓ visited')}`) : null, ' ', distance));
+        f.properties.has_code ? h('span', { class: 'has-code' }, ` · ${t('code at the stop')}`) : null,
+        f.properties.question ? h('span', { class: 'has-question' }, ` · ${f.properties.answer_points ? t('question: +{n} points', { n: f.properties.answer_points }) : t('a question')}`) : null, done ? h('span', { class: 'tick' }, ` ${t('✓ visited')}`) : null, ' ', distance));
   }));
   const share = h('button', { type: 'button', class: 'secondary', onclick: () => start() }, t('Show where I am'));
   const status = h('p', { class: 'position-status', role: 'status' });

@@ -373,6 +373,7 @@ export async function editorPage(id) {
         h('label', { class: 'check' }, input('featured', { type: 'checkbox' }), ` ${t('Featured')}`),
         h('label', { for: `stop-${index}-sponsor` }, t('Sponsor line')), input('sponsor', { maxlength: 80 }),
         stopProof(feature, index, id, changed),
+        stopQuestion(feature, index, changed),
         h('label', { for: `stop-${index}-image` }, t('Photo of the stop')),
         ...pictureInput(`stop-${index}-image`, `/v1/hunts/${enc(id)}/draft/stops/${enc(feature.id)}/image`, p.image, (name) => { p.image = name; }),
         h('ul', { class: 'problems', 'data-pointer': `/features/${index}` }),
@@ -808,7 +809,7 @@ function stopProof(feature, index, huntID, changed) {
       el.checked = proof.has(kind);
       el.addEventListener('change', () => {
         if (el.checked) proof.add(kind); else proof.delete(kind);
-        p.proof = proof.size ? ['photo', 'fix', 'code'].filter((k) => proof.has(k)) : undefined;
+        p.proof = proof.size ? ['photo', 'fix', 'code', 'answer'].filter((k) => proof.has(k)) : undefined;
         changed();
       });
       return h('label', { class: 'check' }, el, ` ${label}`);
@@ -823,6 +824,7 @@ function stopProof(feature, index, huntID, changed) {
       h('legend', {}, t('Proof at this stop')),
       h('p', { class: 'help' }, t('A check-in here must bring, besides what the hunt asks:')),
       tick('photo', t('a photo')), tick('fix', t('the phone’s own position')), tick('code', t('the stop’s code')),
+      tick('answer', t('the right answer to its question')),
       h('label', { for: `stop-${index}-code` }, t('Printed code')),
       code,
       h('p', { class: 'help' }, t('Indoors, where GPS fails, players scan it or type it. Never shown to players.')),
@@ -836,6 +838,55 @@ function stopProof(feature, index, huntID, changed) {
   };
   draw();
   return box;
+}
+
+/**
+ * The stop's question (`question`): its text, the right answers (one a line: a text, a number, or
+ * a number ± its tolerance), the choices players pick from (none: they type), the answer's points
+ * and the tries. The answers stay with the organisers: players are sent the question alone.
+ */
+function stopQuestion(feature, index, changed) {
+  const p = feature.properties;
+  const id = (name) => `stop-${index}-${name}`;
+  const answerLine = (a) => typeof a === 'number' ? String(a)
+    : a && typeof a === 'object' ? `${a.number}${a.tolerance ? ` ± ${a.tolerance}` : ''}` : String(a);
+  const parseLine = (line) => {
+    const m = line.match(/^\s*(-?\d+(?:[.,]\d+)?)\s*(?:±|\+-|\+\/-)\s*(\d+(?:[.,]\d+)?)\s*$/);
+    if (m) return { number: Number(m[1].replace(',', '.')), tolerance: Number(m[2].replace(',', '.')) };
+    if (/^\s*-?\d+(?:\.\d+)?\s*$/.test(line) && !(p.choices || []).length) return Number(line);
+    return line.trim();
+  };
+  const question = h('input', { id: id('question'), maxlength: 300, value: p.question || '' });
+  const answers = h('textarea', { id: id('answers'), rows: 3 }, (p.answers || []).map(answerLine).join('\n'));
+  const choices = h('textarea', { id: id('choices'), rows: 3 }, (p.choices || []).join('\n'));
+  const points = h('input', { id: id('answer-points'), type: 'number', min: 0, step: 1, value: p.answer_points ?? 10 });
+  const tries = h('input', { id: id('attempts'), type: 'number', min: 1, max: 10, step: 1, value: p.attempts ?? 3 });
+  const lines = (el) => el.value.split('\n').map((l) => l.trim()).filter(Boolean);
+  const store = () => {
+    const text = question.value.trim();
+    if (!text) {
+      for (const key of ['question', 'answers', 'choices', 'answer_points', 'attempts']) delete p[key];
+    } else {
+      p.question = text;
+      const picks = lines(choices);
+      if (picks.length) p.choices = picks; else delete p.choices;
+      p.answers = lines(answers).map(parseLine);
+      p.answer_points = Math.max(0, Math.round(Number(points.value) || 0));
+      p.attempts = Math.min(10, Math.max(1, Math.round(Number(tries.value) || 3)));
+    }
+    changed();
+  };
+  for (const el of [question, answers, choices, points, tries]) el.addEventListener('input', store);
+  return h('fieldset', { class: 'stop-proof stop-question-editor' },
+    h('legend', {}, t('Question at this stop')),
+    h('p', { class: 'help' }, t('Something only someone standing there can answer: a date on a plaque, a word on a sign. Leave it empty for none.')),
+    h('label', { for: id('question') }, t('Question')), question,
+    h('label', { for: id('answers') }, t('Right answers, one a line')), answers,
+    h('p', { class: 'help' }, t('A text (capitals, accents, spaces and punctuation do not count), a number, or a number ± how far off it may be: 1998 ± 1. Never shown to players.')),
+    h('label', { for: id('choices') }, t('Choices to pick from, one a line (empty: players type)')), choices,
+    h('div', { class: 'row' },
+      h('label', { for: id('answer-points') }, t('Points for the right answer')), points,
+      h('label', { for: id('attempts') }, t('Tries')), tries));
 }
 
 /** A published stop's printed QR code, fetched with the organiser's token, to save and print. */

@@ -87,6 +87,8 @@ function checkInForm(hunt, collection, feature, where, visited, scanned) {
     scanned ? t('✓ Code scanned at the stop: it goes with your check-in.')
       : proof.includes('code') ? t('Scan the QR code at the stop with your camera, or type the code shown there.')
         : t('No GPS indoors? Scan the QR code at the stop, or type the code shown there.')) : null;
+  // The stop's question (its answers stay on the server): choices to pick from, or a text to type.
+  const asked = p.question ? questionBox(p, proof.includes('answer')) : null;
   const preview = h('img', { class: 'preview', alt: t('The photo you picked'), hidden: true });
   const bar = h('progress', { max: 1, value: 0, hidden: true, 'aria-label': t('Upload') });
   const error = h('p', { id: 'photo-error', class: 'field-error' });
@@ -137,6 +139,8 @@ function checkInForm(hunt, collection, feature, where, visited, scanned) {
     const file = photo.files[0];
     const typed = code ? code.value.trim() : '';
     if (code && proof.includes('code') && !typed) { error.textContent = t('Type the code shown at the stop, or scan its QR code.'); code.setAttribute('aria-invalid', 'true'); code.focus(); return; }
+    const answered = asked ? asked.value() : '';
+    if (asked && proof.includes('answer') && !answered) { error.textContent = t('Answer the question to check in here.'); asked.focus(); return; }
     if (!file && (photoNeeded || !typed)) { error.textContent = t('Take or pick a photo of the stop first.'); photo.setAttribute('aria-invalid', 'true'); photo.focus(); return; }
     photo.removeAttribute('aria-invalid');
     if (code) code.removeAttribute('aria-invalid');
@@ -158,7 +162,7 @@ function checkInForm(hunt, collection, feature, where, visited, scanned) {
       }
       const item = {
         key: newKey(), player: s.player.id, hunt: hunt.id, stop: feature.id, stopName: local(feature.properties, 'name'),
-        photo: file || null, photoName: file ? (file.name || 'photo.jpg') : null, code: typed || null, lat: fix ? fix.lat : null, lon: fix ? fix.lon : null,
+        photo: file || null, photoName: file ? (file.name || 'photo.jpg') : null, code: typed || null, answer: answered || null, lat: fix ? fix.lat : null, lon: fix ? fix.lon : null,
         accuracy: fix ? fix.accuracy : null, fixTime: fix ? new Date(fix.time).toISOString() : null, created: Date.now(),
         zone: hunt.timezone,
       };
@@ -183,8 +187,13 @@ function checkInForm(hunt, collection, feature, where, visited, scanned) {
             } catch (_) { /* the ids are shown instead */ }
           }
           fill(result, verdictView(body, { hunt: { ...hunt, name: local(hunt, 'name') }, features: localStops(collection.features), visited: done, position: fix, photo: photoURL, badges, player: s.player.username }));
+          // A wrong answer with tries left: the stop counts, and the question may be tried again.
+          const retry = body.verdict === 'accepted' && body.answer && !body.answer.right && body.answer.tries_left > 0;
+          // How the answer went, in the verdict too (the question's box goes once the stop is done).
+          const said = asked && asked.after(body.answer);
+          if (said) result.querySelector('.verdict-sub').after(said);
           // Accepted: the stop is done, and the verdict takes the form's place.
-          if (body.verdict === 'accepted') {
+          if (body.verdict === 'accepted' && !retry) {
             finished = true;
             for (const el of controls) el.hidden = true;
             // The code has done its work: it stays neither in the form nor in the page.
@@ -209,11 +218,52 @@ function checkInForm(hunt, collection, feature, where, visited, scanned) {
   }
   const label = h('label', { for: 'photo' }, photoNeeded || !codeWanted ? t('Photo of the stop') : t('Photo of the stop (if you like)'));
   const codeLabel = code ? h('label', { for: 'code' }, t('Code from the stop')) : null;
-  const controls = [label, photo, fixLine, codeLabel, code, codeHelp, error, preview, button].filter(Boolean);
+  const controls = [asked && asked.box, label, photo, fixLine, codeLabel, code, codeHelp, error, preview, button].filter(Boolean);
   const form = h('form', { class: 'checkin', novalidate: true, onsubmit: (event) => { event.preventDefault(); submit(); } },
-    h('h2', {}, t('Check in')), label, photo, fixLine, codeLabel, code, codeHelp, error, preview, button, bar, result);
+    h('h2', {}, t('Check in')), asked && asked.box, label, photo, fixLine, codeLabel, code, codeHelp, error, preview, button, bar, result);
   show();
   // Scanned at the stop, and nothing else asked: the check-in goes at once.
-  if (scanned && !photoNeeded) setTimeout(submit, 0);
+  if (scanned && !photoNeeded && !(asked && proof.includes('answer'))) setTimeout(submit, 0);
   return form;
+}
+
+/**
+ * The stop's question as a fieldset: its text, its points and tries, and radio buttons for its
+ * choices or a text field. `value()` is the answer given; `after(answer)` says how it went (the
+ * check-in's `answer`: right, and the tries left) and clears it for another try.
+ */
+function questionBox(p, required) {
+  const help = h('p', { id: 'answer-help', class: 'help' },
+    (p.answer_points ? t('{n} points for the right answer.', { n: p.answer_points }) + ' ' : '')
+      + (p.attempts === 1 ? t('One try.') : t('{n} tries.', { n: p.attempts || 3 }))
+      + (p.choices ? '' : ' ' + t('Capitals, accents and spaces do not matter.')));
+  let field;
+  let choices = [];
+  if (Array.isArray(p.choices) && p.choices.length) {
+    choices = p.choices.map((choice, i) => h('input', { type: 'radio', name: 'answer', id: `answer-${i}`, value: choice, required }));
+    field = h('div', { class: 'choices', role: 'radiogroup', 'aria-describedby': 'answer-help' },
+      ...choices.map((input, i) => h('label', { for: `answer-${i}`, class: 'choice' }, input, ' ', p.choices[i])));
+  } else {
+    field = h('input', { type: 'text', id: 'answer', name: 'answer', autocomplete: 'off', maxlength: 300, required, 'aria-describedby': 'answer-help' });
+  }
+  const outcome = h('p', { class: 'answer-outcome', 'aria-live': 'polite' });
+  const box = h('fieldset', { class: 'stop-question' },
+    h('legend', {}, required ? t('Question (answer it to check in)') : t('Question')),
+    h('p', { class: 'question-text' }, p.question),
+    choices.length ? field : h('label', { for: 'answer', class: 'visually-hidden' }, t('Your answer')),
+    choices.length ? null : field, help, outcome);
+  return {
+    box,
+    value: () => choices.length ? ((choices.find((c) => c.checked) || {}).value || '') : field.value.trim(),
+    focus: () => (choices[0] || field).focus(),
+    after: (answer) => {
+      if (!answer) return null;
+      outcome.className = `answer-outcome ${answer.right ? 'right' : 'wrong'}`;
+      outcome.textContent = answer.right ? t('Right answer!')
+        : answer.tries_left > 0 ? t('Not the answer. Tries left: {n}.', { n: answer.tries_left })
+          : t('Not the answer, and no tries left.');
+      if (choices.length) for (const c of choices) c.checked = false; else field.value = '';
+      return h('p', { class: outcome.className }, outcome.textContent);
+    },
+  };
 }
