@@ -208,5 +208,19 @@ import VSHTestSupport
         #expect(wrong.status == 0 && wrong.stdout.contains("not the answer (1 try left)"), "\(wrong.stdout)")
         let right = try checkIn("1,997")
         #expect(try json(right.stdout)["points"]?.int == 30, "\(right.stdout)")
+
+        // A hurried walk to the jets (to review), with the right answer: a moderator's approval keeps
+        // the answer's result, though the answer is not stored, and the points come with it.
+        let hurried = try workspace.vsh([
+            "checkin", "--player", "Ann Lee", "--fix", "36.1140,-115.1767", "--time", "2026-11-27T21:00:10Z",
+            "--accuracy", "5", "--answer", "1214", "--now", "2026-11-27T21:00:15Z", "--json",
+        ])
+        #expect(hurried.status == 2, "\(hurried.stdout)\(hurried.stderr)")
+        let pending = try #require(try json(hurried.stdout)["id"]?.int)
+        let approved = try workspace.vsh(["review", "approve", String(pending)])
+        #expect(
+            approved.status == 0 && approved.stdout.contains("+65 points"),
+            "\(approved.stdout)\(approved.stderr)")
+        #expect(try workspace.query("SELECT answer_right FROM checkins WHERE id = \(pending)") == ["1"])
     }
 }
