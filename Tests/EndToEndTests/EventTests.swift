@@ -158,14 +158,7 @@ import VSHTestSupport
                 ])
             #expect(visit.answer?["verdict"]?.string == "accepted")
         }
-        func points(_ board: String) async throws -> [String: Int] {
-            guard case .array(let rows) = try json(try await server.call("GET", board).body) else {
-                return [:]
-            }
-            var found: [String: Int] = [:]
-            for row in rows { found[row["player"]?.string ?? "?"] = row["points"]?.int }
-            return found
-        }
+        let points = server.boardPoints
         let hunt0 = try await points("/v1/leaderboard?hunt=springs-preserve")
         let all0 = try await points("/v1/leaderboard")
         #expect(hunt0.count == 2 && hunt0["Ann Lee"] == hunt0["Bo Diaz"], "\(hunt0)")

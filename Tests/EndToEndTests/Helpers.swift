@@ -151,3 +151,45 @@ extension ServedVSH {
         return decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+extension ServedVSH {
+    /// A leaderboard's points by player name (`GET board`, rows of `{player, points}`).
+    func boardPoints(_ board: String) async throws -> [String: Int] {
+        guard case .array(let rows) = try json(try await call("GET", board).body) else { return [:] }
+        var found: [String: Int] = [:]
+        for row in rows { found[row["player"]?.string ?? "?"] = row["points"]?.int }
+        return found
+    }
+}
+
+/// Everything the players of a scenario were sent (each check-in's answer, each page fetched), for a
+/// test that searches it for what they must never see.
+final class SentToPlayers {
+    let server: ServedVSH
+    private(set) var bodies: [String] = []
+
+    init(_ server: ServedVSH) { self.server = server }
+
+    /// A check-in with these form fields (`TwoInstanceTests.checkIn`), its answer kept.
+    func checkIn(_ token: String, _ fields: [(String, String)]) async throws -> (Int, JSONValue?) {
+        let answer = try await TwoInstanceTests.checkIn(
+            server.base, token: token, session: .shared, fields: fields)
+        bodies.append(answer.answer?.compactText ?? "")
+        return answer
+    }
+
+    /// Fetches `path` as the player `token` (nil: signed out), its body kept.
+    func get(_ path: String, token: String?) async throws -> String {
+        let body = try await server.call("GET", path, token: token).body
+        bodies.append(body)
+        return body
+    }
+
+    /// All of it, one answer a line.
+    var all: String { bodies.joined(separator: "\n") }
+
+    /// The detail of `rule` in a check-in's answer ("" without one).
+    static func detail(_ answer: (Int, JSONValue?), _ rule: String) -> String {
+        answer.1?["rules"]?.array.first { $0["rule"]?.string == rule }?["detail"]?.string ?? ""
+    }
+}

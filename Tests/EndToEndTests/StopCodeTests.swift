@@ -55,19 +55,12 @@ import VSHTestSupport
         let cy = try await server.register("Cy Ng", email: "cy@example.org")
         let mo = try await server.register("Mo Kent", email: "mo@example.org")
         #expect(try workspace.vsh(["player", "role", "Mo Kent", "organiser"]).status == 0)
-        var playerSaw: [String] = []
-        func checkIn(_ token: String, _ fields: [(String, String)]) async throws -> (Int, JSONValue?) {
-            let answer = try await TwoInstanceTests.checkIn(
-                server.base, token: token, session: .shared, fields: fields)
-            playerSaw.append(answer.answer?.compactText ?? "")
-            return answer
-        }
+        let sent = SentToPlayers(server)
+        let checkIn = sent.checkIn
         func verdict(_ answer: (Int, JSONValue?)) -> String {
             answer.1?["verdict"]?.string ?? "HTTP \(answer.0)"
         }
-        func detail(_ answer: (Int, JSONValue?), _ rule: String) -> String {
-            answer.1?["rules"]?.array.first { $0["rule"]?.string == rule }?["detail"]?.string ?? ""
-        }
+        let detail = SentToPlayers.detail
 
         // Deep in the casino, no GPS at all: the printed code, typed loosely, is enough.
         let indoor = try await checkIn(ann, [("code", "k7mq-r2xw-ht")])
@@ -148,14 +141,11 @@ import VSHTestSupport
             "/v1/hunts", "/v1/hunts/casino-night", "/v1/me/checkins", "/v1/leaderboard?hunt=casino-night",
             "/v1/players/Ann%20Lee", "/v1/announcements",
         ] {
-            for token in [nil, ann] {
-                let answer = try await server.call("GET", path, token: token)
-                playerSaw.append(answer.body)
-            }
+            for token in [nil, ann] { _ = try await sent.get(path, token: token) }
         }
         let huntForPlayers = try await server.call("GET", "/v1/hunts/casino-night", token: ann)
         #expect(huntForPlayers.body.contains(#""has_code""#), "\(huntForPlayers.body)")
-        let everything = playerSaw.joined(separator: "\n")
+        let everything = sent.all
         #expect(everything.contains("sphere-atrium"))
         for secretText in [Self.printed, Self.lobbyCode, secret, barSecret] {
             #expect(!everything.contains(secretText), "a player was sent \(secretText)")

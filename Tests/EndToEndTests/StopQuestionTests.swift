@@ -40,24 +40,10 @@ import VSHTestSupport
         try workspace.write("fountain-walk.geojson", Self.file)
         let server = try ServedVSH(workspace: workspace)
         defer { server.stop() }
-        var playerSaw: [String] = []
-        func checkIn(_ token: String, _ fields: [(String, String)]) async throws -> (Int, JSONValue?) {
-            let answer = try await TwoInstanceTests.checkIn(
-                server.base, token: token, session: .shared, fields: fields)
-            playerSaw.append(answer.answer?.compactText ?? "")
-            return answer
-        }
-        func answerRule(_ answer: (Int, JSONValue?)) -> String {
-            answer.1?["rules"]?.array.first { $0["rule"]?.string == "answer" }?["detail"]?.string ?? "none"
-        }
-        func points(_ board: String) async throws -> [String: Int] {
-            guard case .array(let rows) = try json(try await server.call("GET", board).body) else {
-                return [:]
-            }
-            var found: [String: Int] = [:]
-            for row in rows { found[row["player"]?.string ?? "?"] = row["points"]?.int }
-            return found
-        }
+        let sent = SentToPlayers(server)
+        let checkIn = sent.checkIn
+        let points = server.boardPoints
+        func answerRule(_ answer: (Int, JSONValue?)) -> String { SentToPlayers.detail(answer, "answer") }
         let lake = { (seconds: Double) in Self.fix("36.1126", "-115.1767", seconds) }
         let ann = try await server.register("Ann Lee", email: "ann@example.org")
         let bo = try await server.register("Bo Diaz", email: "bo@example.org")
@@ -131,11 +117,9 @@ import VSHTestSupport
         for path in [
             "/v1/hunts", "/v1/hunts/fountain-walk", "/v1/me/checkins", "/v1/leaderboard?hunt=fountain-walk",
         ] {
-            for token in [nil, ann] {
-                playerSaw.append(try await server.call("GET", path, token: token).body)
-            }
+            for token in [nil, ann] { _ = try await sent.get(path, token: token) }
         }
-        let everything = playerSaw.joined(separator: "\n")
+        let everything = sent.all
         #expect(everything.contains("Which hotel's lake is this?") && everything.contains("Mystère"))
         #expect(
             !everything.contains("Bellagio") && !everything.contains("1214")
