@@ -188,10 +188,7 @@ import VSHTestSupport
     @Test func theCommandsTakeAndPrintCodes() throws {
         let workspace = try Workspace()
         try workspace.write("casino-night.geojson", Self.file)
-        func master(_ arguments: [String]) throws -> TestSupport.ProcessResult {
-            try TestSupport.run(
-                "vsh-master", arguments + ["--hunts", workspace.hunts], currentDirectory: workspace.root)
-        }
+        let master = workspace.master
         let set = try master(["stop", "set", "rotating-bar", "--code", "auto", "--rotating"])
         #expect(set.status == 0, "\(set.stderr)")
         let file = try String(contentsOfFile: workspace.hunts + "/casino-night.geojson", encoding: .utf8)

@@ -144,10 +144,7 @@ import VSHTestSupport
     @Test func theCommandsAskAndAnswer() throws {
         let workspace = try Workspace()
         try workspace.write("fountain-walk.geojson", Self.file)
-        func master(_ arguments: [String]) throws -> TestSupport.ProcessResult {
-            try TestSupport.run(
-                "vsh-master", arguments + ["--hunts", workspace.hunts], currentDirectory: workspace.root)
-        }
+        let master = workspace.master
         let set = try master([
             "stop", "set", "water-show", "--question", "What year did the lake open?", "--answer", "1998",
             "--tolerance", "1", "--answer-points", "30", "--attempts", "2",
