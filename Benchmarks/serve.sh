@@ -51,8 +51,29 @@ with tempfile.TemporaryDirectory() as tmp, open(os.path.join(out, "list.txt"), "
         open(path, "wb").write(with_exif(jpeg, app1))
         listing.write(os.path.abspath(path) + "\n")
 PY
+# 8 distinct ~2 MB photos (a phone's 3-megapixel shot: 2048 x 1536 noise pixels at quality 80).
+mkdir -p "$D/photos-2mb"
+python3 - "$D/photos-2mb" <<'PY' || exit 1
+import os, random, subprocess, sys, tempfile
+sys.path.insert(0, "Fixtures/scripts")
+from jpegexif import camera, exif_block, exif_times, gps_ifd, with_exif
+out = sys.argv[1]
+rng = random.Random(11)
+with tempfile.TemporaryDirectory() as tmp, open(os.path.join(out, "list.txt"), "w") as listing:
+    for i in range(8):
+        ppm = os.path.join(tmp, "p.ppm")
+        with open(ppm, "wb") as fh:
+            fh.write(b"P6 2048 1536 255\n" + rng.randbytes(2048 * 1536 * 3))
+        jpeg = subprocess.run(["cjpeg", "-quality", "80", ppm], check=True, capture_output=True).stdout
+        app1 = exif_block(camera(), exif_times("2026:11:21 11:58:00"), gps_ifd(36.082014, -115.172734, when="2026-11-21T19:58:00Z", accuracy=5))
+        path = os.path.join(out, f"q{i:02d}.jpg")
+        open(path, "wb").write(with_exif(jpeg, app1))
+        listing.write(os.path.abspath(path) + "\n")
+PY
 export VSH_BENCH_TOKENS=$PWD/$D/tokens.txt VSH_BENCH_PHOTOS=$PWD/$D/photos/list.txt VSH_BENCH_LUA=$PWD/Benchmarks/wrk
 PHOTO_KB=$(( $(stat -c %s "$D/photos/p00.jpg") / 1024 ))
+BIG_KB=$(( $(stat -c %s "$D/photos-2mb/q00.jpg") / 1024 ))
+BIG_CONNECTIONS=${VSH_BENCH_BIG_CONNECTIONS:-16}
 
 for tool in wrk python3; do
   command -v $tool >/dev/null || { echo "$tool is not installed (make bench installs it)" >&2; exit 1; }
@@ -88,6 +109,22 @@ BOARD=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors")
 RECORDED=$(python3 -c "import sqlite3; print(sqlite3.connect('$D/vsh.sqlite').execute('SELECT COUNT(*) FROM checkins').fetchone()[0])")
 kill -TERM $PID; wait $PID; STOP_STATUS=$?
 
+# 2 MB photos, on a fresh server (so that its memory high-water mark is theirs), fewer connections:
+# the rate, the latencies and the peak memory of the process (VmHWM).
+$BIN serve --port 0 --db "$D/vsh.sqlite" --hunts hunts --now $NOW --checkins-per-minute 1000000 \
+  > "$D/serve-2mb.out" 2> "$D/serve-2mb.log" &
+PID=$!
+for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve-2mb.out" 2>/dev/null && break; sleep 0.025; done
+BASE=$(sed -n 's/^listening on //p' "$D/serve-2mb.out")
+[ -n "$BASE" ] || { echo "vsh serve did not start" >&2; kill $PID; exit 1; }
+BIG_IDLE=$(awk '/VmRSS/ {print int($2 / 1024)}' /proc/$PID/status)
+SAVED_CONNECTIONS=$CONNECTIONS; CONNECTIONS=$BIG_CONNECTIONS
+VSH_BENCH_PHOTOS=$PWD/$D/photos-2mb/list.txt run -s Benchmarks/wrk/upload.lua "$BASE" || exit 1
+CONNECTIONS=$SAVED_CONNECTIONS
+BIG=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests")
+BIG_PEAK=$(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$PID/status)
+kill -TERM $PID; wait $PID
+
 # nginx: the same bytes as a static file, same connections, same duration.
 NGINX_PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
 nginx_start "$PWD/$D/nginx" "$NGINX_PORT" "root $PWD/$D/nginx/html;" || exit 1
@@ -101,8 +138,9 @@ echo "vsh serve, $(date -u +%Y-%m-%d), $(nproc) cores ($(grep -m1 'model name' /
 echo
 echo "| what | rate | p50 | p99 | non-2xx | notes |"
 echo "| --- | --- | --- | --- | --- | --- |"
-echo "| device-fix check-ins, 200 players | $(fmt "${FIX[0]}")/s | ${FIX[1]} ms | ${FIX[2]} ms | ${FIX[3]} | ${FIX[5]} requests, each decided by the 12 rules and recorded |"
-echo "| photo check-ins (${PHOTO_KB} KB JPEG + device fix) | $(fmt "${PHOTO[0]}")/s | ${PHOTO[1]} ms | ${PHOTO[2]} ms | ${PHOTO[3]} | ${PHOTO[5]} uploads streamed, read, hashed, stored, decided |"
+echo "| device-fix check-ins, 200 players | $(fmt "${FIX[0]}")/s | ${FIX[1]} ms | ${FIX[2]} ms | ${FIX[3]} | ${FIX[5]} requests, each decided by the rules and recorded |"
+echo "| photo check-ins (${PHOTO_KB} KB JPEG + device fix) | $(fmt "${PHOTO[0]}")/s | ${PHOTO[1]} ms | ${PHOTO[2]} ms | ${PHOTO[3]} | ${PHOTO[5]} uploads streamed, read, hashed, stored, decided; $(python3 -c "print(round(${PHOTO[0]} / max(${FIX[0]}, 1), 2))")x the device-fix rate |"
+echo "| photo check-ins (${BIG_KB} KB JPEG, 2048 x 1536, + device fix), $BIG_CONNECTIONS connections, a fresh server | $(fmt "${BIG[0]}")/s | ${BIG[1]} ms | ${BIG[2]} ms | ${BIG[3]} | ${BIG[5]} uploads; the server's memory ${BIG_IDLE} MB idle, ${BIG_PEAK} MB at its peak (VmHWM) |"
 echo "| GET /v1/leaderboard ($BOARD_BYTES bytes) | $(fmt "${BOARD[0]}")/s | ${BOARD[1]} ms | ${BOARD[2]} ms | ${BOARD[3]} | cached until the next write |"
 echo "| nginx, the same bytes as a static file | $(fmt "${PEER[0]}")/s | ${PEER[1]} ms | ${PEER[2]} ms | ${PEER[3]} | vsh at $(python3 -c "print(round(${BOARD[0]} / max(${PEER[0]}, 1), 2))")x nginx |"
 echo

@@ -92,7 +92,9 @@ import VSHEngine
         #expect(decide(nil, required: true).verdict == .rejected)
         #expect(decide("Wynn", required: true).verdict == .rejected)
         #expect(decide("BELLAGÍO", required: true).verdict == .accepted)
-        #expect(decide(nil).verdict == .accepted)
+        let none = decide(nil)
+        #expect(none.verdict == .accepted && none.answerRight == nil)
+        #expect(none.rules.last?.detail == "no answer to Bellagio Fountains's question (20 points to win)")
     }
 
     @Test func noTryIsSpentWhenTheCheckInIsRefusedForAnotherReason() {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A question asked at a stop (`question` in a hunt file's stop), answered with a check-in
 /// (`answer`): what only someone standing there can read off a plaque, a sign or a screen. Its

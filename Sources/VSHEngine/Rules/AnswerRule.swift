@@ -42,7 +42,9 @@ public struct AnswerRule: VerificationRule {
                     rule, missed,
                     required
                         ? "\(stop.name) asks a question: answer it to check in"
-                        : "no answer to \(stop.name)'s question (\(Self.worth(question)))")
+                        : question.points > 0
+                            ? "no answer to \(stop.name)'s question (\(question.points) points to win)"
+                            : "no answer to \(stop.name)'s question")
             }
             guard tries.wrong < question.attempts else {
                 return RuleResult(
@@ -66,10 +68,6 @@ public struct AnswerRule: VerificationRule {
         return RuleResult(
             rule, missed,
             required ? "not the answer: \(more)" : "not the answer (\(more)); the stop still counts")
-    }
-
-    static func worth(_ question: StopQuestion) -> String {
-        question.points > 0 ? "\(question.points) points to win" : "no points, but a try"
     }
 
     static func count(_ n: Int, _ word: String) -> String {
