@@ -230,7 +230,8 @@ serve: build
 # resource folders SwiftPM keeps beside them (the web app's files); built with RELEASE_FLAGS above.
 PREFIX ?= /usr/local
 install: deps
-	swift build $(RELEASE_FLAGS)
+	swift build $(RELEASE_FLAGS) --product vsh
+	swift build $(RELEASE_FLAGS) --product vsh-master
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 0755 .build/release/vsh .build/release/vsh-master "$(DESTDIR)$(PREFIX)/bin/"
 	for r in .build/release/*.resources; do rm -rf "$(DESTDIR)$(PREFIX)/bin/$${r##*/}"; cp -R "$$r" "$(DESTDIR)$(PREFIX)/bin/"; done

@@ -11,10 +11,10 @@ OLD=.build-compare
 NOW="--now 2026-11-21T23:00:00Z"
 [ -d "$D/world-5000" ] && [ -f "$D/league.sqlite" ] || { echo "run make bench first (it makes $D/)" >&2; exit 1; }
 RELEASE_FLAGS=$(make -s --no-print-directory release-flags)
-swift build $RELEASE_FLAGS >/dev/null || exit 1
+swift build $RELEASE_FLAGS --product vsh >/dev/null || exit 1
 if [ ! -d "$OLD/src" ]; then git worktree add --detach "$OLD/src" "$REV" >/dev/null; fi
 git -C "$OLD/src" checkout --quiet --detach "$REV"
-(cd "$OLD/src" && swift build $RELEASE_FLAGS --scratch-path ../build >/dev/null) || exit 1
+(cd "$OLD/src" && swift build $RELEASE_FLAGS --scratch-path ../build --product vsh >/dev/null) || exit 1
 NEW_BIN=.build/release/vsh
 OLD_BIN=$OLD/build/release/vsh
 
