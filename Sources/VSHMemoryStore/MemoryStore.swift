@@ -366,6 +366,19 @@ public actor MemoryStore: LeagueStore {
         }.sorted { ($0.joinedAt, $0.player.rawValue) < ($1.joinedAt, $1.player.rawValue) }
     }
 
+    /// The members of a hunt's teams, by team.
+    public func members(huntID: String) -> [Int64: [TeamMember]] {
+        var members: [Int64: [TeamMember]] = [:]
+        for (player, hunts) in teamOf {
+            guard let entry = hunts[huntID], let record = playersByID[player] else { continue }
+            members[entry.team, default: []].append(
+                TeamMember(player: player, name: record.name, joinedAt: entry.joinedAt))
+        }
+        return members.mapValues {
+            $0.sorted { ($0.joinedAt, $0.player.rawValue) < ($1.joinedAt, $1.player.rawValue) }
+        }
+    }
+
     /// Puts a player on a team unless it is full.
     public func joinTeam(_ id: Int64, player: PlayerID, maxSize: Int?, at now: Date) -> TeamJoining {
         guard let team = team(id: id) else { return .full }

@@ -81,6 +81,27 @@ extension PostGISStore {
         }
     }
 
+    /// The members of a hunt's teams, by team.
+    public func members(huntID: String) async throws -> [Int64: [TeamMember]] {
+        try await read { db in
+            var members: [Int64: [TeamMember]] = [:]
+            for try await row in try await db.query(
+                """
+                SELECT m.team_id, m.player_id, p.name, m.joined_at
+                FROM team_members m JOIN players p ON p.id = m.player_id
+                WHERE m.hunt_id = \(huntID) ORDER BY m.team_id, m.joined_at, m.player_id
+                """, logger: self.logger)
+            {
+                let (team, player, name, joined) = try row.decode((Int64, Int64, String, String).self)
+                members[team, default: []].append(
+                    TeamMember(
+                        player: PlayerID(player), name: name,
+                        joinedAt: RFC3339.parse(joined) ?? Date(timeIntervalSince1970: 0)))
+            }
+            return members
+        }
+    }
+
     /// Puts a player on a team unless it is full: the team's row is locked while its members are
     /// counted, so two players cannot take its last place at once.
     public func joinTeam(_ team: Int64, player: PlayerID, maxSize: Int?, at now: Date) async throws

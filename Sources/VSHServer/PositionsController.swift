@@ -86,8 +86,9 @@ struct PositionsController: Sendable {
             let positions = try await store.positions(huntID: hunt.id, since: since)
             var teams: [PlayerID: String] = [:]
             if hunt.play != .solo {
+                let members = try await store.members(huntID: hunt.id)
                 for team in try await store.teams(huntID: hunt.id) {
-                    for member in try await store.members(team: team.id) { teams[member.player] = team.name }
+                    for member in members[team.id] ?? [] { teams[member.player] = team.name }
                 }
             }
             rows = positions.map { p in

@@ -71,9 +71,9 @@ struct TeamsController: Sendable {
         let mine =
             try await viewer.asyncMap { try await store.team(of: $0.player.id, huntID: hunt.id) } ?? nil
         var rows: [JSONValue] = []
+        let members = try await store.members(huntID: hunt.id)
         for team in try await store.teams(huntID: hunt.id) {
-            let members = try await store.members(team: team.id)
-            var fields = Self.summary(team, members: members)
+            var fields = Self.summary(team, members: members[team.id] ?? [])
             if organiser { fields["join_code"] = .string(team.joinCode) }
             rows.append(.object(fields))
         }
@@ -172,11 +172,9 @@ struct TeamsController: Sendable {
 
     /// A hunt's team standings, from the store.
     static func standings(_ hunt: Hunt, store: any LeagueStore) async throws -> [TeamStanding] {
-        let teams = try await store.teams(huntID: hunt.id)
-        var members: [Int64: [TeamMember]] = [:]
-        for team in teams { members[team.id] = try await store.members(team: team.id) }
         return TeamBoard.standings(
-            hunt: hunt, teams: teams, members: members,
+            hunt: hunt, teams: try await store.teams(huntID: hunt.id),
+            members: try await store.members(huntID: hunt.id),
             checkIns: try await store.teamCheckIns(huntID: hunt.id),
             badges: try await store.badgeDefinitions(),
             adjustments: try await store.adjustments(huntID: hunt.id))

@@ -71,6 +71,27 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// The members of a hunt's teams, by team.
+    public func members(huntID: String) async throws -> [Int64: [TeamMember]] {
+        try await read { db in
+            var members: [Int64: [TeamMember]] = [:]
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT m.team_id, m.player_id, p.name, m.joined_at
+                    FROM team_members m JOIN players p ON p.id = m.player_id
+                    WHERE m.hunt_id = ? ORDER BY m.team_id, m.joined_at, m.player_id
+                    """, arguments: [huntID])
+            while let row = try rows.next() {
+                members[row[0] as Int64, default: []].append(
+                    TeamMember(
+                        player: PlayerID(row[1] as Int64), name: row[2],
+                        joinedAt: RFC3339.parse(row[3] as String) ?? Date(timeIntervalSince1970: 0)))
+            }
+            return members
+        }
+    }
+
     /// Puts a player on a team unless it is full.
     public func joinTeam(_ team: Int64, player: PlayerID, maxSize: Int?, at now: Date) async throws
         -> TeamJoining

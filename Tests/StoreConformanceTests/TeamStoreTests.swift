@@ -77,8 +77,13 @@ import VSHTestSupport
         func board() async throws -> [String] {
             let hunt = try #require(try await store.hunt(id: "downtown-fremont")?.hunt)
             let teams = try await store.teams(huntID: hunt.id)
-            var members: [Int64: [TeamMember]] = [:]
-            for team in teams { members[team.id] = try await store.members(team: team.id) }
+            // The hunt's members in one read are each team's members, in the order they joined.
+            let members = try await store.members(huntID: hunt.id)
+            #expect(!members.isEmpty && Set(members.keys).isSubset(of: Set(teams.map(\.id))))
+            for team in teams {
+                #expect((members[team.id] ?? []) == (try await store.members(team: team.id)))
+            }
+            #expect(try await store.members(huntID: "strip-classics").isEmpty)
             return TeamBoard.standings(
                 hunt: hunt, teams: teams, members: members,
                 checkIns: try await store.teamCheckIns(huntID: hunt.id),

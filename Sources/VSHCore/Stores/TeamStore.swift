@@ -112,6 +112,9 @@ public protocol TeamStore: Sendable {
     func teams(huntID: String) async throws -> [Team]
     /// A team's members, in the order they joined.
     func members(team: Int64) async throws -> [TeamMember]
+    /// The members of every team of a hunt, by team id, each team's in the order they joined (one
+    /// read for a board, instead of one a team).
+    func members(huntID: String) async throws -> [Int64: [TeamMember]]
     /// The player's team on a hunt, or nil.
     func team(of player: PlayerID, huntID: String) async throws -> Team?
     /// Puts a player on a team, leaving their other team of the hunt, unless the team has
