@@ -173,6 +173,30 @@ enum PostGISSchema {
         "ALTER TABLE score_events ADD CONSTRAINT score_events_kind_check CHECK (kind IN ('stop', 'bonus', 'badge', 'answer'))",
     ]
 
+    /// Each player's running totals in each hunt, written with their score events as
+    /// `player_scores` is: a hunt's board reads its top rows through an index.
+    static let version26: [String] = [
+        """
+        CREATE TABLE hunt_scores (
+            player_id bigint NOT NULL REFERENCES players(id),
+            hunt_id text NOT NULL,
+            points bigint NOT NULL,
+            hunts bigint NOT NULL,
+            stops bigint NOT NULL,
+            badges bigint NOT NULL,
+            reached float8 NOT NULL,
+            PRIMARY KEY (player_id, hunt_id)
+        )
+        """,
+        """
+        INSERT INTO hunt_scores
+            SELECT player_id, hunt_id, SUM(points)::int8, COUNT(*) FILTER (WHERE kind = 'bonus'),
+                COUNT(*) FILTER (WHERE kind = 'stop'), COUNT(*) FILTER (WHERE kind = 'badge'), MAX(at_epoch)
+            FROM score_events GROUP BY player_id, hunt_id
+        """,
+        "CREATE INDEX hunt_scores_rank ON hunt_scores(hunt_id, points DESC, reached ASC)",
+    ]
+
     /// Stops' printed codes and rotating-code secrets (`StoredStopSecrets`).
     static let version24: [String] = [
         "ALTER TABLE stops ADD COLUMN secrets text",

@@ -293,18 +293,21 @@ extension PostGISStore {
         var rows: [(Int64, ScoreEvent)] = []
         var totals:
             [(player: Int64, points: Int64, hunts: Int64, stops: Int64, badges: Int64, reached: Double)] = []
+        var allEvents: [PlayerID: [ScoreEvent]] = [:]
         for ledger in ledgers {
             switch ledger.step {
             case .done(let new, let all):
                 written[ledger.player] = new
                 rows += new.map { (ledger.player.rawValue, $0) }
                 if let total = Self.totals(ledger.player, all) { totals.append(total) }
+                allEvents[ledger.player] = all
             case .rescore, .ask:
                 again.append(ledger.player)
             }
         }
         if !rows.isEmpty { try await insertEvents(db, rows) }
         if !totals.isEmpty { try await upsertTotals(db, totals) }
+        try await replaceHuntTotals(db, allEvents)
         if !again.isEmpty {
             for (player, events) in try await rescore(db, players: again, catalog: catalog) {
                 written[player] = events

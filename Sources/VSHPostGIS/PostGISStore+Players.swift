@@ -640,6 +640,19 @@ extension PostGISStore {
                     OR s.stops IS DISTINCT FROM e.stops OR s.badges IS DISTINCT FROM e.badges
                     OR s.reached IS DISTINCT FROM e.reached
                 """)
+            // And each hunt's, both ways (a row for every player and hunt with events, none without).
+            let huntTotalsWrong = try await count(
+                """
+                SELECT count(DISTINCT coalesce(s.player_id, e.player_id)) FROM hunt_scores s
+                FULL JOIN (SELECT player_id, hunt_id, SUM(points)::int8 AS points, COUNT(*) FILTER (WHERE kind = 'bonus') AS hunts,
+                               COUNT(*) FILTER (WHERE kind = 'stop') AS stops, COUNT(*) FILTER (WHERE kind = 'badge') AS badges,
+                               MAX(at_epoch) AS reached
+                           FROM score_events GROUP BY player_id, hunt_id) e
+                    ON e.player_id = s.player_id AND e.hunt_id = s.hunt_id
+                WHERE s.points IS DISTINCT FROM e.points OR s.hunts IS DISTINCT FROM e.hunts
+                    OR s.stops IS DISTINCT FROM e.stops OR s.badges IS DISTINCT FROM e.badges
+                    OR s.reached IS DISTINCT FROM e.reached
+                """)
             try await db.query("SELECT pg_advisory_xact_lock(\(Lock.catalogue))", logger: logger)
             try await self.rescoreEveryone(db)
             var wrong = 0
@@ -650,7 +663,7 @@ extension PostGISStore {
             return StoreHealth(
                 integrity: invalid == 0 ? ["ok"] : ["\(invalid) stops with invalid geometry"],
                 foreignKeyViolations: 0, players: players, checkIns: checkIns, stops: stops, missingPhotos: 0,
-                playersWithWrongTotals: max(runningTotalsWrong, wrong))
+                playersWithWrongTotals: max(runningTotalsWrong, huntTotalsWrong, wrong))
         }
         let files = try await read { db in
             try await db.query(

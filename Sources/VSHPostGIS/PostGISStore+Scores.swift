@@ -97,7 +97,30 @@ extension PostGISStore {
             """, logger: logger)
         if !rows.isEmpty { try await insertEvents(db, rows) }
         if !totals.isEmpty { try await upsertTotals(db, totals) }
+        try await replaceHuntTotals(db, events)
         return events
+    }
+
+    /// Replaces players' running totals in each hunt (a hunt's board's rows) with those of all of
+    /// their events, in two statements.
+    func replaceHuntTotals(_ db: PostgresConnection, _ events: [PlayerID: [ScoreEvent]]) async throws {
+        guard !events.isEmpty else { return }
+        var rows: [(player: Int64, hunt: String, totals: ScoreTotals)] = []
+        for (player, earned) in events {
+            for (hunt, totals) in ScoreTotals.byHunt(earned) { rows.append((player.rawValue, hunt, totals)) }
+        }
+        try await db.query(
+            "DELETE FROM hunt_scores WHERE player_id = ANY(\(events.keys.map(\.rawValue))::int8[])",
+            logger: logger)
+        guard !rows.isEmpty else { return }
+        try await db.query(
+            """
+            INSERT INTO hunt_scores(player_id, hunt_id, points, hunts, stops, badges, reached)
+            SELECT * FROM unnest(\(rows.map(\.player))::int8[], \(rows.map(\.hunt))::text[],
+                \(rows.map { Int64($0.totals.points) })::int8[], \(rows.map { Int64($0.totals.hunts) })::int8[],
+                \(rows.map { Int64($0.totals.stops) })::int8[], \(rows.map { Int64($0.totals.badges) })::int8[],
+                \(rows.map(\.totals.reached))::float8[])
+            """, logger: logger)
     }
 
     /// Inserts players' events, each player's in their order, in one statement (arrays unnested
@@ -149,6 +172,7 @@ extension PostGISStore {
         let catalog = try await scoringCatalog(db)
         try await db.query("DELETE FROM score_events", logger: logger)
         try await db.query("DELETE FROM player_scores", logger: logger)
+        try await db.query("DELETE FROM hunt_scores", logger: logger)
         let players = try await db.query(
             "SELECT DISTINCT player_id FROM checkins ORDER BY player_id", logger: logger
         ).collect().map { PlayerID(try $0.decode(Int64.self)) }
@@ -213,6 +237,17 @@ extension PostGISStore {
                     SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
                     FROM player_scores s JOIN players p ON p.id = s.player_id
                     WHERE p.banned = 0
+                    ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
+                    LIMIT \(limit)
+                    """, logger: self.logger
+                ).collect()
+            } else if let huntID, since == nil && until == nil && !adjusted {
+                // A hunt's board: its running totals, one row a player.
+                rows = try await db.query(
+                    """
+                    SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
+                    FROM hunt_scores s JOIN players p ON p.id = s.player_id
+                    WHERE s.hunt_id = \(huntID) AND p.banned = 0
                     ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
                     LIMIT \(limit)
                     """, logger: self.logger

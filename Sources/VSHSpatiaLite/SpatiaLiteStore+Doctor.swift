@@ -41,11 +41,28 @@ extension SpatiaLiteStore {
                         WHERE s.points IS NOT e.points OR s.hunts IS NOT e.hunts OR s.stops IS NOT e.stops
                             OR s.badges IS NOT e.badges OR s.reached IS NOT e.reached
                         """) ?? 0
-            var wrong = runningTotalsWrong
+            // And each hunt's, both ways: every player and hunt with events has its row, equal to
+            // their sums, and no row is left without events.
+            let huntTotalsWrong =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        WITH e AS (SELECT player_id, hunt_id, SUM(points) AS points, SUM(kind = 'bonus') AS hunts,
+                                       SUM(kind = 'stop') AS stops, SUM(kind = 'badge') AS badges, MAX(at_epoch) AS reached
+                                   FROM score_events GROUP BY player_id, hunt_id)
+                        SELECT count(DISTINCT player_id) FROM (
+                            SELECT e.player_id FROM e LEFT JOIN hunt_scores s ON s.player_id = e.player_id AND s.hunt_id = e.hunt_id
+                            WHERE s.points IS NOT e.points OR s.hunts IS NOT e.hunts OR s.stops IS NOT e.stops
+                                OR s.badges IS NOT e.badges OR s.reached IS NOT e.reached
+                            UNION ALL
+                            SELECT s.player_id FROM hunt_scores s
+                            WHERE NOT EXISTS (SELECT 1 FROM e WHERE e.player_id = s.player_id AND e.hunt_id = s.hunt_id))
+                        """) ?? 0
+            var wrong = max(runningTotalsWrong, huntTotalsWrong)
             if !readOnly {
                 try Self.rescoreEveryone(db)
                 let rescored = try Row.fetchAll(db, sql: totalsSQL).map { ($0[0] as Int64, $0[1] as Int) }
-                wrong = max(runningTotalsWrong, rescored.filter { stored[$0.0] != $0.1 }.count)
+                wrong = max(wrong, rescored.filter { stored[$0.0] != $0.1 }.count)
             }
             return StoreHealth(
                 integrity: integrity, foreignKeyViolations: violations, players: players,

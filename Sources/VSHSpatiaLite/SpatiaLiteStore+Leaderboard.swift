@@ -26,7 +26,7 @@ extension SpatiaLiteStore {
                  UNION ALL SELECT player_id, 'adjustment', hunt_id, points, at_epoch FROM adjustments
                  WHERE player_id IS NOT NULL)
                 """ : "score_events"
-            // All time, all hunts: the running totals, one row a player.
+            // All time: the running totals, one row a player (in a hunt: one row a player and hunt).
             let allTime = """
                 SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
                 FROM player_scores s JOIN players p ON p.id = s.player_id
@@ -34,10 +34,17 @@ extension SpatiaLiteStore {
                 ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
                 LIMIT ?4
                 """
+            let inHunt = """
+                SELECT p.id, p.name, s.points, s.hunts, s.stops, s.badges, s.reached
+                FROM hunt_scores s JOIN players p ON p.id = s.player_id
+                WHERE s.hunt_id = ?1 AND p.banned = 0
+                ORDER BY s.points DESC, s.reached ASC, p.name_key ASC
+                LIMIT ?4
+                """
             let rows = try LeaderboardRow.fetchAll(
                 db,
-                sql: huntID == nil && since == nil && until == nil && !adjusted
-                    ? allTime
+                sql: since == nil && until == nil && !adjusted
+                    ? (huntID == nil ? allTime : inHunt)
                     : """
                     SELECT p.id, p.name, SUM(e.points) AS points, SUM(e.kind = 'bonus') AS hunts, SUM(e.kind = 'stop') AS stops,
                         SUM(e.kind = 'badge') AS badges, MAX(e.at_epoch) AS reached

@@ -177,9 +177,18 @@ extension SpatiaLiteStore {
         }
     }
 
-    /// The running totals the all-time leaderboard reads (`ScoreTotals`: the events' sums; `vsh
-    /// doctor` checks).
+    /// The running totals the leaderboards read (`ScoreTotals`: the events' sums; `vsh doctor`
+    /// checks): all time (`player_scores`) and in each hunt (`hunt_scores`).
     static func writeTotals(_ db: Database, playerID: Int64, _ events: [ScoreEvent]) throws {
+        try db.cachedStatement(sql: "DELETE FROM hunt_scores WHERE player_id = ?").execute(arguments: [
+            playerID
+        ])
+        let insert = try db.cachedStatement(sql: "INSERT INTO hunt_scores VALUES (?, ?, ?, ?, ?, ?, ?)")
+        for (hunt, totals) in ScoreTotals.byHunt(events) {
+            try insert.execute(arguments: [
+                playerID, hunt, totals.points, totals.hunts, totals.stops, totals.badges, totals.reached,
+            ])
+        }
         guard let totals = ScoreTotals(events) else {
             try db.cachedStatement(sql: "DELETE FROM player_scores WHERE player_id = ?").execute(arguments: [
                 playerID
@@ -195,7 +204,7 @@ extension SpatiaLiteStore {
     /// Recomputes everyone's score events (after the definitions changed).
     static func rescoreEveryone(_ db: Database) throws {
         let catalog = try scoringCatalog(db)
-        try db.execute(sql: "DELETE FROM score_events; DELETE FROM player_scores")
+        try db.execute(sql: "DELETE FROM score_events; DELETE FROM player_scores; DELETE FROM hunt_scores")
         for id in try Int64.fetchAll(db, sql: "SELECT DISTINCT player_id FROM checkins") {
             try rescore(db, playerID: PlayerID(id), catalog: catalog)
         }

@@ -148,6 +148,64 @@ func python(_ script: String, input: String) throws -> String {
         #expect(try workspace.vsh(["doctor"], hunts: false).status == 0)
     }
 
+    /// A hunt's board reads each player's running totals in that hunt (`hunt_scores`); a window
+    /// groups the events. Both must agree, through check-ins, a revocation and a rescore, and
+    /// `vsh doctor` finds a hunt's total that is wrong, or left over without events.
+    @Test func huntTotalsAgreeWithTheEvents() throws {
+        let workspace = try Workspace()
+        try workspace.league()
+        try workspace.visit("Ann", "fremont-street-experience", at: "2026-11-21T19:20:00Z")
+        try workspace.visit("Bo", "mob-museum", at: "2026-11-21T19:30:00Z")
+        func boards(_ hunt: String) throws -> (String, String) {
+            (
+                try workspace.vsh(["leaderboard", "--format", "csv", "--hunt", hunt]).stdout,
+                try workspace.vsh([
+                    "leaderboard", "--format", "csv", "--hunt", hunt, "--since", "1970-01-01T00:00:00Z",
+                ]).stdout
+            )
+        }
+        for hunt in ["strip-classics", "downtown-fremont"] {
+            let (totals, grouped) = try boards(hunt)
+            #expect(totals == grouped && totals.contains("Bo"), "\(hunt): \(totals) against \(grouped)")
+        }
+        #expect(try boards("downtown-fremont").0.contains("Ann"))
+        let rows = try workspace.query("SELECT count(*) FROM hunt_scores")
+        #expect(rows == ["6"], "\(rows)")  // Ann, Bo: both hunts; Zoë, Dee: strip-classics
+        // Bo's first check-in (the Sphere) is revoked: his strip-classics row goes, his downtown one stays.
+        #expect(try workspace.vsh(["review", "revoke", "1", "--reason", "test"]).status == 0)
+        for hunt in ["strip-classics", "downtown-fremont"] {
+            let (totals, grouped) = try boards(hunt)
+            #expect(totals == grouped, "\(hunt): \(totals) against \(grouped)")
+        }
+        let (strip, downtown) = (try boards("strip-classics").0, try boards("downtown-fremont").0)
+        #expect(!strip.contains("Bo,") && downtown.contains("Bo,"), "\(strip) \(downtown)")
+        #expect(try workspace.vsh(["doctor"], hunts: false).status == 0)
+        // A wrong hunt total, then a row without events: each is found, and a rescore mends it.
+        for (damage, players) in [
+            ("UPDATE hunt_scores SET points = points + 1 WHERE hunt_id = 'downtown-fremont'", 2),
+            (
+                "INSERT INTO hunt_scores SELECT player_id, 'downtown-fremont', 5, 0, 1, 0, 0 FROM hunt_scores WHERE hunt_id = 'strip-classics' AND player_id NOT IN (SELECT player_id FROM hunt_scores WHERE hunt_id = 'downtown-fremont') LIMIT 1",
+                1
+            ),
+        ] {
+            let changed = try TestSupport.run(
+                "/usr/bin/python3",
+                [
+                    "-c",
+                    "import sqlite3,sys\ncon = sqlite3.connect(sys.argv[1])\nprint(con.execute(sys.argv[2]).rowcount)\ncon.commit()",
+                    workspace.db, damage,
+                ])
+            #expect(
+                changed.status == 0 && changed.stdout != "0\n",
+                "\(damage): \(changed.stdout) \(changed.stderr)")
+            let doctor = try workspace.vsh(["doctor", "--json"], hunts: false)
+            let report = try json(doctor.stdout)
+            #expect(doctor.status != 0 && report["wrong_totals"] == .int(players), "\(doctor.stdout)")
+            #expect(try workspace.vsh(["rescore"]).status == 0)
+            #expect(try workspace.vsh(["doctor"], hunts: false).status == 0)
+        }
+    }
+
     @Test func profileShowsProgressBadgesAndRecentCheckIns() throws {
         let workspace = try Workspace()
         try workspace.addPlayers("Ann")

@@ -158,4 +158,10 @@ public struct ScoreTotals: Sendable, Equatable {
         badges = count(.badge)
         self.reached = reached
     }
+
+    /// The totals of `events` in each hunt (a hunt's board's rows), by hunt id; none for a hunt
+    /// without events.
+    public static func byHunt(_ events: [ScoreEvent]) -> [String: ScoreTotals] {
+        Dictionary(grouping: events, by: \.huntID).compactMapValues { ScoreTotals($0) }
+    }
 }
