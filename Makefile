@@ -143,6 +143,7 @@ bench: deps
 	@if ! command -v wrk >/dev/null || ! command -v perf >/dev/null || { ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; }; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk nginx-light linux-perf >/dev/null; fi
 	PATH="$(VENV)/bin:$$PATH" bash Benchmarks/run.sh
+	bash Benchmarks/boards.sh
 	bash Benchmarks/serve.sh
 	bash Benchmarks/profile.sh
 	bash Benchmarks/signup.sh

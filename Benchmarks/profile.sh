@@ -3,7 +3,10 @@
 # `perf record` (999 samples a second, call graphs) on the service while wrk drives it as
 # Benchmarks/serve.sh does, on a copy of serve.sh's league (run serve.sh first). Prints the top
 # entries by self time (the function the CPU was in) and by module, as Markdown.
+# The argument says what wrk sends: `checkin` (device fixes, the default), `photo` (the 100 KB
+# JPEG check-ins) or `board` (GET /v1/leaderboard).
 set -uo pipefail
+WHAT=${1:-checkin}
 cd "$(dirname "$0")/.."
 BIN=.build/release/vsh
 S=bench-data/serve
@@ -14,9 +17,16 @@ SECONDS_EACH=${VSH_BENCH_SECONDS:-15}
 for tool in perf wrk; do
   command -v $tool >/dev/null || { echo "$tool is not installed (make bench installs it)" >&2; exit 1; }
 done
+case $WHAT in
+  checkin) SCRIPT=(-s Benchmarks/wrk/checkin.lua); LABEL="device-fix check-ins" ;;
+  photo) SCRIPT=(-s Benchmarks/wrk/upload.lua); LABEL="photo check-ins (100 KB JPEGs)" ;;
+  board) SCRIPT=(-s Benchmarks/wrk/get.lua); LABEL="GET /v1/leaderboard" ;;
+  *) echo "usage: Benchmarks/profile.sh [checkin|photo|board]" >&2; exit 64 ;;
+esac
 rm -rf "$D" && mkdir -p "$D"
 cp "$S/vsh.sqlite" "$D/vsh.sqlite"
-export VSH_BENCH_FIX_TIME=2026-11-21T19:59:00Z VSH_BENCH_TOKENS=$PWD/$S/tokens.txt VSH_BENCH_LUA=$PWD/Benchmarks/wrk
+export VSH_BENCH_FIX_TIME=2026-11-21T19:59:00Z VSH_BENCH_TOKENS=$PWD/$S/tokens.txt VSH_BENCH_LUA=$PWD/Benchmarks/wrk \
+  VSH_BENCH_PHOTOS=$PWD/$S/photos/list.txt
 trap '[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null' EXIT
 $BIN serve --port 0 --db "$D/vsh.sqlite" --hunts hunts --now 2026-11-21T20:00:00Z --checkins-per-minute 1000000 \
   > "$D/serve.out" 2> "$D/serve.log" &
@@ -24,14 +34,15 @@ PID=$!
 for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve.out" 2>/dev/null && break; sleep 0.025; done
 BASE=$(sed -n 's/^listening on //p' "$D/serve.out")
 [ -n "$BASE" ] || { echo "vsh serve did not start" >&2; exit 1; }
+URL=$BASE; [ "$WHAT" = board ] && URL=$BASE/v1/leaderboard
 # A short warm-up, then the profile of one wrk run.
-wrk -t2 -c"$CONNECTIONS" -d3s -s Benchmarks/wrk/checkin.lua "$BASE" >/dev/null 2>&1
+wrk -t2 -c"$CONNECTIONS" -d3s "${SCRIPT[@]}" "$URL" >/dev/null 2>&1
 perf record -F 999 -g -o "$D/perf.data" -p "$PID" -- sleep "$SECONDS_EACH" 2> "$D/perf.log" &
 PERF=$!
-wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s Benchmarks/wrk/checkin.lua "$BASE" > "$D/wrk.txt" 2>&1
+wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency "${SCRIPT[@]}" "$URL" > "$D/wrk.txt" 2>&1
 wait $PERF
 kill -TERM $PID; wait $PID
-echo "perf record -F 999 -g of vsh serve during wrk -t2 -c$CONNECTIONS -d${SECONDS_EACH}s of device-fix check-ins, $(date -u +%Y-%m-%d), $(nproc) cores"
+echo "perf record -F 999 -g of vsh serve during wrk -t2 -c$CONNECTIONS -d${SECONDS_EACH}s of $LABEL ($(grep -o 'rate=[0-9.]*' "$D/wrk.txt" | cut -d= -f2)/s), $(date -u +%Y-%m-%d), $(nproc) cores"
 echo
 echo "| self % | function |"
 echo "| --- | --- |"

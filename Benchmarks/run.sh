@@ -70,7 +70,7 @@ measure replay "\`vsh replay --dry-run\`: the 1,000,000-point walk, 17 stops" fi
   $BIN replay "$D/walk-1m.gpx" --player Bench --dry-run --db "$D/replay.sqlite" --hunts hunts
 LEAGUE="$D/league.sqlite"
 if [ ! -f "$LEAGUE" ]; then
-  $BIN hunts --db "$LEAGUE" --hunts hunts >/dev/null
+  $BIN sync --db "$LEAGUE" --hunts hunts >/dev/null
   python3 Benchmarks/make_league.py "$LEAGUE" 100000 1000000
   /usr/bin/time -f "(rescore of 100,000 players / 1,000,000 check-ins: %e s)" $BIN rescore --db "$LEAGUE" --hunts hunts >/dev/null
 fi
@@ -125,3 +125,48 @@ echo
 echo "| task | peer | peer's rate | vsh's advantage |"
 echo "| --- | --- | --- | --- |"
 printf '%s\n' "${PEERS[@]}"
+
+# Whole processes on small inputs, as a user runs them: each side is one command timed from start to
+# exit (start-up, reading the input and writing the answer included), best of five, on the same files.
+best_of() {  # best_of COMMAND...: the best wall time of five runs, in seconds
+  python3 - "$@" <<'PY'
+import subprocess, sys, time
+runs = []
+for _ in range(5):
+    began = time.perf_counter()
+    done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    runs.append(time.perf_counter() - began)
+    if done.returncode != 0:
+        print("n/a"); sys.exit()
+print(f"{min(runs):.4f}")
+PY
+}
+WHOLE=()
+whole() {  # whole "task" "peer" VSH-SECONDS PEER-SECONDS
+  local ratio="n/a"
+  [[ $4 =~ ^[0-9.]+$ && $3 =~ ^[0-9.]+$ ]] && ratio=$(python3 -c "print(f'{$4 / max($3, 0.0001):.1f}x')")
+  WHOLE+=("| $1 | $3 s | $2 | $4 s | $ratio |")
+}
+head -n 1000 <<< "$PHOTOS" > "$D/photos-1000.txt"
+mkdir -p "$D/photos-1000"; rm -f "$D"/photos-1000/*.jpg
+xargs -a "$D/photos-1000.txt" cp -l -t "$D/photos-1000" -- 2>/dev/null || xargs -a "$D/photos-1000.txt" cp -t "$D/photos-1000" --
+cat > "$D/spatialite-locate.sql" <<SQL
+.mode csv
+CREATE TEMP TABLE fx(lat REAL, lon REAL);
+.import $D/world-fixes-100k.csv fx
+SELECT COUNT(*) FROM fx f JOIN stops s ON s.pk IN (SELECT pkid FROM idx_stops_geom WHERE xmin <= f.lon AND xmax >= f.lon AND ymin <= f.lat AND ymax >= f.lat) WHERE ST_Contains(s.geom, MakePoint(f.lon, f.lat, 4326)) = 1;
+SQL
+PEER_LOCATE=n/a
+command -v spatialite >/dev/null && PEER_LOCATE=$(best_of sh -c "spatialite '$D/world-5000.sqlite' < '$D/spatialite-locate.sql'")
+whole "\`vsh locate --fixes\`: 100,000 fixes, 5,000 stops" "the \`spatialite\` shell: import the CSV, R*Tree join + \`ST_Contains\`" \
+  "$(best_of $BIN locate --fixes "$D/world-fixes-100k.csv" --db "$D/world-5000.sqlite" --hunts "$D/world-5000")" "$PEER_LOCATE"
+PEER_EXIF=n/a
+command -v exiftool >/dev/null && PEER_EXIF=$(best_of exiftool -fast2 -json -GPSLatitude -GPSLongitude -GPSDateTime -DateTimeOriginal "$D/photos-1000")
+whole "\`vsh exif --json DIR\`: 1,000 small JPEGs" "\`exiftool -fast2 -json DIR\` (four tags)" \
+  "$(best_of $BIN exif --json "$D/photos-1000")" "$PEER_EXIF"
+whole "\`vsh gpx\`: 100,000-point GPX" "\`python3\`: ElementTree iterparse of every point" \
+  "$(best_of $BIN gpx "$D/walk-100k.gpx")" "$(best_of python3 Benchmarks/peers.py etree "$D/walk-100k.gpx")"
+echo
+echo "| whole process | vsh | peer | peer's time | vsh's advantage |"
+echo "| --- | --- | --- | --- | --- |"
+printf '%s\n' "${WHOLE[@]}"

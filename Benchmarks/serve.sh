@@ -78,21 +78,31 @@ BASE=$(sed -n 's/^listening on //p' "$D/serve.out")
 STARTUP_MS=$(python3 -c "print(round(($READY - $START) * 1000))")
 RSS_IDLE=$(awk '/VmRSS/ {print int($2 / 1024)}' /proc/$PID/status)
 
-run() { # run NAME wrk-args...: one wrk run, its RESULT line parsed into R_* variables
+# CPU from /proc, in clock ticks: the server's own (user + system) and the whole machine's busy time
+# (every process, wrk and nginx included, and the kernel's interrupts).
+TICK=$(getconf CLK_TCK)
+process_ticks() { [ -n "${1:-}" ] && [ -r "/proc/$1/stat" ] && awk '{print $14 + $15}' "/proc/$1/stat" || echo 0; }
+machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+run() { # run wrk-args...: one wrk run, its RESULT line parsed into R_* variables, with R_cpu_us and
+  # R_machine_us: the server's and the machine's CPU time a request, in microseconds
+  local p0 m0; p0=$(process_ticks "${PID:-}"); m0=$(machine_ticks)
   local out; out=$(wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency "$@" 2>&1)
+  local p1 m1; p1=$(process_ticks "${PID:-}"); m1=$(machine_ticks)
   local line; line=$(echo "$out" | grep '^RESULT') || { echo "$out" >&2; return 1; }
   eval "$(echo "$line" | sed 's/^RESULT //; s/\([a-z0-9_]*\)=/R_\1=/g')"
+  R_cpu_us=$(python3 -c "print(round(($p1 - $p0) * 1e6 / $TICK / max($R_requests, 1)))")
+  R_machine_us=$(python3 -c "print(round(($m1 - $m0) * 1e6 / $TICK / max($R_requests, 1)))")
 }
 
 run -s Benchmarks/wrk/checkin.lua "$BASE" || exit 1
-FIX=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests")
+FIX=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
 run -s Benchmarks/wrk/upload.lua "$BASE" || exit 1
-PHOTO=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests")
+PHOTO=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
 RSS_PEAK=$(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$PID/status)
 curl -s "$BASE/v1/leaderboard" > "$D/nginx/html/leaderboard.json"
 BOARD_BYTES=$(stat -c %s "$D/nginx/html/leaderboard.json")
 run -s Benchmarks/wrk/get.lua "$BASE/v1/leaderboard" || exit 1
-BOARD=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors")
+BOARD=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
 RECORDED=$(python3 -c "import sqlite3; print(sqlite3.connect('$D/vsh.sqlite').execute('SELECT COUNT(*) FROM checkins').fetchone()[0])")
 kill -TERM $PID; wait $PID; STOP_STATUS=$?
 
@@ -108,7 +118,7 @@ BIG_IDLE=$(awk '/VmRSS/ {print int($2 / 1024)}' /proc/$PID/status)
 SAVED_CONNECTIONS=$CONNECTIONS; CONNECTIONS=$BIG_CONNECTIONS
 VSH_BENCH_PHOTOS=$PWD/$D/photos-2mb/list.txt run -s Benchmarks/wrk/upload.lua "$BASE" || exit 1
 CONNECTIONS=$SAVED_CONNECTIONS
-BIG=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests")
+BIG=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
 BIG_PEAK=$(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$PID/status)
 kill -TERM $PID; wait $PID
 
@@ -116,19 +126,20 @@ kill -TERM $PID; wait $PID
 NGINX_PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
 nginx_start "$PWD/$D/nginx" "$NGINX_PORT" "root $PWD/$D/nginx/html;" || exit 1
 sleep 0.3
+PID=
 run -s Benchmarks/wrk/get.lua "http://127.0.0.1:$NGINX_PORT/leaderboard.json"
-PEER=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors")
+PEER=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
 kill "$(cat "$D/nginx/nginx.pid")"
 
 fmt() { printf "%'d" "${1%.*}"; }
 echo "vsh serve, $(date -u +%Y-%m-%d), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), wrk -t2 -c$CONNECTIONS -d${SECONDS_EACH}s on loopback, durable SQLite (synchronous=FULL)"
 echo
-echo "| what | rate | p50 | p99 | non-2xx | notes |"
-echo "| --- | --- | --- | --- | --- | --- |"
-echo "| device-fix check-ins, 200 players | $(fmt "${FIX[0]}")/s | ${FIX[1]} ms | ${FIX[2]} ms | ${FIX[3]} | ${FIX[5]} requests, each decided by the rules and recorded |"
-echo "| photo check-ins (${PHOTO_KB} KB JPEG + device fix) | $(fmt "${PHOTO[0]}")/s | ${PHOTO[1]} ms | ${PHOTO[2]} ms | ${PHOTO[3]} | ${PHOTO[5]} uploads streamed, read, hashed, stored, decided; $(python3 -c "print(round(${PHOTO[0]} / max(${FIX[0]}, 1), 2))")x the device-fix rate |"
-echo "| photo check-ins (${BIG_KB} KB JPEG, 2048 x 1536, + device fix), $BIG_CONNECTIONS connections, a fresh server | $(fmt "${BIG[0]}")/s | ${BIG[1]} ms | ${BIG[2]} ms | ${BIG[3]} | ${BIG[5]} uploads; the server's memory ${BIG_IDLE} MB idle, ${BIG_PEAK} MB at its peak (VmHWM) |"
-echo "| GET /v1/leaderboard ($BOARD_BYTES bytes) | $(fmt "${BOARD[0]}")/s | ${BOARD[1]} ms | ${BOARD[2]} ms | ${BOARD[3]} | cached until the next write |"
-echo "| nginx, the same bytes as a static file | $(fmt "${PEER[0]}")/s | ${PEER[1]} ms | ${PEER[2]} ms | ${PEER[3]} | vsh at $(python3 -c "print(round(${BOARD[0]} / max(${PEER[0]}, 1), 2))")x nginx |"
+echo "| what | rate | p50 | p99 | non-2xx | vsh's CPU a request | machine's CPU a request | notes |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| device-fix check-ins, 200 players | $(fmt "${FIX[0]}")/s | ${FIX[1]} ms | ${FIX[2]} ms | ${FIX[3]} | ${FIX[6]} µs | ${FIX[7]} µs | ${FIX[5]} requests, each decided by the rules and recorded; $(python3 -c "print(round(${FIX[0]} / max(${PEER[0]}, 1), 3))")x nginx's static rate |"
+echo "| photo check-ins (${PHOTO_KB} KB JPEG + device fix) | $(fmt "${PHOTO[0]}")/s | ${PHOTO[1]} ms | ${PHOTO[2]} ms | ${PHOTO[3]} | ${PHOTO[6]} µs | ${PHOTO[7]} µs | ${PHOTO[5]} uploads streamed, read, hashed, stored, decided; $(python3 -c "print(round(${PHOTO[0]} / max(${FIX[0]}, 1), 2))")x the device-fix rate |"
+echo "| photo check-ins (${BIG_KB} KB JPEG, 2048 x 1536, + device fix), $BIG_CONNECTIONS connections, a fresh server | $(fmt "${BIG[0]}")/s | ${BIG[1]} ms | ${BIG[2]} ms | ${BIG[3]} | ${BIG[6]} µs | ${BIG[7]} µs | ${BIG[5]} uploads; the server's memory ${BIG_IDLE} MB idle, ${BIG_PEAK} MB at its peak (VmHWM) |"
+echo "| GET /v1/leaderboard ($BOARD_BYTES bytes) | $(fmt "${BOARD[0]}")/s | ${BOARD[1]} ms | ${BOARD[2]} ms | ${BOARD[3]} | ${BOARD[6]} µs | ${BOARD[7]} µs | cached until the next write; $(python3 -c "print(round(${BOARD[0]} / max(${PEER[0]}, 1), 2))")x nginx |"
+echo "| nginx, the same bytes as a static file | $(fmt "${PEER[0]}")/s | ${PEER[1]} ms | ${PEER[2]} ms | ${PEER[3]} | | ${PEER[7]} µs | 2 workers, no access log |"
 echo
 echo "start-up to listening: ${STARTUP_MS} ms; memory: ${RSS_IDLE} MB idle, ${RSS_PEAK} MB peak under load; check-ins in the database afterwards: $RECORDED; exit after SIGTERM: $STOP_STATUS"
