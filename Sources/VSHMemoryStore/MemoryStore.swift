@@ -396,9 +396,11 @@ public actor MemoryStore: LeagueStore {
     }
 
     /// A hunt's accepted check-ins recorded with a team (banned players' left out).
-    public func teamCheckIns(huntID: String) -> [TeamCheckIn] {
+    public func teamCheckIns(huntID: String, team only: Int64?) -> [TeamCheckIn] {
         checkIns.compactMap { c -> TeamCheckIn? in
-            guard c.huntID == huntID, let team = c.team, !banned.contains(c.player), state(c).counts,
+            guard c.huntID == huntID, let team = c.team, only == nil || only == team,
+                !banned.contains(c.player),
+                state(c).counts,
                 let hunt = c.huntID, let stop = c.stopID, let time = c.fixTime
             else { return nil }
             return TeamCheckIn(
@@ -407,6 +409,26 @@ public actor MemoryStore: LeagueStore {
                     id: c.id, huntID: hunt, stopID: stop, time: time, clock: c.clock,
                     answered: c.answerRight == true))
         }
+    }
+
+    /// A hunt's team board, scored from its check-ins (this store keeps no running totals).
+    public func teamBoard(huntID: String, limit: Int?) -> [TeamStanding] {
+        guard let hunt = hunt(id: huntID)?.hunt else { return [] }
+        let rows = TeamBoard.standings(
+            hunt: hunt, teams: teams(huntID: huntID), members: members(huntID: huntID),
+            checkIns: teamCheckIns(huntID: huntID, team: nil), badges: badgeDefinitions(),
+            adjustments: adjustments(huntID: huntID)
+        ).map { row in
+            var row = row
+            row.visits = [:]
+            return row
+        }
+        return Array(rows.prefix(limit ?? rows.count))
+    }
+
+    /// A team's rank with `points` on its hunt's board.
+    public func teamRank(huntID: String, points: Int) -> Int {
+        1 + teamBoard(huntID: huntID, limit: nil).filter { $0.points > points }.count
     }
 
     /// The hunts a player is on a team of.

@@ -197,6 +197,22 @@ enum PostGISSchema {
         "CREATE INDEX hunt_scores_rank ON hunt_scores(hunt_id, points DESC, reached ASC)",
     ]
 
+    /// Each team's running totals (`TeamBoard.totals`), written with its members' score events:
+    /// a team board reads them instead of scoring every team of the hunt.
+    static let version27: [String] = [
+        """
+        CREATE TABLE team_scores (
+            team_id bigint PRIMARY KEY REFERENCES teams(id),
+            hunt_id text NOT NULL,
+            points bigint NOT NULL,
+            stops bigint NOT NULL,
+            completed bigint NOT NULL,
+            badges text NOT NULL,
+            reached float8 NOT NULL
+        )
+        """
+    ]
+
     /// Stops' printed codes and rotating-code secrets (`StoredStopSecrets`).
     static let version24: [String] = [
         "ALTER TABLE stops ADD COLUMN secrets text",

@@ -309,10 +309,22 @@ extension PostGISStore {
         if !totals.isEmpty { try await upsertTotals(db, totals) }
         try await replaceHuntTotals(db, allEvents)
         if !again.isEmpty {
-            for (player, events) in try await rescore(db, players: again, catalog: catalog) {
+            for (player, events) in try await rescore(db, players: again, catalog: catalog, teams: false) {
                 written[player] = events
             }
         }
+        // The teams the new check-ins counted for, and every team of those rescored: one rescore,
+        // so that the teams' locks are taken once, in order.
+        let fresh = added.values.flatMap { $0.map(\.id) }
+        try await rescoreTeams(
+            db,
+            db.query(
+                """
+                SELECT DISTINCT team_id FROM checkins
+                WHERE (id = ANY(\(fresh)::int8[]) OR player_id = ANY(\(again.map(\.rawValue))::int8[]))
+                    AND team_id IS NOT NULL
+                """, logger: logger
+            ).collect().map { try $0.decode(Int64.self) }, catalog: catalog)
         return written
     }
 

@@ -203,6 +203,13 @@ extension PostGISStore {
                 try await db.query(
                     "DELETE FROM sessions WHERE player_id = \(player.rawValue)", logger: self.logger)
             }
+            // A banned player's check-ins count for no team.
+            try await self.rescoreTeams(
+                db,
+                db.query(
+                    "SELECT DISTINCT team_id FROM checkins WHERE player_id = \(player.rawValue) AND team_id IS NOT NULL",
+                    logger: self.logger
+                ).collect().map { try $0.decode(Int64.self) })
         }
     }
 
@@ -653,6 +660,19 @@ extension PostGISStore {
                     OR s.stops IS DISTINCT FROM e.stops OR s.badges IS DISTINCT FROM e.badges
                     OR s.reached IS DISTINCT FROM e.reached
                 """)
+            // Teams' running totals: every team's row as a rescore writes it, both ways.
+            let teamTotals = { () async throws -> [Int64: String] in
+                var rows: [Int64: String] = [:]
+                for row in try await db.query(
+                    "SELECT team_id, concat_ws('|', hunt_id, points, stops, completed, badges, reached) FROM team_scores",
+                    logger: logger
+                ).collect() {
+                    let (team, text) = try row.decode((Int64, String).self)
+                    rows[team] = text
+                }
+                return rows
+            }
+            let storedTeams = try await teamTotals()
             try await db.query("SELECT pg_advisory_xact_lock(\(Lock.catalogue))", logger: logger)
             try await self.rescoreEveryone(db)
             var wrong = 0
@@ -660,10 +680,16 @@ extension PostGISStore {
                 let (id, points) = try row.decode((Int64, Int).self)
                 if stored[id] != points { wrong += 1 }
             }
-            return StoreHealth(
+            let rescoredTeams = try await teamTotals()
+            var health = StoreHealth(
                 integrity: invalid == 0 ? ["ok"] : ["\(invalid) stops with invalid geometry"],
                 foreignKeyViolations: 0, players: players, checkIns: checkIns, stops: stops, missingPhotos: 0,
                 playersWithWrongTotals: max(runningTotalsWrong, huntTotalsWrong, wrong))
+            health.teamsWithWrongTotals =
+                Set(storedTeams.keys).union(rescoredTeams.keys).filter {
+                    storedTeams[$0] != rescoredTeams[$0]
+                }.count
+            return health
         }
         let files = try await read { db in
             try await db.query(

@@ -56,7 +56,9 @@ extension PostGISStore {
     /// five statements whatever the number of players.
     @discardableResult
     func rescore(
-        _ db: PostgresConnection, players: [PlayerID], catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
+        _ db: PostgresConnection, players: [PlayerID],
+        catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil,
+        teams: Bool = true
     ) async throws -> [PlayerID: [ScoreEvent]] {
         guard !players.isEmpty else { return [:] }
         let definitions: (hunts: [ScoringHunt], badges: [Badge])
@@ -98,7 +100,91 @@ extension PostGISStore {
         if !rows.isEmpty { try await insertEvents(db, rows) }
         if !totals.isEmpty { try await upsertTotals(db, totals) }
         try await replaceHuntTotals(db, events)
+        // Every team their check-ins counted for: a review may have changed any of them.
+        if teams {
+            try await rescoreTeams(
+                db,
+                db.query(
+                    "SELECT DISTINCT team_id FROM checkins WHERE player_id = ANY(\(ids)::int8[]) AND team_id IS NOT NULL",
+                    logger: logger
+                ).collect().map { try $0.decode(Int64.self) }, catalog: definitions)
+        }
         return events
+    }
+
+    /// Recomputes these teams' running totals (`team_scores`, `TeamBoard.totals`) from their
+    /// members' accepted check-ins recorded with them, banned players' left out, under the teams'
+    /// locks (taken in order): three statements whatever the number of teams.
+    func rescoreTeams(
+        _ db: PostgresConnection, _ teams: [Int64], catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
+    ) async throws {
+        let teams = Array(Set(teams)).sorted()
+        guard !teams.isEmpty else { return }
+        let definitions: (hunts: [ScoringHunt], badges: [Badge])
+        if let catalog { definitions = catalog } else { definitions = try await scoringCatalog(db) }
+        try await db.query(
+            "SELECT pg_advisory_xact_lock(k) FROM unnest(\(teams.map(Lock.team))::int8[]) WITH ORDINALITY AS l(k, n) ORDER BY n",
+            logger: logger)
+        var hunts: [Int64: String] = [:]
+        var checkIns: [Int64: [ScoredCheckIn]] = [:]
+        for row in try await db.query(
+            "SELECT id, hunt_id FROM teams WHERE id = ANY(\(teams)::int8[])", logger: logger
+        ).collect() {
+            let (team, hunt) = try row.decode((Int64, String).self)
+            hunts[team] = hunt
+        }
+        for row in try await db.query(
+            """
+            SELECT c.team_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch, c.answer_right
+            FROM checkins c JOIN checkin_state s ON s.id = c.id JOIN players p ON p.id = s.player_id
+            WHERE c.team_id = ANY(\(teams)::int8[]) AND p.banned = 0
+                AND \(unescaped: CheckInStateSQL.canCount("s.")) AND \(unescaped: CheckInStateSQL.counts("s."))
+                AND s.stop_id IS NOT NULL AND s.hunt_id IS NOT NULL AND s.fix_epoch IS NOT NULL
+            """, logger: logger
+        ).collect() {
+            let (team, id, hunt, stop, epoch, clock, answer) = try row.decode(
+                (Int64, Int64, String, String, Double, Double?, Int64?).self)
+            checkIns[team, default: []].append(
+                ScoredCheckIn(
+                    id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch),
+                    clock: clock.map(Date.init(timeIntervalSince1970:)), answered: answer == 1))
+        }
+        let scoring = Dictionary(definitions.hunts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var rows: [(team: Int64, hunt: String, totals: TeamTotals)] = []
+        for team in teams {
+            guard let hunt = hunts[team], let definition = scoring[hunt],
+                let totals = TeamBoard.totals(
+                    checkIns[team] ?? [], hunt: definition, badges: definitions.badges)
+            else { continue }
+            rows.append((team, hunt, totals))
+        }
+        try await db.query("DELETE FROM team_scores WHERE team_id = ANY(\(teams)::int8[])", logger: logger)
+        guard !rows.isEmpty else { return }
+        try await db.query(
+            """
+            INSERT INTO team_scores(team_id, hunt_id, points, stops, completed, badges, reached)
+            SELECT * FROM unnest(\(rows.map(\.team))::int8[], \(rows.map(\.hunt))::text[],
+                \(rows.map { Int64($0.totals.points) })::int8[], \(rows.map { Int64($0.totals.stops) })::int8[],
+                \(rows.map { Int64($0.totals.completed ? 1 : 0) })::int8[], \(rows.map(\.totals.badgeColumn))::text[],
+                \(rows.map(\.totals.reached))::float8[])
+            """, logger: logger)
+    }
+
+    /// Recomputes the running totals of every team (after the definitions changed), 500 teams a
+    /// round.
+    func rescoreAllTeams(_ db: PostgresConnection, catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil)
+        async throws
+    {
+        let definitions: (hunts: [ScoringHunt], badges: [Badge])
+        if let catalog { definitions = catalog } else { definitions = try await scoringCatalog(db) }
+        try await db.query("DELETE FROM team_scores", logger: logger)
+        let teams = try await db.query("SELECT id FROM teams ORDER BY id", logger: logger).collect().map {
+            try $0.decode(Int64.self)
+        }
+        for start in stride(from: 0, to: teams.count, by: 500) {
+            try await rescoreTeams(
+                db, Array(teams[start..<min(start + 500, teams.count)]), catalog: definitions)
+        }
     }
 
     /// Replaces players' running totals in each hunt (a hunt's board's rows) with those of all of
@@ -178,8 +264,10 @@ extension PostGISStore {
         ).collect().map { PlayerID(try $0.decode(Int64.self)) }
         for start in stride(from: 0, to: players.count, by: 500) {
             try await rescore(
-                db, players: Array(players[start..<min(start + 500, players.count)]), catalog: catalog)
+                db, players: Array(players[start..<min(start + 500, players.count)]), catalog: catalog,
+                teams: false)
         }
+        try await rescoreAllTeams(db, catalog: catalog)
     }
 
     /// Recomputes every player's points, completions and badges in one transaction.

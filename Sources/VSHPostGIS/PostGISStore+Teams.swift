@@ -144,7 +144,7 @@ extension PostGISStore {
     }
 
     /// A hunt's accepted check-ins recorded with a team (banned players' left out).
-    public func teamCheckIns(huntID: String) async throws -> [TeamCheckIn] {
+    public func teamCheckIns(huntID: String, team only: Int64?) async throws -> [TeamCheckIn] {
         try await read { db in
             try await db.query(
                 """
@@ -152,6 +152,7 @@ extension PostGISStore {
                     c.answer_right
                 FROM checkin_state s JOIN checkins c ON c.id = s.id JOIN players p ON p.id = s.player_id
                 WHERE s.hunt_id = \(huntID) AND c.team_id IS NOT NULL AND p.banned = 0
+                    AND (\(only)::int8 IS NULL OR c.team_id = \(only)::int8)
                     AND \(unescaped: CheckInStateSQL.canCount("s.")) AND \(unescaped: CheckInStateSQL.counts("s."))
                     AND s.stop_id IS NOT NULL AND s.fix_epoch IS NOT NULL
                 """, logger: self.logger
@@ -164,6 +165,69 @@ extension PostGISStore {
                         id: id, huntID: hunt, stopID: stop, time: Date(timeIntervalSince1970: epoch),
                         clock: clock.map(Date.init(timeIntervalSince1970:)), answered: answer == 1))
             }
+        }
+    }
+
+    /// The adjustments of a hunt's teams, summed by team.
+    private static let teamAdjustments = """
+        LEFT JOIN (SELECT team_id, hunt_id, SUM(points)::int8 AS points FROM adjustments
+                   WHERE team_id IS NOT NULL GROUP BY team_id, hunt_id) a ON a.team_id = t.id AND a.hunt_id = t.hunt_id
+        """
+
+    /// The best rows of a hunt's team board, from the running totals, in the board's order
+    /// (`TeamBoard.ordered`; names compare by code point, as Swift compares them in NFC).
+    public func teamBoard(huntID: String, limit: Int?) async throws -> [TeamStanding] {
+        try await read { db in
+            var rows: [TeamStanding] = []
+            for row in try await db.query(
+                """
+                SELECT t.id, t.name, t.join_code, t.created_at, coalesce(s.points, 0) + coalesce(a.points, 0) AS total,
+                    coalesce(a.points, 0)::int8, coalesce(s.stops, 0), coalesce(s.completed, 0), coalesce(s.badges, ''),
+                    s.reached
+                FROM teams t LEFT JOIN team_scores s ON s.team_id = t.id \(unescaped: Self.teamAdjustments)
+                WHERE t.hunt_id = \(huntID)
+                ORDER BY total DESC, s.reached IS NULL, s.reached, t.name COLLATE "C", t.id LIMIT \(limit)
+                """, logger: self.logger
+            ).collect() {
+                let (id, name, code, created, points, adjusted, stops, completed, badges, reached) =
+                    try row.decode(
+                        (Int64, String, String, String, Int, Int, Int, Int64, String, Double?).self)
+                rows.append(
+                    TeamStanding(
+                        rank: 0,
+                        team: Team(
+                            id: id, huntID: huntID, name: name, joinCode: code,
+                            createdAt: RFC3339.parse(created) ?? Date(timeIntervalSince1970: 0)),
+                        members: [], points: points, adjustments: adjusted, stopsVisited: stops,
+                        completed: completed != 0, badges: TeamTotals.badges(column: badges),
+                        reachedAt: reached.map(Date.init(timeIntervalSince1970:)), visits: [:]))
+            }
+            var members: [Int64: [String]] = [:]
+            for row in try await db.query(
+                """
+                SELECT m.team_id, p.name FROM team_members m JOIN players p ON p.id = m.player_id
+                WHERE m.hunt_id = \(huntID) AND m.team_id = ANY(\(rows.map(\.team.id))::int8[])
+                ORDER BY m.team_id, m.joined_at, m.player_id
+                """, logger: self.logger
+            ).collect() {
+                let (team, name) = try row.decode((Int64, String).self)
+                members[team, default: []].append(name)
+            }
+            for index in rows.indices { rows[index].members = members[rows[index].team.id] ?? [] }
+            return TeamBoard.ranked(rows)
+        }
+    }
+
+    /// A team's rank with `points`: from the running totals.
+    public func teamRank(huntID: String, points: Int) async throws -> Int {
+        try await read { db in
+            let ahead = try await db.query(
+                """
+                SELECT count(*) FROM teams t LEFT JOIN team_scores s ON s.team_id = t.id \(unescaped: Self.teamAdjustments)
+                WHERE t.hunt_id = \(huntID) AND coalesce(s.points, 0) + coalesce(a.points, 0) > \(points)
+                """, logger: self.logger
+            ).collect().first?.decode(Int.self)
+            return 1 + (ahead ?? 0)
         }
     }
 

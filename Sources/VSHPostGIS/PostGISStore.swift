@@ -324,6 +324,7 @@ public final class PostGISStore: LeagueStore {
     /// hunts and their members. Version 17: announcements. Version 18: banned players. Version 19:
     /// teams. Version 20: adjustments. Version 21: featured photos. Version 22: erased accounts. Version 23: positions.
     /// Version 24: stops' secrets. Version 25: answers. Version 26: each hunt's running totals.
+    /// Version 27: each team's running totals, filled by `rescoreAllTeams`.
     static let migrations: [[String]] = [
         PostGISSchema.version1, [], PostGISSchema.version3, PostGISSchema.version4, PostGISSchema.version5,
         PostGISSchema.version6, PostGISSchema.version7, PostGISSchema.version8, PostGISSchema.version9,
@@ -332,6 +333,7 @@ public final class PostGISStore: LeagueStore {
         PostGISSchema.version17, PostGISSchema.version18, PostGISSchema.version19,
         PostGISSchema.version20, PostGISSchema.version21, PostGISSchema.version22,
         PostGISSchema.version23, PostGISSchema.version24, PostGISSchema.version25, PostGISSchema.version26,
+        PostGISSchema.version27,
     ]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this
@@ -369,6 +371,7 @@ public final class PostGISStore: LeagueStore {
                 }
                 if index + 1 == 2 { try await Self.rekeyPlayers(db, logger: logger) }
                 if index + 1 == 10 { try await Self.fillLookalikes(db, logger: logger) }
+                if index + 1 == 27 { try await self.rescoreAllTeams(db) }
                 try await db.query("INSERT INTO vsh_schema(version) VALUES (\(index + 1))", logger: logger)
             }
         }
@@ -427,6 +430,11 @@ enum Lock {
     /// A player's lock: serialises the rules that read their history (first visit, travel
     /// speed, order, retry keys) and their rescore.
     static func player(_ id: PlayerID) -> Int64 { key("player\u{0}\(id.rawValue)") }
+
+    /// A team's lock: serialises the rescores of its running totals (two groups of check-ins of
+    /// its members, each scoring the team, would each miss the other's). Taken after players' locks,
+    /// in the teams' order.
+    static func team(_ id: Int64) -> Int64 { key("team\u{0}\(id)") }
 
     /// A name's lock: serialises registrations of names that look alike.
     static func lookalike(_ key: String) -> Int64 { self.key("name\u{0}\(key)") }

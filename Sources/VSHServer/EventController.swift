@@ -249,7 +249,7 @@ struct EventController: Sendable {
         }
         let text =
             byTeam
-            ? ResultsCSV.text(try await TeamsController.standings(hunt, store: store), hunt: hunt)
+            ? ResultsCSV.text(try await store.teamBoard(huntID: hunt.id, limit: nil), hunt: hunt)
             : ResultsCSV.text(
                 try await store.leaderboard(LeaderboardQuery(huntID: id)), hunt: hunt,
                 adjustments: try await store.adjustments(huntID: id))

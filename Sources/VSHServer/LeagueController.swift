@@ -99,8 +99,7 @@ struct LeagueController: Sendable {
             }
             let hunt = try await access.require(huntID, in: reads, request).hunt
             return try await cache.answer(request) {
-                let rows = try await TeamsController.standings(hunt, store: reads).prefix(limit ?? 10_000).map
-                {
+                let rows = try await reads.teamBoard(huntID: hunt.id, limit: limit ?? 10_000).map {
                     row -> JSONValue in
                     .object([
                         "rank": .int(row.rank), "team": .string(row.team.name),

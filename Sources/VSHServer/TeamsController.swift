@@ -97,11 +97,18 @@ struct TeamsController: Sendable {
         let team = try await requireTeam(context)
         let hunt = try await access.require(team.huntID, in: store, request).hunt
         let viewer = try await access.viewer(request)
-        let standings = try await Self.standings(hunt, store: store)
-        guard let standing = standings.first(where: { $0.team.id == team.id }) else {
-            throw Problem(.notFound, "Unknown team", "no team #\(team.id)")
-        }
         let members = try await store.members(team: team.id)
+        // Its own row, scored from its check-ins (for who got where first); its rank from the
+        // running totals of every team.
+        guard
+            var standing = TeamBoard.standings(
+                hunt: hunt, teams: [team], members: [team.id: members],
+                checkIns: try await store.teamCheckIns(huntID: hunt.id, team: team.id),
+                badges: try await store.badgeDefinitions(),
+                adjustments: try await store.adjustments(huntID: hunt.id)
+            ).first
+        else { throw Problem(.notFound, "Unknown team", "no team #\(team.id)") }
+        standing.rank = try await store.teamRank(huntID: hunt.id, points: standing.points)
         let isMember = members.contains { $0.player == viewer?.player.id }
         var fields: JSONObject = [
             "id": .int(Int(team.id)), "name": .string(team.name), "rank": .int(standing.rank),
@@ -168,16 +175,6 @@ struct TeamsController: Sendable {
             .conflict, "Team full",
             "team \"\(team.name)\" has \(size.map(String.init) ?? "all its") players, the most the hunt allows"
         )
-    }
-
-    /// A hunt's team standings, from the store.
-    static func standings(_ hunt: Hunt, store: any LeagueStore) async throws -> [TeamStanding] {
-        return TeamBoard.standings(
-            hunt: hunt, teams: try await store.teams(huntID: hunt.id),
-            members: try await store.members(huntID: hunt.id),
-            checkIns: try await store.teamCheckIns(huntID: hunt.id),
-            badges: try await store.badgeDefinitions(),
-            adjustments: try await store.adjustments(huntID: hunt.id))
     }
 
     /// A join code no hunt and no team has.

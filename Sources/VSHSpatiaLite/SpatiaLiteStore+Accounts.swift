@@ -53,6 +53,13 @@ extension SpatiaLiteStore {
             if banned {
                 try db.execute(sql: "DELETE FROM sessions WHERE player_id = ?", arguments: [player.rawValue])
             }
+            // A banned player's check-ins count for no team.
+            try Self.rescoreTeams(
+                db,
+                Int64.fetchAll(
+                    db,
+                    sql: "SELECT DISTINCT team_id FROM checkins WHERE player_id = ? AND team_id IS NOT NULL",
+                    arguments: [player.rawValue]))
         }
     }
 

@@ -59,15 +59,32 @@ extension SpatiaLiteStore {
                             WHERE NOT EXISTS (SELECT 1 FROM e WHERE e.player_id = s.player_id AND e.hunt_id = s.hunt_id))
                         """) ?? 0
             var wrong = max(runningTotalsWrong, huntTotalsWrong)
+            // Teams' running totals: every team's row as a rescore writes it, both ways.
+            let teamsSQL =
+                "SELECT team_id, hunt_id, points, stops, completed, badges, reached FROM team_scores"
+            let teamRows = { () throws -> [Int64: [DatabaseValue]] in
+                Dictionary(
+                    try Row.fetchAll(db, sql: teamsSQL).map { ($0[0] as Int64, Array($0.databaseValues)) },
+                    uniquingKeysWith: { a, _ in a })
+            }
+            let storedTeams = try teamRows()
+            var wrongTeams = 0
             if !readOnly {
                 try Self.rescoreEveryone(db)
                 let rescored = try Row.fetchAll(db, sql: totalsSQL).map { ($0[0] as Int64, $0[1] as Int) }
                 wrong = max(wrong, rescored.filter { stored[$0.0] != $0.1 }.count)
+                let rescoredTeams = try teamRows()
+                wrongTeams =
+                    Set(storedTeams.keys).union(rescoredTeams.keys).filter {
+                        storedTeams[$0] != rescoredTeams[$0]
+                    }.count
             }
-            return StoreHealth(
+            var health = StoreHealth(
                 integrity: integrity, foreignKeyViolations: violations, players: players,
                 checkIns: checkIns, stops: stops,
                 missingPhotos: 0, playersWithWrongTotals: wrong)
+            health.teamsWithWrongTotals = wrongTeams
+            return health
         }
         var health = try await readOnly ? read(check) : database.writeAndRollBack(check)
         let files = try await read {

@@ -38,7 +38,8 @@ extension SpatiaLiteStore {
     /// - Returns: the events, in the order they were earned.
     @discardableResult
     static func rescore(
-        _ db: Database, playerID player: PlayerID, catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
+        _ db: Database, playerID player: PlayerID, catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil,
+        teams: Bool = true
     ) throws -> [ScoreEvent] {
         let definitions = try catalog ?? scoringCatalog(db)
         let playerID = player.rawValue
@@ -57,7 +58,63 @@ extension SpatiaLiteStore {
         ])
         try insertEvents(db, playerID: playerID, events)
         try writeTotals(db, playerID: playerID, events)
+        // Every team their check-ins counted for: a review may have changed any of them.
+        if teams {
+            try rescoreTeams(
+                db,
+                Int64.fetchAll(
+                    db.cachedStatement(
+                        sql:
+                            "SELECT DISTINCT team_id FROM checkins WHERE player_id = ? AND team_id IS NOT NULL"
+                    ),
+                    arguments: [playerID]), catalog: definitions)
+        }
         return events
+    }
+
+    /// Recomputes these teams' running totals (`team_scores`, `TeamBoard.totals`) from their
+    /// members' accepted check-ins recorded with them, banned players' left out.
+    static func rescoreTeams(
+        _ db: Database, _ teams: [Int64], catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
+    ) throws {
+        guard !teams.isEmpty else { return }
+        let definitions = try catalog ?? scoringCatalog(db)
+        let hunts = Dictionary(definitions.hunts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for team in Set(teams).sorted() {
+            try db.cachedStatement(sql: "DELETE FROM team_scores WHERE team_id = ?").execute(arguments: [team]
+            )
+            guard
+                let huntID = try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT hunt_id FROM teams WHERE id = ?"), arguments: [team]),
+                let hunt = hunts[huntID]
+            else { continue }
+            let checkIns = try ScoredRow.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch, c.answer_right
+                        FROM checkins c JOIN checkin_state s ON s.id = c.id JOIN players p ON p.id = s.player_id
+                        WHERE c.team_id = ?1 AND s.hunt_id = ?2 AND p.banned = 0
+                            AND \(CheckInStateSQL.canCount("s.")) AND \(CheckInStateSQL.counts("s."))
+                            AND s.stop_id IS NOT NULL AND s.fix_epoch IS NOT NULL
+                        """), arguments: [team, huntID]
+            ).map(\.checkIn)
+            guard let totals = TeamBoard.totals(checkIns, hunt: hunt, badges: definitions.badges) else {
+                continue
+            }
+            try db.cachedStatement(sql: "INSERT INTO team_scores VALUES (?, ?, ?, ?, ?, ?, ?)").execute(
+                arguments: [
+                    team, huntID, totals.points, totals.stops, totals.completed ? 1 : 0, totals.badgeColumn,
+                    totals.reached,
+                ])
+        }
+    }
+
+    /// Recomputes the running totals of every team (after the definitions changed).
+    static func rescoreAllTeams(_ db: Database, catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil)
+        throws
+    {
+        try db.execute(sql: "DELETE FROM team_scores")
+        try rescoreTeams(db, Int64.fetchAll(db, sql: "SELECT id FROM teams"), catalog: catalog)
     }
 
     /// Scores a player's check-ins `newIDs`, just recorded as accepted, through the core's
@@ -86,6 +143,16 @@ extension SpatiaLiteStore {
             case .done(let new, let all):
                 try insertEvents(db, playerID: player.rawValue, new)
                 try writeTotals(db, playerID: player.rawValue, all)
+                // The teams the new check-ins counted for.
+                var teams: [Int64] = []
+                for id in fresh {
+                    if let team = try Int64.fetchOne(
+                        db.cachedStatement(sql: "SELECT team_id FROM checkins WHERE id = ?"), arguments: [id])
+                    {
+                        teams.append(team)
+                    }
+                }
+                try rescoreTeams(db, teams, catalog: definitions)
                 return new
             }
         }
@@ -206,8 +273,9 @@ extension SpatiaLiteStore {
         let catalog = try scoringCatalog(db)
         try db.execute(sql: "DELETE FROM score_events; DELETE FROM player_scores; DELETE FROM hunt_scores")
         for id in try Int64.fetchAll(db, sql: "SELECT DISTINCT player_id FROM checkins") {
-            try rescore(db, playerID: PlayerID(id), catalog: catalog)
+            try rescore(db, playerID: PlayerID(id), catalog: catalog, teams: false)
         }
+        try rescoreAllTeams(db, catalog: catalog)
     }
 
     /// Recomputes every player's points, completions and badges in one transaction.

@@ -128,7 +128,7 @@ extension SpatiaLiteStore {
     }
 
     /// A hunt's accepted check-ins recorded with a team (banned players' left out).
-    public func teamCheckIns(huntID: String) async throws -> [TeamCheckIn] {
+    public func teamCheckIns(huntID: String, team: Int64?) async throws -> [TeamCheckIn] {
         try await read { db in
             try Row.fetchAll(
                 db,
@@ -136,10 +136,10 @@ extension SpatiaLiteStore {
                     SELECT c.team_id, s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch,
                         c.answer_right
                     FROM checkin_state s JOIN checkins c ON c.id = s.id JOIN players p ON p.id = s.player_id
-                    WHERE s.hunt_id = ? AND c.team_id IS NOT NULL AND p.banned = 0
+                    WHERE s.hunt_id = ?1 AND c.team_id IS NOT NULL AND (?2 IS NULL OR c.team_id = ?2) AND p.banned = 0
                         AND \(CheckInStateSQL.canCount("s.")) AND \(CheckInStateSQL.counts("s."))
                         AND s.stop_id IS NOT NULL AND s.fix_epoch IS NOT NULL
-                    """, arguments: [huntID]
+                    """, arguments: [huntID, team]
             ).map { row in
                 TeamCheckIn(
                     team: row[0], player: PlayerID(row[1] as Int64),
@@ -149,6 +149,66 @@ extension SpatiaLiteStore {
                         clock: (row[6] as Double?).map(Date.init(timeIntervalSince1970:)),
                         answered: (row[7] as Int64?) == 1))
             }
+        }
+    }
+
+    /// The hunt's teams with their adjusted points, in the board's order (`TeamBoard.ordered`):
+    /// the running totals (`team_scores`) and the adjustments, sorted by SQLite (names compare
+    /// byte by byte, as Swift compares them in NFC).
+    static let teamBoardSQL = """
+        SELECT t.id, t.name, t.join_code, t.created_at, coalesce(s.points, 0) + coalesce(a.points, 0) AS total,
+            coalesce(a.points, 0), coalesce(s.stops, 0), coalesce(s.completed, 0), coalesce(s.badges, ''), s.reached
+        FROM teams t LEFT JOIN team_scores s ON s.team_id = t.id
+        LEFT JOIN (SELECT team_id, SUM(points) AS points FROM adjustments WHERE hunt_id = ?1 AND team_id IS NOT NULL
+                   GROUP BY team_id) a ON a.team_id = t.id
+        WHERE t.hunt_id = ?1
+        """
+
+    /// The best rows of a hunt's team board, from the running totals.
+    public func teamBoard(huntID: String, limit: Int?) async throws -> [TeamStanding] {
+        try await read { db in
+            var rows: [TeamStanding] = []
+            for row in try Row.fetchAll(
+                db.cachedStatement(
+                    sql: Self.teamBoardSQL
+                        + " ORDER BY total DESC, s.reached IS NULL, s.reached, t.name, t.id LIMIT ?2"),
+                arguments: [huntID, limit ?? -1])
+            {
+                let reached: Double? = row[9]
+                rows.append(
+                    TeamStanding(
+                        rank: 0,
+                        team: Team(
+                            id: row[0], huntID: huntID, name: row[1], joinCode: row[2],
+                            createdAt: RFC3339.parse(row[3] as String) ?? Date(timeIntervalSince1970: 0)),
+                        members: [], points: row[4], adjustments: row[5], stopsVisited: row[6],
+                        completed: (row[7] as Int64) != 0, badges: TeamTotals.badges(column: row[8]),
+                        reachedAt: reached.map(Date.init(timeIntervalSince1970:)), visits: [:]))
+            }
+            // Members of the rows shown: of every team at once for a whole board.
+            var members: [Int64: [String]] = [:]
+            let byTeam = rows.count > 500
+            let sql = """
+                SELECT m.team_id, p.name FROM team_members m JOIN players p ON p.id = m.player_id
+                WHERE \(byTeam ? "m.hunt_id = ?" : "m.team_id = ?") ORDER BY m.team_id, m.joined_at, m.player_id
+                """
+            for argument in byTeam ? [huntID.databaseValue] : rows.map(\.team.id.databaseValue) {
+                for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [argument]) {
+                    members[row[0] as Int64, default: []].append(row[1])
+                }
+            }
+            for index in rows.indices { rows[index].members = members[rows[index].team.id] ?? [] }
+            return TeamBoard.ranked(rows)
+        }
+    }
+
+    /// A team's rank with `points`: from the running totals.
+    public func teamRank(huntID: String, points: Int) async throws -> Int {
+        try await read { db in
+            1
+                + (try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM (\(Self.teamBoardSQL)) WHERE total > ?2",
+                    arguments: [huntID, points]) ?? 0)
         }
     }
 

@@ -40,6 +40,7 @@ extension VSH {
                             "missing_photos": .int(health.missingPhotos),
                             "damaged_photos": .int(health.damagedPhotos),
                             "wrong_totals": .int(health.playersWithWrongTotals),
+                            "wrong_team_totals": .int(health.teamsWithWrongTotals),
                         ]).compactText)
                 } else {
                     let integrity =
@@ -55,6 +56,7 @@ extension VSH {
                     )
                     Output.line(
                         "  players whose points differ from a rescore: \(health.playersWithWrongTotals)")
+                    Output.line("  teams whose points differ from a rescore: \(health.teamsWithWrongTotals)")
                 }
                 guard health.isHealthy else {
                     throw InputError(

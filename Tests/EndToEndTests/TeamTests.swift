@@ -211,6 +211,32 @@ import VSHTestSupport
         #expect(results.first?["members"]?.string == "Ann; Abe; Dee", "\(results)")
         #expect(results.first?["completed"]?.string == "yes" && results.last?["completed"]?.string == "no")
 
+        // The board reads each team's running totals: `vsh doctor` checks them against a rescore;
+        // a wrong one is found, and `vsh rescore` mends it.
+        #expect(try workspace.query("SELECT count(*) FROM team_scores") == ["2"])
+        #expect(try workspace.vsh(["doctor"], hunts: false).status == 0)
+        let damage = "UPDATE team_scores SET points = points + 1 WHERE team_id = \(beesID)"
+        if postGIS {
+            _ = try workspace.query(damage)
+        } else {
+            let changed = try TestSupport.run(
+                "/usr/bin/python3",
+                [
+                    "-c",
+                    "import sqlite3,sys\ncon = sqlite3.connect(sys.argv[1])\ncon.execute(sys.argv[2])\ncon.commit()",
+                    workspace.db, damage,
+                ])
+            #expect(changed.status == 0, "\(changed.stderr)")
+        }
+        let doctor = try workspace.vsh(["doctor", "--json"], hunts: false)
+        let report = try json(doctor.stdout)
+        #expect(
+            doctor.status != 0 && report["wrong_team_totals"] == .int(1) && report["wrong_totals"] == .int(0),
+            "\(doctor.stdout)")
+        #expect(try workspace.vsh(["rescore"]).status == 0)
+        #expect(try workspace.vsh(["doctor"], hunts: false).status == 0)
+        #expect(try await board().first?["points"]?.int == 150)
+
         // A player makes a few teams, not a flood: the sixth in a row waits (429).
         let flo = try await server.register("Flo", email: "flo@example.org")
         var made: [Int] = []

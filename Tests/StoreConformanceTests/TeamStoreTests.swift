@@ -60,6 +60,7 @@ import VSHTestSupport
 
         let photos = FilePhotoStore(root: try TestSupport.temporaryDirectory("vsh-team-photos").path)
         let service = CheckInService(store: store, photos: photos)
+        var recordedIDs: [String: Int64] = [:]
         for (name, stop, minute) in [
             ("Ann", "fremont-street-experience", 0), ("Bo", "fremont-street-experience", 1),
             ("Bo", "mob-museum", 8), ("Cy", "fremont-street-experience", 2),
@@ -71,6 +72,7 @@ import VSHTestSupport
                 player: ids[name]!, position: Scenario.landmarks[stop]!, time: time, accuracyMeters: 5,
                 huntID: nil,
                 now: time.addingTimeInterval(30))
+            recordedIDs["\(name) \(stop)"] = recorded.id
             answers.append(
                 "\(name) at \(stop): \(recorded.decision.verdict) \(recorded.decision.hunt?.id ?? "-")")
         }
@@ -84,6 +86,35 @@ import VSHTestSupport
                 #expect((members[team.id] ?? []) == (try await store.members(team: team.id)))
             }
             #expect(try await store.members(huntID: "strip-classics").isEmpty)
+            // The board the service shows reads the running totals: it must be the board scored
+            // from the check-ins, adjustments and all, whole and its top, with each row's rank.
+            let scored = TeamBoard.standings(
+                hunt: hunt, teams: teams, members: members,
+                checkIns: try await store.teamCheckIns(huntID: hunt.id),
+                badges: try await store.badgeDefinitions(),
+                adjustments: try await store.adjustments(huntID: hunt.id))
+            let stored = try await store.teamBoard(huntID: hunt.id, limit: nil)
+            #expect(stored == scored, "\(stored) against \(scored)")
+            #expect(stored.count == teams.count && stored.allSatisfy(\.visits.isEmpty))
+            #expect(try await store.teamBoard(huntID: hunt.id, limit: 1) == Array(scored.prefix(1)))
+            for row in scored {
+                #expect(
+                    try await store.teamRank(huntID: hunt.id, points: row.points) == row.rank,
+                    "\(row.team.name)")
+                // One team's own check-ins score it as the whole hunt's do.
+                let own = TeamBoard.standings(
+                    hunt: hunt, teams: [row.team], members: members,
+                    checkIns: try await store.teamCheckIns(huntID: hunt.id, team: row.team.id),
+                    badges: try await store.badgeDefinitions(),
+                    adjustments: try await store.adjustments(huntID: hunt.id))
+                #expect(own.first?.points == row.points && own.first?.visits.count == row.visits.count)
+            }
+            answers.append(
+                "stored: "
+                    + stored.map {
+                        "#\($0.rank) \($0.team.name) \($0.points) (\($0.adjustments)) \($0.stopsVisited) \($0.completed)"
+                    }
+                    .joined(separator: ", "))
             return TeamBoard.standings(
                 hunt: hunt, teams: teams, members: members,
                 checkIns: try await store.teamCheckIns(huntID: hunt.id),
@@ -117,6 +148,20 @@ import VSHTestSupport
         #expect(after.count == 2 && after.first?.contains("[\"Ann\"]") == true, "\(after)")
         #expect(before.first?.contains("2 stops") == true, "\(before)")
         answers += after
+        // The running totals follow a revocation, a ban and its end, and a rescore of everyone.
+        let museum = try #require(recordedIDs["Bo mob-museum"])
+        _ = try await store.review(
+            museum, .revoked, reason: "not the museum", moderator: "Mo", at: t0.addingTimeInterval(3600))
+        let revoked = try await board()
+        #expect(revoked.contains { $0.hasPrefix("#2 Aces 90 pts 1 stops") }, "\(revoked)")
+        answers += revoked
+        try await store.setBanned(true, player: ids["Eve"]!)
+        let banned = try await board()
+        #expect(banned.contains { $0.hasPrefix("#1 Cats 90 pts 1 stops") }, "\(banned)")
+        answers += banned
+        try await store.setBanned(false, player: ids["Eve"]!)
+        try await store.rescoreEveryone()
+        answers += try await board()
         return answers
     }
 

@@ -16,6 +16,8 @@ public struct StoreHealth: Sendable {
     public var damagedPhotos: Int = 0
     /// Players whose stored points differ from a rescore from their check-ins.
     public var playersWithWrongTotals: Int
+    /// Teams whose running totals differ from a rescore from their members' check-ins.
+    public var teamsWithWrongTotals: Int = 0
 
     /// A health report from its parts.
     public init(
@@ -35,7 +37,7 @@ public struct StoreHealth: Sendable {
     /// True when every check passed.
     public var isHealthy: Bool {
         integrity == ["ok"] && foreignKeyViolations == 0 && missingPhotos == 0 && damagedPhotos == 0
-            && playersWithWrongTotals == 0
+            && playersWithWrongTotals == 0 && teamsWithWrongTotals == 0
     }
 }
 

@@ -122,6 +122,21 @@ public protocol TeamStore: Sendable {
     func joinTeam(_ team: Int64, player: PlayerID, maxSize: Int?, at now: Date) async throws -> TeamJoining
     /// Takes a player off a team; false when they were not on it.
     func leaveTeam(_ team: Int64, player: PlayerID) async throws -> Bool
+    /// The accepted check-ins of a hunt recorded with a team (with `team`, that team's only), any
+    /// order.
+    func teamCheckIns(huntID: String, team: Int64?) async throws -> [TeamCheckIn]
+    /// A team's rank on its hunt's board with `points`: one more than the number of the hunt's
+    /// teams with more points (adjustments counted), from the running totals.
+    func teamRank(huntID: String, points: Int) async throws -> Int
+    /// The best `limit` rows of a hunt's team board (every team's when nil) in the board's order
+    /// with their ranks, as `TeamBoard.standings` makes them, from the teams' running totals
+    /// (`TeamTotals`) and the organisers' adjustments; the rows' visits are left empty.
+    func teamBoard(huntID: String, limit: Int?) async throws -> [TeamStanding]
+}
+
+extension TeamStore {
     /// The accepted check-ins of a hunt recorded with a team, any order.
-    func teamCheckIns(huntID: String) async throws -> [TeamCheckIn]
+    public func teamCheckIns(huntID: String) async throws -> [TeamCheckIn] {
+        try await teamCheckIns(huntID: huntID, team: nil)
+    }
 }
