@@ -37,6 +37,8 @@ with con:
     con.execute(trigger)
 con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 PY
+# The teams' running totals, as the service keeps them (the check-ins were changed behind its back).
+$BIN rescore --db "$B/league.sqlite" --hunts hunts >/dev/null || exit 1
 TEAM_CHECKINS=$(python3 -c "import sqlite3; print(sqlite3.connect('$B/league.sqlite').execute('SELECT COUNT(*) FROM checkins WHERE team_id IS NOT NULL').fetchone()[0])")
 trap '[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null' EXIT
 # first PATH: a fresh server's first answer to GET PATH, in milliseconds (time to the last byte).
@@ -65,6 +67,7 @@ board() { # board NAME PATH
 board "players, all time" "/v1/leaderboard?limit=100"
 board "players, one hunt" "/v1/leaderboard?hunt=downtown-fremont&limit=100"
 board "teams, one hunt (20,000 teams)" "/v1/leaderboard?by=team&hunt=downtown-fremont&limit=100"
+board "one team's page (rank among 20,000)" "/v1/teams/4242"
 board "one player's profile" "/v1/players/Player%20004242"
 echo "cold boards, $(date -u +%Y-%m-%d), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')): 100,000 players, 1,000,000 check-ins ($(printf "%'d" "$TEAM_CHECKINS") of them with a team); each the first request of a fresh \`vsh serve\`, best-worst of $RUNS"
 echo

@@ -145,17 +145,22 @@ extension PostGISStore {
 
     /// A hunt's accepted check-ins recorded with a team (banned players' left out).
     public func teamCheckIns(huntID: String, team only: Int64?) async throws -> [TeamCheckIn] {
-        try await read { db in
+        // One team's through the index on `team_id`; a whole hunt's through the hunt's.
+        let select = """
+            SELECT c.team_id, s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch, c.answer_right
+            FROM checkin_state s JOIN checkins c ON c.id = s.id JOIN players p ON p.id = s.player_id
+            WHERE p.banned = 0 AND \(CheckInStateSQL.canCount("s.")) AND \(CheckInStateSQL.counts("s."))
+                AND s.stop_id IS NOT NULL AND s.fix_epoch IS NOT NULL
+            """
+        let query: PostgresQuery =
+            if let only {
+                "\(unescaped: select) AND s.hunt_id = \(huntID) AND c.team_id = \(only)"
+            } else {
+                "\(unescaped: select) AND s.hunt_id = \(huntID) AND c.team_id IS NOT NULL"
+            }
+        return try await read { db in
             try await db.query(
-                """
-                SELECT c.team_id, s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch,
-                    c.answer_right
-                FROM checkin_state s JOIN checkins c ON c.id = s.id JOIN players p ON p.id = s.player_id
-                WHERE s.hunt_id = \(huntID) AND c.team_id IS NOT NULL AND p.banned = 0
-                    AND (\(only)::int8 IS NULL OR c.team_id = \(only)::int8)
-                    AND \(unescaped: CheckInStateSQL.canCount("s.")) AND \(unescaped: CheckInStateSQL.counts("s."))
-                    AND s.stop_id IS NOT NULL AND s.fix_epoch IS NOT NULL
-                """, logger: self.logger
+                query, logger: self.logger
             ).collect().map { row in
                 let (team, player, id, hunt, stop, epoch, clock, answer) = try row.decode(
                     (Int64, Int64, Int64, String, String, Double, Double?, Int64?).self)

@@ -136,10 +136,10 @@ extension SpatiaLiteStore {
                     SELECT c.team_id, s.player_id, s.id, s.hunt_id, s.stop_id, s.fix_epoch, c.clock_epoch,
                         c.answer_right
                     FROM checkin_state s JOIN checkins c ON c.id = s.id JOIN players p ON p.id = s.player_id
-                    WHERE s.hunt_id = ?1 AND c.team_id IS NOT NULL AND (?2 IS NULL OR c.team_id = ?2) AND p.banned = 0
+                    WHERE s.hunt_id = ? AND \(team == nil ? "c.team_id IS NOT NULL" : "c.team_id = ?") AND p.banned = 0
                         AND \(CheckInStateSQL.canCount("s.")) AND \(CheckInStateSQL.counts("s."))
                         AND s.stop_id IS NOT NULL AND s.fix_epoch IS NOT NULL
-                    """, arguments: [huntID, team]
+                    """, arguments: StatementArguments([huntID] + (team.map { [$0] } ?? []))
             ).map { row in
                 TeamCheckIn(
                     team: row[0], player: PlayerID(row[1] as Int64),

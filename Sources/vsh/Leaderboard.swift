@@ -70,7 +70,7 @@ extension VSH {
         static let configuration = CommandConfiguration(
             commandName: "rescore",
             abstract:
-                "Recompute every player's points, completions and badges from the check-ins (also done after any hunt or badge change)."
+                "Recompute every player's and team's points, completions and badges from the check-ins (also done after any hunt or badge change)."
         )
         @OptionGroup var store: StoreOptions
 
