@@ -2,15 +2,30 @@ import Foundation
 import Hummingbird
 import MultipartKit
 import NIOCore
+import Synchronization
 
-/// A `multipart/form-data` body read as it streams in: one file part written to a private temporary
-/// file (so a slow upload holds no memory), small text fields kept in memory, every size capped
-/// before it is exceeded, and a body that ends before its closing boundary refused.
+/// A `multipart/form-data` body read as it streams in: one file part kept in memory while it is
+/// small (at most `memoryEach` bytes, and `memoryInAll` across every upload at once), else written
+/// to a private temporary file in large writes (so slow uploads hold little memory); small text
+/// fields kept in memory, every size capped before it is exceeded, and a body that ends before its
+/// closing boundary refused.
 final class MultipartForm {
+    /// The largest file part kept in memory: a phone photo of 100 KB is never written before it is
+    /// stored (one write, where it is kept, instead of three).
+    static let memoryEach = 256 * 1024
+    /// The memory every upload in progress may hold at once; past it, file parts go to disk.
+    static let memoryInAll = 64 * 1024 * 1024
+    /// The bytes held by uploads in memory now.
+    private static let held = Mutex(0)
+    /// The size of a write to the temporary file.
+    private static let writeSize = 256 * 1024
+
     /// The text fields by name.
     private(set) var fields: [String: String] = [:]
-    /// The file part's temporary file, if the form had one (removed by `discard()`).
-    private(set) var filePath: String?
+    /// The file part's temporary file, if it went to disk (removed by `discard()`).
+    private var filePath: String?
+    /// Whether the form had a file part.
+    private var hasFile = false
     /// The file part's size in bytes.
     private(set) var fileBytes = 0
 
@@ -22,6 +37,10 @@ final class MultipartForm {
     private var currentName: String?
     private var currentText: [UInt8] = []
     private var handle: FileHandle?
+    /// The file part's bytes: all of them while in memory, else those not yet written.
+    private var pending: [UInt8] = []
+    /// The bytes of `held` this form reserved (`memoryEach`), or 0 when its file part is on disk.
+    private var reserved = 0
     private var failure: Problem?
     private var completedParts = 0
 
@@ -92,6 +111,7 @@ final class MultipartForm {
 
     /// The file part's bytes (nil without one).
     func fileContents() throws -> [UInt8]? {
+        if reserved > 0 { return pending }
         guard let filePath else { return nil }
         guard let data = FileManager.default.contents(atPath: filePath) else {
             throw Problem(.internalServerError, "Internal error", "the upload could not be read back")
@@ -99,12 +119,23 @@ final class MultipartForm {
         return [UInt8](data)
     }
 
-    /// Removes the temporary file.
+    /// Removes the temporary file and gives back the memory held.
     func discard() {
         try? handle?.close()
         handle = nil
         if let filePath { unlink(filePath) }
         filePath = nil
+        pending = []
+        release()
+    }
+
+    deinit { release() }
+
+    private func release() {
+        guard reserved > 0 else { return }
+        let amount = reserved
+        Self.held.withLock { $0 -= amount }
+        reserved = 0
     }
 
     private func header(_ name: String, _ value: String) {
@@ -126,7 +157,7 @@ final class MultipartForm {
             fail(Problem(.unprocessableContent, "Unknown field", "unknown part \"\(partName.prefix(64))\""))
             return
         }
-        guard fields[partName] == nil, !(partName == fileField && filePath != nil) else {
+        guard fields[partName] == nil, !(partName == fileField && hasFile) else {
             fail(Problem(.unprocessableContent, "Repeated field", "the part \"\(partName)\" comes twice"))
             return
         }
@@ -143,7 +174,10 @@ final class MultipartForm {
                 fail(Problem(.contentTooLarge, "Too large", "the photo is over \(fileLimit / 1_048_576) MiB"))
                 return
             }
-            if let bytes = buffer.readBytes(length: buffer.readableBytes) { handle?.write(Data(bytes)) }
+            if reserved > 0, pending.count + buffer.readableBytes > reserved { spill() }
+            pending += buffer.readableBytesView
+            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+            if reserved == 0, pending.count >= Self.writeSize { flush() }
         } else {
             currentText += buffer.readableBytesView
             buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
@@ -158,6 +192,7 @@ final class MultipartForm {
     private func partComplete() {
         guard failure == nil, let name = currentName else { return }
         if name == fileField {
+            if reserved == 0 { flush() }
             try? handle?.close()
             handle = nil
         } else {
@@ -167,7 +202,36 @@ final class MultipartForm {
         completedParts += 1
     }
 
+    /// Begins the file part: in memory when the budget allows, else in a temporary file.
     private func openFile() {
+        hasFile = true
+        let each = Self.memoryEach
+        if Self.held.withLock({ held in
+            guard held + each <= Self.memoryInAll else { return false }
+            held += each
+            return true
+        }) {
+            reserved = each
+            return
+        }
+        createFile()
+    }
+
+    /// Moves a file part that outgrew memory to a temporary file.
+    private func spill() {
+        release()
+        createFile()
+        flush()
+    }
+
+    /// Writes the pending bytes to the temporary file.
+    private func flush() {
+        guard !pending.isEmpty else { return }
+        handle?.write(Data(pending))
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func createFile() {
         let path = folder + "/upload-\(UUID().uuidString)"
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {

@@ -72,7 +72,10 @@ import VSHTestSupport
         let workspace = try Workspace()
         let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
         let token = try await server.register("Ann", email: "ann@example.org")
-        let photo = try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg")))
+        // Padded past what an upload keeps in memory, so that its first half goes to a temporary file.
+        let photo =
+            try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath("sign-inside.jpg")))
+            + Data(repeating: 0, count: 3 * 256 * 1024)
         let (body, type) = Self.multipart(photo: photo)
 
         // A raw connection: the headers and half the body, then nothing.
@@ -111,6 +114,68 @@ import VSHTestSupport
         #expect(Self.uploads(in: workspace.root).isEmpty, "an upload folder was left behind")
         let store = try await SpatiaLiteStore.open(path: workspace.db, hunts: nil)
         #expect(try await store.players().first?.checkIns == 0)
+        #expect(try workspace.vsh(["doctor"]).status == 0)
+    }
+
+    /// A phone photo is written once, where it is kept: while a small one arrives nothing is on disk
+    /// (it is held in memory), while a large one arrives it is in a temporary file; both are then
+    /// accepted, and no temporary file is left.
+    @Test func aSmallPhotoIsHeldInMemoryALargeOneOnDisk() async throws {
+        let workspace = try Workspace()
+        let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
+        defer { server.stop() }
+        // Two photos taken at the sign; bytes after a JPEG's end are not the picture.
+        func photo(_ file: String, padding: Int) throws -> Data {
+            try Data(contentsOf: URL(fileURLWithPath: workspace.fixturePath(file)))
+                + Data(repeating: 0, count: padding)
+        }
+        for (name, photo, onDisk) in [
+            ("Ann", try photo("sign-inside.jpg", padding: 100_000), false),
+            ("Bo", try photo("sign-vertex.jpg", padding: 3 * 256 * 1024), true),
+        ] {
+            let token = try await server.register(name, email: "\(name.lowercased())@example.org")
+            let (body, type) = Self.multipart(photo: photo)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(server.port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            try #require(connected == 0)
+            let head =
+                "POST /v1/checkins HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            let cut = body.count - 100
+            let first = Data(head.utf8) + body.prefix(cut)
+            #expect(first.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == first.count)
+            // All but the last 100 bytes are in: a large photo's temporary file has appeared by
+            // the time the service has read them; a small one's never does.
+            var seen = false
+            for _ in 0..<40 where !seen {
+                seen = Self.uploads(in: workspace.root).contains { !$0.isEmpty }
+                if !seen { usleep(50_000) }
+            }
+            #expect(seen == onDisk, "\(name): a temporary file \(seen ? "was" : "was not") written")
+            let rest = body.suffix(100)
+            #expect(rest.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == rest.count)
+            var answer = Data()
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = recv(fd, &chunk, chunk.count, 0)
+                if n <= 0 { break }
+                answer += chunk[0..<n]
+            }
+            let text = String(decoding: answer, as: UTF8.self)
+            #expect(
+                text.hasPrefix("HTTP/1.1 201") && text.contains(#""verdict":"accepted""#), "\(name): \(text)")
+        }
+        #expect(
+            Self.uploads(in: workspace.root).allSatisfy { $0.isEmpty }, "a temporary file was left behind")
         #expect(try workspace.vsh(["doctor"]).status == 0)
     }
 
