@@ -64,9 +64,12 @@ extension PostGISStore {
             var recordedAt: [Int] = []
             var claimed: [String: Int] = [:]
             var repeats: [(at: Int, of: Int)] = []
+            // The team each new check-in counted for (none: absent).
+            var teams: [Int64: Int64] = [:]
             func write() async throws {
                 let ids = try await self.insertAll(db, unwritten.map(\.row))
-                for (pending, id) in zip(unwritten, ids) {
+                for (pending, (id, team)) in zip(unwritten, ids) {
+                    teams[id] = team
                     guard case .recorded(var recorded, let answer) = outcomes[pending.at] else { continue }
                     recorded.id = id
                     outcomes[pending.at] = .recorded(recorded, answer: answer)
@@ -127,7 +130,7 @@ extension PostGISStore {
             }
             var awards: [Int64: [ScoreEvent]] = [:]
             for (_, events) in try await self.scoreGroup(
-                db, added: added, ahead: ahead, catalog: catalogue.scoring)
+                db, added: added, teams: teams, ahead: ahead, catalog: catalogue.scoring)
             {
                 for event in events where event.kind.isAward {
                     awards[event.checkInID, default: []].append(event)
@@ -324,7 +327,7 @@ extension PostGISStore {
     func insert(
         _ db: PostgresConnection, _ submission: Submission, decision: Decision, photoFile: String?,
         overturns: Int64? = nil
-    ) async throws -> Int64 {
+    ) async throws -> (id: Int64, team: Int64?) {
         let position = submission.reportedPosition
         let fixTime = decision.fix?.time ?? submission.fixTime(in: decision.hunt)
         let rules = RuleResult.json(decision.rules).compactText
@@ -340,10 +343,10 @@ extension PostGISStore {
                 submission.clockTime.timeIntervalSince1970, overturns,
                 decision.answerRight.map { Int64($0 ? 1 : 0) }),
             logger: logger)
-        guard let id = try rows.first?.decode(Int64.self) else {
+        guard let (id, team) = try rows.first?.decode((Int64, Int64?).self) else {
             throw PostGISError(kind: .other, message: "the check-in was not recorded", location: location)
         }
-        return id
+        return (id, team)
     }
 
     /// The display names of these players (an unknown id is absent), in one statement.

@@ -187,11 +187,12 @@ extension PostGISStore {
         ]
     }
 
-    /// Inserts decided check-ins in one statement, in order; their ids, in the same order.
+    /// Inserts decided check-ins in one statement, in order; their ids and the teams they counted
+    /// for, in the same order.
     func insertAll(
         _ db: PostgresConnection, _ rows: [(submission: Submission, decision: Decision, photoFile: String?)]
     )
-        async throws -> [Int64]
+        async throws -> [(id: Int64, team: Int64?)]
     {
         guard !rows.isEmpty else { return [] }
         if rows.count == 1 {
@@ -202,16 +203,16 @@ extension PostGISStore {
         }
         var columns = InsertColumns()
         for row in rows { columns.append(row.submission, row.decision, row.photoFile) }
-        var ids: [Int64] = []
+        var ids: [(id: Int64, team: Int64?)] = []
         for row in try await db.rows(Prepared<GroupInsertSQL>(values: columns.bindings), logger: logger) {
-            ids.append(try row.decode(Int64.self))
+            ids.append(try row.decode((Int64, Int64?).self))
         }
         guard ids.count == rows.count else {
             throw PostGISError(kind: .other, message: "the check-ins were not recorded", location: location)
         }
         // The identity's values are drawn row by row in the order the rows are inserted, which
         // is the arrays' order: ascending ids are the rows in order.
-        return ids.sorted()
+        return ids.sorted { $0.id < $1.id }
     }
 }
 
@@ -270,7 +271,8 @@ extension PostGISStore {
     /// a round; the new events of everyone who went on are written in one statement, their totals
     /// in another. Returns each player's events written now.
     func scoreGroup(
-        _ db: PostgresConnection, added: [PlayerID: [ScoredCheckIn]], ahead: GroupAnswers,
+        _ db: PostgresConnection, added: [PlayerID: [ScoredCheckIn]], teams: [Int64: Int64],
+        ahead: GroupAnswers,
         catalog: (hunts: [ScoringHunt], badges: [Badge])
     ) async throws -> [PlayerID: [ScoreEvent]] {
         var ledgers = added.sorted(by: { $0.key.rawValue < $1.key.rawValue }).map { player, checkIns in
@@ -313,18 +315,18 @@ extension PostGISStore {
                 written[player] = events
             }
         }
-        // The teams the new check-ins counted for, and every team of those rescored: one rescore,
-        // so that the teams' locks are taken once, in order.
-        let fresh = added.values.flatMap { $0.map(\.id) }
-        try await rescoreTeams(
-            db,
-            db.query(
+        // The teams the new check-ins counted for (from their `INSERT`), and every team of those
+        // rescored: one rescore of the teams, so that their locks are taken once, in order.
+        var changed = added.values.flatMap { $0.compactMap { teams[$0.id] } }
+        if !again.isEmpty {
+            changed += try await db.query(
                 """
                 SELECT DISTINCT team_id FROM checkins
-                WHERE (id = ANY(\(fresh)::int8[]) OR player_id = ANY(\(again.map(\.rawValue))::int8[]))
-                    AND team_id IS NOT NULL
+                WHERE player_id = ANY(\(again.map(\.rawValue))::int8[]) AND team_id IS NOT NULL
                 """, logger: logger
-            ).collect().map { try $0.decode(Int64.self) }, catalog: catalog)
+            ).collect().map { try $0.decode(Int64.self) }
+        }
+        try await rescoreTeams(db, changed, catalog: catalog)
         return written
     }
 

@@ -592,7 +592,8 @@ extension PostGISStore {
                 try await self.answer(question, db, catalogue: catalogue)
             }
             let copy = try await self.insert(
-                db, submission, decision: decide(submission, facts), photoFile: photoFile, overturns: id)
+                db, submission, decision: decide(submission, facts), photoFile: photoFile, overturns: id
+            ).id
             try await db.query(
                 """
                 INSERT INTO reviews(checkin_id, decision, reason, moderator, decided_at)

@@ -85,7 +85,7 @@ enum NeighboursSQL: PreparedSQL {
 
 /// A check-in's row.
 enum InsertCheckInSQL: PreparedSQL {
-    static let name = "vsh_insert_checkin_2"
+    static let name = "vsh_insert_checkin_3"
     static let sql = """
         INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
             accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules, pixel_sha256, phash,
@@ -94,7 +94,7 @@ enum InsertCheckInSQL: PreparedSQL {
             $10::text, $11::float8, $12::text, $13::text, $14::text, $15::int8, $16::text, $17::text, $18::int8,
             $19::float8, $20::int8, $21::int8, (SELECT revision FROM hunts WHERE id = $12::text),
             (SELECT team_id FROM team_members WHERE hunt_id = $12::text AND player_id = $1::int8))
-        RETURNING id
+        RETURNING id, team_id
         """
 }
 
@@ -211,7 +211,7 @@ enum GroupRetriesSQL: PreparedSQL {
 
 /// A group's check-ins, one row for each element of the arrays, in order (`InsertColumns`).
 enum GroupInsertSQL: PreparedSQL {
-    static let name = "vsh_group_insert_2"
+    static let name = "vsh_group_insert_3"
     static let sql = """
         INSERT INTO checkins(player_id, received_at, source, photo_file, photo_sha256, image_sha256, lat, lon,
             accuracy_m, fix_time, fix_epoch, hunt_id, stop_id, verdict, points, rules, pixel_sha256, phash,
@@ -225,6 +225,6 @@ enum GroupInsertSQL: PreparedSQL {
             $8::float8[], $9::float8[], $10::text[], $11::float8[], $12::text[], $13::text[], $14::text[],
             $15::int8[], $16::text[], $17::text[], $18::int8[], $19::bool[], $20::float8[], $21::int8[])
             AS t(p, r, so, f, fs, i, la, lo, a, ft, fe, h, st, v, pt, ru, px, ph, hp, c, an)
-        RETURNING id
+        RETURNING id, team_id
         """
 }

@@ -3,6 +3,7 @@ import Testing
 import VSHCore
 import VSHEngine
 import VSHHost
+import VSHPostGIS
 import VSHSpatiaLite
 import VSHTestSupport
 
@@ -163,6 +164,69 @@ import VSHTestSupport
         try await store.rescoreEveryone()
         answers += try await board()
         return answers
+    }
+
+    /// Two PostGIS instances record the check-ins of two teams' members at once, each member at
+    /// another stop: every team's running total holds every member's stop and the bonus (a team's
+    /// rescore waits for the team's lock, so none misses another's), and equals the board scored
+    /// from the check-ins.
+    @Test func teamMembersCheckingInAtOnceOnTwoInstances() async throws {
+        let url = try PostgresCluster.shared().database()
+        let instances = [
+            try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait),
+            try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait),
+        ]
+        let sources = try HuntSources.read(directory: Scenario.huntsFolder).map {
+            source -> HuntCatalog.Source in
+            guard source.expectedID == "downtown-fremont" else { return source }
+            var teams = source
+            teams.bytes = Array(
+                String(decoding: source.bytes, as: UTF8.self).replacingOccurrences(
+                    of: #""hunt": {"#, with: #""hunt": {"play": "teams", "#
+                ).utf8)
+            return teams
+        }
+        let store = instances[0]
+        try await store.sync(sources, badges: try HuntSources.readBadges(directory: Scenario.huntsFolder))
+        let stops = [
+            "fremont-street-experience", "mob-museum", "neon-museum", "mormon-fort", "container-park",
+            "smith-center", "arts-district",
+        ]
+        let t0 = RFC3339.parse("2026-11-21T18:00:00Z")!
+        var visits: [(player: PlayerID, stop: String)] = []
+        for team in ["Aces", "Bees"] {
+            let made = try await store.createTeam(
+                huntID: "downtown-fremont", name: team, joinCode: "\(team.uppercased())2345", founder: nil, at: t0)
+            for stop in stops {
+                let player = try await store.addPlayer(name: "\(team) \(stop)", email: nil, at: t0).id
+                #expect(try await store.joinTeam(made.id, player: player, maxSize: nil, at: t0) == .joined)
+                visits.append((player, stop))
+            }
+        }
+        let photos = FilePhotoStore(root: try TestSupport.temporaryDirectory("vsh-team-race").path)
+        let verdicts = try await withThrowingTaskGroup(of: Verdict.self) { group in
+            for (index, visit) in visits.enumerated() {
+                let service = CheckInService(store: instances[index % 2], photos: photos)
+                group.addTask {
+                    try await service.checkIn(
+                        player: visit.player, position: Scenario.landmarks[visit.stop]!, time: t0,
+                        accuracyMeters: 5, huntID: nil, now: t0.addingTimeInterval(30)
+                    ).decision.verdict
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(verdicts.count == 14 && verdicts.allSatisfy { $0 == .accepted }, "\(verdicts)")
+        let hunt = try #require(try await store.hunt(id: "downtown-fremont")?.hunt)
+        let scored = TeamBoard.standings(
+            hunt: hunt, teams: try await store.teams(huntID: hunt.id),
+            members: try await store.members(huntID: hunt.id),
+            checkIns: try await store.teamCheckIns(huntID: hunt.id), badges: try await store.badgeDefinitions())
+        for instance in instances {
+            let stored = try await instance.teamBoard(huntID: hunt.id, limit: nil)
+            #expect(stored == scored, "\(stored) against \(scored)")
+            #expect(stored.count == 2 && stored.allSatisfy { $0.stopsVisited == 7 && $0.completed }, "\(stored)")
+        }
     }
 
     @Test func theSameTeamBoardOnEveryBackend() async throws {
