@@ -196,7 +196,8 @@ import VSHTestSupport
         var visits: [(player: PlayerID, stop: String)] = []
         for team in ["Aces", "Bees"] {
             let made = try await store.createTeam(
-                huntID: "downtown-fremont", name: team, joinCode: "\(team.uppercased())2345", founder: nil, at: t0)
+                huntID: "downtown-fremont", name: team, joinCode: "\(team.uppercased())2345", founder: nil,
+                at: t0)
             for stop in stops {
                 let player = try await store.addPlayer(name: "\(team) \(stop)", email: nil, at: t0).id
                 #expect(try await store.joinTeam(made.id, player: player, maxSize: nil, at: t0) == .joined)
@@ -221,11 +222,13 @@ import VSHTestSupport
         let scored = TeamBoard.standings(
             hunt: hunt, teams: try await store.teams(huntID: hunt.id),
             members: try await store.members(huntID: hunt.id),
-            checkIns: try await store.teamCheckIns(huntID: hunt.id), badges: try await store.badgeDefinitions())
+            checkIns: try await store.teamCheckIns(huntID: hunt.id),
+            badges: try await store.badgeDefinitions())
         for instance in instances {
             let stored = try await instance.teamBoard(huntID: hunt.id, limit: nil)
             #expect(stored == scored, "\(stored) against \(scored)")
-            #expect(stored.count == 2 && stored.allSatisfy { $0.stopsVisited == 7 && $0.completed }, "\(stored)")
+            #expect(
+                stored.count == 2 && stored.allSatisfy { $0.stopsVisited == 7 && $0.completed }, "\(stored)")
         }
     }
 
