@@ -315,18 +315,10 @@ extension PostGISStore {
                 written[player] = events
             }
         }
-        // The teams the new check-ins counted for (from their `INSERT`), and every team of those
-        // rescored: one rescore of the teams, so that their locks are taken once, in order.
-        var changed = added.values.flatMap { $0.compactMap { teams[$0.id] } }
-        if !again.isEmpty {
-            changed += try await db.query(
-                """
-                SELECT DISTINCT team_id FROM checkins
-                WHERE player_id = ANY(\(again.map(\.rawValue))::int8[]) AND team_id IS NOT NULL
-                """, logger: logger
-            ).collect().map { try $0.decode(Int64.self) }
-        }
-        try await rescoreTeams(db, changed, catalog: catalog)
+        // The teams the new check-ins counted for (from their `INSERT`): a group only adds
+        // check-ins, so no other team's changed, whichever of its players were rescored.
+        try await rescoreTeams(
+            db, added.values.flatMap { $0.compactMap { teams[$0.id] } }, catalog: catalog)
         return written
     }
 

@@ -72,6 +72,14 @@ extension SpatiaLiteStore {
         return events
     }
 
+    /// The teams check-ins `ids` counted for: new check-ins change no other team's score.
+    private static func teams(_ db: Database, of ids: Set<Int64>) throws -> [Int64] {
+        try ids.compactMap {
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT team_id FROM checkins WHERE id = ?"), arguments: [$0])
+        }
+    }
+
     /// Recomputes these teams' running totals (`team_scores`, `TeamBoard.totals`) from their
     /// members' accepted check-ins recorded with them, banned players' left out.
     static func rescoreTeams(
@@ -139,20 +147,13 @@ extension SpatiaLiteStore {
             case .ask(let question):
                 ledger.answer(try checkIns(db, player: player, clockWithin: question.window))
             case .rescore:
-                return try rescore(db, playerID: player, catalog: definitions)
+                let events = try rescore(db, playerID: player, catalog: definitions, teams: false)
+                try rescoreTeams(db, teams(db, of: fresh), catalog: definitions)
+                return events
             case .done(let new, let all):
                 try insertEvents(db, playerID: player.rawValue, new)
                 try writeTotals(db, playerID: player.rawValue, all)
-                // The teams the new check-ins counted for.
-                var teams: [Int64] = []
-                for id in fresh {
-                    if let team = try Int64.fetchOne(
-                        db.cachedStatement(sql: "SELECT team_id FROM checkins WHERE id = ?"), arguments: [id])
-                    {
-                        teams.append(team)
-                    }
-                }
-                try rescoreTeams(db, teams, catalog: definitions)
+                try rescoreTeams(db, teams(db, of: fresh), catalog: definitions)
                 return new
             }
         }
