@@ -1,12 +1,29 @@
 import Foundation
 internal import HummingbirdBcrypt
+import Synchronization
 public import VSHCore
 
 /// Passwords: checked for length, hashed with bcrypt (the only importer of it), verified.
 public enum Passwords {
-    /// bcrypt's work factor: 2^12 rounds, about a quarter of a second on this project's machines
-    /// (the API contract asks for at least 10).
-    public static let cost: UInt8 = 12
+    /// bcrypt's work factor by default: 2^12 rounds, about a quarter of a second on this project's
+    /// machines (the API contract asks for at least 10).
+    public static let defaultCost: UInt8 = 12
+    /// The work factors a service may choose (`vsh serve --password-cost`): each step doubles the
+    /// time a password takes, for its owner's sign-up and for anyone guessing it from a stolen hash.
+    public static let costs: ClosedRange<UInt8> = 10...14
+    /// The work factor new hashes get in this process.
+    public static var cost: UInt8 { configured.load(ordering: .relaxed) }
+    private static let configured = Atomic<UInt8>(defaultCost)
+    /// The decoy of each work factor used so far (a wrong name must take what a wrong password takes).
+    private static let decoys = Mutex<[UInt8: String]>([:])
+
+    /// Makes new hashes in this process take `cost` (one of `costs`); hashes made before keep
+    /// theirs, which `verify` reads from the hash.
+    public static func use(cost: UInt8) {
+        precondition(costs.contains(cost), "bcrypt cost \(cost) is outside \(costs)")
+        configured.store(cost, ordering: .relaxed)
+        _ = decoyHash
+    }
     /// The shortest password accepted, in characters.
     public static let minimumCharacters = 8
     /// bcrypt reads at most 72 bytes; a longer password would be cut silently, so it is refused.
@@ -36,9 +53,17 @@ public enum Passwords {
         return Bcrypt.verify(password, hash: hash)
     }
 
-    /// A hash of nothing anyone knows: verified against when a name is unknown, so that a wrong
-    /// name takes as long as a wrong password.
-    public static let decoyHash = Bcrypt.hash(UUID().uuidString, cost: cost)
+    /// A hash of nothing anyone knows, at the current work factor: verified against when a name is
+    /// unknown, so that a wrong name takes as long as a wrong password.
+    public static var decoyHash: String {
+        let cost = cost
+        return decoys.withLock { decoys in
+            if let decoy = decoys[cost] { return decoy }
+            let decoy = Bcrypt.hash(UUID().uuidString, cost: cost)
+            decoys[cost] = decoy
+            return decoy
+        }
+    }
 }
 
 /// Why a password is refused.

@@ -29,9 +29,10 @@ public struct RateLimits: Sendable {
     /// name is refused (429) to every address that has not signed in to it before, until the
     /// bucket refills; the owner's own devices' addresses still get in.
     public var signInFailuresPerName = RateLimit(perMinute: 10, burst: 50)
-    /// Registrations from one address: sized for a venue as sign-ins are (each also waits for
-    /// the bounded password-hashing queue, so a flood of sign-ups costs the server at most that).
-    public var registerPerAddress = RateLimit(perMinute: 300, burst: 150)
+    /// Registrations from one address: a venue's start line (300 players behind one address, at
+    /// once), then 5 a second; each also waits for the bounded password-hashing queue, so a flood
+    /// of sign-ups costs the server at most that.
+    public var registerPerAddress = RateLimit(perMinute: 300, burst: 300)
     /// After this many wrong passwords in a row for one name from one address, each further
     /// attempt waits twice as long as the last (1 s, 2 s, 4 s, ... up to `maxBackOffSeconds`),
     /// until a right one.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VSHCommandSupport
+import VSHAccounts
 import VSHCore
 import VSHEngine
 import VSHPostGIS
@@ -119,6 +120,11 @@ extension VSH {
         )
         var logFormat = "text"
         @Option(
+            help: ArgumentHelp(
+                "bcrypt's work factor for new passwords, 10 to 14: each step doubles a sign-up's CPU and a guesser's (docs/security.md).",
+                valueName: "n"))
+        var passwordCost = Int(Passwords.defaultCost)
+        @Option(
             help: ArgumentHelp("The certificate's private key (PEM, e.g. privkey.pem).", valueName: "file"))
         var tlsKey: String?
 
@@ -155,6 +161,10 @@ extension VSH {
             }
             guard (1...1_000_000).contains(checkinsPerMinute) else {
                 throw ValidationError("--checkins-per-minute takes 1 to 1000000")
+            }
+            guard let cost = UInt8(exactly: passwordCost), Passwords.costs.contains(cost) else {
+                throw ValidationError(
+                    "--password-cost takes \(Passwords.costs.lowerBound) to \(Passwords.costs.upperBound)")
             }
             if let smtp, SMTPRelay(url: smtp, from: mailFrom) == nil {
                 throw ValidationError("--smtp takes smtp://host or smtp://host:port")
@@ -227,6 +237,7 @@ extension VSH {
                 configuration.web.attribution = tilesAttribution
                 if let title { configuration.web.title = title.trimmingCharacters(in: .whitespaces) }
                 configuration.idleTimeoutSeconds = idleTimeout
+                Passwords.use(cost: UInt8(passwordCost))
                 configuration.maxConnections = maxConnections
                 configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
                 configuration.trustedProxies = trustProxy.compactMap(AddressRange.init)

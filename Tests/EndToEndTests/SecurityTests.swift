@@ -28,6 +28,38 @@ import VSHTestSupport
     /// A 3.6 KB HEIF grid naming one 512-pixel tile 1,521 times (19,968 x 19,968 pixels, 1.7 GB
     /// and 20 s in libheif) is refused as an avatar (sent as image/jpeg) and as a check-in's photo,
     /// before it is decoded: the server's memory rises by less than 200 MB and it stays answering.
+    /// `--password-cost` chooses bcrypt's work factor for new passwords only: an account made at 10
+    /// is hashed at 10, one made before at 12 still signs in, a wrong name and a wrong password get the
+    /// same answer; a cost under 10 or over 14 is refused before the server starts (exit 64).
+    @Test func thePasswordCostIsChosenForNewPasswords() async throws {
+        let workspace = try Workspace()
+        #expect(try workspace.vsh(["player", "add", "Old Timer"]).status == 0)
+        let set = try TestSupport.run(
+            "vsh", ["player", "password", "Old Timer", "--db", workspace.db, "--hunts", workspace.hunts],
+            stdin: Data("an old password\n".utf8))
+        #expect(set.status == 0, "\(set.stderr)")
+        let server = try ServedVSH(workspace: workspace, extra: ["--password-cost", "10"])
+        defer { server.stop() }
+        _ = try await server.register("New Comer", email: "new@example.org", password: "a new password")
+        let hashes = try workspace.query(
+            "SELECT name || ' ' || substr(password_hash, 1, 7) FROM players ORDER BY id")
+        #expect(hashes == ["Old Timer $2b$12$", "New Comer $2b$10$"], "\(hashes)")
+        for (name, password, status) in [
+            ("Old Timer", "an old password", 201), ("New Comer", "a new password", 201),
+            ("New Comer", "a wrong password", 401), ("No Such Player", "a new password", 401),
+        ] {
+            let answer = try await server.call(
+                "POST", "/v1/sessions", json: #"{"username":"\#(name)","password":"\#(password)"}"#)
+            #expect(answer.status == status, "\(name): \(answer.body)")
+        }
+        for cost in ["9", "15", "ten"] {
+            let refused = try workspace.vsh(["serve", "--port", "0", "--password-cost", cost])
+            #expect(
+                refused.status == 64 && refused.stderr.contains("--password-cost"),
+                "\(cost): \(refused.stderr)")
+        }
+    }
+
     @Test func aHEICGridBombIsRefusedBeforeItIsDecoded() async throws {
         let workspace = try Workspace()
         let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
