@@ -40,21 +40,38 @@ struct AccountsController: Sendable {
     }
 
     /// POST /v1/accounts `{username, email, password}` → 201 `{player, token, expires_at}`.
+    /// The address's sign-up is counted once it is answered for, not when the password-hashing
+    /// queue was full (503): a start line's players who retry after its `Retry-After` do not use
+    /// up their address's sign-ups by waiting.
     @Sendable func register(_ request: Request, context: VSHRequestContext) async throws -> Response {
-        try await limiter.take("register|\(context.clientAddress)", limits.registerPerAddress)
-        let body = try await JSONBodies.object(
-            request, context: context, required: ["username", "email", "password"])
-        guard let name = try JSONBodies.string(body, "username"),
-            let email = try JSONBodies.string(body, "email"),
-            let password = try JSONBodies.string(body, "password")
-        else {
-            throw Problem(.unprocessableContent, "Missing field", "username, email and password are required")
+        let key = "register|\(context.clientAddress)"
+        try await limiter.check(key, limits.registerPerAddress)
+        let name: String
+        let email: String
+        let hash: String
+        do {
+            let body = try await JSONBodies.object(
+                request, context: context, required: ["username", "email", "password"])
+            guard let username = try JSONBodies.string(body, "username"),
+                let address = try JSONBodies.string(body, "email"),
+                let password = try JSONBodies.string(body, "password")
+            else {
+                throw Problem(
+                    .unprocessableContent, "Missing field", "username, email and password are required")
+            }
+            // Everything that can be refused is checked before the slow hash.
+            _ = try PlayerName.validate(username).get()
+            try PlayerRecord.validateEmail(address)
+            _ = try Passwords.validate(password).get()
+            (name, email) = (username, address)
+            hash = try await Authentication.slow { try Passwords.hash(password) }
+        } catch let busy as Problem where busy.status == .serviceUnavailable {
+            throw busy
+        } catch {
+            await limiter.spend(key, limits.registerPerAddress)
+            throw error
         }
-        // Everything that can be refused is checked before the slow hash.
-        _ = try PlayerName.validate(name).get()
-        try PlayerRecord.validateEmail(email)
-        _ = try Passwords.validate(password).get()
-        let hash = try await Authentication.slow { try Passwords.hash(password) }
+        await limiter.spend(key, limits.registerPerAddress)
         let now = clock()
         let player = try await store.addPlayer(name: name, email: email, passwordHash: hash, at: now)
         return try await startSession(for: player, at: now)

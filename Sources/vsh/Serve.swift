@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import VSHCommandSupport
 import VSHAccounts
+import VSHCommandSupport
 import VSHCore
 import VSHEngine
 import VSHPostGIS
