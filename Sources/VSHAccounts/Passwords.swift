@@ -47,6 +47,14 @@ public enum Passwords {
         Bcrypt.hash(try validate(password).get(), cost: cost)
     }
 
+    /// The work factor a bcrypt hash was made with (`$2b$12$…`: 12); the current one for text that
+    /// is not such a hash.
+    public static func cost(of hash: String) -> UInt8 {
+        let parts = hash.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count > 2, let cost = UInt8(parts[2]) else { return cost }
+        return cost
+    }
+
     /// Whether `password` is the one `hash` was made from.
     public static func verify(_ password: String, hash: String) -> Bool {
         guard password.utf8.count <= maximumBytes else { return false }

@@ -103,7 +103,9 @@ struct AccountsController: Sendable {
         let password = try JSONBodies.string(body, "password") ?? ""
         let credentials = named.isEmpty ? nil : try await store.credentials(named: named)
         let hash = credentials?.passwordHash ?? Passwords.decoyHash
-        let matches = try await Authentication.slow { Passwords.verify(password, hash: hash) }
+        let matches = try await Authentication.slow(cost: Passwords.cost(of: hash)) {
+            Passwords.verify(password, hash: hash)
+        }
         guard matches, let credentials, credentials.passwordHash != nil else {
             await limiter.spend(failures, limits.signInFailuresPerName)
             await limiter.failed(pair, limits)
@@ -160,7 +162,10 @@ struct AccountsController: Sendable {
             limits.signInPerNameAndAddress)
         let hash =
             try await store.credentials(named: session.player.name)?.passwordHash ?? Passwords.decoyHash
-        guard try await Authentication.slow({ Passwords.verify(password, hash: hash) }) else {
+        guard
+            try await Authentication.slow(
+                cost: Passwords.cost(of: hash), { Passwords.verify(password, hash: hash) })
+        else {
             throw Problem(.forbidden, "Wrong password", "the password is not right: nothing was erased")
         }
         let keys = try await store.erase(player: session.player.id)
@@ -192,7 +197,10 @@ struct AccountsController: Sendable {
             limits.signInPerNameAndAddress)
         let hash =
             try await store.credentials(named: session.player.name)?.passwordHash ?? Passwords.decoyHash
-        guard try await Authentication.slow({ Passwords.verify(current, hash: hash) }) else {
+        guard
+            try await Authentication.slow(
+                cost: Passwords.cost(of: hash), { Passwords.verify(current, hash: hash) })
+        else {
             throw Problem(.forbidden, "Wrong password", "the current password is not right")
         }
         if let email { try await store.setEmail(email, player: session.player.id) }

@@ -43,22 +43,27 @@ struct Authentication: Sendable {
         return session
     }
 
-    /// bcrypt off the cooperative pool (it takes a quarter of a second on purpose), with at most
-    /// `maxSlowWork` hashes running or waiting: past that, 503 with Retry-After at once, so that a
-    /// flood of sign-ins from many addresses cannot make a real one wait for minutes.
-    static func slow<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let (admitted, _) = slowWork.add(1, ordering: .relaxed)
-        defer { slowWork.subtract(1, ordering: .relaxed) }
+    /// bcrypt at work factor `cost` off the cooperative pool (it takes a quarter of a second at 12,
+    /// on purpose), with at most `maxSlowWork` of work running or waiting, a hash weighing
+    /// 2^(cost - 10): past that, 503 with Retry-After at once, so that a flood of sign-ins from many
+    /// addresses cannot make a real one wait for minutes. The same seconds of waiting whatever the
+    /// cost: 32 hashes at 12, 128 at 10.
+    static func slow<T: Sendable>(cost: UInt8 = Passwords.cost, _ work: @escaping @Sendable () throws -> T)
+        async throws -> T
+    {
+        let weight = 1 << Int(min(max(cost, 10), 16) - 10)
+        let (admitted, _) = slowWork.add(weight, ordering: .relaxed)
+        defer { slowWork.subtract(weight, ordering: .relaxed) }
         guard admitted <= maxSlowWork else {
             throw Problem(
                 .serviceUnavailable, "Busy", "too many sign-ins at once; try again in a moment",
-                retryAfterSeconds: 2)
+                retryAfterSeconds: 1)
         }
         return try await NIOThreadPool.singleton.runIfActive { try work() }
     }
 
-    /// Password hashes running or waiting at most: on two cores at about 0.2 s a hash, the last
-    /// waits about 3 s.
-    static let maxSlowWork = 32
+    /// Password work running or waiting at most, in hashes at cost 10: on two cores at about
+    /// 0.25 s a hash at cost 12, the last of 32 waits about 4 s.
+    static let maxSlowWork = 128
     private static let slowWork = Atomic<Int>(0)
 }
