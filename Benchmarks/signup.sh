@@ -3,7 +3,7 @@
 # proxy (all from one address, as a venue's players behind its NAT), to a release `vsh serve
 # --trust-proxy 127.0.0.1/32` on a fresh durable SpatiaLite league. Each player is a client that
 # sends POST /v1/accounts and, answered 429 (a limit) or 503 (the password-hashing queue is full),
-# waits the Retry-After it is given and tries again, as the web app's sign-up form lets a player do. Prints a Markdown table: the time until all 300 are
+# waits the Retry-After it is given and tries again (Benchmarks/start_line.py). Prints a Markdown table: the time until all 300 are
 # in, the answers, each sign-up's latency, and the CPU the service spent a sign-up (from /proc),
 # beside one bcrypt hash at the default cost timed alone. Once at the default cost (12), once at
 # `--password-cost 10`, the lowest the service allows (VSH_BENCH_PASSWORD_COSTS chooses).
@@ -38,41 +38,7 @@ nginx_start "$PWD/$D/nginx" "$NGINX_PORT" "location / {
     proxy_read_timeout 120s;
   }" || exit 1
 sleep 0.3
-python3 - "http://127.0.0.1:$NGINX_PORT" "$PID" "$PLAYERS" > "$D/result-$COST.json" <<'PY' || exit 1
-import json, os, sys, threading, time, urllib.error, urllib.request
-base, pid, players = sys.argv[1], sys.argv[2], int(sys.argv[3])
-tick = os.sysconf("SC_CLK_TCK")
-def cpu():
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / tick
-latencies, statuses, lock = [], {}, threading.Lock()
-def player(i):
-    body = json.dumps({"username": f"Start Line {i:03d}", "email": f"start{i}@example.org",
-                       "password": "a long password"}).encode()
-    while True:
-        request = urllib.request.Request(base + "/v1/accounts", data=body, method="POST",
-                                         headers={"Content-Type": "application/json"})
-        began = time.monotonic()
-        try:
-            with urllib.request.urlopen(request, timeout=120) as answer:
-                status, wait = answer.status, 0
-        except urllib.error.HTTPError as error:
-            status, wait = error.code, int(error.headers.get("Retry-After") or 1)
-        with lock:
-            latencies.append(time.monotonic() - began)
-            statuses[status] = statuses.get(status, 0) + 1
-        if status not in (429, 503):
-            return status
-        time.sleep(wait)
-cpu_before, began = cpu(), time.monotonic()
-threads = [threading.Thread(target=player, args=(i,)) for i in range(players)]
-for t in threads: t.start()
-for t in threads: t.join()
-elapsed, cpu_spent = time.monotonic() - began, cpu() - cpu_before
-latencies.sort()
-print(json.dumps({"seconds": elapsed, "statuses": statuses, "cpu_s": cpu_spent,
-                  "p50_ms": latencies[len(latencies) // 2] * 1000, "p99_ms": latencies[int(len(latencies) * 0.99)] * 1000}))
-PY
+python3 Benchmarks/start_line.py "http://127.0.0.1:$NGINX_PORT" "$PLAYERS" "$PID" > "$D/result-$COST.json" || exit 1
 kill -TERM $PID; wait $PID
 [ -f "$D/nginx/nginx.pid" ] && kill "$(cat "$D/nginx/nginx.pid")" 2>/dev/null
 sleep 0.3

@@ -31,43 +31,22 @@ import VSHTestSupport
     /// A start line: 300 players behind one address sign up at once, each retrying after a 503
     /// (the password-hashing queue is full) as the web app lets them: all 300 are in and none is
     /// refused for the address's sake, since waiting for the queue does not use up the address's
-    /// sign-ups. (Python threads, one connection each, as `Benchmarks/signup.sh`.)
+    /// sign-ups. (`Benchmarks/start_line.py`: Python threads, one connection each, as `make bench`.)
     @Test func aStartLineOfThreeHundredSignsUpFromOneAddress() async throws {
         let workspace = try Workspace()
         let server = try ServedVSH(workspace: workspace, extra: ["--password-cost", "10"])
         defer { server.stop() }
-        let script = """
-            import json, sys, threading, time, urllib.error, urllib.request
-            base, statuses, lock = sys.argv[1], [], threading.Lock()
-            def player(i):
-                body = json.dumps({"username": f"Runner {i:03d}", "email": f"r{i}@example.org",
-                                   "password": "a long password"}).encode()
-                while True:
-                    request = urllib.request.Request(base + "/v1/accounts", data=body, method="POST",
-                                                     headers={"Content-Type": "application/json"})
-                    try:
-                        with urllib.request.urlopen(request, timeout=120) as answer:
-                            status, wait = answer.status, 0
-                    except urllib.error.HTTPError as error:
-                        status, wait = error.code, int(error.headers.get("Retry-After") or 1)
-                    with lock:
-                        statuses.append(status)
-                    if status != 503:
-                        return
-                    time.sleep(wait)
-            threads = [threading.Thread(target=player, args=(i,)) for i in range(300)]
-            for t in threads: t.start()
-            for t in threads: t.join()
-            print(json.dumps(statuses))
-            """
-        let run = try TestSupport.run("/usr/bin/python3", ["-c", script, server.base])
+        let run = try TestSupport.run(
+            "/usr/bin/python3",
+            [
+                TestSupport.packageRoot.appendingPathComponent("Benchmarks/start_line.py").path, server.base,
+                "300",
+            ])
         #expect(run.status == 0, "\(run.stderr)")
-        guard case .array(let answers) = try json(run.stdout) else { throw FixtureError(run.stdout) }
-        let statuses = answers.compactMap(\.int)
-        let counts = Dictionary(grouping: statuses) { $0 }.mapValues(\.count)
-        #expect(counts[201] == 300 && counts[429] == nil, "\(counts)")
+        let counts = try json(run.stdout)["statuses"]
+        #expect(counts?["201"] == .int(300) && counts?["429"] == nil, "\(run.stdout)")
         // The queue was full at times: what this is about.
-        #expect((counts[503] ?? 0) > 0, "\(counts)")
+        #expect((counts?["503"]?.int ?? 0) > 0, "\(run.stdout)")
         #expect(try workspace.query("SELECT count(*) FROM players") == ["300"])
     }
 

@@ -79,22 +79,9 @@ import VSHTestSupport
         let (body, type) = Self.multipart(photo: photo)
 
         // A raw connection: the headers and half the body, then nothing.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try Self.connection(port: server.port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(server.port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        try #require(connected == 0)
-        let head =
-            "POST /v1/checkins HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-            + "Content-Type: \(type)\r\nContent-Length: \(body.count)\r\n\r\n"
-        let half = Data(head.utf8) + body.prefix(body.count / 2)
+        let half = Self.head(token: token, type: type, length: body.count) + body.prefix(body.count / 2)
         let sent = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         #expect(sent == half.count)
         // The upload has started: its temporary file exists.
@@ -135,23 +122,10 @@ import VSHTestSupport
         ] {
             let token = try await server.register(name, email: "\(name.lowercased())@example.org")
             let (body, type) = Self.multipart(photo: photo)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = try Self.connection(port: server.port)
             defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(server.port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            try #require(connected == 0)
-            let head =
-                "POST /v1/checkins HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-                + "Content-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-            let cut = body.count - 100
-            let first = Data(head.utf8) + body.prefix(cut)
+            let first =
+                Self.head(token: token, type: type, length: body.count) + body.prefix(body.count - 100)
             #expect(first.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == first.count)
             // All but the last 100 bytes are in: a large photo's temporary file has appeared by
             // the time the service has read them; a small one's never does.
@@ -177,6 +151,32 @@ import VSHTestSupport
         #expect(
             Self.uploads(in: workspace.root).allSatisfy { $0.isEmpty }, "a temporary file was left behind")
         #expect(try workspace.vsh(["doctor"]).status == 0)
+    }
+
+    /// A TCP connection to the server on loopback, its file descriptor.
+    static func connection(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw FixtureError("cannot connect to port \(port)")
+        }
+        return fd
+    }
+
+    /// The head of a check-in request whose body is `length` bytes (the connection closes after it).
+    static func head(token: String, type: String, length: Int) -> Data {
+        Data(
+            ("POST /v1/checkins HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: \(type)\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n").utf8)
     }
 
     /// The upload folders under a workspace (vsh serve makes one in its TMPDIR) and what they hold.
