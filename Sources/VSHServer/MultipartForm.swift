@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import MultipartKit
 import NIOCore
 import Synchronization
 
@@ -67,18 +66,22 @@ final class MultipartForm {
         }
         let form = MultipartForm(
             fileField: fileField, allowedFields: fields, fileLimit: fileLimit, folder: folder)
-        let parser = MultipartParser(boundary: boundary)
+        var parser = FormParser(boundary: boundary)
         parser.onHeader = { [unowned form] name, value in form.header(name, value) }
-        parser.onBody = { [unowned form] buffer in form.body(&buffer) }
+        parser.onBody = { [unowned form] bytes in form.body(bytes) }
         parser.onPartComplete = { [unowned form] in form.partComplete() }
         do {
             for try await chunk in request.body {
-                try parser.execute(chunk)
+                try chunk.withUnsafeReadableBytes { try parser.execute($0) }
                 if let failure = form.failure { throw failure }
             }
         } catch let problem as Problem {
             form.discard()
             throw problem
+        } catch let malformed as FormParser.Malformed {
+            form.discard()
+            throw Problem(
+                .badRequest, "Malformed form", "the multipart body cannot be read: \(malformed.reason)")
         } catch {
             form.discard()
             throw Problem(.badRequest, "Malformed form", "the multipart body cannot be read")
@@ -88,7 +91,7 @@ final class MultipartForm {
             throw failure
         }
         // A part still open: the body ended before its closing boundary (a dropped upload).
-        if form.currentName != nil || form.completedParts == 0 {
+        if !parser.isFinished || form.currentName != nil || form.completedParts == 0 {
             form.discard()
             throw Problem(.badRequest, "Incomplete form", "the body ended before the form's closing boundary")
         }
@@ -166,26 +169,26 @@ final class MultipartForm {
         if partName == fileField { openFile() }
     }
 
-    private func body(_ buffer: inout ByteBuffer) {
+    private func body(_ bytes: UnsafeRawBufferPointer) {
         guard failure == nil, let name = currentName else { return }
         if name == fileField {
-            fileBytes += buffer.readableBytes
+            fileBytes += bytes.count
             guard fileBytes <= fileLimit else {
                 fail(Problem(.contentTooLarge, "Too large", "the photo is over \(fileLimit / 1_048_576) MiB"))
                 return
             }
-            if reserved > 0, pending.count + buffer.readableBytes > reserved { spill() }
-            pending += buffer.readableBytesView
-            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+            if reserved > 0, pending.count + bytes.count > reserved { spill() }
+            pending.append(contentsOf: bytes)
             if reserved == 0, pending.count >= Self.writeSize { flush() }
         } else {
-            currentText += buffer.readableBytesView
-            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-            if currentText.count > fieldLimit {
+            // Capped before it is kept: a field's bytes past the limit are refused, not gathered.
+            guard currentText.count + bytes.count <= fieldLimit else {
                 fail(
                     Problem(
                         .contentTooLarge, "Too large", "the field \"\(name)\" is over \(fieldLimit) bytes"))
+                return
             }
+            currentText.append(contentsOf: bytes)
         }
     }
 
