@@ -575,8 +575,9 @@ final class RawConnection {
         isOpen = false
     }
 
-    func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
+    func send(_ text: String) throws { try send(bytes: Data(text.utf8)) }
+
+    func send(bytes: Data) throws {
         let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == bytes.count else { throw FixtureError("send: \(errno)") }
     }

@@ -79,11 +79,9 @@ import VSHTestSupport
         let (body, type) = Self.multipart(photo: photo)
 
         // A raw connection: the headers and half the body, then nothing.
-        let fd = try Self.connection(port: server.port)
-        defer { close(fd) }
+        let connection = try RawConnection(port: server.port)
         let half = Self.head(token: token, type: type, length: body.count) + body.prefix(body.count / 2)
-        let sent = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-        #expect(sent == half.count)
+        try connection.send(bytes: half)
         // The upload has started: its temporary file exists.
         var uploading = false
         for _ in 0..<100 where !uploading {
@@ -93,6 +91,7 @@ import VSHTestSupport
         #expect(uploading, "no upload in progress")
 
         server.stop()  // SIGTERM; SIGKILL only if it still runs 30 s later
+        connection.close()  // held open until the server stopped: the shutdown cut the upload
         // It stopped by itself (the helper's watchdog would SIGKILL it): the request still waiting
         // for its body was cut at the shutdown bound and refused as an incomplete form.
         #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
@@ -122,11 +121,10 @@ import VSHTestSupport
         ] {
             let token = try await server.register(name, email: "\(name.lowercased())@example.org")
             let (body, type) = Self.multipart(photo: photo)
-            let fd = try Self.connection(port: server.port)
-            defer { close(fd) }
-            let first =
-                Self.head(token: token, type: type, length: body.count) + body.prefix(body.count - 100)
-            #expect(first.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == first.count)
+            let connection = try RawConnection(port: server.port)
+            try connection.send(
+                bytes: Self.head(token: token, type: type, length: body.count) + body.prefix(body.count - 100)
+            )
             // All but the last 100 bytes are in: a large photo's temporary file has appeared by
             // the time the service has read them; a small one's never does.
             var seen = false
@@ -135,41 +133,14 @@ import VSHTestSupport
                 if !seen { usleep(50_000) }
             }
             #expect(seen == onDisk, "\(name): a temporary file \(seen ? "was" : "was not") written")
-            let rest = body.suffix(100)
-            #expect(rest.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == rest.count)
-            var answer = Data()
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = recv(fd, &chunk, chunk.count, 0)
-                if n <= 0 { break }
-                answer += chunk[0..<n]
-            }
-            let text = String(decoding: answer, as: UTF8.self)
+            try connection.send(bytes: body.suffix(100))
+            let text = connection.readUntilClosed(seconds: 60).text
             #expect(
                 text.hasPrefix("HTTP/1.1 201") && text.contains(#""verdict":"accepted""#), "\(name): \(text)")
         }
         #expect(
             Self.uploads(in: workspace.root).allSatisfy { $0.isEmpty }, "a temporary file was left behind")
         #expect(try workspace.vsh(["doctor"]).status == 0)
-    }
-
-    /// A TCP connection to the server on loopback, its file descriptor.
-    static func connection(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw FixtureError("cannot connect to port \(port)")
-        }
-        return fd
     }
 
     /// The head of a check-in request whose body is `length` bytes (the connection closes after it).
