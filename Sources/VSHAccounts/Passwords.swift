@@ -51,8 +51,8 @@ public enum Passwords {
     /// is not such a hash.
     public static func cost(of hash: String) -> UInt8 {
         let parts = hash.split(separator: "$", omittingEmptySubsequences: false)
-        guard parts.count > 2, let cost = UInt8(parts[2]) else { return cost }
-        return cost
+        guard parts.count > 2, let made = UInt8(parts[2]) else { return cost }
+        return made
     }
 
     /// Whether `password` is the one `hash` was made from.
