@@ -27,6 +27,9 @@ public enum StopGeometry {
             } else if p.kind == .route {
                 routePoints.append(p.coordinate)
             }
+        } restart: {
+            points.removeAll()
+            routePoints.removeAll()
         }
         if points.isEmpty { points = routePoints }
         guard points.count >= 3 else {

@@ -81,7 +81,11 @@ public struct GPXStatistics: Sendable {
     /// Reads a whole file.
     public static func of(path: String) throws -> GPXStatistics {
         var statistics = GPXStatistics()
-        statistics.version = try GPXReader.read(path: path) { statistics.add($0) }
+        statistics.version = try GPXReader.read(path: path) {
+            statistics.add($0)
+        } restart: {
+            statistics = GPXStatistics()
+        }
         return statistics
     }
 }

@@ -226,6 +226,12 @@ public struct Replayer: Sendable {
                     position: point.coordinate, time: time, accuracy: accuracy, startsSegment: segmentStart))
             segmentStart = false
             previousTime = time
+        } restart: {
+            summary = ReplaySummary()
+            fixes.removeAll()
+            previousTime = nil
+            segmentStart = true
+            timed = 0
         }
         return (fixes, summary, timed)
     }

@@ -2,7 +2,7 @@ public import Foundation
 public import VSHCore
 
 /// One point of a GPX file (GPX 1.1 `wptType`; 1.0 the same fields).
-public struct GPXPoint: Sendable {
+public struct GPXPoint: Sendable, Equatable {
     public enum Kind: Sendable { case track, route, waypoint }
     public var kind: Kind
     public var latitude: Double
@@ -20,7 +20,7 @@ public struct GPXPoint: Sendable {
 }
 
 /// What the reader reports, in document order.
-public enum GPXEvent: Sendable {
+public enum GPXEvent: Sendable, Equatable {
     case trackStart
     case segmentStart
     case routeStart
@@ -32,65 +32,67 @@ public enum GPXEvent: Sendable {
 /// Why a GPX file could not be read.
 public typealias GPXError = XMLFileError
 
-/// A streaming GPX 1.0/1.1 reader on libxml2's SAX2 push parser: memory stays
-/// flat whatever the file's size, and nothing is allocated per point in the common case. Element names are matched without their
-/// namespace, so files without one, with 1.0's or 1.1's, and with extensions
-/// (Garmin, Apple) read alike. Comments and a byte order mark are fine.
-/// Entities are not expanded and the network is never used.
+/// A streaming GPX 1.0/1.1 reader: memory stays flat whatever the file's size, and nothing is
+/// allocated per point in the common case. Element names are matched without their namespace,
+/// so files without one, with 1.0's or 1.1's, and with extensions (Garmin, Apple) read alike.
+/// Comments and a byte order mark are fine. Entities are not expanded and the network is never used.
+///
+/// A file in the plain form loggers write is read by scanning its bytes (`GPXByteScanner`);
+/// anything else, malformed files included, by libxml2's SAX2 parser, which names the error.
 public enum GPXReader {
     /// Reads `path`, calling `handle` for each event in document order.
+    ///
+    /// When the byte scanner stops short of the end (the file is not in the plain form), the
+    /// events it gave are void: `restart` is called, and libxml2 reads the file from its start.
     /// - Returns: the `version` attribute of `<gpx>`, if any.
     @discardableResult
-    public static func read(path: String, _ handle: (GPXEvent) throws -> Void) throws -> String? {
-        try GPXSAXParser.read(path: path, handle)
+    public static func read(path: String, _ handle: (GPXEvent) throws -> Void, restart: () -> Void) throws
+        -> String?
+    {
+        try withFile(path) { file in
+            let scanned: String?? = try withoutActuallyEscaping(handle) { escapable in
+                var builder = GPXBuilder(handle: escapable)
+                defer { builder.release() }
+                let outcome = try GPXByteScanner.scan(file: file, path: path, into: &builder)
+                return outcome == .read ? .some(builder.version) : nil
+            }
+            if let version = scanned { return version }
+            restart()
+            guard lseek(file, 0, SEEK_SET) == 0 else { throw XMLFileError.unreadable(file: path) }
+            return try GPXSAXParser.read(file: file, path: path, handle)
+        }
     }
 
-    /// The point being read and the child element whose text is being collected.
-    struct State {
-        var point: GPXPoint?
-        var problem: String?
-        var field: String?
-        var text = ""
+    /// Reads `path` with libxml2 alone (the differential tests and the fuzzer).
+    @discardableResult
+    public static func readWithLibXML2(path: String, _ handle: (GPXEvent) throws -> Void) throws -> String? {
+        try withFile(path) { try GPXSAXParser.read(file: $0, path: path, handle) }
+    }
 
-        mutating func begin(kind: GPXPoint.Kind, latitude: String?, longitude: String?, line: Int) {
-            field = nil
-            text = ""
-            problem = nil
-            let lat = latitude.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            let lon = longitude.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            if lat == nil || lon == nil {
-                problem = "no valid lat/lon attributes"
-            } else if !(lat!.isFinite && lon!.isFinite && abs(lat!) <= 90 && abs(lon!) <= 180) {
-                problem = "latitude or longitude out of range"
-            }
-            point = GPXPoint(kind: kind, latitude: lat ?? 0, longitude: lon ?? 0, line: line)
-        }
-
-        mutating func store() {
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            switch field {
-            case "ele": point?.elevationMeters = Double(value).flatMap { $0.isFinite ? $0 : nil }
-            case "time": point?.time = GPXTime.parse(value)
-            case "hdop": point?.hdop = Double(value).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-            case "hAcc", "horizontalAccuracy", "hacc", "accuracy":
-                point?.horizontalAccuracyMeters = Double(value).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-            default: break
-            }
-            field = nil
-            text = ""
-        }
-
-        mutating func finish(_ handle: (GPXEvent) throws -> Void) throws {
-            guard let done = point else { return }
-            point = nil
-            field = nil
-            text = ""
-            if let problem {
-                try handle(.skipped(line: done.line, reason: problem))
-            } else {
-                try handle(.point(done))
+    /// Reads `path` with the byte scanner alone: nil when it read the whole file (`version` then
+    /// holds the root's attribute), else why it declined, with the events so far void.
+    public static func scanOnly(
+        path: String, version: inout String?, _ handle: (GPXEvent) throws -> Void
+    ) throws -> String? {
+        try withFile(path) { file in
+            try withoutActuallyEscaping(handle) { escapable in
+                var builder = GPXBuilder(handle: escapable)
+                defer { builder.release() }
+                let outcome = try GPXByteScanner.scan(file: file, path: path, into: &builder)
+                version = builder.version
+                if case .declined(let reason) = outcome { return reason }
+                return nil
             }
         }
+    }
+
+    /// Opens a regular file for reading: a FIFO or device would block, a directory is not a file.
+    static func withFile<T>(_ path: String, _ body: (Int32) throws -> T) throws -> T {
+        guard RegularFile.check(path) else { throw XMLFileError.unreadable(file: path) }
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { throw XMLFileError.unreadable(file: path) }
+        defer { close(file) }
+        return try body(file)
     }
 }
 

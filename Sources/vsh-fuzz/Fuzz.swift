@@ -149,6 +149,32 @@ struct Fuzzer {
             }
             return outcome
         case .gpx:
+            // The byte scanner against libxml2: what the scanner reads to the end, libxml2 must
+            // read to the same events; a difference is a crash, kept like one.
+            var scanned: [GPXEvent] = []
+            var scannedVersion: String?
+            let scanner: String
+            do {
+                if let reason = try GPXReader.scanOnly(
+                    path: currentPath, version: &scannedVersion, { scanned.append($0) })
+                {
+                    scanner = "scanner declined: \(reason)"
+                } else {
+                    var reference: [GPXEvent] = []
+                    var referenceVersion: String?
+                    let agrees: Bool
+                    do {
+                        referenceVersion = try GPXReader.readWithLibXML2(path: currentPath) {
+                            reference.append($0)
+                        }
+                        agrees = scanned == reference && scannedVersion == referenceVersion
+                    } catch { agrees = false }
+                    guard agrees else {
+                        fatalError("vsh-fuzz: the GPX byte scanner and libxml2 read this file differently")
+                    }
+                    scanner = "scanner read"
+                }
+            } catch { scanner = "scanner: " + Self.shape("\(error)") }
             var points = 0
             var skipped = 0
             do {
@@ -158,9 +184,12 @@ struct Fuzzer {
                     case .skipped: skipped += 1
                     default: break
                     }
+                } restart: {
+                    points = 0
+                    skipped = 0
                 }
-                return "gpx points=\(min(points, 1)) skipped=\(min(skipped, 1))"
-            } catch { return Self.shape("\(error)") }
+                return "gpx points=\(min(points, 1)) skipped=\(min(skipped, 1)) \(scanner)"
+            } catch { return Self.shape("\(error)") + " " + scanner }
         case .hunt:
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: currentPath))) ?? Data()
             let hunt = HuntFile.read(

@@ -26,6 +26,8 @@ extension VSHMaster {
                 if let track {
                     try GPXReader.read(path: track) { event in
                         if case .point(let p) = event, p.kind == .track { points.append(p.coordinate) }
+                    } restart: {
+                        points.removeAll()
                     }
                 }
                 try MapRenderer.write(hunts: [hunt], track: points, to: output)

@@ -32,8 +32,37 @@ public enum DecimalNumber {
         }
     }
 
-    /// Powers of ten that a Double holds exactly (10^0 ... 10^22).
-    static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+    /// Powers of ten that a Double holds exactly (10^0 ... 10^22): a switch of constants, which
+    /// the compiler makes a table, rather than a global array (a lazy global's check and a
+    /// bounds check on every number).
+    @inline(__always)
+    static func exactPower(_ k: Int) -> Double {
+        switch k {
+        case 0: 1
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
+    }
 
     /// Clinger's fast path ("How to read floating point numbers accurately", 1990): a plain
     /// decimal (`-36.2339094`: sign, digits, a point, digits) whose digits make an integer below
@@ -68,7 +97,7 @@ public enum DecimalNumber {
         guard digits > 0 else { return nil }
         let scale = max(0, fraction)
         guard scale <= 22 else { return nil }
-        let value = Double(mantissa) / exactPowers[scale]
+        let value = Double(mantissa) / exactPower(scale)
         return negative ? -value : value
     }
 
