@@ -74,14 +74,16 @@ public struct CheckInService: Sendable {
     /// The same checks as `checkIn(player:photo:…)`, in the same order; `playerKnown` when the
     /// caller has just read the player (a server's session): the store is not asked again (the
     /// group's transaction still refuses a player it does not find).
+    /// `photoSHA256`: the photo's SHA-256 when the caller has computed it.
     /// - Returns: the submission and the stored photo's key.
     public func submission(
-        player: PlayerID, photo bytes: [UInt8], name: String,
+        player: PlayerID, photo bytes: [UInt8], photoSHA256: String? = nil, name: String,
         deviceFix: (position: Coordinate, time: Date, accuracyMeters: Double?)?, huntID: String?, now: Date,
         playerKnown: Bool = false, requirePosition: Bool = false
     ) async throws -> (submission: Submission, photoFile: String) {
         // The archive keeps the picture, not whatever else the upload carried (docs/security.md).
-        let (photo, archived, archivedSHA256) = try PhotoReader.photoAndArchive(bytes: bytes, name: name)
+        let (photo, archived, archivedSHA256) = try PhotoReader.photoAndArchive(
+            bytes: bytes, name: name, fileSHA256: photoSHA256)
         if requirePosition, deviceFix == nil, photo.metadata.position == nil {
             throw SubmissionError.noPosition(note: photo.metadata.positionNote ?? "none")
         }

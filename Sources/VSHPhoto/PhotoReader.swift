@@ -83,17 +83,18 @@ public enum PhotoReader {
         return try photo(bytes: bytes, name: path, layout: &layout)
     }
 
-    /// `photo(bytes:name:)`, leaving a JPEG's walked structure in `walked`.
-    static func photo(bytes: [UInt8], name path: String, layout walked: inout JPEGLayout?) throws(PhotoError)
-        -> Photo
-    {
+    /// `photo(bytes:name:)`, leaving a JPEG's walked structure in `walked`; `fileSHA256`, when the
+    /// caller has hashed the bytes already, is not computed again.
+    static func photo(
+        bytes: [UInt8], name path: String, layout walked: inout JPEGLayout?, fileSHA256: String? = nil
+    ) throws(PhotoError) -> Photo {
         guard !bytes.isEmpty else { throw .empty(file: path) }
         guard bytes.count <= maxFileBytes else {
             throw .tooLarge(file: path, bytes: bytes.count, limit: maxFileBytes)
         }
         guard bytes.starts(with: [0xFF, 0xD8]) else {
             guard HEIF.isHEIF(bytes) else { throw .notJPEG(file: path) }
-            return try heifPhoto(bytes, name: path)
+            return try heifPhoto(bytes, name: path, fileSHA256: fileSHA256)
         }
         let layout = JPEGLayout.walk(size: bytes.count, throughScans: true) { offset, count in
             guard offset < bytes.count else { return [] }
@@ -124,7 +125,7 @@ public enum PhotoReader {
         }
         let pixels = PixelIdentity(decoded: decoded, orientation: metadata.orientation ?? 1)
         return Photo(
-            metadata: metadata, fileSHA256: SHA256.hex(bytes), imageSHA256: image.finalizeHex(),
+            metadata: metadata, fileSHA256: fileSHA256 ?? SHA256.hex(bytes), imageSHA256: image.finalizeHex(),
             byteCount: bytes.count, pixelSHA256: pixels.sha256, perceptualHash: pixels.perceptualHash)
     }
 }
@@ -142,11 +143,13 @@ extension PhotoReader {
     /// bytes after the end. The same EXIF, image identity and pixels as the upload. A HEIC file
     /// is kept as it came (its boxes reference each other by offset).
     /// - Throws: `PhotoError.tooLarge` past `maxArchivedBytes`.
-    public static func photoAndArchive(bytes: [UInt8], name path: String) throws(PhotoError) -> (
-        photo: Photo, archived: [UInt8], archivedSHA256: String
-    ) {
+    /// - Parameter fileSHA256: the bytes' SHA-256 when the caller has it (a server hashes an upload
+    ///   for its idempotency fingerprint): not computed again.
+    public static func photoAndArchive(bytes: [UInt8], name path: String, fileSHA256: String? = nil)
+        throws(PhotoError) -> (photo: Photo, archived: [UInt8], archivedSHA256: String)
+    {
         var layout: JPEGLayout?
-        let photo = try photo(bytes: bytes, name: path, layout: &layout)
+        let photo = try photo(bytes: bytes, name: path, layout: &layout, fileSHA256: fileSHA256)
         let kept = try archivable(bytes, layout: layout, name: path)
         return (photo, kept, kept.count == bytes.count ? photo.fileSHA256 : SHA256.hex(kept))
     }
@@ -188,7 +191,9 @@ extension PhotoReader {
 
     /// A HEIC photo for a check-in: metadata, the pixels decoded (a file cut short or corrupt is
     /// refused), and the identities: the image identity is the pixels' (EXIF rewritten leaves it).
-    static func heifPhoto(_ bytes: [UInt8], name path: String) throws(PhotoError) -> Photo {
+    static func heifPhoto(_ bytes: [UInt8], name path: String, fileSHA256: String? = nil) throws(PhotoError)
+        -> Photo
+    {
         let header: HEIF.Header
         let decoded: HEIF.Pixels
         do {
@@ -199,7 +204,8 @@ extension PhotoReader {
         let image = RGBImage(width: decoded.width, height: decoded.height, pixels: decoded.rgb)
         let pixels = PixelIdentity(decoded: image, orientation: 1)
         return Photo(
-            metadata: heifMetadata(header), fileSHA256: SHA256.hex(bytes), imageSHA256: pixels.sha256,
+            metadata: heifMetadata(header), fileSHA256: fileSHA256 ?? SHA256.hex(bytes),
+            imageSHA256: pixels.sha256,
             byteCount: bytes.count, pixelSHA256: pixels.sha256, perceptualHash: pixels.perceptualHash)
     }
 }

@@ -55,7 +55,9 @@ struct CheckInsController: Sendable {
             try await limiter.take(
                 "photo-bytes|\(session.player.id)", limits.photoBytesPerPlayer, cost: Double(photo.count))
         }
-        let fingerprint = Self.fingerprint(photo: photo, fields: fields)
+        // Hashed once: for the fingerprint and as the photo's identity.
+        let photoSHA256 = photo.map { SHA256.hex($0) }
+        let fingerprint = Self.fingerprint(photoSHA256: photoSHA256, fields: fields)
         if let key, let earlier = try await store.idempotentAnswer(player: session.player.id, key: key) {
             return try Self.replay(earlier, fingerprint: fingerprint)
         }
@@ -83,7 +85,7 @@ struct CheckInsController: Sendable {
         case (let bytes?, let hasFix):
             let fix = try hasFix ? Self.deviceFix(fields) : nil
             let (submission, photoFile) = try await service.submission(
-                player: session.player.id, photo: bytes, name: "photo",
+                player: session.player.id, photo: bytes, photoSHA256: photoSHA256, name: "photo",
                 deviceFix: fix.map { ($0.position, $0.time, $0.accuracy) }, huntID: hunt, now: now,
                 playerKnown: true, requirePosition: !codePlaces)
             checkIn = CheckInRequest(submission: submission, photoFile: photoFile)
@@ -181,9 +183,9 @@ struct CheckInsController: Sendable {
     }
 
     /// A digest of what the request carried: the photo's SHA-256 and the fields, sorted.
-    static func fingerprint(photo: [UInt8]?, fields: [String: String]) -> String {
+    static func fingerprint(photoSHA256: String?, fields: [String: String]) -> String {
         var hash = SHA256()
-        hash.update(Array((photo.map { SHA256.hex($0) } ?? "-").utf8))
+        hash.update(Array((photoSHA256 ?? "-").utf8))
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             hash.update(Array("\n\(key)=\(value)".utf8))
         }
