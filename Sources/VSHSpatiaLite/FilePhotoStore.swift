@@ -61,8 +61,9 @@ public struct FilePhotoStore: PhotoStore {
         let key = Self.key(sha256: sha256)
         let path = absolutePath(key)
         // Already archived: kept when it is still the photo, rewritten when it was damaged
-        // (emptied, cut short, replaced), which `vsh doctor` reports.
-        if access(path, F_OK) == 0, (try? condition(of: key)) == .intact { return key }
+        // (emptied, cut short, replaced), which `vsh doctor` reports. The file is compared with
+        // the bytes, which hash to the key, rather than hashed again.
+        if DurableFile.holds(path, bytes) { return key }
         // The calls a photo costs are a batch's (10,000 of them): the folder by `mkdir` (its
         // parents only the first time), the temporary name from a counter (`O_EXCL` refuses a
         // name left by a killed run), no Foundation path or UUID work.
