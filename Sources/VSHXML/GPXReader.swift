@@ -104,8 +104,32 @@ public enum GPXTime {
     }
 
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        if bytes.count == 20, let seconds = utcSeconds(bytes) { return Date(timeIntervalSince1970: seconds) }
         guard let parts = DateTimeParts.parse(bytes, requireOffset: false) else { return nil }
         return Date(
             timeIntervalSince1970: parts.secondsSinceEpochIgnoringOffset - Double(parts.offsetSeconds ?? 0))
+    }
+
+    /// The form loggers write, `2026-11-21T19:30:00Z`, read at fixed places: the same value as
+    /// `DateTimeParts` gives (it reads every other form), without its general walk.
+    static func utcSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        func digits(_ at: Int, _ count: Int) -> Int? {
+            var value = 0
+            for k in at..<(at + count) {
+                let digit = b[k] &- 0x30
+                guard digit <= 9 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A,
+            let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+            let hour = digits(11, 2),
+            let minute = digits(14, 2), let second = digits(17, 2),
+            (1...12).contains(month), (1...RFC3339.daysInMonth(year, month)).contains(day), hour < 24,
+            minute < 60, second < 60
+        else { return nil }
+        return Double(RFC3339.daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60)
+            + Double(second)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import VSHCore
 import VSHTestSupport
-import VSHXML
+
+@testable import VSHXML
 
 /// The byte scanner against libxml2 on the same files: whatever the scanner reads to the end
 /// must give libxml2's events (points, lines, skips, the version) exactly; whatever libxml2
@@ -263,5 +264,46 @@ import VSHXML
         #expect(restarts == 1)
         #expect(events == Self.libxml2(path)?.events)
         #expect(events.count == 5)
+    }
+}
+
+/// The logger's time form (`2026-11-21T19:30:00Z`), read at fixed places, against the general
+/// RFC 3339 reader: the same instant, or nil from both, on 100,000 random times and mutations.
+@Suite struct GPXTimeFormTests {
+    @Test func theFixedFormGivesTheGeneralReadersValue() {
+        var random = SplitMix64(seed: 1120)
+        var checked = 0
+        var read = 0
+        for _ in 0..<100_000 {
+            let year = 1 + Int(random.next() % 2_999)
+            let month = Int(random.next() % 14)
+            let day = Int(random.next() % 33)
+            let hour = Int(random.next() % 26)
+            let minute = Int(random.next() % 62)
+            let second = Int(random.next() % 62)
+            var text = Array(
+                String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, hour, minute, second).utf8)
+            if random.next() % 4 == 0 {
+                // A byte changed: a letter, a separator, a digit or an offset's sign.
+                let at = Int(random.next() % UInt64(text.count))
+                text[at] = Array("0z9t-+: A/.".utf8)[Int(random.next() % 11)]
+            }
+            guard text.count == 20 else { continue }
+            let general = text.withUnsafeBufferPointer { bytes in
+                DateTimeParts.parse(bytes, requireOffset: false).map {
+                    $0.secondsSinceEpochIgnoringOffset - Double($0.offsetSeconds ?? 0)
+                }
+            }
+            let fixed = text.withUnsafeBufferPointer { GPXTime.utcSeconds($0) }
+            // The fixed form may decline what the general reader takes (`t`, `z`), never differ.
+            if let fixed {
+                #expect(fixed == general, "\(String(decoding: text, as: UTF8.self))")
+                read += 1
+            }
+            let parsed = text.withUnsafeBufferPointer { GPXTime.parse($0) }
+            #expect(parsed?.timeIntervalSince1970 == general, "\(String(decoding: text, as: UTF8.self))")
+            checked += 1
+        }
+        #expect(checked == 100_000 && read > 20_000, "\(read) of \(checked) by the fixed form")
     }
 }

@@ -70,33 +70,40 @@ public enum DecimalNumber {
     /// exact, and IEEE division rounds correctly: the value `strtod` gives, without its arbitrary
     /// precision (half of reading a million fixes). Nil for anything else, which `strtod` reads.
     static func exactlyRounded(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        let count = bytes.count
         var i = 0
         var negative = false
-        if i < bytes.count, bytes[i] == 0x2D || bytes[i] == 0x2B {
-            negative = bytes[i] == 0x2D
-            i += 1
+        if base[0] == 0x2D || base[0] == 0x2B {
+            negative = base[0] == 0x2D
+            i = 1
         }
+        let start = i
         var mantissa: UInt64 = 0
-        var digits = 0
-        var fraction = -1  // digits after the point; -1 before one
-        while i < bytes.count {
-            let b = bytes[i]
-            if b >= 0x30 && b <= 0x39 {
-                mantissa = mantissa &* 10 &+ UInt64(b - 0x30)
-                digits += 1
-                if fraction >= 0 { fraction += 1 }
-                // 16 digits can pass 2^53: then strtod decides.
-                guard digits <= 15 else { return nil }
-            } else if b == 0x2E, fraction < 0 {
-                fraction = 0
-            } else {
-                return nil
-            }
+        // The digits before the point, then those after it: two tight loops (a digit is a byte
+        // whose distance from "0" is at most 9). More than 15 digits can pass 2^53: strtod decides.
+        while i < count {
+            let digit = base[i] &- 0x30
+            if digit > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
             i += 1
         }
-        guard digits > 0 else { return nil }
-        let scale = max(0, fraction)
-        guard scale <= 22 else { return nil }
+        var digits = i - start
+        var scale = 0
+        if i < count {
+            guard base[i] == 0x2E else { return nil }
+            i += 1
+            let fraction = i
+            while i < count {
+                let digit = base[i] &- 0x30
+                if digit > 9 { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                i += 1
+            }
+            scale = i - fraction
+            digits += scale
+        }
+        guard digits > 0, digits <= 15, scale <= 22 else { return nil }
         let value = Double(mantissa) / exactPower(scale)
         return negative ? -value : value
     }
