@@ -25,7 +25,8 @@ public enum DurableFile {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count else {
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count
+        else {
             return false
         }
         return withUnsafeTemporaryAllocation(byteCount: 1 << 16, alignment: 16) { chunk -> Bool in
@@ -34,7 +35,9 @@ public enum DurableFile {
                 while done < expected.count {
                     let n = read(fd, chunk.baseAddress!, min(chunk.count, expected.count - done))
                     if n < 0 && errno == EINTR { continue }
-                    guard n > 0, memcmp(chunk.baseAddress!, expected.baseAddress! + done, n) == 0 else { return false }
+                    guard n > 0, memcmp(chunk.baseAddress!, expected.baseAddress! + done, n) == 0 else {
+                        return false
+                    }
                     done += n
                 }
                 var more: UInt8 = 0
