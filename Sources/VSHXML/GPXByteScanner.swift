@@ -25,6 +25,8 @@ struct GPXByteScanner {
     static let bufferSize = 1 << 20
     /// The most attributes on one element (libxml2 checks more, slowly: see `AttributeGuard`).
     static let maxAttributes = 32
+    /// The most namespace prefixes in scope at once (GPX files declare two to five).
+    static let maxPrefixes = 64
     /// Longer names are left to libxml2 (its limit is 50,000 bytes).
     static let maxName = 1_000
     /// A field's text (`ele`, `time`, ...) longer than this is left to libxml2, whose callbacks
@@ -561,6 +563,8 @@ struct GPXByteScanner {
                 guard !GPXBuilder.name(prefix, is: "xml"), !GPXBuilder.name(prefix, is: "xmlns"),
                     Self.plainNamespace(value)
                 else { throw Stop.decline("an unusual namespace declaration") }
+                // Each prefixed name is looked up among those in scope: a few are usual, many are left to libxml2.
+                guard prefixes.count < Self.maxPrefixes else { throw Stop.decline("many namespace prefixes") }
                 prefixes.append((Array(prefix), depth))
             }
         }
