@@ -373,13 +373,8 @@ struct GPXByteScanner {
             while try kind(byte(i)) == .nameStart { i += 1 }
             let name = String(
                 decoding: UnsafeBufferPointer(start: buffer + nameStart, count: i - nameStart), as: UTF8.self)
-            _ = try skipBlanks(&i)
-            guard try byte(i) == 0x3D else { throw Stop.decline("an unusual XML declaration") }
-            i += 1
-            _ = try skipBlanks(&i)
-            let quote = try byte(i)
-            guard quote == 0x22 || quote == 0x27 else { throw Stop.decline("an unusual XML declaration") }
-            i += 1
+            let quote = try equalsAndQuote(
+                &i, noEquals: "an unusual XML declaration", noQuote: "an unusual XML declaration")
             let valueStart = i
             while try byte(i) != quote {
                 guard kind(buffer[i]) != .lessThan, buffer[i] < 0x80 else {
@@ -420,6 +415,19 @@ struct GPXByteScanner {
         }
         pendingLines += lines
         return i - start
+    }
+
+    /// `="` or `='`, blanks allowed around the `=`, at buffer[i...]: moves `i` past the opening
+    /// quote and returns it.
+    mutating func equalsAndQuote(_ i: inout Int, noEquals: String, noQuote: String) throws -> UInt8 {
+        _ = try skipBlanks(&i)
+        guard try byte(i) == 0x3D else { throw Stop.decline(noEquals) }
+        i += 1
+        _ = try skipBlanks(&i)
+        let quote = try byte(i)
+        guard quote == 0x22 || quote == 0x27 else { throw Stop.decline(noQuote) }
+        i += 1
+        return quote
     }
 
     /// Line breaks inside the item being read, counted once it is taken.
@@ -482,13 +490,8 @@ struct GPXByteScanner {
             let (attributeEnd, attributeLocal) = try name(i)
             if attributeLocal != i || buffer[i] == 0x78 { plainNames = false }
             var j = attributeEnd
-            _ = try skipBlanks(&j)
-            guard try byte(j) == 0x3D else { throw Stop.decline("an attribute without a value") }
-            j += 1
-            _ = try skipBlanks(&j)
-            let quote = try byte(j)
-            guard quote == 0x22 || quote == 0x27 else { throw Stop.decline("an unquoted attribute") }
-            j += 1
+            let quote = try equalsAndQuote(
+                &j, noEquals: "an attribute without a value", noQuote: "an unquoted attribute")
             let valueStart = j
             while true {
                 guard j < filled else { throw Stop.needMore }
