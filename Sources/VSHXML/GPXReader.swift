@@ -113,21 +113,23 @@ public enum GPXTime {
     /// The form loggers write, `2026-11-21T19:30:00Z`, read at fixed places: the same value as
     /// `DateTimeParts` gives (it reads every other form), without its general walk.
     static func utcSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
-        func digits(_ at: Int, _ count: Int) -> Int? {
-            var value = 0
-            for k in at..<(at + count) {
-                let digit = b[k] &- 0x30
-                guard digit <= 9 else { return nil }
-                value = value * 10 + Int(digit)
-            }
-            return value
+        guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A else {
+            return nil
         }
-        guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A,
-            let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
-            let hour = digits(11, 2),
-            let minute = digits(14, 2), let second = digits(17, 2),
-            (1...12).contains(month), (1...RFC3339.daysInMonth(year, month)).contains(day), hour < 24,
-            minute < 60, second < 60
+        // Each digit's distance from "0" (a byte that is not a digit is more than 9 away).
+        @inline(__always) func d(_ k: Int) -> Int { Int(b[k] &- 0x30) }
+        guard d(0) <= 9, d(1) <= 9, d(2) <= 9, d(3) <= 9, d(5) <= 9, d(6) <= 9, d(8) <= 9, d(9) <= 9,
+            d(11) <= 9, d(12) <= 9, d(14) <= 9, d(15) <= 9, d(17) <= 9, d(18) <= 9
+        else { return nil }
+        let year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3)
+        let month = d(5) * 10 + d(6)
+        let day = d(8) * 10 + d(9)
+        let hour = d(11) * 10 + d(12)
+        let minute = d(14) * 10 + d(15)
+        let second = d(17) * 10 + d(18)
+        guard (1...12).contains(month), day >= 1, day <= RFC3339.daysInMonth(year, month), hour < 24,
+            minute < 60,
+            second < 60
         else { return nil }
         return Double(RFC3339.daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60)
             + Double(second)
