@@ -28,17 +28,21 @@ import VSHTestSupport
             ),
         ])
 
+    /// The server's clock: a fixed noon in Las Vegas, so that no time-of-day badge (the league's
+    /// Night Owl, 10 pm to 4 am, and Early Bird) adds to the points whenever the test runs.
+    static let now = RFC3339.parse(fixtureNow)!
+
     static func fix(_ lat: String, _ lon: String, _ seconds: Double) -> [(String, String)] {
         [
             ("lat", lat), ("lon", lon), ("accuracy_m", "5"),
-            ("fix_time", RFC3339.format(Date().addingTimeInterval(-seconds))),
+            ("fix_time", RFC3339.format(Self.now.addingTimeInterval(-seconds))),
         ]
     }
 
     @Test(arguments: [false, true]) func answersAreFoldedCountedAndScored(postGIS: Bool) async throws {
         let workspace = try Workspace.on(postGIS: postGIS)
         try workspace.write("fountain-walk.geojson", Self.file)
-        let server = try ServedVSH(workspace: workspace)
+        let server = try ServedVSH(workspace: workspace, extra: ["--now", fixtureNow])
         defer { server.stop() }
         let sent = SentToPlayers(server)
         let checkIn = sent.checkIn
