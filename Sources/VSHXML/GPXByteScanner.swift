@@ -33,12 +33,12 @@ struct GPXByteScanner {
     /// hand text over in pieces that `GPXBuilder.maxText` cuts at a piece's edge.
     static let maxFieldText = 200
 
-    /// The byte classes the scanner's loops dispatch on.
+    /// The byte classes the loops over comments and names dispatch on (text and attribute values
+    /// are checked by ranges).
     enum Class: UInt8 {
-        /// Printable ASCII that means nothing in the current context.
+        /// A tab or printable ASCII that means nothing to a comment or a name.
         case plain = 0
-        case newline, carriageReturn, whitespace, lessThan, greaterThan, ampersand, bracket, quote, apostrophe
-        case equals, slash, question, bang, dash, colon
+        case newline, carriageReturn, dash, colon
         /// A byte that may start an XML name or continue one.
         case nameStart, nameDigit
         /// 0x00-0x08, 0x0B, 0x0C, 0x0E-0x1F: never allowed in XML 1.0.
@@ -51,18 +51,8 @@ struct GPXByteScanner {
         switch b {
         case 0x0A: return .newline
         case 0x0D: return .carriageReturn
-        case 0x09, 0x20: return .whitespace
+        case 0x09: return .plain
         case 0x00...0x1F: return .control
-        case 0x3C: return .lessThan
-        case 0x3E: return .greaterThan
-        case 0x26: return .ampersand
-        case 0x5D: return .bracket
-        case 0x22: return .quote
-        case 0x27: return .apostrophe
-        case 0x3D: return .equals
-        case 0x2F: return .slash
-        case 0x3F: return .question
-        case 0x21: return .bang
         case 0x2D: return .dash
         case 0x3A: return .colon
         case 0x41...0x5A, 0x61...0x7A, 0x5F: return .nameStart
@@ -377,7 +367,7 @@ struct GPXByteScanner {
                 &i, noEquals: "an unusual XML declaration", noQuote: "an unusual XML declaration")
             let valueStart = i
             while try byte(i) != quote {
-                guard kind(buffer[i]) != .lessThan, buffer[i] < 0x80 else {
+                guard buffer[i] != 0x3C, buffer[i] < 0x80 else {
                     throw Stop.decline("an unusual XML declaration")
                 }
                 i += 1

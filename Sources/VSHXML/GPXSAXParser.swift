@@ -40,7 +40,8 @@ enum GPXSAXParser {
         func value(of wanted: StaticString) -> UnsafeBufferPointer<UInt8>? {
             guard let list else { return nil }
             for i in 0..<count {
-                guard let local = list[i * 5], GPXSAXParser.name(local, is: wanted),
+                guard let local = list[i * 5],
+                    GPXBuilder.name(UnsafeBufferPointer(start: local, count: strlen(local)), is: wanted),
                     let start = list[i * 5 + 3],
                     let end = list[i * 5 + 4]
                 else { continue }
@@ -178,13 +179,6 @@ enum GPXSAXParser {
         case 31, 32, 81, 1544, 6000...6004: return "the text cannot be converted from its declared encoding"
         default: return "the XML parser stopped (libxml2 error \(code))"
         }
-    }
-
-    /// Whether a NUL-terminated name equals a literal.
-    @inline(__always)
-    static func name(_ pointer: UnsafePointer<xmlChar>, is literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        return memcmp(pointer, literal.utf8Start, count) == 0 && pointer[count] == 0
     }
 
     static func start(
