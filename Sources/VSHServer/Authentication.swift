@@ -16,7 +16,7 @@ struct Authentication: Sendable {
         guard let value = request.headers[.authorization] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        let token = parts[1].trimmingWhiteSpace()
         return token.isEmpty ? nil : token
     }
 

@@ -63,10 +63,10 @@ struct CheckInsController: Sendable {
         }
         let hunt = fields["hunt"].flatMap { $0.isEmpty ? nil : $0 }
         let hasFix = ["lat", "lon", "fix_time", "accuracy_m"].contains { fields[$0] != nil }
-        let code = fields["code"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        let code = fields["code"].flatMap { $0.trimmingWhiteSpace().isEmpty ? nil : $0 }
         let stopID = fields["stop"].flatMap { $0.isEmpty ? nil : $0 }
         let answer = fields["answer"].flatMap {
-            $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
+            $0.trimmingWhiteSpace(newlines: true).isEmpty ? nil : $0
         }
         if let answer, answer.count > StopQuestion.maxLength {
             throw Problem(
@@ -217,7 +217,7 @@ struct CheckInsController: Sendable {
             guard let text = fields[key] else {
                 throw Problem(.unprocessableContent, "Missing field", "\"\(key)\" is required")
             }
-            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            guard let value = Double(text.trimmingWhiteSpace()), value.isFinite else {
                 throw Problem(.unprocessableContent, "Invalid field", "\"\(key)\" must be a number")
             }
             return value

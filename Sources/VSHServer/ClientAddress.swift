@@ -101,15 +101,15 @@ public enum ClientAddress {
                 for pair in element.split(separator: ";", omittingEmptySubsequences: false) {
                     let parts = pair.split(separator: "=", maxSplits: 1)
                     guard parts.count == 2 else { return "" }
-                    if parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "for" {
-                        found = nodeAddress(String(parts[1]).trimmingCharacters(in: .whitespaces))
+                    if parts[0].trimmingWhiteSpace().lowercased() == "for" {
+                        found = nodeAddress(String(parts[1]).trimmingWhiteSpace())
                     }
                 }
                 return found
             }
         } else {
             hops = headers[values: forwardedFor].flatMap { $0.split(separator: ",") }.map {
-                $0.trimmingCharacters(in: .whitespaces)
+                $0.trimmingWhiteSpace()
             }
         }
         for hop in hops.reversed() {

@@ -111,7 +111,7 @@ public struct FormParser {
                     let name = String(decoding: text[..<colon], as: UTF8.self)
                     let value = String(decoding: text[(colon + 1)...], as: UTF8.self)
                     onHeader(
-                        name.trimmingCharacters(in: .whitespaces), value.trimmingCharacters(in: .whitespaces))
+                        name.trimmingWhiteSpace(), value.trimmingWhiteSpace())
                 }
                 offset = end + skip
                 state = .content

@@ -100,7 +100,7 @@ final class MultipartForm {
 
     /// The boundary of a `multipart/form-data` content type (quoted or not, 1 to 70 characters).
     static func boundary(of contentType: String) -> String? {
-        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = contentType.split(separator: ";").map { $0.trimmingWhiteSpace() }
         guard parts.first?.lowercased() == "multipart/form-data" else { return nil }
         for part in parts.dropFirst() where part.lowercased().hasPrefix("boundary=") {
             var value = String(part.dropFirst("boundary=".count))
@@ -144,7 +144,7 @@ final class MultipartForm {
     private func header(_ name: String, _ value: String) {
         guard name.lowercased() == "content-disposition" else { return }
         var partName: String?
-        for item in value.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) })
+        for item in value.split(separator: ";").map({ $0.trimmingWhiteSpace() })
         where item.lowercased().hasPrefix("name=") {
             var text = String(item.dropFirst(5))
             if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 {

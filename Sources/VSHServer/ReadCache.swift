@@ -70,7 +70,7 @@ final class ReadCache: Sendable {
         }
         if let match = request.headers[.ifNoneMatch],
             match.split(separator: ",").contains(where: {
-                $0.trimmingCharacters(in: .whitespaces) == entry.etag
+                $0.trimmingWhiteSpace() == entry.etag
             })
         {
             return Response(status: .notModified, headers: [.eTag: entry.etag])
