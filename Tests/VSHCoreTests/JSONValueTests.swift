@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VSHCore
 
@@ -78,6 +79,83 @@ import VSHCore
         for (value, text) in cases {
             #expect(JSONValue.string(value).compactText == text)
             #expect(try JSONValue.parse(text) == .string(value))
+        }
+    }
+
+    /// Random trees of every kind of value (whole numbers of every size and sign, fractions,
+    /// strings of any scalars) are written as JSON that Foundation's own reader reads back to the
+    /// same values, compact and pretty, and that this reader reads back too.
+    @Test func randomValuesReadBackThroughFoundation() throws {
+        var generator = SystemRandomNumberGenerator()
+        let scalars: [Unicode.Scalar] = [
+            "a", "Z", " ", "\"", "\\", "\n", "\t", "\u{01}", "\u{1F}", "\u{7F}", "\u{85}", "\u{9F}", "\u{A0}",
+            "é",
+            "\u{61C}", "\u{200E}", "\u{2028}", "\u{2029}", "\u{202E}", "€", "ش", "🎰",
+        ]
+        func number() -> Double {
+            switch Int.random(in: 0..<5, using: &generator) {
+            case 0: Double(Int.random(in: -1_000...1_000, using: &generator))
+            case 1: Double(Int64.random(in: -999_999_999_999_999...999_999_999_999_999, using: &generator))
+            case 2: Double.random(in: -180...180, using: &generator)
+            case 3: Double(Int.random(in: -9...9, using: &generator)) * 1e15
+            default:
+                Double(
+                    sign: .plus, exponentBitPattern: UInt.random(in: 900...1_100, using: &generator),
+                    significandBitPattern: UInt64.random(in: 0...(1 << 52 - 1), using: &generator))
+            }
+        }
+        func value(_ depth: Int) -> JSONValue {
+            switch Int.random(in: 0..<(depth > 3 ? 4 : 6), using: &generator) {
+            case 0: return .null
+            case 1: return .bool(Bool.random(using: &generator))
+            case 2:
+                let x = number()
+                return .number(x, isInteger: x == x.rounded() && abs(x) < 1e15)
+            case 3:
+                let count = Int.random(in: 0...12, using: &generator)
+                return .string(
+                    String(String.UnicodeScalarView((0..<count).map { _ in scalars.randomElement()! })))
+            case 4:
+                return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in value(depth + 1) })
+            default:
+                var members: [(String, JSONValue)] = []
+                for i in 0..<Int.random(in: 0...4, using: &generator) {
+                    members.append(("k\(i)\(scalars.randomElement()!)", value(depth + 1)))
+                }
+                return .object(JSONObject(members))
+            }
+        }
+        /// The value as Foundation reads it back, for comparison with `Any`.
+        func matches(_ value: JSONValue, _ other: Any) -> Bool {
+            switch value {
+            case .null: return other is NSNull
+            case .bool(let b):
+                return (other as? Bool) == b
+            // Foundation on Linux reads numbers as decimals, whose `doubleValue` rounds: their
+            // text, read by Swift, is compared.
+            case .number(let x, _): return (other as? NSNumber).flatMap { Double($0.description) } == x
+            case .string(let s): return (other as? String) == s
+            case .array(let elements):
+                guard let others = other as? [Any], others.count == elements.count else { return false }
+                return zip(elements, others).allSatisfy { matches($0, $1) }
+            case .object(let object):
+                guard let others = other as? [String: Any], others.count == object.members.count else {
+                    return false
+                }
+                return object.members.allSatisfy { member in
+                    others[member.key].map { matches(member.value, $0) } ?? false
+                }
+            }
+        }
+        for _ in 0..<2_000 {
+            let tree = JSONValue.array([value(0), .number(number(), isInteger: false)])
+            for text in [tree.compactText, tree.prettyText] {
+                let read = try JSONSerialization.jsonObject(
+                    with: Data(text.utf8), options: [.fragmentsAllowed])
+                #expect(matches(tree, read), "\(text)")
+                // Read back by this reader (`5` and `5.0` differ only in `isInteger`, so compared as text).
+                #expect(try JSONValue.parse(text).compactText == tree.compactText)
+            }
         }
     }
 }

@@ -1,25 +1,28 @@
 extension JSONValue {
     /// The value as compact JSON on one line (for `--json` output, one object a line).
     public var compactText: String {
-        var out = ""
+        var out = JSONBytes()
         write(to: &out, indent: nil, level: 0)
-        return out
+        return out.text()
     }
 
     /// The value pretty-printed with two-space indentation. Arrays of numbers
     /// (positions) stay on one line so that a hunt file reads like a map.
     public var prettyText: String {
-        var out = ""
+        var out = JSONBytes()
         write(to: &out, indent: "  ", level: 0)
         out.append("\n")
-        return out
+        return out.text()
     }
 
-    private func write(to out: inout String, indent: String?, level: Int) {
+    /// The text is written as UTF-8 bytes and made a `String` once: appending to a `String` piece by
+    /// piece (each piece checked for its encoding and counted) was 3.5 % of the server's CPU on
+    /// device-fix check-ins, whose answers and stored rule details are written here.
+    private func write(to out: inout JSONBytes, indent: String?, level: Int) {
         switch self {
         case .null: out.append("null")
         case .bool(let value): out.append(value ? "true" : "false")
-        case .number(let value, _): out.append(Self.format(value))
+        case .number(let value, _): Self.writeNumber(value, to: &out)
         case .string(let value): Self.writeString(value, to: &out)
         case .array(let elements):
             let flat = indent == nil || elements.allSatisfy { if case .number = $0 { true } else { false } }
@@ -35,11 +38,12 @@ extension JSONValue {
             } else if let indent {
                 out.append("[\n")
                 for (i, element) in elements.enumerated() {
-                    out.append(String(repeating: indent, count: level + 1))
+                    out.append(indent, times: level + 1)
                     element.write(to: &out, indent: indent, level: level + 1)
                     out.append(i + 1 < elements.count ? ",\n" : "\n")
                 }
-                out.append(String(repeating: indent, count: level) + "]")
+                out.append(indent, times: level)
+                out.append("]")
             }
         case .object(let object):
             if object.members.isEmpty {
@@ -47,13 +51,14 @@ extension JSONValue {
             } else if let indent {
                 out.append("{\n")
                 for (i, member) in object.members.enumerated() {
-                    out.append(String(repeating: indent, count: level + 1))
+                    out.append(indent, times: level + 1)
                     Self.writeString(member.key, to: &out)
                     out.append(": ")
                     member.value.write(to: &out, indent: indent, level: level + 1)
                     out.append(i + 1 < object.members.count ? ",\n" : "\n")
                 }
-                out.append(String(repeating: indent, count: level) + "}")
+                out.append(indent, times: level)
+                out.append("}")
             } else {
                 out.append("{")
                 for (i, member) in object.members.enumerated() {
@@ -74,17 +79,49 @@ extension JSONValue {
         return "\(value)"
     }
 
-    static func writeString(_ value: String, to out: inout String) {
+    /// A number as `format` gives it; whole numbers written digit by digit.
+    static func writeNumber(_ value: Double, to out: inout JSONBytes) {
+        guard value == value.rounded(), abs(value) < 1e15 else {
+            out.append(string: format(value))
+            return
+        }
+        var whole = Int64(value)
+        if whole < 0 {
+            out.append(byte: 0x2D)
+            whole = -whole
+        }
+        // Digits from the last, into 16 bytes (whole numbers here are below 10^15).
+        var digits: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &digits) { room in
+            var k = room.count
+            repeat {
+                k -= 1
+                room[k] = 0x30 + UInt8(whole % 10)
+                whole /= 10
+            } while whole > 0
+            out.append(UnsafeBufferPointer(rebasing: room.bindMemory(to: UInt8.self)[k...]))
+        }
+    }
+
+    static func writeString(_ value: String, to out: inout JSONBytes) {
         out.append("\"")
         // Most strings need no escape: append them whole (a batch of check-ins spent 5% of its
         // time appending rule details a scalar at a time). 0xE2 starts U+2028, U+2029 and the
         // text-direction controls U+200E-200F, U+202A-202E, U+2066-2069; 0xC2 the C1 controls;
         // 0xD8 the Arabic letter mark U+061C. Those are escaped too: JSON lines shown on a
         // terminal cannot carry a control that rewrites or reorders what it shows.
-        if !value.utf8.contains(where: {
-            $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 || $0 == 0xD8
-        }) {
-            out.append(value)
+        var text = value
+        let plain = text.withUTF8 { utf8 in
+            for byte in utf8
+            where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 || byte == 0xC2
+                || byte == 0xD8
+            {
+                return false
+            }
+            out.append(utf8)
+            return true
+        }
+        if plain {
             out.append("\"")
             return
         }
@@ -102,12 +139,77 @@ extension JSONValue {
                     || scalar.properties.isBidiControl
                 {
                     let hex = String(scalar.value, radix: 16)
-                    out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                    out.append(string: "\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
                 } else {
-                    out.unicodeScalars.append(scalar)
+                    out.append(scalar: scalar)
                 }
             }
         }
         out.append("\"")
+    }
+}
+
+/// The bytes of JSON text being written (see `JSONValue.write(to:indent:level:)`), in memory of
+/// its own: most appends are one to a few bytes, and an array's checks on each cost more than them.
+struct JSONBytes: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity = 512
+
+    init() { start = .allocate(capacity: capacity) }
+
+    deinit { start.deallocate() }
+
+    mutating func append(byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        start[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        if count + bytes.count > capacity { grow(to: count + bytes.count) }
+        (start + count).update(from: base, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(_ text: StaticString) {
+        if text.utf8CodeUnitCount == 1 {
+            append(byte: text.utf8Start.pointee)
+        } else {
+            append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+    }
+
+    mutating func append(string text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    mutating func append(_ text: String, times: Int) {
+        for _ in 0..<max(0, times) { append(string: text) }
+    }
+
+    mutating func append(scalar: Unicode.Scalar) {
+        if scalar.isASCII {
+            append(byte: UInt8(scalar.value))
+        } else {
+            for byte in UTF8.encode(scalar)! { append(byte: byte) }
+        }
+    }
+
+    private mutating func grow(to needed: Int) {
+        var larger = capacity * 2
+        while larger < needed { larger *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.moveInitialize(from: start, count: count)
+        start.deallocate()
+        start = moved
+        capacity = larger
+    }
+
+    /// The text written (valid UTF-8: strings are copied whole or by scalars).
+    consuming func text() -> String {
+        String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 }
