@@ -6,9 +6,10 @@
 # The argument says what wrk sends: `checkin` (device fixes, the default), `photo` (the 100 KB
 # JPEG check-ins) or `board` (GET /v1/leaderboard).
 set -uo pipefail
+# VSH_BENCH_BIN measures another build of vsh (the build before a change, run beside this one).
 WHAT=${1:-checkin}
 cd "$(dirname "$0")/.."
-BIN=.build/release/vsh
+BIN=${VSH_BENCH_BIN:-.build/release/vsh}
 S=bench-data/serve
 D=bench-data/profile
 CONNECTIONS=${VSH_BENCH_CONNECTIONS:-64}

@@ -5,9 +5,10 @@
 # the database (200 tokens, stored hashed as the service stores them), so the run measures check-ins,
 # not 200 bcrypt sign-ins.
 set -uo pipefail
+# VSH_BENCH_BIN measures another build of vsh (the build before a change, run beside this one).
 cd "$(dirname "$0")/.."
 . Benchmarks/nginx.sh
-BIN=.build/release/vsh
+BIN=${VSH_BENCH_BIN:-.build/release/vsh}
 D=bench-data/serve
 CONNECTIONS=${VSH_BENCH_CONNECTIONS:-64}
 SECONDS_EACH=${VSH_BENCH_SECONDS:-15}
