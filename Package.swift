@@ -198,7 +198,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "VSHSpatiaLiteTests",
-            dependencies: ["VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport"],
+            dependencies: [
+                "VSHCore", "VSHGeodesy", "VSHSpatiaLite", "VSHTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings),
         // The store contract, the same tests on every backend (memory, SpatiaLite, PostGIS): hunts and
         // lookups, accounts, sessions, overturns, group commits, and the parity of whole leagues.

@@ -44,6 +44,8 @@ final class SpatiaLiteDatabase: Sendable {
     private let caches: CacheList
     /// Set when SpatiaLite is attached on first need rather than when the connection opens.
     private let lazy: LazySpatiaLite?
+    /// A pooled file's checkpoints, off the writer (`WALCheckpointer`).
+    let checkpointer: WALCheckpointer?
 
     /// - Parameters:
     ///   - path: a file, or nil for a private in-memory database.
@@ -91,11 +93,16 @@ final class SpatiaLiteDatabase: Sendable {
             let fd = open(Self.plain(path), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd >= 0 { close(fd) }
         }
+        var checkpointer: WALCheckpointer?
         do {
             if let path, readOnly {
                 writer = try DatabaseQueue(path: Self.immutableURI(path), configuration: config)
             } else if let path, pooled {
-                writer = try DatabasePool(path: Self.plain(path), configuration: config)
+                let pool = try DatabasePool(path: Self.plain(path), configuration: config)
+                let walCheckpointer = try WALCheckpointer(path: Self.plain(path), busyTimeout: busyTimeout)
+                try pool.writeWithoutTransaction { walCheckpointer.install(on: $0) }
+                checkpointer = walCheckpointer
+                writer = pool
             } else if let path {
                 writer = try DatabaseQueue(path: Self.plain(path), configuration: config)
                 // WAL as GRDB's `.wal` sets it, without what it adds for pools: when the -wal file
@@ -117,8 +124,10 @@ final class SpatiaLiteDatabase: Sendable {
                 try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             }
         } catch {
+            checkpointer?.stop()
             throw StoreError.wrap(error, path: self.path)
         }
+        self.checkpointer = checkpointer
     }
 
     /// File names may be `file:` URIs (set once, before SQLite's first use in the process).
@@ -227,6 +236,7 @@ final class SpatiaLiteDatabase: Sendable {
 
     deinit {
         try? writer.close()
+        checkpointer?.stop()
         lazy?.unregister()
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import Testing
+import VSHTestSupport
+
+@testable import VSHSpatiaLite
+
+/// A server's league (a pooled store) is checkpointed by a thread of its own, never by the writer:
+/// the writer's commits only wake it. The WAL stays bounded and every commit survives a reopen.
+@Suite struct WALCheckpointTests {
+    static let rowBytes = 4_000
+
+    /// Writes `transactions` transactions of ten rows of `rowBytes` random bytes.
+    static func write(_ store: SpatiaLiteStore, transactions: Int) async throws {
+        for _ in 0..<transactions {
+            try await store.database.write { db in
+                for _ in 0..<10 {
+                    try db.execute(sql: "INSERT INTO wal_scratch(b) VALUES (randomblob(\(Self.rowBytes)))")
+                }
+            }
+        }
+    }
+
+    static func walBytes(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
+    }
+
+    @Test func theCheckpointsRunOnTheirOwnThreadAndTheWALStaysBounded() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-wal")
+        let path = folder.appendingPathComponent("vsh.sqlite").path
+        var store: SpatiaLiteStore? = try SpatiaLiteStore(path: path)
+        let checkpointer = try #require(store!.database.checkpointer)
+        try await store!.database.write { try $0.execute(sql: "CREATE TABLE wal_scratch(b BLOB)") }
+        // 1,500 transactions of 40 KB: 60 MB, about 15,000 pages of WAL written.
+        try await Self.write(store!, transactions: 1_500)
+        let written = 1_500 * 10 * Self.rowBytes
+        // The thread catches up (a wait for it, bounded; no time is asserted).
+        for _ in 0..<600 where checkpointer.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(checkpointer.count >= 2)
+        // The WAL restarts from its beginning rather than growing with every commit: its file stays
+        // near 4,000 pages (`writerPages`) whatever is written.
+        #expect(
+            Self.walBytes(path) < Int(WALCheckpointer.writerPages) * 4_096 * 5 / 4,
+            "WAL of \(Self.walBytes(path)) bytes after \(written) written")
+        // Every commit is there after the store is closed and opened again.
+        store = nil
+        let reopened = try SpatiaLiteStore(path: path)
+        let rows = try await reopened.database.read {
+            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wal_scratch")
+        }
+        #expect(rows == 15_000)
+    }
+
+    @Test func theWriterNoLongerCheckpointsByItself() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-wal")
+        let path = folder.appendingPathComponent("vsh.sqlite").path
+        let store = try SpatiaLiteStore(path: path)
+        let checkpointer = try #require(store.database.checkpointer)
+        try await store.database.write { try $0.execute(sql: "CREATE TABLE wal_scratch(b BLOB)") }
+        // With its thread stopped, nothing checkpoints: the WAL passes SQLite's automatic limit
+        // (1,000 pages of 4 KiB), which the writer would have checkpointed at.
+        checkpointer.stop()
+        let before = checkpointer.count
+        try await Self.write(store, transactions: 200)
+        #expect(Self.walBytes(path) > 1_000 * 4_096 * 3 / 2)
+        #expect(checkpointer.count == before)
+    }
+}
