@@ -96,7 +96,7 @@ extension SpatiaLiteStore {
             }
             var awards: [Int64: [ScoreEvent]] = [:]
             if !rescore.isEmpty {
-                let catalog = try Self.scoringCatalog(db)
+                let catalog = try history.scoringCatalog()
                 for (player, newIDs) in rescore {
                     for event in try Self.scoreAccepted(
                         db, playerID: player, newIDs: newIDs, catalog: catalog)
@@ -253,8 +253,8 @@ final class TransactionHistory: CheckInHistory {
         self.huntCache = huntCache
     }
 
-    func hunt(id: String) throws -> Hunt? {
-        if let known = hunts[id] { return known }
+    /// The definitions' token and files' fingerprint, read once a transaction (nil: no token).
+    func definitionsToken() throws -> String? {
         if definitions == nil {
             // The token and the files' fingerprint: a vsh from before tokens that syncs other files
             // changes the fingerprint, not the token.
@@ -268,7 +268,23 @@ final class TransactionHistory: CheckInHistory {
             let files: String? = row?[1]
             definitions = .some(token.map { $0 + "|" + (files ?? "") })
         }
-        let token = definitions ?? nil
+        return definitions ?? nil
+    }
+
+    /// Hunts and badges as scoring needs them: read and decoded once for a token of the
+    /// definitions, as the hunts are (each group of check-ins read every hunt's stops and decoded
+    /// every badge's rule: 6 % of the writer's time under check-ins).
+    func scoringCatalog() throws -> (hunts: [ScoringHunt], badges: [Badge]) {
+        guard let token = try definitionsToken() else { return try SpatiaLiteStore.scoringCatalog(db) }
+        if let kept = huntCache.catalog(definitions: token) { return kept }
+        let catalog = try SpatiaLiteStore.scoringCatalog(db)
+        huntCache.keep(catalog: catalog, definitions: token)
+        return catalog
+    }
+
+    func hunt(id: String) throws -> Hunt? {
+        if let known = hunts[id] { return known }
+        let token = try definitionsToken()
         if let token, let cached = huntCache.hunt(id: id, definitions: token) {
             hunts[id] = cached
             return cached
@@ -522,13 +538,30 @@ final class PerceptualIndex: @unchecked Sendable {
     }
 }
 
-/// Hunts as the rules read them, decoded once for a token of the definitions (`sync_state`'s
-/// `definitions`, new at every change of them): a server's groups read each hunt, stops and all,
-/// in every transaction (a tenth of its writer under check-ins).
+/// Hunts as the rules read them, and the scoring catalog (hunts' points and badges), decoded once
+/// for a token of the definitions (`sync_state`'s `definitions`, new at every change of them): a
+/// server's groups read each hunt, stops and all, in every transaction (a tenth of its writer under
+/// check-ins), and the catalog once a group.
 final class HuntCache: @unchecked Sendable {
     private let lock = NSLock()
     private var token: String?
     private var hunts: [String: Hunt?] = [:]
+    private var catalog: (hunts: [ScoringHunt], badges: [Badge])?
+
+    /// The scoring catalog kept for `definitions`, or nil.
+    func catalog(definitions: String) -> (hunts: [ScoringHunt], badges: [Badge])? {
+        lock.lock()
+        defer { lock.unlock() }
+        return token == definitions ? catalog : nil
+    }
+
+    /// Keeps the scoring catalog read under `definitions` (forgetting what other definitions kept).
+    func keep(catalog: (hunts: [ScoringHunt], badges: [Badge]), definitions: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if token != definitions { (token, hunts) = (definitions, [:]) }
+        self.catalog = catalog
+    }
 
     /// The hunt kept for `definitions` (`.some(nil)`: no such hunt), or nil when none is kept.
     func hunt(id: String, definitions: String) -> Hunt?? {
@@ -542,7 +575,7 @@ final class HuntCache: @unchecked Sendable {
     func keep(_ hunt: Hunt?, id: String, definitions: String) {
         lock.lock()
         defer { lock.unlock() }
-        if token != definitions { (token, hunts) = (definitions, [:]) }
+        if token != definitions { (token, hunts, catalog) = (definitions, [:], nil) }
         hunts[id] = .some(hunt)
     }
 }

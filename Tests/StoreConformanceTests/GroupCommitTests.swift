@@ -64,6 +64,50 @@ import VSHTestSupport
         #expect(await group.requests == 41)
     }
 
+    /// A publication that changes a stop's points counts from the next group of check-ins on: a
+    /// store that keeps the hunts and the scoring catalog decoded between groups reads them again
+    /// once the definitions changed.
+    @Test(arguments: AccountStoreTests.Backend.allCases)
+    func aPublicationsPointsCountFromTheNextGroup(_ backend: AccountStoreTests.Backend) async throws {
+        let store = try await AccountStoreTests().store(backend)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let sources = try HuntRevisionTests.sources(modified: t0)
+        _ = try await store.publishFiles(sources, badges: nil, force: false, at: t0)
+        let ann = try await store.addPlayer(name: "Ann", email: nil, at: t0).id
+        let bob = try await store.addPlayer(name: "Bob", email: nil, at: t0).id
+        let group = GroupCommit(store: store)
+        func checkIn(_ player: PlayerID, at time: Date) async throws {
+            let request = CheckInRequest(
+                submission: Submission(
+                    player: player,
+                    evidence: .device(
+                        position: Coordinate(unchecked: 36.0815, -115.17273), time: time, accuracyMeters: 5),
+                    huntID: "strip-classics", receivedAt: time + 5),
+                photoFile: nil)
+            guard case .recorded(let recorded, _) = try await group.submit(request) else {
+                Issue.record("not recorded")
+                return
+            }
+            #expect(recorded.decision.verdict == .accepted, "\(recorded.decision.rules)")
+        }
+        func points(_ player: PlayerID) async throws -> Int? {
+            try await store.players().first { $0.id == player }?.points
+        }
+        try await checkIn(ann, at: t0 + 60)
+        #expect(try await points(ann) == 50)
+        // The Welcome sign's 50 points become 57, from the console.
+        let strip = try #require(sources.first { $0.expectedID == "strip-classics" })
+        let text = String(decoding: strip.bytes, as: UTF8.self)
+        let fifty = try #require(text.range(of: "\"points\": 50,"))
+        _ = try #require(
+            try await store.publishFromConsole(
+                huntID: "strip-classics",
+                bytes: Array(text.replacingCharacters(in: fifty, with: "\"points\": 57,").utf8), by: "Mo",
+                at: t0 + 120))
+        try await checkIn(bob, at: t0 + 180)
+        #expect(try await points(bob) == 57)
+    }
+
     /// Where several groups may be in flight (PostgreSQL), a player's check-ins never are in two
     /// of them, and none overtakes an earlier one of the same player.
     @Test func aPlayersCheckInsStayInArrivalOrderAcrossGroupsInFlight() {
