@@ -100,8 +100,9 @@ final class SpatiaLiteDatabase: Sendable {
             } else if let path, pooled {
                 let pool = try DatabasePool(path: Self.plain(path), configuration: config)
                 let walCheckpointer = try WALCheckpointer(path: Self.plain(path), busyTimeout: busyTimeout)
-                try pool.writeWithoutTransaction { walCheckpointer.install(on: $0) }
+                // Set first: if the hook cannot be installed, the thread is stopped below.
                 checkpointer = walCheckpointer
+                pool.writeWithoutTransaction { walCheckpointer.install(on: $0) }
                 writer = pool
             } else if let path {
                 writer = try DatabaseQueue(path: Self.plain(path), configuration: config)
