@@ -1,6 +1,5 @@
 import Foundation
 public import Logging
-import Synchronization
 import VSHCore
 
 /// `vsh serve --log-format json`: one JSON object a line on standard error, for log shippers
@@ -35,20 +34,19 @@ public struct JSONLogHandler: LogHandler {
         for key in merged.keys.sorted() where object[key] == nil {
             object[key] = .string("\(merged[key]!)")
         }
-        let line = JSONValue.object(object).compactText + "\n"
-        Self.lock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+        LogOutput.standardError.write(JSONValue.object(object).compactText + "\n")
     }
 
-    private static let lock = Mutex(())
+    /// A second's time in UTC without the Z: `2026-11-26T18:50:00`.
+    static let clock = LogClock { String(RFC3339.format(Date(timeIntervalSince1970: Double($0))).dropLast()) }
 
-    /// RFC 3339 in UTC with milliseconds.
+    /// RFC 3339 in UTC with milliseconds; the seconds made once a second (`LogClock`).
     static func time(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
-        let whole = Date(timeIntervalSince1970: seconds.rounded(.down))
-        let millis = Int(((seconds - seconds.rounded(.down)) * 1000).rounded(.down))
-        let text = RFC3339.format(whole)
+        let whole = seconds.rounded(.down)
+        let millis = min(999, Int(((seconds - whole) * 1000).rounded(.down)))
         let millisText = String(millis)
-        return String(text.dropLast()) + "." + String(repeating: "0", count: 3 - millisText.count)
+        return clock.text(at: time_t(whole)) + "." + String(repeating: "0", count: 3 - millisText.count)
             + millisText + "Z"
     }
 }

@@ -160,7 +160,11 @@ public func serve(
 ) async throws {
     defer { try? FileManager.default.removeItem(atPath: configuration.uploadFolder) }
     removeStaleUploads(beside: configuration.uploadFolder)
-    if configuration.jsonLogs { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
+    if configuration.jsonLogs {
+        LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+    } else {
+        LoggingSystem.bootstrap { TextLogHandler(label: $0) }
+    }
     var logger = Logger(label: "vsh")
     logger.logLevel = .info
     var services: [any Service] = []
