@@ -307,8 +307,33 @@ final class TransactionHistory: CheckInHistory {
         try SpatiaLiteStore.teamHunts(db, player: player)
     }
 
+    /// The stops covering a check-in's position: from every stop's geofence compiled once for the
+    /// definitions (kept in `HuntCache`, as the hunts are), not from an R*Tree query and the
+    /// candidates' geofences decoded for each check-in (a tenth of the writer's own time). Near an
+    /// edge, where the compiled test cannot certify its answer, and without a token, SpatiaLite
+    /// answers as before.
     func stops(covering position: Coordinate, inHunt huntID: String?) throws -> [StopReference] {
-        try SpatiaLiteStore.covering(db, position, huntID: huntID)
+        if let index = try geofenceIndex(),
+            case .covered(let found) = index.covering(
+                latitude: position.latitude, longitude: position.longitude)
+        {
+            return found.compactMap { i in
+                let entry = index.entries[i]
+                guard huntID == nil || entry.huntID == huntID else { return nil }
+                return StopReference(huntID: entry.huntID, stopID: entry.stopID, name: entry.name)
+            }
+        }
+        return try SpatiaLiteStore.covering(db, position, huntID: huntID)
+    }
+
+    /// Every stop's geofence compiled, kept for the definitions token; nil without a token or when
+    /// a geofence has no valid binary form.
+    func geofenceIndex() throws -> GeofenceIndex? {
+        guard let token = try definitionsToken() else { return nil }
+        if let kept = huntCache.index(definitions: token) { return kept }
+        let index = try SpatiaLiteStore.compiledIndex(db, huntID: nil)
+        huntCache.keep(index: index, definitions: token)
+        return index
     }
 
     func nearestStop(to position: Coordinate, inHunt huntID: String?) throws -> NearestStop? {
@@ -547,6 +572,28 @@ final class HuntCache: @unchecked Sendable {
     private var token: String?
     private var hunts: [String: Hunt?] = [:]
     private var catalog: (hunts: [ScoringHunt], badges: [Badge])?
+    /// Every stop's geofence compiled (`.some(nil)`: a geofence without a valid binary form).
+    private var index: GeofenceIndex??
+
+    /// Forgets what other definitions kept (the lock held).
+    private func adopt(_ definitions: String) {
+        if token != definitions { (token, hunts, catalog, index) = (definitions, [:], nil, nil) }
+    }
+
+    /// The geofences compiled under `definitions` (`.some(nil)`: they cannot be), or nil when none are kept.
+    func index(definitions: String) -> GeofenceIndex?? {
+        lock.lock()
+        defer { lock.unlock() }
+        return token == definitions ? index : nil
+    }
+
+    /// Keeps the geofences compiled under `definitions`.
+    func keep(index: GeofenceIndex?, definitions: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        adopt(definitions)
+        self.index = .some(index)
+    }
 
     /// The scoring catalog kept for `definitions`, or nil.
     func catalog(definitions: String) -> (hunts: [ScoringHunt], badges: [Badge])? {
@@ -559,7 +606,7 @@ final class HuntCache: @unchecked Sendable {
     func keep(catalog: (hunts: [ScoringHunt], badges: [Badge]), definitions: String) {
         lock.lock()
         defer { lock.unlock() }
-        if token != definitions { (token, hunts) = (definitions, [:]) }
+        adopt(definitions)
         self.catalog = catalog
     }
 
@@ -575,7 +622,7 @@ final class HuntCache: @unchecked Sendable {
     func keep(_ hunt: Hunt?, id: String, definitions: String) {
         lock.lock()
         defer { lock.unlock() }
-        if token != definitions { (token, hunts, catalog) = (definitions, [:], nil) }
+        adopt(definitions)
         hunts[id] = .some(hunt)
     }
 }

@@ -17,36 +17,38 @@ extension SpatiaLiteStore {
     /// is built: opening 50,000 stops for a bulk lookup spent most of its time making and freeing
     /// them); through `hunts()` when a row has no valid binary form.
     public func compiledIndex(huntID: String?) async throws -> GeofenceIndex {
-        let direct: GeofenceIndex? = try await read { db in
-            let stops =
-                try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM stops WHERE ?1 IS NULL OR hunt_id = ?1",
-                    arguments: [huntID])
-                ?? 0
-            var builder = GeofenceIndex.Builder(expectedStops: stops)
-            // Hunt by hunt, each one's stops through the (hunt_id, position) index: one query ordering
-            // all 50,000 sorted them, blobs and all, in a temporary file.
-            let hunts = try String.fetchAll(
-                db, sql: "SELECT id FROM hunts WHERE ?1 IS NULL OR id = ?1 ORDER BY position",
-                arguments: [huntID])
-            for hunt in hunts {
-                let rows = try Row.fetchCursor(
-                    db, sql: "SELECT id, name, geometry_bin FROM stops WHERE hunt_id = ? ORDER BY position",
-                    arguments: [hunt])
-                while let row = try rows.next() {
-                    let added = try row.withUnsafeData(atIndex: 2) { data in
-                        data?.withUnsafeBytes {
-                            builder.add(huntID: hunt, stopID: row[0], name: row[1], storedBytes: $0)
-                        } ?? false
-                    }
-                    guard added else { return nil }
-                }
-            }
-            return GeofenceIndex(builder)
-        }
-        if let direct { return direct }
+        if let direct = try await read({ db in try Self.compiledIndex(db, huntID: huntID) }) { return direct }
         return GeofenceIndex(
             stops: try await hunts().filter { huntID == nil || $0.hunt.id == huntID }.flatMap(\.hunt.stops))
+    }
+
+    /// The stops of one hunt (or all) compiled from their binary geofences in catalog order; nil
+    /// when a row has no valid binary form.
+    static func compiledIndex(_ db: Database, huntID: String?) throws -> GeofenceIndex? {
+        let stops =
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM stops WHERE ?1 IS NULL OR hunt_id = ?1", arguments: [huntID])
+            ?? 0
+        var builder = GeofenceIndex.Builder(expectedStops: stops)
+        // Hunt by hunt, each one's stops through the (hunt_id, position) index: one query ordering
+        // all 50,000 sorted them, blobs and all, in a temporary file.
+        let hunts = try String.fetchAll(
+            db, sql: "SELECT id FROM hunts WHERE ?1 IS NULL OR id = ?1 ORDER BY position", arguments: [huntID]
+        )
+        for hunt in hunts {
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT id, name, geometry_bin FROM stops WHERE hunt_id = ? ORDER BY position",
+                arguments: [hunt])
+            while let row = try rows.next() {
+                let added = try row.withUnsafeData(atIndex: 2) { data in
+                    data?.withUnsafeBytes {
+                        builder.add(huntID: hunt, stopID: row[0], name: row[1], storedBytes: $0)
+                    } ?? false
+                }
+                guard added else { return nil }
+            }
+        }
+        return GeofenceIndex(builder)
     }
 
     static func loadHunts(_ db: Database, id: String?) throws -> [StoredHunt] {

@@ -108,6 +108,53 @@ import VSHTestSupport
         #expect(try await points(bob) == 57)
     }
 
+    /// A publication that renames and grows a stop counts from the next group on, on every backend.
+    /// (The rules measure a fix against the stop's own geofence and fall back to the nearest stop,
+    /// so a covering lookup kept too long does not show here: `GeofenceIndexTests/
+    /// theWritersKeptIndexAnswersAsSpatiaLiteAcrossDefinitions` holds SpatiaLite's to that.)
+    @Test(arguments: AccountStoreTests.Backend.allCases)
+    func aPublicationsStopsCountFromTheNextGroup(_ backend: AccountStoreTests.Backend) async throws {
+        let store = try await AccountStoreTests().store(backend)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let sources = try HuntRevisionTests.sources(modified: t0)
+        _ = try await store.publishFiles(sources, badges: nil, force: false, at: t0)
+        let group = GroupCommit(store: store)
+        func checkIn(_ name: String, latitude: Double, at time: Date) async throws -> Decision? {
+            let player = try await store.addPlayer(name: name, email: nil, at: t0).id
+            let request = CheckInRequest(
+                submission: Submission(
+                    player: player,
+                    evidence: .device(
+                        position: Coordinate(unchecked: latitude, -115.17273), time: time, accuracyMeters: 5),
+                    huntID: "strip-classics", receivedAt: time + 5),
+                photoFile: nil)
+            guard case .recorded(let recorded, _) = try await group.submit(request) else { return nil }
+            return recorded.decision
+        }
+        // The Welcome sign spans 36.0809325-36.0822844 north.
+        let before = try #require(try await checkIn("Ann", latitude: 36.0815, at: t0 + 60))
+        #expect(before.verdict == .accepted, "\(before.rules)")
+        #expect(before.stop?.id == "welcome-sign")
+        // From the console: the sign's id becomes vegas-sign, and its north edge moves 80 m north.
+        let strip = try #require(sources.first { $0.expectedID == "strip-classics" })
+        let text = String(decoding: strip.bytes, as: UTF8.self)
+        #expect(text.components(separatedBy: "\"id\": \"welcome-sign\"").count == 2)
+        #expect(text.components(separatedBy: "36.0822844").count == 3)
+        let edited = text.replacingOccurrences(of: "\"id\": \"welcome-sign\"", with: "\"id\": \"vegas-sign\"")
+            .replacingOccurrences(of: "36.0822844", with: "36.0830000")
+        _ = try #require(
+            try await store.publishFromConsole(
+                huntID: "strip-classics", bytes: Array(edited.utf8), by: "Mo", at: t0 + 120))
+        let renamed = try #require(try await checkIn("Bob", latitude: 36.0815, at: t0 + 180))
+        #expect(renamed.verdict == .accepted, "\(renamed.rules)")
+        #expect(renamed.stop?.id == "vegas-sign")
+        let added = try #require(try await checkIn("Cy", latitude: 36.0826, at: t0 + 240))
+        #expect(added.verdict == .accepted, "\(added.rules)")
+        #expect(added.stop?.id == "vegas-sign")
+        let beyond = try #require(try await checkIn("Di", latitude: 36.0836, at: t0 + 300))
+        #expect(beyond.verdict != .accepted, "\(beyond.rules)")
+    }
+
     /// Where several groups may be in flight (PostgreSQL), a player's check-ins never are in two
     /// of them, and none overtakes an earlier one of the same player.
     @Test func aPlayersCheckInsStayInArrivalOrderAcrossGroupsInFlight() {

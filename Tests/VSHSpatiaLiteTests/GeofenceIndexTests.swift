@@ -1,8 +1,10 @@
 import Foundation
+import GRDB
 import Testing
 import VSHCore
-import VSHSpatiaLite
 import VSHTestSupport
+
+@testable import VSHSpatiaLite
 
 @Suite struct GeofenceIndexTests {
     /// The index compiled straight from the stored binary geofences is the one compiled from the
@@ -65,6 +67,83 @@ import VSHTestSupport
             ])
         #expect(damaged.status == 0, "\(damaged.stderr)")
         #expect(try await SpatiaLiteStore(path: path).compiledIndex() == general)
+    }
+
+    /// The writer's covering lookup (every stop's geofence compiled once for the definitions and
+    /// kept between transactions) answers as SpatiaLite does, for all hunts and for each; after a
+    /// sync that moves, renames and drops stops, it answers as SpatiaLite does for the new ones.
+    @Test func theWritersKeptIndexAnswersAsSpatiaLiteAcrossDefinitions() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-index")
+        let store = try SpatiaLiteStore(path: folder.appendingPathComponent("world.sqlite").path)
+        func catalog(_ stops: [Stop]) -> HuntCatalog {
+            HuntCatalog(hunts: [
+                Hunt(id: "b-world", name: "B", stops: Array(stops.prefix(stops.count * 2 / 3))),
+                Hunt(
+                    id: "a-world", name: "A",
+                    stops: stops.dropFirst(stops.count * 2 / 3).map {
+                        var s = $0
+                        s.huntID = "a-world"
+                        return s
+                    }),
+            ])
+        }
+        let first = syntheticStops(count: 600, seed: 5)
+        // The second definitions: the first 500 stops 30 m north and renamed, the rest dropped.
+        let second = first.prefix(500).map { stop -> Stop in
+            let moved = stop.geofence.polygons.map { polygon in
+                func shift(_ ring: LinearRing) -> LinearRing {
+                    try! LinearRing(
+                        ring.positions.map { Coordinate(unchecked: $0.latitude + 0.00027, $0.longitude) })
+                }
+                return Polygon(shell: shift(polygon.shell), holes: polygon.holes.map(shift))
+            }
+            return Stop(
+                id: "t" + stop.id.dropFirst(), huntID: stop.huntID, name: stop.name, points: 1,
+                geofence: Geofence(moved[0]))
+        }
+        // Near each stop: a vertex, a point between it and the next-but-one, and two at random.
+        var random = SplitMix64(seed: 11)
+        var fixes: [Coordinate] = []
+        for stop in first {
+            let ring = stop.geofence.polygons[0].shell.positions
+            let (a, b) = (ring[0], ring[2])
+            fixes.append(a)
+            fixes.append(
+                Coordinate(unchecked: (a.latitude + b.latitude) / 2, (a.longitude + b.longitude) / 2))
+            for _ in 0..<2 {
+                fixes.append(
+                    Coordinate(
+                        unchecked: a.latitude + (random.unit() - 0.5) * 0.002,
+                        a.longitude + (random.unit() - 0.5) * 0.002))
+            }
+        }
+        let (perceptual, cache, positions) = (store.perceptual, store.huntCache, fixes)
+        func writersAnswers(_ hunt: String?) async throws -> [[StopReference]] {
+            try await store.write { db in
+                let history = TransactionHistory(db, perceptual: perceptual, huntCache: cache)
+                return try positions.map { try history.stops(covering: $0, inHunt: hunt) }
+            }
+        }
+        var answers: [[String]] = []
+        for stops in [first, second] {
+            try await store.replace(with: catalog(stops))
+            var covered = 0
+            for hunt in [nil, "a-world", "b-world"] {
+                // Twice: the first transaction compiles the index, the second finds it kept.
+                for _ in 0..<2 {
+                    let ours = try await writersAnswers(hunt)
+                    for (fix, answer) in zip(fixes, ours) {
+                        let truth = try await store.spatiaLiteStops(covering: fix, inHunt: hunt)
+                        #expect(answer == truth, "\(fix) in \(hunt ?? "every hunt")")
+                        covered += truth.isEmpty ? 0 : 1
+                    }
+                    if hunt == nil { answers.append(ours.map { $0.map(\.stopID).joined(separator: ",") }) }
+                }
+            }
+            #expect(covered > fixes.count / 2)
+        }
+        // The two definitions' answers differ (so an index kept across them would be caught).
+        #expect(answers[0] == answers[1] && answers[2] == answers[3] && answers[1] != answers[2])
     }
 
     @Test func agreesWithSpatiaLiteOnEveryFixBoundariesIncluded() async throws {
