@@ -275,11 +275,12 @@ extension PostGISStore {
         ahead: GroupAnswers,
         catalog: (hunts: [ScoringHunt], badges: [Badge])
     ) async throws -> [PlayerID: [ScoreEvent]] {
+        // One layout of the catalog for every ledger of the group.
+        let layout = Scoring.Layout(hunts: catalog.hunts, badges: catalog.badges)
         var ledgers = added.sorted(by: { $0.key.rawValue < $1.key.rawValue }).map { player, checkIns in
             ScoreLedger(
                 player: player, added: checkIns, stored: ahead.events[player],
-                latestEarlier: ahead.latest[player].map { (epoch: $0.epoch, id: $0.id) },
-                hunts: catalog.hunts, badges: catalog.badges)
+                latestEarlier: ahead.latest[player].map { (epoch: $0.epoch, id: $0.id) }, layout: layout)
         }
         while true {
             let asking = ledgers.indices.compactMap { i -> (Int, LocalDaysQuestion)? in

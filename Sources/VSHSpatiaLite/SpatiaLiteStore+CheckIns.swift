@@ -97,9 +97,10 @@ extension SpatiaLiteStore {
             var awards: [Int64: [ScoreEvent]] = [:]
             if !rescore.isEmpty {
                 let catalog = try history.scoringCatalog()
+                let layout = try history.scoringLayout(of: catalog)
                 for (player, newIDs) in rescore {
                     for event in try Self.scoreAccepted(
-                        db, playerID: player, newIDs: newIDs, catalog: catalog)
+                        db, playerID: player, newIDs: newIDs, catalog: catalog, layout: layout)
                     where event.kind.isAward {
                         awards[event.checkInID, default: []].append(event)
                     }
@@ -280,6 +281,18 @@ final class TransactionHistory: CheckInHistory {
         let catalog = try SpatiaLiteStore.scoringCatalog(db)
         huntCache.keep(catalog: catalog, definitions: token)
         return catalog
+    }
+
+    /// The scoring layout of `catalog` (this transaction's `scoringCatalog()`), kept for the
+    /// definitions token as the catalog is.
+    func scoringLayout(of catalog: (hunts: [ScoringHunt], badges: [Badge])) throws -> Scoring.Layout {
+        guard let token = try definitionsToken() else {
+            return Scoring.Layout(hunts: catalog.hunts, badges: catalog.badges)
+        }
+        if let kept = huntCache.layout(definitions: token) { return kept }
+        let layout = Scoring.Layout(hunts: catalog.hunts, badges: catalog.badges)
+        huntCache.keep(layout: layout, definitions: token)
+        return layout
     }
 
     func hunt(id: String) throws -> Hunt? {
@@ -574,10 +587,27 @@ final class HuntCache: @unchecked Sendable {
     private var catalog: (hunts: [ScoringHunt], badges: [Badge])?
     /// Every stop's geofence compiled (`.some(nil)`: a geofence without a valid binary form).
     private var index: GeofenceIndex??
+    /// The scoring catalog laid out for scoring's folds.
+    private var layout: Scoring.Layout?
 
     /// Forgets what other definitions kept (the lock held).
     private func adopt(_ definitions: String) {
-        if token != definitions { (token, hunts, catalog, index) = (definitions, [:], nil, nil) }
+        if token != definitions { (token, hunts, catalog, index, layout) = (definitions, [:], nil, nil, nil) }
+    }
+
+    /// The scoring layout kept for `definitions`, or nil.
+    func layout(definitions: String) -> Scoring.Layout? {
+        lock.lock()
+        defer { lock.unlock() }
+        return token == definitions ? layout : nil
+    }
+
+    /// Keeps the scoring layout made under `definitions`.
+    func keep(layout: Scoring.Layout, definitions: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        adopt(definitions)
+        self.layout = layout
     }
 
     /// The geofences compiled under `definitions` (`.some(nil)`: they cannot be), or nil when none are kept.

@@ -133,7 +133,7 @@ extension SpatiaLiteStore {
     ///   new check-ins' by id.
     static func scoreAccepted(
         _ db: Database, playerID player: PlayerID, newIDs: [Int64],
-        catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil
+        catalog: (hunts: [ScoringHunt], badges: [Badge])? = nil, layout: Scoring.Layout? = nil
     ) throws -> [ScoreEvent] {
         let definitions = try catalog ?? scoringCatalog(db)
         let fresh = Set(newIDs)
@@ -141,7 +141,7 @@ extension SpatiaLiteStore {
             player: player, added: try acceptedCheckIns(db, player: player, ids: fresh),
             stored: try storedEvents(db, player: player),
             latestEarlier: try latestLiveCheckIn(db, player: player, excluding: fresh),
-            hunts: definitions.hunts, badges: definitions.badges)
+            layout: layout ?? Scoring.Layout(hunts: definitions.hunts, badges: definitions.badges))
         while true {
             switch ledger.step {
             case .ask(let question):

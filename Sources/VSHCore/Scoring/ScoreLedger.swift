@@ -25,8 +25,8 @@ public struct ScoreLedger: Sendable {
     public private(set) var step: Step
 
     private let added: [ScoredCheckIn]
-    private let hunts: [ScoringHunt]
-    private let badges: [Badge]
+    /// The hunts and badges, laid out once for every fold the ledger makes.
+    private let layout: Scoring.Layout
     private var before: [ScoreEvent] = []
     private var new: [ScoreEvent] = []
     private var index = 0
@@ -44,10 +44,19 @@ public struct ScoreLedger: Sendable {
         player: PlayerID, added: [ScoredCheckIn]?, stored: [ScoreEvent]?,
         latestEarlier: (epoch: Double, id: Int64)?, hunts: [ScoringHunt], badges: [Badge]
     ) {
+        self.init(
+            player: player, added: added, stored: stored, latestEarlier: latestEarlier,
+            layout: Scoring.Layout(hunts: hunts, badges: badges))
+    }
+
+    /// A ledger over a layout of the hunts and badges made before (a store keeps one a catalog).
+    public init(
+        player: PlayerID, added: [ScoredCheckIn]?, stored: [ScoreEvent]?,
+        latestEarlier: (epoch: Double, id: Int64)?, layout: Scoring.Layout
+    ) {
         self.player = player
         self.added = (added ?? []).sorted { ($0.time, $0.id) < ($1.time, $1.id) }
-        self.hunts = hunts
-        self.badges = badges
+        self.layout = layout
         step = .rescore
         guard let added, let stored, let first = self.added.first, !added.isEmpty else { return }
         if let latest = latestEarlier,
@@ -64,7 +73,7 @@ public struct ScoreLedger: Sendable {
     public mutating func answer(_ candidates: [ScoredCheckIn]) {
         guard case .ask(let question) = step else { return }
         let counted = candidates.filter { $0.id != question.excluded && !question.later.contains($0.id) }
-        days = Scoring.localDays(of: counted, hunts: hunts).filter(question.days.contains)
+        days = Scoring.localDays(of: counted, layout: layout).filter(question.days.contains)
         advance()
     }
 
@@ -72,7 +81,7 @@ public struct ScoreLedger: Sendable {
         while index < added.count {
             let checkIn = added[index]
             if days == nil,
-                let range = Scoring.localDaysNeeded(before, adding: checkIn, hunts: hunts, badges: badges)
+                let range = Scoring.localDaysNeeded(before, adding: checkIn, layout: layout)
             {
                 step = .ask(
                     LocalDaysQuestion(
@@ -84,7 +93,7 @@ public struct ScoreLedger: Sendable {
             // so the earlier days cannot change what it earns.
             guard
                 let events = Scoring.eventsAfter(
-                    before, adding: checkIn, hunts: hunts, badges: badges, earlierLocalDays: days ?? [])
+                    before, adding: checkIn, layout: layout, earlierLocalDays: days ?? [])
             else {
                 step = .rescore
                 return

@@ -145,7 +145,17 @@ public enum Scoring {
         _ earlier: [ScoreEvent], adding checkIn: ScoredCheckIn, hunts: [ScoringHunt], badges: [Badge],
         earlierLocalDays: Set<Int>? = nil
     ) -> [ScoreEvent]? {
-        guard var fold = Fold(hunts: hunts, badges: badges, resumingFrom: earlier) else { return nil }
+        eventsAfter(
+            earlier, adding: checkIn, layout: Layout(hunts: hunts, badges: badges),
+            earlierLocalDays: earlierLocalDays)
+    }
+
+    /// `eventsAfter(_:adding:hunts:badges:earlierLocalDays:)` over a layout made before.
+    public static func eventsAfter(
+        _ earlier: [ScoreEvent], adding checkIn: ScoredCheckIn, layout: Layout,
+        earlierLocalDays: Set<Int>? = nil
+    ) -> [ScoreEvent]? {
+        guard var fold = Fold(layout: layout, resumingFrom: earlier) else { return nil }
         if fold.awaitsDays > 1 {
             guard let earlierLocalDays else { return nil }
             fold.localDays = earlierLocalDays
@@ -160,7 +170,14 @@ public enum Scoring {
     public static func localDaysNeeded(
         _ earlier: [ScoreEvent], adding checkIn: ScoredCheckIn, hunts: [ScoringHunt], badges: [Badge]
     ) -> ClosedRange<Int>? {
-        guard let fold = Fold(hunts: hunts, badges: badges, resumingFrom: earlier), fold.awaitsDays > 1,
+        localDaysNeeded(earlier, adding: checkIn, layout: Layout(hunts: hunts, badges: badges))
+    }
+
+    /// `localDaysNeeded(_:adding:hunts:badges:)` over a layout made before.
+    public static func localDaysNeeded(_ earlier: [ScoreEvent], adding checkIn: ScoredCheckIn, layout: Layout)
+        -> ClosedRange<Int>?
+    {
+        guard let fold = Fold(layout: layout, resumingFrom: earlier), fold.awaitsDays > 1,
             let day = fold.localDay(of: checkIn)
         else { return nil }
         return (day - fold.awaitsDays + 1)...(day - 1)
@@ -169,8 +186,57 @@ public enum Scoring {
     /// The local days check-ins count on for badges of days in a row (those that count for
     /// something: not at a stop or hunt no longer defined).
     public static func localDays(of checkIns: [ScoredCheckIn], hunts: [ScoringHunt]) -> Set<Int> {
-        let fold = Fold(hunts: hunts, badges: [])
+        localDays(of: checkIns, layout: Layout(hunts: hunts, badges: []))
+    }
+
+    /// `localDays(of:hunts:)` over a layout made before (its badges play no part).
+    public static func localDays(of checkIns: [ScoredCheckIn], layout: Layout) -> Set<Int> {
+        let fold = Fold(layout: layout)
         return Set(checkIns.compactMap { fold.localDay(of: $0) })
+    }
+
+    /// Hunts and badges by small integers, as `Fold` reads them: made once for a catalog and shared
+    /// by every fold over it (a ledger asks up to three folds a check-in, and each made its own
+    /// dictionaries of every stop and badge: a twentieth of a server's check-in).
+    public final class Layout: Sendable {
+        let hunts: [ScoringHunt]
+        let badges: [Badge]
+        let huntIndex: [String: Int]
+        let slotOf: [String: Int]
+        let stopPoints: [String: (hunt: String, slot: Int, points: Int)]
+        let huntSlots: [[Int]]
+        let rules: [Badge.Rule]
+        let earnedSlot: [Int]
+        let firstOfID: [String: Int]
+        let huntIDs: [String]
+
+        /// The layout of these hunts and badges.
+        public init(hunts: [ScoringHunt], badges: [Badge]) {
+            var huntIndex: [String: Int] = [:]
+            for (h, hunt) in hunts.enumerated() where huntIndex[hunt.id] == nil { huntIndex[hunt.id] = h }
+            var slotOf: [String: Int] = [:]
+            var stopPoints: [String: (hunt: String, slot: Int, points: Int)] = [:]
+            var huntSlots: [[Int]] = []
+            for hunt in hunts {
+                var slots: [Int] = []
+                for stop in hunt.stops {
+                    let slot = slotOf[stop.id] ?? slotOf.count
+                    slotOf[stop.id] = slot
+                    slots.append(slot)
+                    stopPoints[stop.id] = (hunt.id, slot, stop.points)
+                }
+                huntSlots.append(slots)
+            }
+            var earnedSlot: [Int] = []
+            var firstOfID: [String: Int] = [:]
+            for (b, badge) in badges.enumerated() {
+                earnedSlot.append(firstOfID[badge.id] ?? b)
+                if firstOfID[badge.id] == nil { firstOfID[badge.id] = b }
+            }
+            (self.hunts, self.badges, self.huntIndex, self.slotOf) = (hunts, badges, huntIndex, slotOf)
+            (self.stopPoints, self.huntSlots, self.rules) = (stopPoints, huntSlots, badges.map(\.rule))
+            (self.earnedSlot, self.firstOfID, self.huntIDs) = (earnedSlot, firstOfID, hunts.map(\.id))
+        }
     }
 
     /// The one pass: the state of a player's scoring after the check-ins added so far.
@@ -199,31 +265,12 @@ public enum Scoring {
         var checkInCount = 0
         var answered = Set<String>()  // stops whose question's points are earned (by stop id)
 
-        init(hunts: [ScoringHunt], badges: [Badge]) {
-            var huntIndex: [String: Int] = [:]
-            for (h, hunt) in hunts.enumerated() where huntIndex[hunt.id] == nil { huntIndex[hunt.id] = h }
-            var slotOf: [String: Int] = [:]
-            var stopPoints: [String: (hunt: String, slot: Int, points: Int)] = [:]
-            var huntSlots: [[Int]] = []
-            for hunt in hunts {
-                var slots: [Int] = []
-                for stop in hunt.stops {
-                    let slot = slotOf[stop.id] ?? slotOf.count
-                    slotOf[stop.id] = slot
-                    slots.append(slot)
-                    stopPoints[stop.id] = (hunt.id, slot, stop.points)
-                }
-                huntSlots.append(slots)
-            }
-            var earnedSlot: [Int] = []
-            var firstOfID: [String: Int] = [:]
-            for (b, badge) in badges.enumerated() {
-                earnedSlot.append(firstOfID[badge.id] ?? b)
-                if firstOfID[badge.id] == nil { firstOfID[badge.id] = b }
-            }
-            (self.hunts, self.badges, self.huntIndex, self.slotOf) = (hunts, badges, huntIndex, slotOf)
-            (self.stopPoints, self.huntSlots, self.rules) = (stopPoints, huntSlots, badges.map(\.rule))
-            (self.earnedSlot, self.firstOfID, self.huntIDs) = (earnedSlot, firstOfID, hunts.map(\.id))
+        init(layout: Layout) {
+            (hunts, badges, huntIndex, slotOf) = (
+                layout.hunts, layout.badges, layout.huntIndex, layout.slotOf
+            )
+            (stopPoints, huntSlots, rules) = (layout.stopPoints, layout.huntSlots, layout.rules)
+            (earnedSlot, firstOfID, huntIDs) = (layout.earnedSlot, layout.firstOfID, layout.huntIDs)
             firstVisit = [Date?](repeating: nil, count: slotOf.count)
             visitOrder = [[Int]](repeating: [], count: hunts.count)
             completed = [Bool](repeating: false, count: hunts.count)
@@ -231,10 +278,14 @@ public enum Scoring {
             windowCounts = [Int](repeating: 0, count: badges.count)
         }
 
+        init(hunts: [ScoringHunt], badges: [Badge]) {
+            self.init(layout: Layout(hunts: hunts, badges: badges))
+        }
+
         /// The state after the check-ins that earned `events`, rebuilt from those events alone;
         /// nil when it needs the check-ins that earned nothing (see `eventsAfter`).
-        init?(hunts: [ScoringHunt], badges: [Badge], resumingFrom events: [ScoreEvent]) {
-            self.init(hunts: hunts, badges: badges)
+        init?(layout: Layout, resumingFrom events: [ScoreEvent]) {
+            self.init(layout: layout)
             for event in events {
                 switch event.kind {
                 case .stop:
