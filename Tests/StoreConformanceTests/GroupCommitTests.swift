@@ -83,7 +83,8 @@ import VSHTestSupport
                 submission: Submission(
                     player: player,
                     evidence: .device(
-                        position: Coordinate(unchecked: position.0, position.1), time: time, accuracyMeters: 5),
+                        position: Coordinate(unchecked: position.0, position.1), time: time, accuracyMeters: 5
+                    ),
                     huntID: "strip-classics", receivedAt: time + 5),
                 photoFile: nil)
             guard case .recorded(let recorded, _) = try await group.submit(request) else {
@@ -106,7 +107,8 @@ import VSHTestSupport
         let forty = try #require(text.range(of: "\"points\": 40,", range: sphinx.upperBound..<text.endIndex))
         text.replaceSubrange(forty, with: "\"points\": 44,")
         _ = try #require(
-            try await store.publishFromConsole(huntID: "strip-classics", bytes: Array(text.utf8), by: "Mo", at: t0 + 120))
+            try await store.publishFromConsole(
+                huntID: "strip-classics", bytes: Array(text.utf8), by: "Mo", at: t0 + 120))
         try await checkIn(bob, at: t0 + 180)
         #expect(try await points(bob) == 57)
         // Ann goes on from her stored events, which the publication scored again (57 for the sign):
