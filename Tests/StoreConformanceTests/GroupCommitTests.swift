@@ -64,34 +64,47 @@ import VSHTestSupport
         #expect(await group.requests == 41)
     }
 
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A store of `backend` with the shipped hunts published at `t0`, and the hunts' files.
+    static func published(_ backend: AccountStoreTests.Backend) async throws
+        -> (store: any LeagueStore, sources: [HuntCatalog.Source])
+    {
+        let store = try await AccountStoreTests().store(backend)
+        let sources = try HuntRevisionTests.sources(modified: t0)
+        _ = try await store.publishFiles(sources, badges: nil, force: false, at: t0)
+        return (store, sources)
+    }
+
+    /// A device-fix check-in at Strip Classics, through `group`: its decision, or nil when it was not recorded.
+    static func checkIn(
+        _ player: PlayerID, at time: Date, _ position: Coordinate, through group: GroupCommit
+    ) async throws -> Decision? {
+        let request = CheckInRequest(
+            submission: Submission(
+                player: player, evidence: .device(position: position, time: time, accuracyMeters: 5),
+                huntID: "strip-classics", receivedAt: time + 5),
+            photoFile: nil)
+        guard case .recorded(let recorded, _) = try await group.submit(request) else { return nil }
+        return recorded.decision
+    }
+
     /// A publication that changes a stop's points counts from the next group of check-ins on: a
     /// store that keeps the hunts and the scoring catalog decoded between groups reads them again
     /// once the definitions changed.
     @Test(arguments: AccountStoreTests.Backend.allCases)
     func aPublicationsPointsCountFromTheNextGroup(_ backend: AccountStoreTests.Backend) async throws {
-        let store = try await AccountStoreTests().store(backend)
-        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        let sources = try HuntRevisionTests.sources(modified: t0)
-        _ = try await store.publishFiles(sources, badges: nil, force: false, at: t0)
+        let (store, sources) = try await Self.published(backend)
+        let t0 = Self.t0
         let ann = try await store.addPlayer(name: "Ann", email: nil, at: t0).id
         let bob = try await store.addPlayer(name: "Bob", email: nil, at: t0).id
         let group = GroupCommit(store: store)
         func checkIn(_ player: PlayerID, at time: Date, _ position: (Double, Double) = (36.0815, -115.17273))
             async throws
         {
-            let request = CheckInRequest(
-                submission: Submission(
-                    player: player,
-                    evidence: .device(
-                        position: Coordinate(unchecked: position.0, position.1), time: time, accuracyMeters: 5
-                    ),
-                    huntID: "strip-classics", receivedAt: time + 5),
-                photoFile: nil)
-            guard case .recorded(let recorded, _) = try await group.submit(request) else {
-                Issue.record("not recorded")
-                return
-            }
-            #expect(recorded.decision.verdict == .accepted, "\(recorded.decision.rules)")
+            let decision = try await Self.checkIn(
+                player, at: time, Coordinate(unchecked: position.0, position.1), through: group)
+            #expect(decision?.verdict == .accepted, "\(decision?.rules ?? [])")
         }
         func points(_ player: PlayerID) async throws -> Int? {
             try await store.players().first { $0.id == player }?.points
@@ -124,22 +137,13 @@ import VSHTestSupport
     /// theWritersKeptIndexAnswersAsSpatiaLiteAcrossDefinitions` holds SpatiaLite's to that.)
     @Test(arguments: AccountStoreTests.Backend.allCases)
     func aPublicationsStopsCountFromTheNextGroup(_ backend: AccountStoreTests.Backend) async throws {
-        let store = try await AccountStoreTests().store(backend)
-        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        let sources = try HuntRevisionTests.sources(modified: t0)
-        _ = try await store.publishFiles(sources, badges: nil, force: false, at: t0)
+        let (store, sources) = try await Self.published(backend)
+        let t0 = Self.t0
         let group = GroupCommit(store: store)
         func checkIn(_ name: String, latitude: Double, at time: Date) async throws -> Decision? {
             let player = try await store.addPlayer(name: name, email: nil, at: t0).id
-            let request = CheckInRequest(
-                submission: Submission(
-                    player: player,
-                    evidence: .device(
-                        position: Coordinate(unchecked: latitude, -115.17273), time: time, accuracyMeters: 5),
-                    huntID: "strip-classics", receivedAt: time + 5),
-                photoFile: nil)
-            guard case .recorded(let recorded, _) = try await group.submit(request) else { return nil }
-            return recorded.decision
+            return try await Self.checkIn(
+                player, at: time, Coordinate(unchecked: latitude, -115.17273), through: group)
         }
         // The Welcome sign spans 36.0809325-36.0822844 north.
         let before = try #require(try await checkIn("Ann", latitude: 36.0815, at: t0 + 60))
