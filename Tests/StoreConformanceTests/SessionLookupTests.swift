@@ -113,4 +113,31 @@ import VSHTestSupport
         #expect(found.values.filter { $0 != nil }.count == 31)
         for (hash, player) in expected { #expect(found[hash]! == player, "\(hash)") }
     }
+
+    /// Session lookups among other reads, many more at once than the store has reader connections
+    /// and Swift's pool has threads: every one finishes with its answer. (A SpatiaLite lookup that
+    /// waited, on a thread of the pool, for one of the pool's readers, which other reads kept until
+    /// their tasks ran again on that pool, stopped the service for good.)
+    @Test(.timeLimit(.minutes(1)), arguments: AccountStoreTests.Backend.allCases)
+    func sessionLookupsAmongManyReadsAllFinish(_ backend: AccountStoreTests.Backend) async throws {
+        let store = try await AccountStoreTests().store(backend)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let ann = try await store.addPlayer(name: "Ann", email: nil, at: now).id
+        try await store.createSession(tokenHash: "ann", player: ann, expiresAt: now + 3600, at: now)
+        let (sessions, players) = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for i in 0..<2_000 {
+                group.addTask {
+                    if i % 2 == 0 {
+                        return (
+                            try await store.session(tokenHash: "ann", at: now)?.player.id == ann ? 1 : 0, 0
+                        )
+                    }
+                    return (0, try await store.player(id: ann)?.name == "Ann" ? 1 : 0)
+                }
+            }
+            return try await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+        }
+        #expect(sessions == 1_000)
+        #expect(players == 1_000)
+    }
 }
