@@ -8,14 +8,30 @@ import VSHHost
 extension PostGISStore {
     // MARK: reading hunts
 
-    /// Every hunt with its stops, from the synced rows.
+    /// Every hunt with its stops, from the synced rows: read again only when a sync changed them
+    /// (`generation`, one short statement a call). A check-in that names its hunt asks for it.
     public func hunts() async throws -> [StoredHunt] {
-        try await read { db in try await self.loadHunts(db, id: nil) }
+        try await read { db in
+            let generation = try await self.generation(db)
+            if let kept = self.storedHunts.withLock({ $0 }), kept.generation == generation {
+                return kept.hunts
+            }
+            // Read after the generation: hunts newer than it are only read again next time.
+            let hunts = try await self.loadHunts(db, id: nil)
+            self.storedHunts.withLock { $0 = (generation, hunts) }
+            return hunts
+        }
     }
 
     /// One hunt with its stops, or nil.
     public func hunt(id: String) async throws -> StoredHunt? {
-        try await read { db in try await self.loadHunts(db, id: id).first }
+        try await hunts().first { $0.hunt.id == id }
+    }
+
+    /// The definitions' generation (`sync_state`), new at every sync.
+    func generation(_ db: PostgresConnection) async throws -> String {
+        try await db.query("SELECT value FROM sync_state WHERE key = 'generation'", logger: logger)
+            .collect().first?.decode(String.self) ?? ""
     }
 
     func loadHunts(_ db: PostgresConnection, id: String?) async throws -> [StoredHunt] {
@@ -108,10 +124,7 @@ extension PostGISStore {
     /// The hunts as the rules and scoring see them, read again only when a sync changed them
     /// (`generation`).
     func catalogue(_ db: PostgresConnection) async throws -> Catalogue {
-        let generation =
-            try await db.query("SELECT value FROM sync_state WHERE key = 'generation'", logger: logger)
-            .collect().first?.decode(String.self) ?? ""
-        return try await catalogue(db, generation: generation)
+        try await catalogue(db, generation: try await generation(db))
     }
 
     /// The hunts as of `generation`, read again only when it is not the cached one's.

@@ -32,6 +32,8 @@ public final class PostGISStore: LeagueStore {
     let pinned: PostgresConnection?
     /// Hunts as last read, with the `sync_state` generation they belong to.
     let huntCache = Mutex<(generation: String, catalogue: Catalogue)?>(nil)
+    /// Every hunt as `hunts()` answers, with the generation it was read under.
+    let storedHunts = Mutex<(generation: String, hunts: [StoredHunt])?>(nil)
     /// Session lookups in flight and waiting (`session(tokenHash:at:)`).
     let sessionLookups = SessionLookups<FoundSession>()
     /// How long a query waits for a pooled connection before answering "busy" (`withConnection`).

@@ -256,19 +256,7 @@ final class TransactionHistory: CheckInHistory {
 
     /// The definitions' token and files' fingerprint, read once a transaction (nil: no token).
     func definitionsToken() throws -> String? {
-        if definitions == nil {
-            // The token and the files' fingerprint: a vsh from before tokens that syncs other files
-            // changes the fingerprint, not the token.
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT (SELECT value FROM sync_state WHERE key = 'definitions'),
-                            (SELECT value FROM sync_state WHERE key = 'hunts')
-                        """))
-            let token: String? = row?[0]
-            let files: String? = row?[1]
-            definitions = .some(token.map { $0 + "|" + (files ?? "") })
-        }
+        if definitions == nil { definitions = .some(try SpatiaLiteStore.definitionsToken(db)) }
         return definitions ?? nil
     }
 
@@ -589,10 +577,29 @@ final class HuntCache: @unchecked Sendable {
     private var index: GeofenceIndex??
     /// The scoring catalog laid out for scoring's folds.
     private var layout: Scoring.Layout?
+    /// Every hunt as `SpatiaLiteStore.hunts()` answers.
+    private var stored: [StoredHunt]?
 
     /// Forgets what other definitions kept (the lock held).
     private func adopt(_ definitions: String) {
-        if token != definitions { (token, hunts, catalog, index, layout) = (definitions, [:], nil, nil, nil) }
+        if token != definitions {
+            (token, hunts, catalog, index, layout, stored) = (definitions, [:], nil, nil, nil, nil)
+        }
+    }
+
+    /// Every hunt kept for `definitions`, or nil.
+    func stored(definitions: String) -> [StoredHunt]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return token == definitions ? stored : nil
+    }
+
+    /// Keeps every hunt as read under `definitions`.
+    func keep(stored: [StoredHunt], definitions: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        adopt(definitions)
+        self.stored = stored
     }
 
     /// The scoring layout kept for `definitions`, or nil.

@@ -25,6 +25,30 @@ import VSHTestSupport
                         .path)
             }
         }
+
+        /// Two stores on one database, as two processes see one league (`vsh sync` while
+        /// `vsh serve` runs, or two instances).
+        func openTwo() async throws -> [any LeagueStore] {
+            switch self {
+            case .postGIS:
+                let url = try PostgresCluster.shared().database()
+                return [
+                    try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait),
+                    try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait),
+                ]
+            case .spatiaLite:
+                let path = try TestSupport.temporaryDirectory("vsh-store").appendingPathComponent(
+                    "vsh.sqlite"
+                ).path
+                return [try SpatiaLiteStore(path: path), try SpatiaLiteStore(path: path)]
+            }
+        }
+
+        /// Replaces the definitions through `store`.
+        func replace(_ store: any LeagueStore, with catalog: HuntCatalog) async throws {
+            if let store = store as? SpatiaLiteStore { try await store.replace(with: catalog) }
+            if let store = store as? PostGISStore { try await store.replace(with: catalog) }
+        }
     }
 
     /// Every point-in-polygon fixture of the corpus (40 predicate fixtures, 7
@@ -294,5 +318,61 @@ import VSHTestSupport
         #expect(plan.status == 0)
         #expect(plan.stdout.contains("stops_geom"), "\(plan.stdout)")
         #expect(!plan.stdout.contains("Seq Scan"), "\(plan.stdout)")
+    }
+}
+
+extension HuntStoreTests {
+    /// Hunts are kept decoded between calls (SpatiaLite's `HuntCache`, PostGIS's `storedHunts`): what `hunts()` and `hunt(id:)` answer
+    /// follows every change of the definitions, made through this store or through another one
+    /// on the same file (a `vsh sync` while `vsh serve` runs).
+    @Test(arguments: Backend.allCases) func keptHuntsFollowEveryChangeOfTheDefinitions(_ backend: Backend)
+        async throws
+    {
+        func square(_ lat: Double) -> Geofence {
+            Geofence(
+                Polygon(
+                    shell: try! LinearRing([
+                        Coordinate(unchecked: lat, 0), Coordinate(unchecked: lat, 0.001),
+                        Coordinate(unchecked: lat + 0.001, 0.001), Coordinate(unchecked: lat + 0.001, 0),
+                        Coordinate(unchecked: lat, 0),
+                    ])))
+        }
+        func catalog(_ version: Int) -> HuntCatalog {
+            HuntCatalog(
+                hunts: (0..<(4 - version)).map { h in
+                    Hunt(
+                        id: "hunt-\(h)", name: "Hunt \(h) v\(version)",
+                        stops: (0..<3).map { k in
+                            Stop(
+                                id: "s\(h)-\(k)", huntID: "hunt-\(h)", name: "Stop \(k) v\(version)",
+                                points: 10 * (version + 1), geofence: square(Double(h * 3 + k) / 100))
+                        })
+                })
+        }
+        func expectVersion(_ version: Int, in store: any LeagueStore) async throws {
+            let all = try await store.hunts()
+            #expect(all.map(\.hunt.id) == (0..<(4 - version)).map { "hunt-\($0)" })
+            for h in 0..<4 {
+                let one = try await store.hunt(id: "hunt-\(h)")
+                if h < 4 - version {
+                    #expect(one?.hunt.name == "Hunt \(h) v\(version)")
+                    #expect(one?.hunt.stops.map(\.name) == (0..<3).map { "Stop \($0) v\(version)" })
+                    let points = 10 * (version + 1)
+                    #expect(one?.hunt.stops.map(\.points) == [points, points, points])
+                } else {
+                    #expect(one == nil, "hunt-\(h) is gone in version \(version)")
+                }
+            }
+        }
+        let stores = try await backend.openTwo()
+        for version in 0..<3 {
+            // Through one store, then through the other: each store asks twice (the second
+            // answer is the kept one) and sees the other's change.
+            try await backend.replace(stores[version % 2], with: catalog(version))
+            for reader in stores {
+                try await expectVersion(version, in: reader)
+                try await expectVersion(version, in: reader)
+            }
+        }
     }
 }
