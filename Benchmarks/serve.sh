@@ -137,7 +137,7 @@ echo "vsh serve, $(date -u +%Y-%m-%d), $(nproc) cores ($(grep -m1 'model name' /
 echo
 echo "| what | rate | p50 | p99 | non-2xx | vsh's CPU a request | machine's CPU a request | notes |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
-echo "| device-fix check-ins, 200 players | $(fmt "${FIX[0]}")/s | ${FIX[1]} ms | ${FIX[2]} ms | ${FIX[3]} | ${FIX[6]} µs | ${FIX[7]} µs | ${FIX[5]} requests, each decided by the rules and recorded; $(python3 -c "print(round(${FIX[0]} / max(${PEER[0]}, 1), 3))")x nginx's static rate |"
+echo "| device-fix check-ins, 200 players, naming their hunt | $(fmt "${FIX[0]}")/s | ${FIX[1]} ms | ${FIX[2]} ms | ${FIX[3]} | ${FIX[6]} µs | ${FIX[7]} µs | ${FIX[5]} requests, each decided by the rules and recorded; $(python3 -c "print(round(${FIX[0]} / max(${PEER[0]}, 1), 3))")x nginx's static rate |"
 echo "| photo check-ins (${PHOTO_KB} KB JPEG + device fix) | $(fmt "${PHOTO[0]}")/s | ${PHOTO[1]} ms | ${PHOTO[2]} ms | ${PHOTO[3]} | ${PHOTO[6]} µs | ${PHOTO[7]} µs | ${PHOTO[5]} uploads streamed, read, hashed, stored, decided; $(python3 -c "print(round(${PHOTO[0]} / max(${FIX[0]}, 1), 2))")x the device-fix rate |"
 echo "| photo check-ins (${BIG_KB} KB JPEG, 2048 x 1536, + device fix), $BIG_CONNECTIONS connections, a fresh server | $(fmt "${BIG[0]}")/s | ${BIG[1]} ms | ${BIG[2]} ms | ${BIG[3]} | ${BIG[6]} µs | ${BIG[7]} µs | ${BIG[5]} uploads; the server's memory ${BIG_IDLE} MB idle, ${BIG_PEAK} MB at its peak (VmHWM) |"
 echo "| GET /v1/leaderboard ($BOARD_BYTES bytes) | $(fmt "${BOARD[0]}")/s | ${BOARD[1]} ms | ${BOARD[2]} ms | ${BOARD[3]} | ${BOARD[6]} µs | ${BOARD[7]} µs | cached until the next write; $(python3 -c "print(round(${BOARD[0]} / max(${PEER[0]}, 1), 2))")x nginx |"

@@ -1,5 +1,6 @@
 -- wrk: photo check-ins (a ~100 KB JPEG with GPS and the device fix), photos from VSH_BENCH_PHOTOS
--- (one file name a line), players' tokens from VSH_BENCH_TOKENS.
+-- (one file name a line), players' tokens from VSH_BENCH_TOKENS; at the Welcome sign, naming its hunt
+-- as the web app does.
 local common = dofile(os.getenv("VSH_BENCH_LUA") .. "/common.lua")
 local tokens = common.lines(os.getenv("VSH_BENCH_TOKENS"))
 local photos = {}
@@ -15,7 +16,7 @@ request = function()
   counter = counter + 1
   local n = counter + (offset or 0)
   local body = common.form("vshbenchphoto",
-    {{"lat", "36.082014"}, {"lon", "-115.172734"}, {"accuracy_m", "8"}, {"fix_time", fixTime}}, photos[(n % #photos) + 1])
+    {{"lat", "36.082014"}, {"lon", "-115.172734"}, {"accuracy_m", "8"}, {"fix_time", fixTime}, {"hunt", "strip-classics"}}, photos[(n % #photos) + 1])
   return common.checkin(tokens[(n % #tokens) + 1], "vshbenchphoto", body)
 end
 
