@@ -12,13 +12,13 @@ local places = {
 local counter = 0
 local fixTime = os.getenv("VSH_BENCH_FIX_TIME")
 
-function setup(thread) thread:set("offset", math.random(1, 1000)) end
+setup = common.setup
 
 request = function()
   counter = counter + 1
   local place = places[(counter % #places) + 1]
   local body = common.form("vshbench", {{"lat", place[1]}, {"lon", place[2]}, {"accuracy_m", "8"}, {"fix_time", fixTime}, {"hunt", place[3]}})
-  return common.checkin(tokens[((counter + (offset or 0)) % #tokens) + 1], "vshbench", body)
+  return common.checkin(tokens[((counter + (offset or 0)) % #tokens) + 1], "vshbench", body, (key_prefix or "bench-") .. counter)
 end
 
 done = common.done

@@ -20,11 +20,21 @@ function common.form(boundary, fields, photo)
   return body .. "--" .. boundary .. "--\r\n"
 end
 
-function common.checkin(token, boundary, body)
+-- A check-in as the web app sends it: with an Idempotency-Key of its own (`key`, unique in the run).
+function common.checkin(token, boundary, body, key)
   return wrk.format("POST", "/v1/checkins", {
     ["Authorization"] = "Bearer " .. token,
     ["Content-Type"] = "multipart/form-data; boundary=" .. boundary,
+    ["Idempotency-Key"] = key,
   }, body)
+end
+
+-- For each wrk thread, in `setup`: a number of its own, for keys unique in the run.
+local threads = 0
+function common.setup(thread)
+  threads = threads + 1
+  thread:set("offset", math.random(1, 1000))
+  thread:set("key_prefix", string.format("bench-%d-%d-", os.time(), threads))
 end
 
 function common.done(summary, latency, requests)

@@ -10,14 +10,14 @@ end
 local counter = 0
 local fixTime = os.getenv("VSH_BENCH_FIX_TIME")
 
-function setup(thread) thread:set("offset", math.random(1, 1000)) end
+setup = common.setup
 
 request = function()
   counter = counter + 1
   local n = counter + (offset or 0)
   local body = common.form("vshbenchphoto",
     {{"lat", "36.082014"}, {"lon", "-115.172734"}, {"accuracy_m", "8"}, {"fix_time", fixTime}, {"hunt", "strip-classics"}}, photos[(n % #photos) + 1])
-  return common.checkin(tokens[(n % #tokens) + 1], "vshbenchphoto", body)
+  return common.checkin(tokens[(n % #tokens) + 1], "vshbenchphoto", body, (key_prefix or "bench-") .. counter)
 end
 
 done = common.done

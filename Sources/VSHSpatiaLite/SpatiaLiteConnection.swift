@@ -107,11 +107,12 @@ final class SpatiaLiteDatabase: Sendable {
                 checkpointer = walCheckpointer
                 pool.writeWithoutTransaction { walCheckpointer.install(on: $0) }
                 writer = pool
-                // Plain SQL only (no SpatiaLite): the lookups every request makes.
+                // Plain SQL only (no SpatiaLite): the lookups every request makes. Without a memory
+                // map: a connection remaps the file at the start of a read when it grew, which under
+                // check-ins is nearly every read, and then faults in every page it touches again.
                 var here = Configuration()
                 here.busyMode = .timeout(busyTimeout)
                 here.readonly = true
-                here.prepareDatabase { try $0.execute(sql: "PRAGMA mmap_size = 268435456") }
                 hereReader = try DatabaseQueue(path: Self.plain(path), configuration: here)
             } else if let path {
                 writer = try DatabaseQueue(path: Self.plain(path), configuration: config)

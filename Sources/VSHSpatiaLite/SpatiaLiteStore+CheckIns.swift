@@ -114,11 +114,12 @@ extension SpatiaLiteStore {
                 if let claim = request.idempotency {
                     let text = claim.answer(recorded)
                     answer = text
-                    try db.execute(
+                    try db.cachedStatement(
                         sql: """
                             INSERT INTO idempotency_keys(player_id, key, fingerprint, checkin_id, answer)
                             VALUES (?, ?, ?, ?, ?)
-                            """,
+                            """
+                    ).execute(
                         arguments: [
                             request.submission.player.rawValue, claim.key, claim.fingerprint, recorded.id,
                             text,
@@ -142,14 +143,18 @@ extension SpatiaLiteStore {
 
     /// The answer kept under a player's retry key.
     public func idempotentAnswer(player: PlayerID, key: String) async throws -> IdempotentAnswer? {
-        try await read { db in try Self.idempotentAnswer(db, player: player, key: key) }
+        // In place: the web app sends a key with every check-in.
+        try database.readHere { db in try Self.idempotentAnswer(db, player: player, key: key) }
     }
 
     static func idempotentAnswer(_ db: Database, player: PlayerID, key: String) throws -> IdempotentAnswer? {
+        // A cached statement: preparing one runs GRDB's authorizer for each column (asked twice a
+        // check-in, as the web app sends a key with each).
         try Row.fetchOne(
-            db,
-            sql:
-                "SELECT checkin_id, fingerprint, answer FROM idempotency_keys WHERE player_id = ? AND key = ?",
+            db.cachedStatement(
+                sql:
+                    "SELECT checkin_id, fingerprint, answer FROM idempotency_keys WHERE player_id = ? AND key = ?"
+            ),
             arguments: [player.rawValue, key]
         ).map { IdempotentAnswer(checkInID: $0[0], fingerprint: $0[1], answer: $0[2]) }
     }
