@@ -716,6 +716,29 @@ public final class SpatiaLiteStore: LeagueStore {
                     """)
             try SpatiaLiteStore.rescoreAllTeams(db)
         }
+        migrator.registerMigration("v37-idempotency-rowid") { db in
+            // Retry keys in a rowid table, their (player, key) in an index: a key's row holds the
+            // whole answer (about 1.4 KB), which a WITHOUT ROWID table's page takes only up to
+            // about 1 KB of, so every key spilled into an overflow page of its own (131 MB for
+            // 28,000 keys) and every check-in wrote two pages at a random place. Now rows are
+            // appended, a few to a page, and the index holds only the keys.
+            try db.execute(
+                sql: """
+                    CREATE TABLE idempotency_keys_rowid (
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        key TEXT NOT NULL,
+                        fingerprint TEXT NOT NULL,
+                        checkin_id INTEGER NOT NULL REFERENCES checkins(id),
+                        answer TEXT NOT NULL,
+                        UNIQUE (player_id, key)
+                    );
+                    INSERT INTO idempotency_keys_rowid(player_id, key, fingerprint, checkin_id, answer)
+                        SELECT player_id, key, fingerprint, checkin_id, answer FROM idempotency_keys
+                        ORDER BY checkin_id;
+                    DROP TABLE idempotency_keys;
+                    ALTER TABLE idempotency_keys_rowid RENAME TO idempotency_keys;
+                    """)
+        }
         return migrator
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import VSHCore
 import VSHGeodesy
@@ -165,6 +166,80 @@ import VSHTestSupport
         #expect(try await store.players().count == 3)
         await #expect(throws: LeagueError.nameTaken(name: "jos\u{E9}")) {
             try await store.addPlayer(name: "jose\u{301}", email: nil, at: Date())
+        }
+    }
+}
+
+extension StoreTests {
+    /// Retry keys move to a rowid table when a league made before v37 opens: every key and its
+    /// answer is kept, a key is still remembered once per player, and the table holds each row
+    /// in its own page no more (a WITHOUT ROWID row of a whole answer spilled into an overflow page).
+    @Test func retryKeysMoveToARowidTableWithTheirAnswers() async throws {
+        let path = folder.appendingPathComponent("keys.sqlite").path
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let answer = String(repeating: "a long answer ", count: 100)
+        func request(_ player: PlayerID, _ key: String) -> CheckInRequest {
+            CheckInRequest(
+                submission: Submission(
+                    player: player,
+                    evidence: .device(
+                        position: Coordinate(unchecked: 36.1, -115.1), time: t0, accuracyMeters: 5),
+                    huntID: nil, receivedAt: t0),
+                photoFile: nil,
+                idempotency: IdempotencyClaim(key: key, fingerprint: "fp-\(key)") { "#\($0.id) \(answer)" })
+        }
+        let decide: CheckInDecider = { _, _ in
+            Decision(verdict: .rejected, rules: [], hunt: nil, stop: nil, points: 0, fix: nil)
+        }
+        var kept: [String: IdempotentAnswer] = [:]
+        let ann: PlayerID
+        do {
+            let store = try SpatiaLiteStore(path: path)
+            ann = try await store.addPlayer(name: "Ann", email: nil, at: t0).id
+            let bo = try await store.addPlayer(name: "Bo", email: nil, at: t0).id
+            _ = try await store.recordGroup(
+                [request(ann, "k1"), request(bo, "k1"), request(ann, "k2")], decide: decide)
+            for (player, key) in [(ann, "k1"), (bo, "k1"), (ann, "k2")] {
+                let found = try #require(await store.idempotentAnswer(player: player, key: key))
+                kept["\(player.rawValue)|\(key)"] = found
+            }
+            // As version 36 kept them.
+            try await store.executeForTesting(
+                """
+                CREATE TABLE old_keys (
+                    player_id INTEGER NOT NULL REFERENCES players(id), key TEXT NOT NULL,
+                    fingerprint TEXT NOT NULL, checkin_id INTEGER NOT NULL REFERENCES checkins(id),
+                    answer TEXT NOT NULL, PRIMARY KEY (player_id, key)) WITHOUT ROWID;
+                INSERT INTO old_keys SELECT player_id, key, fingerprint, checkin_id, answer FROM idempotency_keys;
+                DROP TABLE idempotency_keys;
+                ALTER TABLE old_keys RENAME TO idempotency_keys;
+                DELETE FROM grdb_migrations WHERE identifier = 'v37-idempotency-rowid';
+                """)
+        }
+        let store = try SpatiaLiteStore(path: path)
+        let schema = try await DatabaseQueue(path: path).read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'idempotency_keys'")
+        }
+        #expect(schema?.contains("WITHOUT ROWID") == false)
+        #expect(schema?.contains("UNIQUE (player_id, key)") == true)
+        #expect(kept.count == 3)
+        for (slot, answer) in kept {
+            let parts = slot.split(separator: "|")
+            let player = PlayerID(Int64(parts[0])!)
+            #expect(
+                try await store.idempotentAnswer(player: player, key: String(parts[1])) == answer, "\(slot)")
+        }
+        // Remembered: the same key again is a repeat; a new one is recorded.
+        let later = try await store.recordGroup([request(ann, "k1"), request(ann, "k3")], decide: decide)
+        guard case .repeated(let again) = later[0], case .recorded = later[1] else {
+            Issue.record("expected a repeat, then a new check-in: \(later)")
+            return
+        }
+        #expect(again == kept["\(ann.rawValue)|k1"])
+        await #expect(throws: (any Error).self) {
+            try await store.executeForTesting(
+                "INSERT INTO idempotency_keys SELECT player_id, key, fingerprint, checkin_id, answer FROM idempotency_keys LIMIT 1"
+            )
         }
     }
 }
