@@ -6,7 +6,8 @@
 # bench-data/pg (initdb, loopback, durable: fsync and synchronous_commit on, as SQLite's FULL).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-BIN=.build/release/vsh
+# VSH_BENCH_BIN measures another build of vsh (the build before a change, run beside this one).
+BIN=${VSH_BENCH_BIN:-.build/release/vsh}
 PG=/usr/lib/postgresql/15/bin
 D=bench-data/postgis
 CONNECTIONS=${VSH_BENCH_CONNECTIONS:-64}
@@ -17,7 +18,8 @@ export VSH_BENCH_FIX_TIME=2026-11-21T19:59:00Z VSH_BENCH_LUA=$PWD/Benchmarks/wrk
 RELEASE_FLAGS=$(make -s --no-print-directory release-flags)
 # The two programs only: a release build of every target would build the tests' support library,
 # which needs the toolchain's test framework.
-{ swift build $RELEASE_FLAGS --product vsh && swift build $RELEASE_FLAGS --product vsh-master; } >/dev/null || exit 1
+{ [ -n "${VSH_BENCH_BIN:-}" ] || swift build $RELEASE_FLAGS --product vsh; } >/dev/null || exit 1
+swift build $RELEASE_FLAGS --product vsh-master >/dev/null || exit 1
 rm -rf "$D" && mkdir -p "$D"
 AS=()
 if [ "$(id -u)" = 0 ]; then chown postgres "$D"; AS=(runuser -u postgres --); fi
