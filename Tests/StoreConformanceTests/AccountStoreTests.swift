@@ -154,20 +154,9 @@ import VSHTestSupport
         let ann = try await store.addPlayer(name: "Ann", email: nil, at: t0)
         let bo = try await store.addPlayer(name: "Bo", email: nil, at: t0)
         func request(_ player: PlayerID, _ key: String?) -> CheckInRequest {
-            CheckInRequest(
-                submission: Submission(
-                    player: player,
-                    evidence: .device(
-                        position: Coordinate(unchecked: 36.1, -115.1), time: t0, accuracyMeters: 5),
-                    huntID: nil, receivedAt: t0),
-                photoFile: nil,
-                idempotency: key.map {
-                    IdempotencyClaim(key: $0, fingerprint: "fp-\($0)") { "answer #\($0.id)" }
-                })
+            keyedCheckIn(player, key, at: t0) { "answer #\($0.id)" }
         }
-        let decide: CheckInDecider = { _, _ in
-            Decision(verdict: .rejected, rules: [], hunt: nil, stop: nil, points: 0, fix: nil)
-        }
+        let decide = rejectingEverything
         let first = try await store.recordGroup(
             [request(ann.id, "k1"), request(ann.id, "k1"), request(bo.id, "k1"), request(ann.id, nil)],
             decide: decide)

@@ -179,18 +179,9 @@ extension StoreTests {
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         let answer = String(repeating: "a long answer ", count: 100)
         func request(_ player: PlayerID, _ key: String) -> CheckInRequest {
-            CheckInRequest(
-                submission: Submission(
-                    player: player,
-                    evidence: .device(
-                        position: Coordinate(unchecked: 36.1, -115.1), time: t0, accuracyMeters: 5),
-                    huntID: nil, receivedAt: t0),
-                photoFile: nil,
-                idempotency: IdempotencyClaim(key: key, fingerprint: "fp-\(key)") { "#\($0.id) \(answer)" })
+            keyedCheckIn(player, key, at: t0) { "#\($0.id) \(answer)" }
         }
-        let decide: CheckInDecider = { _, _ in
-            Decision(verdict: .rejected, rules: [], hunt: nil, stop: nil, points: 0, fix: nil)
-        }
+        let decide = rejectingEverything
         var kept: [String: IdempotentAnswer] = [:]
         let ann: PlayerID
         do {
