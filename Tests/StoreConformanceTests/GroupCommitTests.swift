@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VSHCore
 import VSHEngine
@@ -171,6 +172,44 @@ import VSHTestSupport
 
     /// Where several groups may be in flight (PostgreSQL), a player's check-ins never are in two
     /// of them, and none overtakes an earlier one of the same player.
+    /// Groups are decided at the writer's priority, not at the priority of the requests waiting for
+    /// them (requests at low priority here; the server's run at the default one): the writer is the
+    /// one serial stage, and at the requests' priority its next group queued behind their tasks.
+    @Test func groupsAreDecidedAtTheWritersPriorityWhateverTheRequests() async throws {
+        let seen = PrioritySeen()
+        var verifier = Verifier()
+        verifier.rules.append(PriorityRecordingRule(seen: seen))
+        let store = MemoryStore()
+        let t0 = Self.t0
+        var players: [PlayerID] = []
+        for i in 0..<6 {
+            players.append(try await store.addPlayer(name: "Player \(i)", email: nil, at: t0).id)
+        }
+        let group = GroupCommit(store: store, verifier: verifier)
+        let answered = try await withThrowingTaskGroup(of: Bool.self) { tasks in
+            for (n, player) in players.enumerated() {
+                tasks.addTask(priority: .low) {
+                    let request = CheckInRequest(
+                        submission: Submission(
+                            player: player,
+                            evidence: .device(
+                                position: Coordinate(unchecked: 36.1, -115.1), time: t0 + Double(n),
+                                accuracyMeters: 5),
+                            huntID: nil, receivedAt: t0 + 60),
+                        photoFile: nil)
+                    if case .recorded = try await group.submit(request) { return true }
+                    return false
+                }
+            }
+            return try await tasks.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(answered == players.count)
+        let priorities = seen.priorities
+        #expect(priorities.count == players.count)
+        #expect(priorities.allSatisfy { $0 == GroupCommit.priority }, "decided at \(priorities)")
+        #expect(GroupCommit.priority > .medium)
+    }
+
     @Test func aPlayersCheckInsStayInArrivalOrderAcrossGroupsInFlight() {
         let (a, b, c, d) = (PlayerID(1), PlayerID(2), PlayerID(3), PlayerID(4))
         // Nothing in flight: the first ones, in order, up to the limit.
@@ -184,5 +223,23 @@ import VSHTestSupport
         #expect(GroupCommit.select([b, c, d, b], busy: [d], maxGroup: 10) == [0, 1, 3])
         // Everyone waiting is busy: no group.
         #expect(GroupCommit.select([a, a], busy: [a], maxGroup: 10).isEmpty)
+    }
+}
+
+/// The priorities a rule was checked at.
+final class PrioritySeen: Sendable {
+    private let seen = Mutex<[TaskPriority]>([])
+    func record(_ priority: TaskPriority) { seen.withLock { $0.append(priority) } }
+    var priorities: [TaskPriority] { seen.withLock { $0 } }
+}
+
+/// A test-only rule that passes every check-in and notes the priority of the task deciding it.
+struct PriorityRecordingRule: VerificationRule {
+    let seen: PrioritySeen
+    var rule: Rule { Rule(rawValue: "priority_seen") }
+
+    func check(_ context: inout VerificationContext) -> RuleResult {
+        seen.record(Task.currentPriority)
+        return RuleResult(rule, .passed, "noted")
     }
 }
