@@ -30,15 +30,14 @@ public actor GroupCommit {
     /// Requests answered, for tests and diagnostics.
     public private(set) var requests = 0
 
-    /// The priority groups are decided and written at, whatever the priority of the requests they
-    /// answer. The writer is the one serial stage of a server: each group waits for the one before
-    /// it, and every request waits for its group. At the requests' own priority, a group's task and
-    /// its return from the database's queue waited in Swift's queue behind the requests' tasks
-    /// (reading, authenticating and answering them), and the writer stood idle meanwhile. At a
-    /// higher priority they go to a queue of their own, taken first. (On two cores, device-fix check-ins as
-    /// the web app sends them went from 3,490-3,909/s to 4,330-4,352/s, p99 from 28-31 ms to 25-27 ms:
-    /// docs/speed.md, "Speed round 3", fifth session.)
-    public static let priority = TaskPriority.high
+    /// The priority groups are decided and written at (`store.groupPriority`), or nil for the
+    /// priority of the request that started the group. The writer is the one serial stage of a
+    /// server: each group waits for the one before it, and every request waits for its group. On
+    /// SQLite, at the requests' own priority, a group's task and its return from the database's
+    /// queue waited in Swift's queue behind the requests' tasks (reading, authenticating and
+    /// answering them), and the writer stood idle meanwhile; at a higher priority they go to a queue
+    /// of their own, taken first (docs/speed.md, "Speed round 3", fifth session).
+    public nonisolated let priority: TaskPriority?
 
     /// A group commit over `store`, deciding with `verifier`, at most `maxGroup` a transaction and
     /// `store.concurrentGroups` transactions at once.
@@ -47,6 +46,7 @@ public actor GroupCommit {
         self.verifier = verifier
         self.maxGroup = max(1, maxGroup)
         self.writers = max(1, store.concurrentGroups)
+        self.priority = store.groupPriority
     }
 
     /// Queues a check-in and returns once the transaction that holds it is committed.
@@ -63,7 +63,7 @@ public actor GroupCommit {
         while inFlight < writers, let group = nextGroup() {
             inFlight += 1
             for entry in group { busy[entry.request.submission.player, default: 0] += 1 }
-            Task(priority: Self.priority) { await self.write(group) }
+            Task(priority: priority) { await self.write(group) }
         }
     }
 

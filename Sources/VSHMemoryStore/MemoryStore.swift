@@ -586,6 +586,10 @@ public actor MemoryStore: LeagueStore {
         return try submissions.map { try recordOne($0.submission, photoFile: $0.photoFile, decide: decide) }
     }
 
+    /// Groups are decided at high priority: this actor is the one writer, as SQLite's queue is
+    /// (`CheckInStore.groupPriority`).
+    public nonisolated var groupPriority: TaskPriority? { .high }
+
     /// Decides and records a group in order, as one transaction; retry keys as in SpatiaLite.
     public func recordGroup(_ requests: [CheckInRequest], decide: @escaping CheckInDecider) throws
         -> [CheckInOutcome]

@@ -44,6 +44,10 @@ extension SpatiaLiteStore {
         }
     }
 
+    /// Groups are decided at high priority: SQLite's one writer is the service's serial stage, and a
+    /// group is two hops to its queue and back (`CheckInStore.groupPriority`).
+    public var groupPriority: TaskPriority? { .high }
+
     /// Decides and records a group in one IMMEDIATE transaction: one durable commit. Retry keys are
     /// looked up and kept inside it, so two requests with one key record one check-in.
     public func recordGroup(_ requests: [CheckInRequest], decide: @escaping CheckInDecider) async throws

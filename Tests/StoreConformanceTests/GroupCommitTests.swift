@@ -172,9 +172,10 @@ import VSHTestSupport
 
     /// Where several groups may be in flight (PostgreSQL), a player's check-ins never are in two
     /// of them, and none overtakes an earlier one of the same player.
-    /// Groups are decided at the writer's priority, not at the priority of the requests waiting for
-    /// them (requests at low priority here; the server's run at the default one): the writer is the
-    /// one serial stage, and at the requests' priority its next group queued behind their tasks.
+    /// Groups are decided at the priority the store asks for (high, for the memory store as for
+    /// SQLite), not at the priority of the requests waiting for them (low here; the server's run at
+    /// the default one): the writer is the one serial stage, and at the requests' priority its next
+    /// group queued behind their tasks.
     @Test func groupsAreDecidedAtTheWritersPriorityWhateverTheRequests() async throws {
         let seen = PrioritySeen()
         var verifier = Verifier()
@@ -206,8 +207,9 @@ import VSHTestSupport
         #expect(answered == players.count)
         let priorities = seen.priorities
         #expect(priorities.count == players.count)
-        #expect(priorities.allSatisfy { $0 == GroupCommit.priority }, "decided at \(priorities)")
-        #expect(GroupCommit.priority > .medium)
+        #expect(priorities.allSatisfy { $0 == store.groupPriority }, "decided at \(priorities)")
+        #expect(store.groupPriority == .high)
+        #expect(group.priority == .high)
     }
 
     @Test func aPlayersCheckInsStayInArrivalOrderAcrossGroupsInFlight() {

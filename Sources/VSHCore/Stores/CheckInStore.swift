@@ -74,11 +74,20 @@ public protocol CheckInStore: Sendable {
     /// How many `recordGroup` transactions may run at once: 1 where the database has one writer
     /// (SQLite); more where each group locks only its own players and photos (PostgreSQL).
     var concurrentGroups: Int { get }
+
+    /// The priority group commit decides and writes groups at, or nil for the priority of the
+    /// requests waiting for them. A store whose group is a few hops to a writer of its own (SQLite's
+    /// queue, an actor) says `.high`, so that the one serial stage does not wait in Swift's queue
+    /// behind the requests' tasks; one whose group awaits the network at every statement
+    /// (PostgreSQL) keeps the requests' priority, as its work would otherwise crowd theirs out.
+    var groupPriority: TaskPriority? { get }
 }
 
 extension CheckInStore {
     /// One group at a time, unless the store says otherwise.
     public var concurrentGroups: Int { 1 }
+    /// The requests' priority, unless the store says otherwise.
+    public var groupPriority: TaskPriority? { nil }
 }
 
 /// A client's retry key for one check-in (`Idempotency-Key`): the first answer is kept with the
