@@ -27,14 +27,7 @@ import VSHTestSupport
                 tasks.addTask {
                     // The 41st names a player nobody registered.
                     let player = n == 40 ? PlayerID(999) : known[n % known.count]
-                    let request = CheckInRequest(
-                        submission: Submission(
-                            player: player,
-                            evidence: .device(
-                                position: Coordinate(unchecked: 36.1, -115.1), time: t0 + Double(n),
-                                accuracyMeters: 5),
-                            huntID: nil, receivedAt: t0 + 60),
-                        photoFile: nil)
+                    let request = Self.deviceFix(player, n, from: t0)
                     do {
                         guard case .recorded(let recorded, _) = try await group.submit(request) else {
                             return (n, nil)
@@ -66,6 +59,17 @@ import VSHTestSupport
     }
 
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// The `n`th of a run of device-fix check-ins away from every stop, `n` seconds after `t0`.
+    static func deviceFix(_ player: PlayerID, _ n: Int, from t0: Date) -> CheckInRequest {
+        CheckInRequest(
+            submission: Submission(
+                player: player,
+                evidence: .device(
+                    position: Coordinate(unchecked: 36.1, -115.1), time: t0 + Double(n), accuracyMeters: 5),
+                huntID: nil, receivedAt: t0 + 60),
+            photoFile: nil)
+    }
 
     /// A store of `backend` with the shipped hunts published at `t0`, and the hunts' files.
     static func published(_ backend: AccountStoreTests.Backend) async throws
@@ -190,14 +194,7 @@ import VSHTestSupport
         let answered = try await withThrowingTaskGroup(of: Bool.self) { tasks in
             for (n, player) in players.enumerated() {
                 tasks.addTask(priority: .low) {
-                    let request = CheckInRequest(
-                        submission: Submission(
-                            player: player,
-                            evidence: .device(
-                                position: Coordinate(unchecked: 36.1, -115.1), time: t0 + Double(n),
-                                accuracyMeters: 5),
-                            huntID: nil, receivedAt: t0 + 60),
-                        photoFile: nil)
+                    let request = Self.deviceFix(player, n, from: t0)
                     if case .recorded = try await group.submit(request) { return true }
                     return false
                 }
