@@ -95,17 +95,30 @@ run() { # run wrk-args...: one wrk run, its RESULT line parsed into R_* variable
   R_machine_us=$(python3 -c "print(round(($m1 - $m0) * 1e6 / $TICK / max($R_requests, 1)))")
 }
 
+# Memory: VmHWM counts the pages of mapped files the process touched (the league, read through its
+# memory map, and the program itself), which the kernel's page cache holds and can drop. The process's
+# own memory (RssAnon) is sampled every 0.1 s while wrk runs: its peak is what requests cost.
+anon_sampler() { # anon_sampler PID FILE: RssAnon in kB, every 0.1 s, until the process ends
+  while [ -r "/proc/$1/status" ]; do awk '/RssAnon/ {print $2}' "/proc/$1/status" 2>/dev/null; sleep 0.1; done > "$2"
+}
+anon_peak() { sort -n "$1" | tail -n 1 | awk '{print int($1 / 1024)}'; } # anon_peak FILE: MB
+file_mb() { awk '/RssFile/ {print int($2 / 1024)}' "/proc/$1/status"; }
+anon_sampler $PID "$D/anon.txt" &
+SAMPLER=$!
+
 run -s Benchmarks/wrk/checkin.lua "$BASE" || exit 1
 FIX=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
 run -s Benchmarks/wrk/upload.lua "$BASE" || exit 1
 PHOTO=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
 RSS_PEAK=$(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$PID/status)
+RSS_FILE=$(file_mb $PID)
 curl -s "$BASE/v1/leaderboard" > "$D/nginx/html/leaderboard.json"
 BOARD_BYTES=$(stat -c %s "$D/nginx/html/leaderboard.json")
 run -s Benchmarks/wrk/get.lua "$BASE/v1/leaderboard" || exit 1
 BOARD=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
 RECORDED=$(python3 -c "import sqlite3; print(sqlite3.connect('$D/vsh.sqlite').execute('SELECT COUNT(*) FROM checkins').fetchone()[0])")
 kill -TERM $PID; wait $PID; STOP_STATUS=$?
+wait $SAMPLER 2>/dev/null; ANON_PEAK=$(anon_peak "$D/anon.txt")
 
 # 2 MB photos, on a fresh server (so that its memory high-water mark is theirs), fewer connections:
 # the rate, the latencies and the peak memory of the process (VmHWM).
@@ -116,12 +129,16 @@ for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve-2mb.out" 2>/dev/null
 BASE=$(sed -n 's/^listening on //p' "$D/serve-2mb.out")
 [ -n "$BASE" ] || { echo "vsh serve did not start" >&2; kill $PID; exit 1; }
 BIG_IDLE=$(awk '/VmRSS/ {print int($2 / 1024)}' /proc/$PID/status)
+anon_sampler $PID "$D/anon-2mb.txt" &
+SAMPLER=$!
 SAVED_CONNECTIONS=$CONNECTIONS; CONNECTIONS=$BIG_CONNECTIONS
 VSH_BENCH_PHOTOS=$PWD/$D/photos-2mb/list.txt run -s Benchmarks/wrk/upload.lua "$BASE" || exit 1
 CONNECTIONS=$SAVED_CONNECTIONS
 BIG=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
 BIG_PEAK=$(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$PID/status)
+BIG_FILE=$(file_mb $PID)
 kill -TERM $PID; wait $PID
+wait $SAMPLER 2>/dev/null; BIG_ANON_PEAK=$(anon_peak "$D/anon-2mb.txt")
 
 # nginx: the same bytes as a static file, same connections, same duration.
 NGINX_PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
@@ -139,8 +156,8 @@ echo "| what | rate | p50 | p99 | non-2xx | vsh's CPU a request | machine's CPU 
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 echo "| device-fix check-ins, 200 players, naming their hunt | $(fmt "${FIX[0]}")/s | ${FIX[1]} ms | ${FIX[2]} ms | ${FIX[3]} | ${FIX[6]} µs | ${FIX[7]} µs | ${FIX[5]} requests, each decided by the rules and recorded; $(python3 -c "print(round(${FIX[0]} / max(${PEER[0]}, 1), 3))")x nginx's static rate |"
 echo "| photo check-ins (${PHOTO_KB} KB JPEG + device fix) | $(fmt "${PHOTO[0]}")/s | ${PHOTO[1]} ms | ${PHOTO[2]} ms | ${PHOTO[3]} | ${PHOTO[6]} µs | ${PHOTO[7]} µs | ${PHOTO[5]} uploads streamed, read, hashed, stored, decided; $(python3 -c "print(round(${PHOTO[0]} / max(${FIX[0]}, 1), 2))")x the device-fix rate |"
-echo "| photo check-ins (${BIG_KB} KB JPEG, 2048 x 1536, + device fix), $BIG_CONNECTIONS connections, a fresh server | $(fmt "${BIG[0]}")/s | ${BIG[1]} ms | ${BIG[2]} ms | ${BIG[3]} | ${BIG[6]} µs | ${BIG[7]} µs | ${BIG[5]} uploads; the server's memory ${BIG_IDLE} MB idle, ${BIG_PEAK} MB at its peak (VmHWM) |"
+echo "| photo check-ins (${BIG_KB} KB JPEG, 2048 x 1536, + device fix), $BIG_CONNECTIONS connections, a fresh server | $(fmt "${BIG[0]}")/s | ${BIG[1]} ms | ${BIG[2]} ms | ${BIG[3]} | ${BIG[6]} µs | ${BIG[7]} µs | ${BIG[5]} uploads; the server's memory ${BIG_IDLE} MB idle, ${BIG_PEAK} MB at its peak (VmHWM), of which ${BIG_FILE} MB mapped files; its own memory (RssAnon) at most ${BIG_ANON_PEAK} MB |"
 echo "| GET /v1/leaderboard ($BOARD_BYTES bytes) | $(fmt "${BOARD[0]}")/s | ${BOARD[1]} ms | ${BOARD[2]} ms | ${BOARD[3]} | ${BOARD[6]} µs | ${BOARD[7]} µs | cached until the next write; $(python3 -c "print(round(${BOARD[0]} / max(${PEER[0]}, 1), 2))")x nginx |"
 echo "| nginx, the same bytes as a static file | $(fmt "${PEER[0]}")/s | ${PEER[1]} ms | ${PEER[2]} ms | ${PEER[3]} | | ${PEER[7]} µs | 2 workers, no access log |"
 echo
-echo "start-up to listening: ${STARTUP_MS} ms; memory: ${RSS_IDLE} MB idle, ${RSS_PEAK} MB peak under load; check-ins in the database afterwards: $RECORDED; exit after SIGTERM: $STOP_STATUS"
+echo "start-up to listening: ${STARTUP_MS} ms; memory: ${RSS_IDLE} MB idle, ${RSS_PEAK} MB peak under load (VmHWM), of which ${RSS_FILE} MB mapped files (the league read through its memory map, the program), its own (RssAnon) at most ${ANON_PEAK} MB; check-ins in the database afterwards: $RECORDED; exit after SIGTERM: $STOP_STATUS"
