@@ -46,7 +46,9 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CProj", providers: [.apt(["libproj-dev"])]),
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libxml2 too is loaded on first use; its headers are in a folder of their own, given to
+        // VSHXML below (pkg-config, which would give it, would also link the library).
+        .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"])]),
         // QR codes of join codes and stop codes (Debian's libqrencode).
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
@@ -67,7 +69,9 @@ let package = Package(
         // HEIC/HEIF photos (the iPhone camera's format) through libheif: the only importer of it.
         .target(name: "VSHHEIF", dependencies: ["CHEIF", "CLazyLoad"], swiftSettings: strictSettings),
         // GPX 1.0/1.1 and KML 2.2, streamed through libxml2's reader.
-        .target(name: "VSHXML", dependencies: ["VSHCore", "CLibXML2"], swiftSettings: strictSettings),
+        .target(
+            name: "VSHXML", dependencies: ["VSHCore", "CLibXML2", "CLazyLoad"],
+            swiftSettings: strictSettings + [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]),
         // What vsh reads from its host at the edges, as the core's values: a folder of hunt files,
         // the environment (`VSH_BUSY_TIMEOUT`). The core itself does no I/O.
         .target(name: "VSHHost", dependencies: ["VSHCore"], swiftSettings: strictSettings),

@@ -24,11 +24,11 @@ enum GPXSAXParser {
             builder = GPXBuilder(handle: handle)
         }
 
-        var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+        var line: Int { context.map { Int(vsh_xmlSAX2GetLineNumber($0)) } ?? 0 }
 
         /// Stops the parser when the handler threw.
         mutating func stopIfThrown() {
-            if builder.thrown != nil, let context { xmlStopParser(context) }
+            if builder.thrown != nil, let context { vsh_xmlStopParser(context) }
         }
     }
 
@@ -53,7 +53,8 @@ enum GPXSAXParser {
 
     /// Reads the open file `file` (at its start) for `path`.
     static func read(file: Int32, path: String, _ handle: (GPXEvent) throws -> Void) throws -> String? {
-        try withoutActuallyEscaping(handle) { escapable in
+        XMLLibrary.loaded
+        return try withoutActuallyEscaping(handle) { escapable in
             let pointer = UnsafeMutablePointer<State>.allocate(capacity: 1)
             pointer.initialize(to: State(handle: escapable))
             defer {
@@ -100,13 +101,13 @@ enum GPXSAXParser {
             }
             let savedHandler = vsh_xml_silence()
             defer { vsh_xml_restore(savedHandler) }
-            guard let context = xmlCreatePushParserCtxt(&sax, pointer, nil, 0, path) else {
+            guard let context = vsh_xmlCreatePushParserCtxt(&sax, pointer, nil, 0, path) else {
                 throw XMLFileError.unreadable(file: path)
             }
-            defer { xmlFreeParserCtxt(context) }
+            defer { vsh_xmlFreeParserCtxt(context) }
             pointer.pointee.context = context
             let state = pointer
-            _ = xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+            _ = vsh_xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
             var total = 0
             var attributeGuard = AttributeGuard()
             let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
@@ -118,15 +119,15 @@ enum GPXSAXParser {
                 let terminate: Int32 = count == 0 ? 1 : 0
                 guard attributeGuard.scan(data) else {
                     throw XMLFileError.malformed(
-                        file: path, line: max(1, Int(xmlSAX2GetLineNumber(context))),
+                        file: path, line: max(1, Int(vsh_xmlSAX2GetLineNumber(context))),
                         message: "an element with more than \(AttributeGuard.maxAttributes) attributes")
                 }
-                let code = xmlParseChunk(
+                let code = vsh_xmlParseChunk(
                     context, data.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count), terminate)
                 // Some failures (text that cannot be converted from its declared encoding) reach no
                 // error callback: the parser just stops. They are errors all the same.
                 if code != 0 && state.pointee.builder.thrown == nil && state.pointee.errorMessage == nil {
-                    state.pointee.errorLine = max(1, Int(xmlSAX2GetLineNumber(context)))
+                    state.pointee.errorLine = max(1, Int(vsh_xmlSAX2GetLineNumber(context)))
                     state.pointee.errorMessage = Self.message(forCode: code)
                 }
                 if count == 0 { break }
@@ -189,20 +190,20 @@ enum GPXSAXParser {
         let outcome = state.builder.start(
             UnsafeBufferPointer(start: localname, count: strlen(localname)),
             Attributes(list: attributes, count: attributeCount),
-            line: { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 })
+            line: { context.map { Int(vsh_xmlSAX2GetLineNumber($0)) } ?? 0 })
         switch outcome {
         case .going: state.stopIfThrown()
         case .tooDeep:
             if state.errorMessage == nil {
                 state.errorMessage = "elements nested deeper than \(GPXBuilder.maxDepth) levels"
                 if let context {
-                    state.errorLine = Int(xmlSAX2GetLineNumber(context))
-                    xmlStopParser(context)
+                    state.errorLine = Int(vsh_xmlSAX2GetLineNumber(context))
+                    vsh_xmlStopParser(context)
                 }
             }
         case .wrongRoot:
             state.errorMessage = "wrong root"
-            if let context { xmlStopParser(context) }
+            if let context { vsh_xmlStopParser(context) }
         }
     }
 }

@@ -29,6 +29,21 @@ public enum XMLFileError: Error, Equatable, Sendable, CustomStringConvertible, C
     }
 }
 
+/// libxml2, which the shim loads on first use rather than at the process's start: checked once,
+/// before the first parse. A machine without it stops the command with one line and exit status
+/// 69, as for PROJ (it is installed with vsh: Debian's libxml2).
+enum XMLLibrary {
+    static let loaded: Void = {
+        if let error = vsh_xml_load_error() {
+            FileHandle.standardError.write(
+                Data(
+                    "vsh: libxml2 cannot be loaded (\(String(cString: error))); install it (Debian: libxml2)\n"
+                        .utf8))
+            exit(69)
+        }
+    }()
+}
+
 /// A pull loop over libxml2's `xmlTextReader`: element starts, text and ends in
 /// document order, with local names (namespaces ignored) and line numbers.
 /// Memory stays flat whatever the file's size; entities are not expanded and
@@ -52,18 +67,19 @@ final class XMLStream {
 
     init(path: String, expectedRoot: String) throws {
         self.path = path
+        XMLLibrary.loaded
         savedHandler = vsh_xml_silence()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
             RegularFile.check(path), FileManager.default.isReadableFile(atPath: path),
-            let reader = xmlReaderForFile(
+            let reader = vsh_xmlReaderForFile(
                 path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
         else {
             vsh_xml_restore(savedHandler)
             throw XMLFileError.unreadable(file: path)
         }
         self.reader = reader
-        xmlTextReaderSetStructuredErrorHandler(
+        vsh_xmlTextReaderSetStructuredErrorHandler(
             reader,
             { context, error in
                 guard let context, let error else { return }
@@ -82,7 +98,7 @@ final class XMLStream {
     private let expectedRoot: String
 
     deinit {
-        xmlFreeTextReader(reader)
+        vsh_xmlFreeTextReader(reader)
         vsh_xml_restore(savedHandler)
     }
 
@@ -93,7 +109,7 @@ final class XMLStream {
 
     /// The value of an attribute of the element just started.
     func attribute(_ name: String) -> String? {
-        guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
+        guard let value = vsh_xmlTextReaderGetAttribute(reader, name) else { return nil }
         defer { vsh_xml_free(value) }
         return String(cString: value)
     }
@@ -101,16 +117,16 @@ final class XMLStream {
     /// Reads to the end, calling `handle` for each event after the root element's start.
     func run(_ handle: (Event) throws -> Void) throws {
         while true {
-            let status = xmlTextReaderRead(reader)
+            let status = vsh_xmlTextReaderRead(reader)
             if status == 0 { break }
             if status < 0 || errors.message != nil {
                 throw XMLFileError.malformed(
-                    file: path, line: errors.line ?? Int(xmlTextReaderGetParserLineNumber(reader)),
+                    file: path, line: errors.line ?? Int(vsh_xmlTextReaderGetParserLineNumber(reader)),
                     message: errors.message ?? "unreadable XML")
             }
-            switch xmlTextReaderNodeType(reader) {
+            switch vsh_xmlTextReaderNodeType(reader) {
             case 1:
-                let name = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+                let name = vsh_xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
                 if root == nil {
                     root = name
                     guard name == expectedRoot else {
@@ -121,13 +137,17 @@ final class XMLStream {
                 }
                 // The node's own line: the parser itself may already be further on.
                 let line =
-                    xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) }
-                    ?? Int(xmlTextReaderGetParserLineNumber(reader))
-                try handle(.start(name: name, line: line, isEmpty: xmlTextReaderIsEmptyElement(reader) == 1))
+                    vsh_xmlTextReaderCurrentNode(reader).map { Int(vsh_xmlGetLineNo($0)) }
+                    ?? Int(vsh_xmlTextReaderGetParserLineNumber(reader))
+                try handle(
+                    .start(name: name, line: line, isEmpty: vsh_xmlTextReaderIsEmptyElement(reader) == 1))
             case 3, 4:
-                if let value = xmlTextReaderConstValue(reader) { try handle(.text(String(cString: value))) }
+                if let value = vsh_xmlTextReaderConstValue(reader) {
+                    try handle(.text(String(cString: value)))
+                }
             case 15:
-                try handle(.end(name: xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""))
+                try handle(
+                    .end(name: vsh_xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""))
             default:
                 break
             }
