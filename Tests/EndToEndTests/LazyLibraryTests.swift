@@ -81,6 +81,44 @@ import VSHTestSupport
     }
 }
 
+/// Issue 39: libxml2 (with ICU, zlib and liblzma behind it) is loaded when a command first reads
+/// XML that the GPX byte scanner declines, not at every command's start.
+@Suite struct LazyXMLTests {
+    @Test func libxml2IsLoadedOnlyForTheXMLTheByteScannerDeclines() throws {
+        let (helpStatus, help) = try LazyLibraryTests.loaded(["--help"])
+        #expect(helpStatus == 0)
+        #expect(LazyLibraryTests.has(help, "libsqlite3"), "\(help.sorted())")  // the log works
+        for library in ["libxml2", "libicuuc", "liblzma"] {
+            #expect(!LazyLibraryTests.has(help, library), "vsh --help loaded \(library)")
+        }
+        // A plain GPX walk is read by the byte scanner: no libxml2.
+        let walk = TestSupport.packageRoot.appendingPathComponent("Fixtures/walks/strip-south.gpx").path
+        let (plainStatus, plain) = try LazyLibraryTests.loaded(["gpx", walk])
+        #expect(plainStatus == 0)
+        #expect(!LazyLibraryTests.has(plain, "libxml2"), "\(plain.sorted())")
+        // A name with an entity reference is left to libxml2, which is loaded then and reads it.
+        let folder = try TestSupport.temporaryDirectory("vsh-lazy-xml")
+        let file = folder.appendingPathComponent("entity.gpx")
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+              <trk><name>Fremont &amp; 4th</name><trkseg>
+                <trkpt lat="36.1700" lon="-115.1440"><time>2026-11-21T18:00:00Z</time></trkpt>
+                <trkpt lat="36.1701" lon="-115.1441"><time>2026-11-21T18:00:10Z</time></trkpt>
+              </trkseg></trk>
+            </gpx>
+
+            """.utf8
+        ).write(to: file)
+        let result = try TestSupport.run(
+            "vsh", ["gpx", file.path, "--json"], environment: ["LD_DEBUG": "libs"])
+        #expect(result.status == 0, "\(result.stderr.suffix(300))")
+        #expect(result.stdout.contains("\"points\":2"), "\(result.stdout)")
+        #expect(result.stderr.contains("libxml2"), "libxml2 was not loaded for a GPX file with an entity")
+    }
+}
+
 /// Issue 18: every command of `vsh` and `vsh-master` names itself. Without a `commandName`,
 /// ArgumentParser derives the name from the type's (`String(describing:)`), which asks the Swift
 /// runtime whether the type conforms to three printing protocols: each answer scans every
