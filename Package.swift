@@ -36,7 +36,7 @@ let package = Package(
     ],
     targets: [
         // C libraries: a module map and a shim each, nothing else (STYLE.md 3).
-        // SpatiaLite, libheif and PROJ are not linked: their shims load them on first use (dlopen),
+        // SpatiaLite, libheif, PROJ and libxml2 are not linked: their shims load them on first use (dlopen),
         // so that a command that does not need them (and their dozens of dependencies: curl,
         // GnuTLS, Kerberos, video codecs) does not load them at start-up. Their headers are in
         // the compiler's default paths; the loader they share is CLazyLoad.

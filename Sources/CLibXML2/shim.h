@@ -15,7 +15,7 @@
 #include <vsh_lazy.h>
 
 /* libxml2 is loaded on first use, not linked: it brings ICU, zlib and liblzma, five of the
-   libraries a command would otherwise load at start-up (about a millisecond of every command's
+   libraries a command would otherwise load at start-up (about 2 ms of every command's
    start), and most commands never read XML (`vsh gpx` reads a plain GPX file with its own byte
    scanner). Swift calls these vsh_ wrappers; a libxml2 function called by its own name would not
    link. */
