@@ -77,16 +77,8 @@ static inline int vsh_xmlTextReaderGetParserLineNumber(xmlTextReaderPtr reader) 
 static inline long vsh_xmlGetLineNo(const xmlNode *node) { return VSH_LAZY(vsh_xml_library, xmlGetLineNo)(node); }
 
 /* xmlFree is a global function pointer (a variable of libxml2's): Swift 6 will not read a
-   mutable global, and dlsym gives its address. */
-static inline void vsh_xml_free(void *pointer) {
-    static xmlFreeFunc *cached;
-    xmlFreeFunc *f = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);
-    if (!f) {
-        f = (xmlFreeFunc *)dlsym(vsh_xml_library(), "xmlFree");
-        __atomic_store_n(&cached, f, __ATOMIC_RELEASE);
-    }
-    (*f)(pointer);
-}
+   mutable global. VSH_LAZY gives the variable's address, as dlsym does for a variable. */
+static inline void vsh_xml_free(void *pointer) { (*VSH_LAZY(vsh_xml_library, xmlFree))(pointer); }
 
 /* libxml2 reports some problems (an encoding it cannot convert, for one) through its
    "generic" error function, which prints to stderr. vsh reports every problem itself in one
