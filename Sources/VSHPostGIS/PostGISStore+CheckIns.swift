@@ -98,7 +98,11 @@ extension PostGISStore {
                 let known = ahead.byRequest[index] ?? [:]
                 let facts = try await CheckInFacts.gather(for: submission) { question in
                     if let answer = known[question] { return answer }
-                    if !unwritten.isEmpty { try await write() }
+                    // Only a question about check-ins needs the ones decided before it written
+                    // first; one about the definitions (fixed while the group holds the
+                    // catalogue's lock) does not, so a group of check-ins that name their hunt
+                    // is still inserted in one statement, not one a check-in.
+                    if !unwritten.isEmpty, question.readsCheckIns { try await write() }
                     return try await self.answer(question, db, catalogue: catalogue)
                 }
                 let decision = decide(submission, facts)
@@ -299,12 +303,7 @@ extension PostGISStore {
     func idempotentAnswer(_ db: PostgresConnection, player: PlayerID, key: String) async throws
         -> IdempotentAnswer?
     {
-        try await db.query(
-            """
-            SELECT checkin_id, fingerprint, answer FROM idempotency_keys
-            WHERE player_id = \(player.rawValue) AND key = \(key)
-            """, logger: logger
-        ).collect().first.map { row in
+        try await db.rows(Prepared<RetrySQL>(player.rawValue, key), logger: logger).first.map { row in
             let (id, fingerprint, answer) = try row.decode((Int64, String, String).self)
             return IdempotentAnswer(checkInID: id, fingerprint: fingerprint, answer: answer)
         }

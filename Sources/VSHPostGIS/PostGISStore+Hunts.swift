@@ -30,8 +30,7 @@ extension PostGISStore {
 
     /// The definitions' generation (`sync_state`), new at every sync.
     func generation(_ db: PostgresConnection) async throws -> String {
-        try await db.query("SELECT value FROM sync_state WHERE key = 'generation'", logger: logger)
-            .collect().first?.decode(String.self) ?? ""
+        try await db.rows(Prepared<GenerationSQL>(), logger: logger).first?.decode(String.self) ?? ""
     }
 
     func loadHunts(_ db: PostgresConnection, id: String?) async throws -> [StoredHunt] {

@@ -69,7 +69,7 @@ enum VisitedSQL: PreparedSQL {
 
 /// A player's accepted or pending fixes just before and just after a time.
 enum NeighboursSQL: PreparedSQL {
-    static let name = "vsh_neighbours_3"
+    static let name = "vsh_neighbours_4"
     static let sql = """
         (SELECT lat, lon, accuracy_m, fix_epoch, source, received_at, hunt_id FROM checkin_state
         WHERE player_id = $1::int8 AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.isLive())
@@ -80,6 +80,20 @@ enum NeighboursSQL: PreparedSQL {
         WHERE player_id = $1::int8 AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.isLive())
             AND fix_epoch IS NOT NULL AND fix_epoch > $2::float8 AND id <> $3::int8
         ORDER BY fix_epoch ASC LIMIT 1)
+        """
+}
+
+/// The definitions' generation, read by every request that asks for its hunt (`hunts()`).
+enum GenerationSQL: PreparedSQL {
+    static let name = "vsh_generation"
+    static let sql = "SELECT value FROM sync_state WHERE key = 'generation'"
+}
+
+/// The answer kept under a player's retry key, looked up by every request that carries one.
+enum RetrySQL: PreparedSQL {
+    static let name = "vsh_retry"
+    static let sql = """
+        SELECT checkin_id, fingerprint, answer FROM idempotency_keys WHERE player_id = $1::int8 AND key = $2::text
         """
 }
 
@@ -180,7 +194,7 @@ enum GroupDayCandidatesSQL: PreparedSQL {
 /// `NeighboursSQL` for many (player, time, excluded check-in) at once (ordinal from 1): the fix
 /// just before, then the one just after.
 enum GroupNeighboursSQL: PreparedSQL {
-    static let name = "vsh_group_neighbours_2"
+    static let name = "vsh_group_neighbours_3"
     static let sql = """
         SELECT q.ordinal, n.lat, n.lon, n.accuracy_m, n.fix_epoch, n.source, n.received_at, n.hunt_id
         FROM unnest($1::int8[], $2::float8[], $3::int8[]) WITH ORDINALITY AS q(player, at, excluded, ordinal)

@@ -24,6 +24,18 @@ enum Scenario {
         return result
     }()
 
+    /// The hunt of each landmark (`Fixtures/landmarks.csv`).
+    static let huntOf: [String: String] = {
+        let url = TestSupport.packageRoot.appendingPathComponent("Fixtures/landmarks.csv")
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        var result: [String: String] = [:]
+        for line in text.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",", maxSplits: 4)
+            result[String(f[1])] = String(f[0])
+        }
+        return result
+    }()
+
     /// (player, stop or a position off every stop, minutes after 18:00 UTC, accuracy).
     static let visits: [(String, String, Int, Double?)] = [
         ("Ann", "welcome-sign", 0, 5), ("Bo", "welcome-sign", 1, 5), ("Ann", "bellagio-fountains", 20, 8),
@@ -183,9 +195,66 @@ enum Scenario {
         }
     }
 
-    /// Records `visits` alone, or in groups of these sizes, and describes what came of them.
+    /// The scenario's check-ins naming their hunts, as the web app sends them: the rules then
+    /// ask for the named hunt. On PostGIS a group's decided check-ins are written before a
+    /// question about check-ins, not before one about the definitions: this holds that to the
+    /// one-at-a-time path.
+    @Test(arguments: AccountStoreTests.Backend.allCases)
+    func groupsNamingTheirHuntsAnswerAsOneAtATime(_ backend: AccountStoreTests.Backend) async throws {
+        let visits = Scenario.visits
+        let reference = try await Self.play(visits, groups: nil, named: true, on: MemoryStore())
+        let grouped = try await Self.play(
+            visits, groups: [4, visits.count - 4], named: true,
+            on: try await AccountStoreTests().store(backend))
+        #expect(grouped.count == visits.count + 4 + 4 + 1)
+        #expect(grouped == reference)
+        let all = reference.joined(separator: "\n")
+        for needle in [" accepted ", " rejected ", " pending ", "bonus", "wrong totals 0"] {
+            #expect(all.contains(needle), "\(needle)")
+        }
+    }
+
+    /// A PostGIS group of first check-ins by different players, each naming its hunt, is
+    /// inserted in one statement (a statement trigger counts them): the rules' questions about
+    /// the named hunts are answered from the definitions, without writing the check-ins decided
+    /// before them one by one.
+    @Test func aGroupNamingItsHuntsIsInsertedInOneStatement() async throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.database()
+        let store = try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait)
+        defer { store.close() }
+        let database = String(url.split(separator: "/").last!)
+        try await store.sync(
+            try HuntSources.read(directory: Scenario.huntsFolder),
+            badges: try HuntSources.readBadges(directory: Scenario.huntsFolder))
+        let counter = try cluster.psql(
+            database,
+            """
+            CREATE TABLE insert_statements (n int NOT NULL);
+            INSERT INTO insert_statements VALUES (0);
+            CREATE FUNCTION count_insert() RETURNS trigger LANGUAGE plpgsql AS
+                'BEGIN UPDATE insert_statements SET n = n + 1; RETURN NULL; END';
+            CREATE TRIGGER count_inserts AFTER INSERT ON checkins
+                FOR EACH STATEMENT EXECUTE FUNCTION count_insert();
+            """)
+        #expect(counter.status == 0, "\(counter.stderr)")
+        let firsts = [
+            ("Ann", "welcome-sign", 0, 5.0), ("Bo", "welcome-sign", 1, 5), ("Cy", "sphere", 5, 8),
+            ("Dee", "fremont-street-experience", 0, 5),
+        ]
+        let played = try await Self.play(
+            firsts.map { ($0.0, $0.1, $0.2, Optional($0.3)) }, groups: [firsts.count], named: true, on: store)
+        #expect(played.filter { $0.contains(" accepted ") }.count == firsts.count, "\(played)")
+        let statements = try cluster.psql(database, "SELECT n FROM insert_statements")
+        #expect(
+            statements.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(statements.stdout)")
+    }
+
+    /// Records `visits` alone, or in groups of these sizes, and describes what came of them;
+    /// `named`: each check-in names the hunt of its stop.
     static func play(
-        _ visits: [(String, String, Int, Double?)], groups: [Int]?, on store: any LeagueStore
+        _ visits: [(String, String, Int, Double?)], groups: [Int]?, named: Bool = false,
+        on store: any LeagueStore
     ) async throws -> [String] {
         try await store.sync(
             try HuntSources.read(directory: Scenario.huntsFolder),
@@ -204,8 +273,8 @@ enum Scenario {
             let position = Scenario.landmarks[stop] ?? Coordinate(unchecked: 36.1160, -115.1760)
             let time = start.addingTimeInterval(Double(minute) * 60)
             let submission = try await service.submission(
-                player: player, position: position, time: time, accuracyMeters: accuracy, huntID: nil,
-                now: time.addingTimeInterval(60))
+                player: player, position: position, time: time, accuracyMeters: accuracy,
+                huntID: named ? Scenario.huntOf[stop] : nil, now: time.addingTimeInterval(60))
             requests.append(CheckInRequest(submission: submission, photoFile: nil))
         }
         var recorded: [RecordedCheckIn] = []

@@ -32,4 +32,50 @@ import VSHTestSupport
         #expect(rows.status == 0, "\(rows.stderr)")
         #expect(rows.stdout.contains("checkins_live_by_clock"), "\(rows.stdout)")
     }
+
+    /// The fix just before and just after a time are found by walking the player's live index in
+    /// time order and stopping at the first, whatever the player's history, in the plan made for
+    /// the values and in the generic one PostgreSQL keeps after five runs: not by reading every
+    /// earlier (or later) live check-in of the player and sorting them.
+    @Test func neighbourFixesStopAtTheFirstInTimeOrder() async throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.database()
+        let store = try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait)
+        defer { store.close() }
+        let database = String(url.split(separator: "/").last!)
+        // 200 players with 100 live check-ins each, a minute apart in turn; player 1's fixes
+        // around check-ins 1,000 and 10,000 (5 and 50 of them before, 95 and 50 after).
+        for mode in ["force_custom_plan", "force_generic_plan"] {
+            let rows = try cluster.psql(
+                database,
+                """
+                INSERT INTO players(id, name, name_key, created_at)
+                SELECT p, 'P' || p, 'p' || p, '2026-01-01T00:00:00Z' FROM generate_series(1, 200) AS p
+                ON CONFLICT DO NOTHING;
+                INSERT INTO checkins(player_id, received_at, source, lat, lon, fix_time, fix_epoch, hunt_id,
+                    stop_id, verdict, points, rules, clock_epoch)
+                SELECT 1 + i % 200, '2026-01-01T00:00:00Z', 'device', 36.1, -115.1, '2026-01-01T00:00:00Z',
+                    1.7e9 + i * 60, 'h', 's', 'accepted', 0, '[]', 1.7e9 + i * 60
+                FROM generate_series(1, 20000) AS i WHERE NOT EXISTS (SELECT 1 FROM checkins);
+                ANALYZE;
+                SET plan_cache_mode = \(mode);
+                PREPARE one(int8, float8, int8) AS \(NeighboursSQL.sql);
+                PREPARE many(int8[], float8[], int8[]) AS \(GroupNeighboursSQL.sql);
+                EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE one(1, 1.7e9 + 60000, 0);
+                EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+                    EXECUTE many('{1,1}', '{1700060000,1700600000}', '{0,0}');
+                """)
+            #expect(rows.status == 0, "\(rows.stderr)")
+            // Each scan of check-ins gives at most one row a loop, and nothing sorts their fixes.
+            let scans = rows.stdout.split(separator: "\n").filter {
+                $0.contains("Scan") && $0.contains("checkins")
+            }
+            #expect(scans.count == 4, "\(mode)\n\(rows.stdout)")
+            for scan in scans {
+                #expect(scan.contains("Index Scan"), "\(mode)\n\(rows.stdout)")
+                #expect(scan.contains("rows=1 ") || scan.contains("rows=0 "), "\(mode)\n\(rows.stdout)")
+            }
+            #expect(!rows.stdout.contains("Sort Key: c.fix_epoch"), "\(mode)\n\(rows.stdout)")
+        }
+    }
 }

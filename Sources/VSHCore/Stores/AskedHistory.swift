@@ -13,6 +13,16 @@ public enum HistoryQuestion: Hashable, Sendable {
     case neighbourFixes(PlayerID, around: Date, excluding: Int64?)
     case photoUses(image: String, pixels: String?, PlayerID, excluding: Int64?)
     case nearCopy(UInt64, excluding: PlayerID, image: String, pixels: String?)
+
+    /// Whether the answer depends on recorded check-ins (a store that decides a group's
+    /// check-ins before writing them must write the decided ones before answering). The hunts,
+    /// their stops and the players' memberships do not change when a check-in is recorded.
+    public var readsCheckIns: Bool {
+        switch self {
+        case .hunt, .huntIDs, .joinedHunts, .teamHunts, .covering, .nearest: false
+        case .visitedStops, .answerTries, .neighbourFixes, .photoUses, .nearCopy: true
+        }
+    }
 }
 
 /// The answer to a `HistoryQuestion`, of the type `CheckInHistory` gives for it.
