@@ -70,23 +70,35 @@ wrk_run() { # wrk_run CONNECTIONS BASE: one wrk run, prints "rate p50 p99 non2xx
     | sed 's/^RESULT //' | tr ' ' '\n' | awk -F= '{v[$1]=$2} END {print v["rate"], v["p50_ms"], v["p99_ms"], v["non2xx"], v["requests"]}'
 }
 
+# Three seconds of check-ins before each measured run, then the statistics PostgreSQL's planner
+# reads: a running server's autovacuum gathers them within its first minute, once a table has
+# changed by a tenth, and without them every plan is a guess (a cluster made a moment ago has
+# none). SpatiaLite's instance gets the same three seconds.
+warm_up() { # warm_up BASE...: check-ins to each, then ANALYZE on PostgreSQL
+  for base in "$@"; do wrk -t1 -c"$CONNECTIONS" -d3s -s Benchmarks/wrk/checkin.lua "$base" >/dev/null 2>&1; done
+  psql -d league -c "ANALYZE" >/dev/null
+}
+
 # The machine's busy CPU time (every process: vsh, PostgreSQL, wrk, the kernel), in ticks of 1/100 s:
 # its growth over a run divided by the requests is what one check-in costs the machine in all.
 busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 per_checkin() { python3 -c "print(round(($2 - $1) * 10000 / max($3, 1)))"; } # per_checkin BEFORE AFTER REQUESTS: µs
 
 BASE=$(serve "$D/vsh.sqlite" "$D/sl")
+warm_up "$BASE"
 T0=$(busy)
 read -r SL_RATE SL_P50 SL_P99 SL_NON SL_REQ < <(wrk_run "$CONNECTIONS" "$BASE")
 SL_CPU=$(per_checkin "$T0" "$(busy)" "$SL_REQ")
 stop "$D/sl"
 BASE=$(serve "$URL" "$D/pg1")
+warm_up "$BASE"
 T0=$(busy)
 read -r P1_RATE P1_P50 P1_P99 P1_NON P1_REQ < <(wrk_run "$CONNECTIONS" "$BASE")
 P1_CPU=$(per_checkin "$T0" "$(busy)" "$P1_REQ")
 stop "$D/pg1"
 A=$(serve "$URL" "$D/pga")
 B=$(serve "$URL" "$D/pgb")
+warm_up "$A" "$B"
 T0=$(busy)
 wrk_run $((CONNECTIONS / 2)) "$A" > "$D/wrk-a" &
 wrk_run $((CONNECTIONS / 2)) "$B" > "$D/wrk-b"
