@@ -295,9 +295,33 @@ extension PostGISStore {
         }
     }
 
-    /// The answer kept under a player's retry key.
+    /// The answer kept under a player's retry key. Lookups that arrive together share one
+    /// statement (`BatchedLookups`), as session lookups do.
     public func idempotentAnswer(player: PlayerID, key: String) async throws -> IdempotentAnswer? {
-        try await read { db in try await self.idempotentAnswer(db, player: player, key: key) }
+        guard pinned == nil else {
+            return try await read { db in try await self.idempotentAnswer(db, player: player, key: key) }
+        }
+        return try await retryLookups.find(GroupAnswers.slot(player, key)) { slots in
+            var players: [Int64] = []
+            var keys: [String] = []
+            for slot in slots {
+                // "player|key": the player is digits, the key anything after the first bar.
+                guard let bar = slot.firstIndex(of: "|"), let player = Int64(slot[..<bar]) else { continue }
+                players.append(player)
+                keys.append(String(slot[slot.index(after: bar)...]))
+            }
+            let statement = try Prepared<GroupRetriesSQL>(players, keys)
+            return try await self.read { db in
+                var found: [String: IdempotentAnswer] = [:]
+                for row in try await db.rows(statement, logger: self.logger) {
+                    let (player, key, id, fingerprint, answer) = try row.decode(
+                        (Int64, String, Int64, String, String).self)
+                    found[GroupAnswers.slot(PlayerID(player), key)] = IdempotentAnswer(
+                        checkInID: id, fingerprint: fingerprint, answer: answer)
+                }
+                return found
+            }
+        }
     }
 
     func idempotentAnswer(_ db: PostgresConnection, player: PlayerID, key: String) async throws

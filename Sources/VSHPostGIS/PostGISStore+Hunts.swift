@@ -9,9 +9,16 @@ extension PostGISStore {
     // MARK: reading hunts
 
     /// Every hunt with its stops, from the synced rows: read again only when a sync changed them
-    /// (`generation`, one short statement a call). A check-in that names its hunt asks for it.
+    /// (`generation`, one short statement a call, shared by the calls that arrive together:
+    /// `BatchedLookups`). A check-in that names its hunt asks for it.
     public func hunts() async throws -> [StoredHunt] {
-        try await read { db in
+        if pinned == nil, let kept = storedHunts.withLock({ $0 }) {
+            let generation = try await generationLookups.find("") { _ in
+                try await self.read { db in ["": try await self.generation(db)] }
+            }
+            if kept.generation == generation { return kept.hunts }
+        }
+        return try await read { db in
             let generation = try await self.generation(db)
             if let kept = self.storedHunts.withLock({ $0 }), kept.generation == generation {
                 return kept.hunts

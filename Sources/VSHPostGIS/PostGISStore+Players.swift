@@ -282,7 +282,7 @@ extension PostGISStore {
     }
 
     /// The unexpired session with this token hash; its last use is stamped when older than ten
-    /// minutes. Lookups that arrive together share one statement (`SessionLookups`).
+    /// minutes. Lookups that arrive together share one statement (`BatchedLookups`).
     public func session(tokenHash: String, at now: Date) async throws -> Session? {
         let found: FoundSession?
         if pinned == nil {

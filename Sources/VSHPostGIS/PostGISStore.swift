@@ -35,7 +35,12 @@ public final class PostGISStore: LeagueStore {
     /// Every hunt as `hunts()` answers, with the generation it was read under.
     let storedHunts = Mutex<(generation: String, hunts: [StoredHunt])?>(nil)
     /// Session lookups in flight and waiting (`session(tokenHash:at:)`).
-    let sessionLookups = SessionLookups<FoundSession>()
+    let sessionLookups = BatchedLookups<FoundSession>()
+    /// Retry-key lookups in flight and waiting (`idempotentAnswer(player:key:)`), by
+    /// `GroupAnswers.slot`.
+    let retryLookups = BatchedLookups<IdempotentAnswer>()
+    /// Reads of the definitions' generation in flight and waiting (`hunts()`), under one key.
+    let generationLookups = BatchedLookups<String>()
     /// How long a query waits for a pooled connection before answering "busy" (`withConnection`).
     let connectionWait: TimeInterval
     /// How to open a connection of its own, outside the pool (the instances' channel listens on

@@ -185,6 +185,51 @@ import VSHTestSupport
         #expect(try await store.players().reduce(0) { $0 + $1.checkIns } == 4)
     }
 
+    /// Retry keys looked up many at once (on PostGIS, lookups that arrive together share one
+    /// statement): each lookup gets the answer kept under its own player and key, or nothing,
+    /// keys with a bar in them included.
+    @Test(arguments: Backend.allCases) func manyRetryKeysLookedUpAtOnce(_ backend: Backend) async throws {
+        let store = try await store(backend)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        var players: [PlayerID] = []
+        for name in ["Ann", "Bo", "Cy"] {
+            players.append(try await store.addPlayer(name: name, email: nil, at: t0).id)
+        }
+        let keys = ["k1", "k2", "a|b", "|", "12|k1"]
+        var requests: [CheckInRequest] = []
+        for (p, player) in players.enumerated() {
+            for key in keys.prefix(p + 3) {
+                requests.append(keyedCheckIn(player, key, at: t0) { _ in "\(p) \(key)" })
+            }
+        }
+        _ = try await store.recordGroup(requests, decide: rejectingEverything)
+        var expected: [String: String?] = [:]
+        var asked: [(PlayerID, String)] = []
+        for (p, player) in players.enumerated() {
+            for (k, key) in (keys + ["k3", "a"]).enumerated() {
+                asked.append((player, key))
+                expected.updateValue(k < p + 3 ? "\(p) \(key)" : nil, forKey: "\(player.rawValue) \(key)")
+            }
+        }
+        #expect(expected.count == 21)
+        #expect(expected.values.filter { $0 != nil }.count == 12)
+        let found = try await withThrowingTaskGroup(of: (String, String?).self) { group in
+            for _ in 0..<3 {
+                for (player, key) in asked {
+                    group.addTask {
+                        let answer = try await store.idempotentAnswer(player: player, key: key)
+                        return ("\(player.rawValue) \(key)", answer?.answer)
+                    }
+                }
+            }
+            var found: [String: [String?]] = [:]
+            for try await (slot, answer) in group { found[slot, default: []].append(answer) }
+            return found
+        }
+        #expect(found.count == expected.count)
+        for (slot, answer) in expected { #expect(found[slot] == [answer, answer, answer], "\(slot)") }
+    }
+
     /// Near copies among the check-ins of one group (one transaction): each photo is compared
     /// with those recorded before it in the group, other players' only, the same image or
     /// pixels aside (those are exact copies, another rule); and with a later group's. (Hashes

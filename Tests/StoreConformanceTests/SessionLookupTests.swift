@@ -40,7 +40,7 @@ import VSHTestSupport
     /// key once, each caller answered for its own key; a batch's error reaches its callers and
     /// those queued behind it, and the next lookup runs again.
     @Test func lookupsWaitingForABatchGoTogetherInTheNext() async throws {
-        let lookups = SessionLookups<Int>()
+        let lookups = BatchedLookups<Int>()
         let gate = Gate()
         let failing = Gate()
         let batches = Mutex<[[String]]>([])

@@ -1,14 +1,14 @@
 import Synchronization
 
-/// Session lookups gathered into batches, for a server under many requests: a lookup that
-/// arrives while another batch is in flight waits for it to finish and goes with the next one
-/// (one statement, `token_hash = ANY(…)`), as check-ins go in groups. Every batch starts after
-/// each of its lookups arrived, so none reads a session older than its request: a session
-/// deleted (a sign-out) before a request came is never found for it. A batch that fails fails the
+/// Lookups gathered into batches, for a server under many requests: a lookup that arrives while
+/// another batch is in flight waits for it to finish and goes with the next one (one statement
+/// for the batch's keys, as check-ins go in groups). Every batch starts after each of its lookups
+/// arrived, so none reads a row older than its request: a session deleted (a sign-out) before a
+/// request came is never found for it, a retry key kept before it is. A batch that fails fails the
 /// lookups that queued behind it as well, so none waits longer than one lookup's bound. On
-/// PostgreSQL the lookup was one round trip a request, and round trips, not the lookups, were its
-/// cost.
-final class SessionLookups<Found: Sendable>: Sendable {
+/// PostgreSQL each of these lookups was a round trip a request, and round trips, not the lookups,
+/// were their cost. Used for sessions, retry keys and the definitions' generation.
+final class BatchedLookups<Found: Sendable>: Sendable {
     private struct Waiter {
         var key: String
         var reply: CheckedContinuation<Found?, any Error>
