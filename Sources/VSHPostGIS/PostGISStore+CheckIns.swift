@@ -298,39 +298,34 @@ extension PostGISStore {
     /// The answer kept under a player's retry key. Lookups that arrive together share one
     /// statement (`BatchedLookups`), as session lookups do.
     public func idempotentAnswer(player: PlayerID, key: String) async throws -> IdempotentAnswer? {
+        let slot = GroupAnswers.slot(player, key)
         guard pinned == nil else {
-            return try await read { db in try await self.idempotentAnswer(db, player: player, key: key) }
+            return try await read { db in try await self.keptAnswers(db, [(player, key)])[slot] }
         }
-        return try await retryLookups.find(GroupAnswers.slot(player, key)) { slots in
-            var players: [Int64] = []
-            var keys: [String] = []
-            for slot in slots {
+        return try await retryLookups.find(slot) { slots in
+            let claims = slots.compactMap { slot -> (PlayerID, String)? in
                 // "player|key": the player is digits, the key anything after the first bar.
-                guard let bar = slot.firstIndex(of: "|"), let player = Int64(slot[..<bar]) else { continue }
-                players.append(player)
-                keys.append(String(slot[slot.index(after: bar)...]))
+                guard let bar = slot.firstIndex(of: "|"), let player = Int64(slot[..<bar]) else { return nil }
+                return (PlayerID(player), String(slot[slot.index(after: bar)...]))
             }
-            let statement = try Prepared<GroupRetriesSQL>(players, keys)
-            return try await self.read { db in
-                var found: [String: IdempotentAnswer] = [:]
-                for row in try await db.rows(statement, logger: self.logger) {
-                    let (player, key, id, fingerprint, answer) = try row.decode(
-                        (Int64, String, Int64, String, String).self)
-                    found[GroupAnswers.slot(PlayerID(player), key)] = IdempotentAnswer(
-                        checkInID: id, fingerprint: fingerprint, answer: answer)
-                }
-                return found
-            }
+            return try await self.read { db in try await self.keptAnswers(db, claims) }
         }
     }
 
-    func idempotentAnswer(_ db: PostgresConnection, player: PlayerID, key: String) async throws
-        -> IdempotentAnswer?
+    /// The answers kept under these retry keys, by `GroupAnswers.slot` (one statement).
+    func keptAnswers(_ db: PostgresConnection, _ claims: [(player: PlayerID, key: String)]) async throws
+        -> [String: IdempotentAnswer]
     {
-        try await db.rows(Prepared<RetrySQL>(player.rawValue, key), logger: logger).first.map { row in
-            let (id, fingerprint, answer) = try row.decode((Int64, String, String).self)
-            return IdempotentAnswer(checkInID: id, fingerprint: fingerprint, answer: answer)
+        var found: [String: IdempotentAnswer] = [:]
+        for row in try await db.rows(
+            Prepared<GroupRetriesSQL>(claims.map(\.player.rawValue), claims.map(\.key)), logger: logger)
+        {
+            let (player, key, id, fingerprint, answer) = try row.decode(
+                (Int64, String, Int64, String, String).self)
+            found[GroupAnswers.slot(PlayerID(player), key)] = IdempotentAnswer(
+                checkInID: id, fingerprint: fingerprint, answer: answer)
         }
+        return found
     }
 
     /// The stops of a hunt the player holds an accepted check-in at.

@@ -158,16 +158,7 @@ extension PostGISStore {
         let claims = requests.compactMap { request in
             request.idempotency.map { (request.submission.player, $0.key) }
         }
-        if !claims.isEmpty {
-            for row in try await db.rows(
-                Prepared<GroupRetriesSQL>(claims.map(\.0.rawValue), claims.map(\.1)), logger: logger)
-            {
-                let (player, key, id, fingerprint, answer) = try row.decode(
-                    (Int64, String, Int64, String, String).self)
-                answers.retries[GroupAnswers.slot(PlayerID(player), key)] = IdempotentAnswer(
-                    checkInID: id, fingerprint: fingerprint, answer: answer)
-            }
-        }
+        if !claims.isEmpty { answers.retries = try await keptAnswers(db, claims) }
         return answers
     }
 

@@ -83,18 +83,10 @@ enum NeighboursSQL: PreparedSQL {
         """
 }
 
-/// The definitions' generation, read by every request that asks for its hunt (`hunts()`).
+/// The definitions' generation, read for the requests that ask for a hunt (`hunts()`).
 enum GenerationSQL: PreparedSQL {
     static let name = "vsh_generation"
     static let sql = "SELECT value FROM sync_state WHERE key = 'generation'"
-}
-
-/// The answer kept under a player's retry key, looked up by every request that carries one.
-enum RetrySQL: PreparedSQL {
-    static let name = "vsh_retry"
-    static let sql = """
-        SELECT checkin_id, fingerprint, answer FROM idempotency_keys WHERE player_id = $1::int8 AND key = $2::text
-        """
 }
 
 /// A check-in's row.

@@ -13,25 +13,19 @@ enum Scenario {
     static let huntsFolder = TestSupport.freePacedHunts.path
 
     /// Landmark coordinates by stop id (Fixtures/landmarks.csv).
-    static let landmarks: [String: Coordinate] = {
-        let url = TestSupport.packageRoot.appendingPathComponent("Fixtures/landmarks.csv")
-        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        var result: [String: Coordinate] = [:]
-        for line in text.split(separator: "\n").dropFirst() {
-            let f = line.split(separator: ",", maxSplits: 4)
-            result[String(f[1])] = Coordinate(unchecked: Double(f[2])!, Double(f[3])!)
-        }
-        return result
-    }()
+    static let landmarks: [String: Coordinate] = landmarkRows.mapValues(\.position)
 
-    /// The hunt of each landmark (`Fixtures/landmarks.csv`).
-    static let huntOf: [String: String] = {
+    /// The hunt of each landmark.
+    static let huntOf: [String: String] = landmarkRows.mapValues(\.hunt)
+
+    /// `Fixtures/landmarks.csv` by stop: its hunt and position.
+    static let landmarkRows: [String: (hunt: String, position: Coordinate)] = {
         let url = TestSupport.packageRoot.appendingPathComponent("Fixtures/landmarks.csv")
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        var result: [String: String] = [:]
+        var result: [String: (hunt: String, position: Coordinate)] = [:]
         for line in text.split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",", maxSplits: 4)
-            result[String(f[1])] = String(f[0])
+            result[String(f[1])] = (String(f[0]), Coordinate(unchecked: Double(f[2])!, Double(f[3])!))
         }
         return result
     }()

@@ -7,14 +7,19 @@ import VSHTestSupport
 
 /// The plans PostgreSQL makes for the statements of a check-in group.
 @Suite struct PostGISPlanTests {
-    /// The check-ins a badge of days in a row looks at are found by the player and the badges'
-    /// clock (schema version 8), not by reading every live check-in of the player.
-    @Test func dayCandidatesAreFoundByTheBadgesClock() async throws {
+    /// A new league on the tests' cluster: the cluster, the store and the database's name.
+    static func league() async throws -> (PostgresCluster, PostGISStore, String) {
         let cluster = try PostgresCluster.shared()
         let url = try cluster.database()
         let store = try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait)
+        return (cluster, store, String(url.split(separator: "/").last!))
+    }
+
+    /// The check-ins a badge of days in a row looks at are found by the player and the badges'
+    /// clock (schema version 8), not by reading every live check-in of the player.
+    @Test func dayCandidatesAreFoundByTheBadgesClock() async throws {
+        let (cluster, store, database) = try await Self.league()
         defer { store.close() }
-        let database = String(url.split(separator: "/").last!)
         // Many live check-ins of one player over a year, none in the asked range's day.
         let rows = try cluster.psql(
             database,
@@ -38,11 +43,8 @@ import VSHTestSupport
     /// the values and in the generic one PostgreSQL keeps after five runs: not by reading every
     /// earlier (or later) live check-in of the player and sorting them.
     @Test func neighbourFixesStopAtTheFirstInTimeOrder() async throws {
-        let cluster = try PostgresCluster.shared()
-        let url = try cluster.database()
-        let store = try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait)
+        let (cluster, store, database) = try await Self.league()
         defer { store.close() }
-        let database = String(url.split(separator: "/").last!)
         // 200 players with 100 live check-ins each, a minute apart in turn; player 1's fixes
         // around check-ins 1,000 and 10,000 (5 and 50 of them before, 95 and 50 after).
         for mode in ["force_custom_plan", "force_generic_plan"] {
