@@ -19,10 +19,17 @@ struct GPXByteScanner {
         case read
         /// Not read: why, in a few words (tests and the fuzzer print it).
         case declined(String)
+        /// The scan reached or passed `stopAt` (a segment of a scan in parallel ended).
+        case stopped
+        /// A scan in parallel could not join its segments: the events are void, and the
+        /// file is scanned again from its start in one piece (`GPXReader`).
+        case unsettled
     }
 
     /// Bytes read at a time; also the longest tag, comment or text the scanner takes.
     static let bufferSize = 1 << 20
+    /// How far past `stopAt` a read goes.
+    static let pastStop = 1 << 14
     /// The most attributes on one element (libxml2 checks more, slowly: see `AttributeGuard`).
     static let maxAttributes = 32
     /// The most namespace prefixes in scope at once (GPX files declare two to five).
@@ -79,6 +86,8 @@ struct GPXByteScanner {
     var endOfFile = false
     /// The file's offset of buffer[0].
     var offset = 0
+    /// The scan stops once it has taken the item that reaches this file offset (`.stopped`).
+    var stopAt = Int.max
     var line = 1
     var phase = Phase.prolog
     /// Open elements' qualified names, one after the other (`nameStarts[k]` is where the k-th
@@ -152,6 +161,7 @@ struct GPXByteScanner {
                 }
                 try item(&builder)
                 if let thrown = builder.thrown { throw thrown }
+                if offset + position >= stopAt { return .stopped }
             } catch let stop as Stop {
                 switch stop {
                 case .decline(let reason): return .declined(reason)
@@ -166,15 +176,20 @@ struct GPXByteScanner {
         }
     }
 
-    /// Moves the bytes not yet taken to the front and reads more after them.
+    /// Moves the bytes not yet taken to the front and reads more after them, at their place in
+    /// the file (`pread`: the scans of a file's segments share its descriptor).
     mutating func fill(file: Int32, path: String) throws {
         let kept = filled - position
         if position > 0 && kept > 0 { memmove(buffer, buffer + position, kept) }
         offset += position
         position = 0
         filled = kept
-        let room = UnsafeMutableRawBufferPointer(start: buffer + filled, count: Self.bufferSize - filled)
-        let got = try GPXFile.read(file, into: room, path: path)
+        var count = Self.bufferSize - filled
+        // A segment's scan reads little past its end (more only for an item that crosses it).
+        let toStop = stopAt - (offset + filled)
+        if stopAt != Int.max && toStop > 0 { count = min(count, toStop + Self.pastStop) }
+        let room = UnsafeMutableRawBufferPointer(start: buffer + filled, count: count)
+        let got = try GPXFile.read(file, into: room, at: offset + filled, path: path)
         filled += got
         if got < room.count { endOfFile = true }
     }

@@ -37,29 +37,85 @@ public typealias GPXError = XMLFileError
 /// so files without one, with 1.0's or 1.1's, and with extensions (Garmin, Apple) read alike.
 /// Comments and a byte order mark are fine. Entities are not expanded and the network is never used.
 ///
-/// A file in the plain form loggers write is read by scanning its bytes (`GPXByteScanner`);
-/// anything else, malformed files included, by libxml2's SAX2 parser, which names the error.
+/// A file in the plain form loggers write is read by scanning its bytes (`GPXByteScanner`), a
+/// long one in segments on two cores (`GPXSegmentedScan`); anything else, malformed files
+/// included, by libxml2's SAX2 parser, which names the error.
 public enum GPXReader {
     /// Reads `path`, calling `handle` for each event in document order.
     ///
     /// When the byte scanner stops short of the end (the file is not in the plain form), the
     /// events it gave are void: `restart` is called, and libxml2 reads the file from its start.
+    /// So it is when a long file's segments do not join: the scanner reads it again in one piece.
     /// - Returns: the `version` attribute of `<gpx>`, if any.
     @discardableResult
     public static func read(path: String, _ handle: (GPXEvent) throws -> Void, restart: () -> Void) throws
         -> String?
     {
         try withFile(path) { file in
-            let scanned: String?? = try withoutActuallyEscaping(handle) { escapable in
-                var builder = GPXBuilder(handle: escapable)
-                defer { builder.release() }
-                let outcome = try GPXByteScanner.scan(file: file, path: path, into: &builder)
-                return outcome == .read ? .some(builder.version) : nil
+            let size = fileSize(file)
+            // A long file on two cores first (`GPXSegmentedScan`); in one piece if its segments
+            // do not join.
+            var joined = 0
+            if GPXSegmentedScan.worthIt(size: size) {
+                let (outcome, version) = try scan(
+                    file, path, segments: GPXSegmentedScan.segmentBytes, size, joined: &joined, handle)
+                if outcome == .read { return version }
+                restart()
+                if case .declined = outcome { return try readWithLibXML2(file, path, handle) }
             }
-            if let version = scanned { return version }
+            let (outcome, version) = try scan(file, path, segments: nil, size, joined: &joined, handle)
+            if outcome == .read { return version }
             restart()
-            guard lseek(file, 0, SEEK_SET) == 0 else { throw XMLFileError.unreadable(file: path) }
-            return try GPXSAXParser.read(file: file, path: path, handle)
+            return try readWithLibXML2(file, path, handle)
+        }
+    }
+
+    /// One scan of the open file by the byte scanner, in segments of `segments` bytes or in one
+    /// piece: its outcome, and the root's `version` attribute.
+    static func scan(
+        _ file: Int32, _ path: String, segments: Int?, _ size: Int, joined: inout Int,
+        _ handle: (GPXEvent) throws -> Void
+    ) throws -> (GPXByteScanner.Outcome, String?) {
+        try withoutActuallyEscaping(handle) { escapable in
+            var builder = GPXBuilder(handle: escapable)
+            defer { builder.release() }
+            let outcome =
+                if let segments {
+                    try GPXSegmentedScan.scan(
+                        file: file, path: path, size: size, segmentBytes: segments, into: &builder,
+                        joined: &joined)
+                } else {
+                    try GPXByteScanner.scan(file: file, path: path, into: &builder)
+                }
+            return (outcome, builder.version)
+        }
+    }
+
+    static func readWithLibXML2(_ file: Int32, _ path: String, _ handle: (GPXEvent) throws -> Void) throws
+        -> String?
+    {
+        guard lseek(file, 0, SEEK_SET) == 0 else { throw XMLFileError.unreadable(file: path) }
+        return try GPXSAXParser.read(file: file, path: path, handle)
+    }
+
+    /// The open file's size in bytes (0 when it cannot be told).
+    static func fileSize(_ file: Int32) -> Int {
+        var info = stat()
+        return fstat(file, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// Reads `path` with the byte scanner in segments of `segmentBytes` on two threads (the
+    /// tests, with small segments): its outcome and how many segments' events were used, with
+    /// `version` set and the events in `handle`.
+    static func scanInSegments(
+        path: String, segmentBytes: Int, version: inout String?, _ handle: (GPXEvent) throws -> Void
+    ) throws -> (outcome: GPXByteScanner.Outcome, joined: Int) {
+        try withFile(path) { file in
+            var joined = 0
+            let (outcome, read) = try scan(
+                file, path, segments: segmentBytes, fileSize(file), joined: &joined, handle)
+            version = read
+            return (outcome, joined)
         }
     }
 
@@ -69,22 +125,28 @@ public enum GPXReader {
         try withFile(path) { try GPXSAXParser.read(file: $0, path: path, handle) }
     }
 
-    /// Reads `path` with the byte scanner alone: nil when it read the whole file (`version` then
-    /// holds the root's attribute), else why it declined, with the events so far void.
+    /// Reads `path` with the byte scanner alone, in one piece or, given `segmentBytes`, in
+    /// segments of that size on two threads: nil when it read the whole file (`version` then
+    /// holds the root's attribute), else why it declined (`unsettled` for segments that did not
+    /// join), with the events so far void.
     public static func scanOnly(
-        path: String, version: inout String?, _ handle: (GPXEvent) throws -> Void
+        path: String, version: inout String?, segmentBytes: Int? = nil, _ handle: (GPXEvent) throws -> Void
     ) throws -> String? {
         try withFile(path) { file in
-            try withoutActuallyEscaping(handle) { escapable in
-                var builder = GPXBuilder(handle: escapable)
-                defer { builder.release() }
-                let outcome = try GPXByteScanner.scan(file: file, path: path, into: &builder)
-                version = builder.version
-                if case .declined(let reason) = outcome { return reason }
-                return nil
+            var joined = 0
+            let (outcome, read) = try scan(
+                file, path, segments: segmentBytes, fileSize(file), joined: &joined, handle)
+            version = read
+            switch outcome {
+            case .read: return nil
+            case .declined(let reason): return reason
+            case .stopped, .unsettled: return Self.unsettled
             }
         }
     }
+
+    /// What `scanOnly` says of segments that did not join.
+    public static let unsettled = "unsettled: the segments did not join"
 
     /// Opens a regular file for reading: a FIFO or device would block, a directory is not a file.
     static func withFile<T>(_ path: String, _ body: (Int32) throws -> T) throws -> T {

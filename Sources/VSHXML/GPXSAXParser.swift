@@ -224,4 +224,21 @@ enum GPXFile {
         }
         return filled
     }
+
+    /// Fills as much of `buffer` as the file has from `offset` on; 0 at its end.
+    static func read(
+        _ file: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String
+    ) throws -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let got = pread(file, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + filled))
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw XMLFileError.unreadable(file: path)
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return filled
+    }
 }

@@ -153,7 +153,7 @@ struct Fuzzer {
             // read to the same events; a difference is a crash, kept like one.
             var scanned: [GPXEvent] = []
             var scannedVersion: String?
-            let scanner: String
+            var scanner: String
             do {
                 if let reason = try GPXReader.scanOnly(
                     path: currentPath, version: &scannedVersion, { scanned.append($0) })
@@ -173,6 +173,19 @@ struct Fuzzer {
                         fatalError("vsh-fuzz: the GPX byte scanner and libxml2 read this file differently")
                     }
                     scanner = "scanner read"
+                }
+                // In segments of 64 bytes on two threads: the same events, the same decline, or
+                // segments that do not join.
+                var pieces: [GPXEvent] = []
+                var piecesVersion: String?
+                let segmented = try GPXReader.scanOnly(
+                    path: currentPath, version: &piecesVersion, segmentBytes: 64, { pieces.append($0) })
+                let sameDecline = segmented != nil && scanner == "scanner declined: \(segmented!)"
+                let sameRead =
+                    segmented == nil && scanner == "scanner read" && pieces == scanned
+                    && piecesVersion == scannedVersion
+                guard segmented == GPXReader.unsettled || sameDecline || sameRead else {
+                    fatalError("vsh-fuzz: the GPX byte scanner read this file differently in segments")
                 }
             } catch { scanner = "scanner: " + Self.shape("\(error)") }
             var points = 0

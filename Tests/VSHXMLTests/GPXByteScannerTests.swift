@@ -37,16 +37,36 @@ import VSHTestSupport
 
     struct DeclinedError: Error { let reason: String }
 
-    /// Checks one file both ways; true when the scanner read it.
+    /// The scanner's reading in segments of `segmentBytes` on two threads: its outcome, how many
+    /// segments were joined, and the events.
+    static func segmented(_ path: String, segmentBytes: Int) throws -> (
+        outcome: GPXByteScanner.Outcome, joined: Int, reading: Reading
+    ) {
+        var reading = Reading()
+        let (outcome, joined) = try GPXReader.scanInSegments(
+            path: path, segmentBytes: segmentBytes, version: &reading.version
+        ) { reading.events.append($0) }
+        return (outcome, joined, reading)
+    }
+
+    /// Checks one file both ways, and in small segments against the scan in one piece (the same
+    /// events, or the same decline, or segments that do not join); true when the scanner read it.
     @discardableResult
-    static func agree(_ path: String, _ label: String) throws -> Bool {
+    static func agree(_ path: String, _ label: String, segmentBytes: Int = 64) throws -> Bool {
         let reference = libxml2(path)
-        switch try scanner(path) {
+        let whole = try scanner(path)
+        let (outcome, _, pieces) = try segmented(path, segmentBytes: segmentBytes)
+        switch whole {
         case .success(let scanned):
             #expect(reference != nil, "\(label): libxml2 refuses a file the scanner read")
             #expect(scanned == reference, "\(label): the scanner's events differ from libxml2's")
+            #expect(outcome == .read || outcome == .unsettled, "\(label): in segments: \(outcome)")
+            if outcome == .read { #expect(pieces == scanned, "\(label): the segments' events differ") }
             return true
-        case .failure:
+        case .failure(let declined):
+            #expect(
+                outcome == .declined(declined.reason) || outcome == .unsettled,
+                "\(label): declined (\(declined.reason)), in segments: \(outcome)")
             return false
         }
     }
@@ -210,6 +230,79 @@ import VSHTestSupport
         #expect(try Self.agree(path, "the long walk"), "the scanner declined the long walk")
         guard case .success(let scanned) = try Self.scanner(path) else { return }
         #expect(scanned.events.filter { if case .point = $0 { true } else { false } }.count == 40_000)
+        // In segments of 64 KiB on two threads: every segment joins, and the events (lines
+        // included) are the scan in one piece's.
+        let (outcome, joined, pieces) = try Self.segmented(path, segmentBytes: 1 << 16)
+        #expect(outcome == .read)
+        #expect(joined > 40, "\(joined) segments joined")
+        #expect(pieces == scanned)
+    }
+
+    /// Segments of 200 bytes on a walk of several tracks, skipped points, line breaks of both
+    /// kinds and extensions: hundreds of segments join, and every event and line is libxml2's.
+    @Test func smallSegmentsJoinIntoTheSameEvents() throws {
+        var text = Self.head + "<gpx version=\"1.1\" xmlns:x=\"urn:x\">\n"
+        for track in 0..<3 {
+            text += "<trk><name>t\(track)</name><trkseg>\r\n"
+            for i in 0..<300 {
+                let lat = i % 37 == 0 ? "95" : String(format: "%.6f", 36 + Double(i) * 1e-4)
+                text +=
+                    "<trkpt lat=\"\(lat)\" lon=\"-115.\(i)\">\(i % 2 == 0 ? "\r\n" : "")<ele>\(i)</ele>"
+                    + "<extensions><x:hAcc>\(i % 7)</x:hAcc></extensions></trkpt>\n"
+            }
+            text += "</trkseg></trk>\n"
+        }
+        text += "</gpx>\n"
+        let path = try Self.write(text)
+        let reference = try #require(Self.libxml2(path))
+        let (outcome, joined, pieces) = try Self.segmented(path, segmentBytes: 200)
+        #expect(outcome == .read)
+        #expect(joined > 300, "\(joined) segments joined")
+        #expect(pieces == reference)
+        #expect(pieces.events.contains { if case .skipped = $0 { true } else { false } })
+    }
+
+    /// A `<trkpt` inside a comment where a segment would start: the segment before it cannot end
+    /// there, the scan is unsettled, and the reader reads the file again in one piece.
+    @Test func aSegmentThatCannotJoinIsReadAgainInOnePiece() throws {
+        var text = "<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"/>\n"
+        for i in 0..<30_000 {
+            text +=
+                "<!-- <trkpt lat=\"0\" lon=\"0\"/> --><trkpt lat=\"1.\(i)\" lon=\"2\"><ele>\(i)</ele></trkpt>\n"
+        }
+        text += "</trkseg></trk></gpx>\n"
+        let path = try Self.write(text)
+        let reference = try #require(Self.libxml2(path))
+        let (outcome, _, _) = try Self.segmented(path, segmentBytes: 1 << 16)
+        #expect(outcome == .unsettled)
+        // The reader, on a file long enough to be read in segments of its own size.
+        let size = text.utf8.count
+        #expect(size >= GPXSegmentedScan.minimumBytes)
+        var events: [GPXEvent] = []
+        var restarts = 0
+        let version = try GPXReader.read(path: path) {
+            events.append($0)
+        } restart: {
+            restarts += 1
+            events.removeAll()
+        }
+        #expect(restarts == (GPXSegmentedScan.worthIt(size: size) ? 1 : 0))
+        #expect(Reading(events: events, version: version) == reference)
+    }
+
+    /// A decline in a later segment is the decline of the scan in one piece, with its reason.
+    @Test func aLateSegmentDeclinesAsTheWholeScanDoes() throws {
+        var text = "<gpx><trk><trkseg>\n"
+        for i in 0..<2_000 { text += "<trkpt lat=\"1.\(i)\" lon=\"2\"><name>p\(i)</name></trkpt>\n" }
+        text += "<trkpt lat=\"1\" lon=\"2\"><name>a &amp; b</name></trkpt>\n</trkseg></trk></gpx>\n"
+        let path = try Self.write(text)
+        guard case .failure(let declined) = try Self.scanner(path) else {
+            Issue.record("the scanner read an entity")
+            return
+        }
+        let (outcome, joined, _) = try Self.segmented(path, segmentBytes: 4096)
+        #expect(outcome == .declined(declined.reason))
+        #expect(joined > 10, "\(joined) segments joined")
     }
 
     /// Each walk, mutated 400 times (bytes dropped, flipped, repeated, tokens put in): whatever
