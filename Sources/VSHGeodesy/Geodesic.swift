@@ -1,3 +1,4 @@
+internal import CLazyLoad
 internal import CProj
 import Foundation
 public import VSHCore
@@ -9,13 +10,7 @@ public enum Geodesic {
     /// WGS84: a = 6378137 m, f = 1/298.257223563.
     private static let wgs84: geod_geodesic = {
         // PROJ is loaded here, on first use (it comes with SpatiaLite, which every league needs).
-        if let error = vsh_proj_load_error() {
-            FileHandle.standardError.write(
-                Data(
-                    "vsh: PROJ cannot be loaded (\(String(cString: error))); install it (Debian: libproj25)\n"
-                        .utf8))
-            exit(69)
-        }
+        vsh_lazy_require("PROJ", vsh_proj_load_error(), "libproj25")
         var g = geod_geodesic()
         vsh_geod_init(&g, 6_378_137, 1 / 298.257_223_563)
         return g

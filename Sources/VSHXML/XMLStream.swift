@@ -1,3 +1,4 @@
+internal import CLazyLoad
 internal import CLibXML2
 import Foundation
 public import VSHCore
@@ -33,15 +34,7 @@ public enum XMLFileError: Error, Equatable, Sendable, CustomStringConvertible, C
 /// before the first parse. A machine without it stops the command with one line and exit status
 /// 69, as for PROJ (it is installed with vsh: Debian's libxml2).
 enum XMLLibrary {
-    static let loaded: Void = {
-        if let error = vsh_xml_load_error() {
-            FileHandle.standardError.write(
-                Data(
-                    "vsh: libxml2 cannot be loaded (\(String(cString: error))); install it (Debian: libxml2)\n"
-                        .utf8))
-            exit(69)
-        }
-    }()
+    static let loaded: Void = vsh_lazy_require("libxml2", vsh_xml_load_error(), "libxml2")
 }
 
 /// A pull loop over libxml2's `xmlTextReader`: element starts, text and ends in

@@ -14,6 +14,11 @@
    loads (dlerror() then says why). */
 void *vsh_lazy_open(void **handle, const char *name, const char *soname);
 
+/* Stops the command when a library it needs could not be loaded (`error` is why; NULL: it was):
+   one line on standard error naming the library and the Debian package that brings it, and exit
+   status 69 (unavailable), the same for every library a command needs (PROJ, libxml2). */
+void vsh_lazy_require(const char *library, const char *error, const char *package);
+
 #define VSH_LAZY_LIBRARY(function, name, soname)                                 \
     static inline void *function(void) {                                         \
         static void *handle;                                                     \
