@@ -4,7 +4,8 @@ public import VSHCore
 /// Looks up a file of fixes (`lat,lon` a line) against every stop: the work of
 /// `vsh locate --fixes`, streamed: one fix read, looked up and answered at a time, or, among
 /// stops whose geometry outgrows the processor's caches, 65,536 fixes read, looked up in
-/// grid-cell order and answered in file order at a time.
+/// grid-cell order and answered in file order at a time. A long file's fixes are read in batches
+/// and looked up on a second thread while this one reads the next and answers, in file order.
 ///
 /// Lookups use an in-memory `GeofenceIndex` compiled from the store; a fix within
 /// rounding distance of an edge is asked of the store (`ST_Covers`), so the answers
@@ -20,6 +21,9 @@ public struct BatchLocator: Sendable {
     let cellOrderAbove: Int
     /// How many fixes are read, then looked up in cell order and answered, at a time.
     let batchSize: Int
+    /// Files of at least this many bytes are looked up on a second thread while this one reads
+    /// and answers (nil: never).
+    let twoThreadsFrom: Int?
 
     /// - Parameters:
     ///   - index: every stop, in catalog order (`GeofenceIndex(stops:)`).
@@ -29,13 +33,22 @@ public struct BatchLocator: Sendable {
     ///     faster among 50,000 stops, 19 MB, and 30 % slower among 5,000, 2 MB, where sorting
     ///     costs more than it saves).
     ///   - batchSize: fixes a batch in cell order (1-65,536).
+    ///   - twoThreadsFrom: the size of a file of fixes from which they are looked up on a second
+    ///     thread (`twoThreadsByDefault`); nil: never.
     public init(
-        index: GeofenceIndex, store: any HuntStore, cellOrderAbove: Int = 8 << 20, batchSize: Int = 1 << 16
+        index: GeofenceIndex, store: any HuntStore, cellOrderAbove: Int = 8 << 20, batchSize: Int = 1 << 16,
+        twoThreadsFrom: Int? = BatchLocator.twoThreadsByDefault
     ) {
         self.index = index
         self.store = store
         self.cellOrderAbove = cellOrderAbove
         self.batchSize = min(max(1, batchSize), 1 << 16)
+        self.twoThreadsFrom = twoThreadsFrom
+    }
+
+    /// 1 MiB on a machine of more than one core, else nil.
+    public static var twoThreadsByDefault: Int? {
+        ProcessInfo.processInfo.activeProcessorCount > 1 ? 1 << 20 : nil
     }
 
     /// Reads `path` and calls `emit(line, huntID, stopID)` for every stop covering each fix,
@@ -45,9 +58,28 @@ public struct BatchLocator: Sendable {
     public func locate(path: String, emit: (Int, String, String) -> Void) async throws {
         let reader = try LineReader(path: path)
         var sawData = false
-        var batch = Batch()
         var found: [Int] = []
         let inCellOrder = index.geometryBytes > cellOrderAbove
+        // On two threads: batches read and parsed here, looked up there, answered here in order.
+        let pipe =
+            twoThreadsFrom.map { reader.size >= $0 } == true
+            ? LookupPipe(index: index, inCellOrder: inCellOrder) : nil
+        defer { pipe?.close() }
+        let size = pipe != nil ? (inCellOrder ? batchSize : LookupPipe.batchSize) : batchSize
+        var batch = Batch()
+        /// Answers what was read: all of it, or (`all` false) what is looked up already.
+        func answerRead(all: Bool) async throws {
+            guard let pipe else { return try await answer(&batch, emit) }
+            if all || batch.count == size {
+                if batch.count > 0 { pipe.submit(batch) }
+                batch = Batch()
+            }
+            while pipe.answered < pipe.submitted {
+                let wait = all || pipe.submitted - pipe.answered >= LookupPipe.inFlight
+                guard let (looked, answers) = pipe.take(wait: wait) else { return }
+                try await answer(looked, answers, emit)
+            }
+        }
         while let line = reader.next() {
             guard let (lat, lon) = Self.parse(line) else {
                 let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
@@ -57,15 +89,15 @@ public struct BatchLocator: Sendable {
                     sawData = true
                     continue
                 }
-                try await answer(&batch, emit)
+                try await answerRead(all: true)
                 throw FixFileError.notAFix(file: path, line: reader.lineNumber)
             }
             sawData = true
             guard abs(lat) <= 90, abs(lon) <= 180 else {
-                try await answer(&batch, emit)
+                try await answerRead(all: true)
                 throw FixFileError.outOfRange(file: path, line: reader.lineNumber)
             }
-            guard inCellOrder else {
+            guard inCellOrder || pipe != nil else {
                 // Geometry that fits in the caches: each fix at once (sorting would cost more).
                 if index.covering(latitude: lat, longitude: lon, into: &found) {
                     for i in found {
@@ -79,14 +111,16 @@ public struct BatchLocator: Sendable {
                 }
                 continue
             }
-            batch.add(lat, lon, line: reader.lineNumber, cell: index.cell(latitude: lat, longitude: lon))
-            if batch.count == batchSize { try await answer(&batch, emit) }
+            batch.add(
+                lat, lon, line: reader.lineNumber,
+                cell: inCellOrder ? index.cell(latitude: lat, longitude: lon) : 0)
+            if batch.count == size { try await answerRead(all: false) }
         }
-        try await answer(&batch, emit)
+        try await answerRead(all: true)
     }
 
     /// Fixes read but not yet answered.
-    struct Batch {
+    struct Batch: Sendable {
         var lats: [Double] = []
         var lons: [Double] = []
         var lines: [Int] = []
@@ -102,31 +136,53 @@ public struct BatchLocator: Sendable {
         }
     }
 
+    /// A batch's fixes looked up: per fix, -2 undecided (the store is asked), -1 nothing, else
+    /// its first covering entry; the rare second and later entries aside.
+    struct Answers: Sendable {
+        var first: [Int32]
+        var more: [Int: [Int]] = [:]
+    }
+
     /// Answers a batch in file order, having looked its fixes up in cell order (the stops of a
     /// cell are then read from memory once for many fixes: 50,000 stops' geometry does not fit
     /// in the processor's caches).
     private func answer(_ batch: inout Batch, _ emit: (Int, String, String) -> Void) async throws {
+        guard batch.count > 0 else { return }
+        let answers = Self.lookUp(&batch, in: index, inCellOrder: true)
+        try await answer(batch, answers, emit)
+        batch = Batch()
+    }
+
+    /// Looks a batch's fixes up, in cell order or in file order.
+    static func lookUp(_ batch: inout Batch, in index: GeofenceIndex, inCellOrder: Bool) -> Answers {
         let n = batch.count
-        guard n > 0 else { return }
-        Self.radixSort(&batch.keys)
-        // Per fix: -2 undecided (ask the store), -1 nothing, else its first covering entry; the
-        // rare second and later entries aside.
-        var first = [Int32](repeating: -1, count: n)
-        var more: [Int: [Int]] = [:]
+        var answers = Answers(first: [Int32](repeating: -1, count: n))
         var found: [Int] = []
-        for key in batch.keys {
-            let i = Int(key & 0xFFFF)
+        func look(_ i: Int) {
             if index.covering(latitude: batch.lats[i], longitude: batch.lons[i], into: &found) {
                 if let entry = found.first {
-                    first[i] = Int32(entry)
-                    if found.count > 1 { more[i] = Array(found.dropFirst()) }
+                    answers.first[i] = Int32(entry)
+                    if found.count > 1 { answers.more[i] = Array(found.dropFirst()) }
                 }
             } else {
-                first[i] = -2
+                answers.first[i] = -2
             }
         }
-        for i in 0..<n {
-            switch first[i] {
+        if inCellOrder {
+            radixSort(&batch.keys)
+            for key in batch.keys { look(Int(key & 0xFFFF)) }
+        } else {
+            for i in 0..<n { look(i) }
+        }
+        return answers
+    }
+
+    /// Answers a batch looked up, in file order; the store decides the fixes the index could not.
+    private func answer(_ batch: Batch, _ answers: Answers, _ emit: (Int, String, String) -> Void)
+        async throws
+    {
+        for i in 0..<batch.count {
+            switch answers.first[i] {
             case -1: continue
             case -2:
                 let position = Coordinate(unchecked: batch.lats[i], batch.lons[i])
@@ -135,12 +191,82 @@ public struct BatchLocator: Sendable {
                 }
             case let entry:
                 emit(batch.lines[i], index.entries[Int(entry)].huntID, index.entries[Int(entry)].stopID)
-                if !more.isEmpty, let others = more[i] {
+                if !answers.more.isEmpty, let others = answers.more[i] {
                     for e in others { emit(batch.lines[i], index.entries[e].huntID, index.entries[e].stopID) }
                 }
             }
         }
-        batch = Batch()
+    }
+
+    /// The second thread of a locate on two: batches go in, looked up, and come out in the order
+    /// they went in. At most `inFlight` batches are in it at once (memory stays flat).
+    final class LookupPipe: @unchecked Sendable {
+        /// Fixes a batch when they are looked up in file order.
+        static let batchSize = 4096
+        static let inFlight = 4
+        let condition = NSCondition()
+        var waiting: [(Int, Batch)] = []
+        var looked: [Int: (Batch, Answers)] = [:]
+        var closed = false
+        var finished = false
+        /// Batches put in and taken out: the calling thread's counts.
+        var submitted = 0
+        var answered = 0
+
+        init(index: GeofenceIndex, inCellOrder: Bool) {
+            let thread = Thread { [self] in lookUp(index: index, inCellOrder: inCellOrder) }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+
+        func submit(_ batch: Batch) {
+            condition.lock()
+            waiting.append((submitted, batch))
+            condition.broadcast()
+            condition.unlock()
+            submitted += 1
+        }
+
+        /// The next batch in order with its answers; nil if it is not ready and `wait` is false.
+        func take(wait: Bool) -> (Batch, Answers)? {
+            condition.lock()
+            defer { condition.unlock() }
+            while looked[answered] == nil {
+                guard wait else { return nil }
+                condition.wait()
+            }
+            answered += 1
+            return looked.removeValue(forKey: answered - 1)
+        }
+
+        /// Stops the thread once the batches in it are looked up, and waits for it.
+        func close() {
+            condition.lock()
+            closed = true
+            condition.broadcast()
+            while !finished { condition.wait() }
+            condition.unlock()
+        }
+
+        private func lookUp(index: GeofenceIndex, inCellOrder: Bool) {
+            while true {
+                condition.lock()
+                while waiting.isEmpty && !closed { condition.wait() }
+                if waiting.isEmpty {
+                    finished = true
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+                var (sequence, batch) = waiting.removeFirst()
+                condition.unlock()
+                let answers = BatchLocator.lookUp(&batch, in: index, inCellOrder: inCellOrder)
+                condition.lock()
+                looked[sequence] = (batch, answers)
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
     }
 
     /// Sorts keys by their bits above the low 16 (the cell), keeping the order of equal ones:

@@ -18,7 +18,11 @@ public final class LineReader {
             let handle = FileHandle(forReadingAtPath: path)
         else { throw FileAccessError.cannotOpen(path: path) }
         self.handle = handle
+        size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
+
+    /// The file's size in bytes when it was opened (0 if it could not be told).
+    public let size: Int
 
     deinit { try? handle.close() }
 

@@ -19,7 +19,7 @@ import VSHTestSupport
         try await store.replace(with: HuntCatalog(hunts: [Hunt(id: "world", name: "W", stops: stops)]))
         var random = SplitMix64(seed: 11)
         var lines: [String] = []
-        for _ in 0..<3_000 {
+        for _ in 0..<20_000 {
             lines.append("\(36.05 + random.unit() * 0.15),\(-115.25 + random.unit() * 0.15)")
         }
         for stop in stops.prefix(300) {
@@ -46,16 +46,70 @@ import VSHTestSupport
             }
             return (out, "none")
         }
-        let streamed = await answers(BatchLocator(index: index, store: store, cellOrderAbove: .max))
+        let streamed = await answers(
+            BatchLocator(index: index, store: store, cellOrderAbove: .max, twoThreadsFrom: nil))
         #expect(streamed.error.contains(":\(lines.count + 1)"), "\(streamed.error)")
         #expect(streamed.answers.count > 500)
         let fixLines = streamed.answers.map { $0.split(separator: " ")[0] }
         #expect(Set(fixLines).count < fixLines.count, "some fix is covered by two stops")
         for size in [97, 1] {
             let batched = await answers(
-                BatchLocator(index: index, store: store, cellOrderAbove: 0, batchSize: size))
+                BatchLocator(
+                    index: index, store: store, cellOrderAbove: 0, batchSize: size, twoThreadsFrom: nil))
             #expect(batched.answers == streamed.answers, "batches of \(size)")
             #expect(batched.error == streamed.error)
+        }
+        // Looked up on a second thread, in file order (batches of 4,096) and in cell order
+        // (batches of 97, more than `LookupPipe.inFlight` at once): the same answers, then the error.
+        let twoThreads = [
+            BatchLocator(index: index, store: store, cellOrderAbove: .max, twoThreadsFrom: 0),
+            BatchLocator(index: index, store: store, cellOrderAbove: 0, batchSize: 97, twoThreadsFrom: 0),
+        ]
+        for locator in twoThreads {
+            let looked = await answers(locator)
+            #expect(
+                looked.answers == streamed.answers, "two threads, cell order above \(locator.cellOrderAbove)")
+            #expect(looked.error == streamed.error)
+        }
+    }
+
+    /// On two threads, a bad line in the first batch and a file that ends without a bad line:
+    /// the answers before it, then its error; every answer, then none.
+    @Test func twoThreadsAnswerInFileOrderThenStop() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-locator-two")
+        defer { TestSupport.remove(folder) }
+        let store = try SpatiaLiteStore(path: folder.appendingPathComponent("world.sqlite").path)
+        let stops = syntheticStops(count: 200, seed: 3)
+        try await store.replace(with: HuntCatalog(hunts: [Hunt(id: "world", name: "W", stops: stops)]))
+        let index = try await store.compiledIndex()
+        var random = SplitMix64(seed: 19)
+        let fixes = (0..<9_000).map { _ in "\(36.05 + random.unit() * 0.15),\(-115.25 + random.unit() * 0.15)"
+        }
+        for (name, lines, error) in [
+            (
+                "early", Array(fixes.prefix(2_000)) + ["95,1"] + fixes,
+                ":2001: latitude or longitude out of range"
+            ),
+            ("none", ["# fixes", "lat,lon"] + fixes + [""], "none"),
+        ] {
+            let file = folder.appendingPathComponent("\(name).csv")
+            try Data(lines.joined(separator: "\n").utf8).write(to: file)
+            var results: [[String]] = []
+            var errors: [String] = []
+            for twoThreadsFrom in [nil, 0] {
+                var out: [String] = []
+                var failure = "none"
+                do {
+                    try await BatchLocator(index: index, store: store, twoThreadsFrom: twoThreadsFrom)
+                        .locate(path: file.path) { out.append("\($0) \($1) \($2)") }
+                } catch { failure = "\(error)" }
+                results.append(out)
+                errors.append(failure)
+            }
+            #expect(results[0] == results[1], "\(name)")
+            #expect(errors[0] == errors[1], "\(name)")
+            #expect(errors[0].hasSuffix(error) || errors[0] == error, "\(name): \(errors[0])")
+            #expect(results[0].count > (name == "none" ? 50 : 10), "\(name): \(results[0].count) answers")
         }
     }
 
