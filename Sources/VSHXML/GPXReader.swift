@@ -61,12 +61,12 @@ public enum GPXReader {
                     file, path, segments: GPXSegmentedScan.segmentBytes, size, joined: &joined, handle)
                 if outcome == .read { return version }
                 restart()
-                if case .declined = outcome { return try readWithLibXML2(file, path, handle) }
+                if case .declined = outcome { return try GPXSAXParser.read(file: file, path: path, handle) }
             }
             let (outcome, version) = try scan(file, path, segments: nil, size, joined: &joined, handle)
             if outcome == .read { return version }
             restart()
-            return try readWithLibXML2(file, path, handle)
+            return try GPXSAXParser.read(file: file, path: path, handle)
         }
     }
 
@@ -89,13 +89,6 @@ public enum GPXReader {
                 }
             return (outcome, builder.version)
         }
-    }
-
-    static func readWithLibXML2(_ file: Int32, _ path: String, _ handle: (GPXEvent) throws -> Void) throws
-        -> String?
-    {
-        guard lseek(file, 0, SEEK_SET) == 0 else { throw XMLFileError.unreadable(file: path) }
-        return try GPXSAXParser.read(file: file, path: path, handle)
     }
 
     /// The open file's size in bytes (0 when it cannot be told).

@@ -113,7 +113,7 @@ enum GPXSAXParser {
             let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
             defer { chunk.deallocate() }
             while state.pointee.builder.thrown == nil && state.pointee.errorMessage == nil {
-                let count = try GPXFile.read(file, into: chunk, path: path)
+                let count = try GPXFile.read(file, into: chunk, at: total, path: path)
                 let data = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
                 total += count
                 let terminate: Int32 = count == 0 ? 1 : 0
@@ -208,23 +208,9 @@ enum GPXSAXParser {
     }
 }
 
-/// The open GPX file, read with `read(2)`.
+/// The open GPX file, read with `pread(2)` at the reader's own offsets (the file's position is
+/// never moved, so readers of one file do not disturb each other).
 enum GPXFile {
-    /// Fills as much of `buffer` as the file has left; 0 at its end.
-    static func read(_ file: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws -> Int {
-        var filled = 0
-        while filled < buffer.count {
-            let got = Glibc.read(file, buffer.baseAddress! + filled, buffer.count - filled)
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw XMLFileError.unreadable(file: path)
-            }
-            if got == 0 { break }
-            filled += got
-        }
-        return filled
-    }
-
     /// Fills as much of `buffer` as the file has from `offset` on; 0 at its end.
     static func read(
         _ file: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String
