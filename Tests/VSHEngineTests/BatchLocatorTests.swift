@@ -11,12 +11,20 @@ import VSHTestSupport
 /// one fix at a time, line for line: fixes covered by two stops, on vertices and edges (which
 /// SpatiaLite decides), outside every stop, and a bad line, before which the same answers come.
 @Suite struct BatchLocatorTests {
-    @Test func cellOrderAnswersAsOneFixAtATime() async throws {
-        let folder = try TestSupport.temporaryDirectory("vsh-locator")
-        defer { TestSupport.remove(folder) }
+    /// A league in a new folder of `count` synthetic stops, one hunt.
+    static func world(_ name: String, count: Int, seed: UInt64) async throws -> (
+        folder: URL, store: SpatiaLiteStore, stops: [Stop]
+    ) {
+        let folder = try TestSupport.temporaryDirectory(name)
         let store = try SpatiaLiteStore(path: folder.appendingPathComponent("world.sqlite").path)
-        let stops = syntheticStops(count: 1_200, seed: 7)
+        let stops = syntheticStops(count: count, seed: seed)
         try await store.replace(with: HuntCatalog(hunts: [Hunt(id: "world", name: "W", stops: stops)]))
+        return (folder, store, stops)
+    }
+
+    @Test func cellOrderAnswersAsOneFixAtATime() async throws {
+        let (folder, store, stops) = try await Self.world("vsh-locator", count: 1_200, seed: 7)
+        defer { TestSupport.remove(folder) }
         var random = SplitMix64(seed: 11)
         var lines: [String] = []
         for _ in 0..<20_000 {
@@ -76,11 +84,8 @@ import VSHTestSupport
     /// On two threads, a bad line in the first batch and a file that ends without a bad line:
     /// the answers before it, then its error; every answer, then none.
     @Test func twoThreadsAnswerInFileOrderThenStop() async throws {
-        let folder = try TestSupport.temporaryDirectory("vsh-locator-two")
+        let (folder, store, _) = try await Self.world("vsh-locator-two", count: 200, seed: 3)
         defer { TestSupport.remove(folder) }
-        let store = try SpatiaLiteStore(path: folder.appendingPathComponent("world.sqlite").path)
-        let stops = syntheticStops(count: 200, seed: 3)
-        try await store.replace(with: HuntCatalog(hunts: [Hunt(id: "world", name: "W", stops: stops)]))
         let index = try await store.compiledIndex()
         var random = SplitMix64(seed: 19)
         let fixes = (0..<9_000).map { _ in "\(36.05 + random.unit() * 0.15),\(-115.25 + random.unit() * 0.15)"
