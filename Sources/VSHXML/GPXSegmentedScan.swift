@@ -149,17 +149,20 @@ enum GPXSegmentedScan {
         var error: (any Error)?
     }
 
-    /// What the two threads share: the segments scanned ahead, by index, the first segment no
-    /// thread has taken, and whether to stop.
+    /// What the two threads share: the segments scanned ahead, by index, which segments a thread
+    /// has taken, and whether to stop.
     final class Shelf: @unchecked Sendable {
         let condition = NSCondition()
         var ready: [Int: Ahead] = [:]
         /// Emptied lists of events, their memory kept for the next segments.
         var spare: [[GPXEvent]] = []
-        /// Segments are taken in order; the first is the calling thread's.
+        var taken: [Bool]
+        /// Where the second thread looks for the next segment to take.
         var next = 1
         var stop = false
         var done = false
+
+        init(segments: Int) { taken = Array(repeating: false, count: segments) }
     }
 
     /// What the second thread is given: the file, where segments start and the state they start
@@ -167,9 +170,27 @@ enum GPXSegmentedScan {
     struct Transfer: @unchecked Sendable {
         let file: Int32
         let path: String
+        let size: Int
+        let segmentBytes: Int
         let state: State
         let starts: [Int]
         let shelf: Shelf
+
+        /// Whether segment `k` may be scanned ahead: a segment longer than four (where no
+        /// `<trkpt` was found to cut it, as in a stretch of waypoints) is scanned only by the
+        /// calling thread, which hands its events on as it goes, so that lists of events stay
+        /// short whatever the file.
+        func mayScanAhead(_ k: Int) -> Bool {
+            (k + 1 < starts.count ? starts[k + 1] : size) - starts[k] <= 4 * segmentBytes
+        }
+
+        /// The first segment from `k` on that no thread has taken and that may be scanned ahead
+        /// (the shelf's lock held).
+        func free(from k: Int) -> Int? {
+            var j = k
+            while j < starts.count && (shelf.taken[j] || !mayScanAhead(j)) { j += 1 }
+            return j < starts.count ? j : nil
+        }
     }
 
     /// A scanner whose builder keeps the events, for segments scanned ahead.
@@ -233,8 +254,10 @@ enum GPXSegmentedScan {
             scanner.stopAt = Int.max
             return try scanner.run(file: file, path: path, builder: &builder)
         }
-        let shelf = Shelf()
-        let transfer = Transfer(file: file, path: path, state: state, starts: starts, shelf: shelf)
+        let shelf = Shelf(segments: starts.count)
+        let transfer = Transfer(
+            file: file, path: path, size: size, segmentBytes: segmentBytes, state: state, starts: starts,
+            shelf: shelf)
         let thread = Thread { scanAhead(transfer) }
         thread.stackSize = 1 << 20
         thread.start()
@@ -248,34 +271,13 @@ enum GPXSegmentedScan {
             collector?.release()
         }
         // Segment k's events are handed on once k - 1's are. This thread scans the segment due
-        // next itself when nobody has taken it (handing its events on as it goes); while the
-        // second thread scans the one due, it hands on what is ready or scans further ahead.
+        // itself when nobody has taken it (handing its events on as it goes); while the second
+        // thread scans the one due, it scans one further ahead, or waits.
         var k = 0
         var line = scanner.line
         var positioned = true  // the scanner is at starts[k], in the state
         while k < starts.count {
-            if positioned {
-                let stopAt = k + 1 < starts.count ? starts[k + 1] : Int.max
-                if k > 0 {
-                    shelf.condition.lock()
-                    let free = k >= shelf.next
-                    if free { shelf.next = k + 1 }
-                    shelf.condition.unlock()
-                    positioned = free
-                }
-                if positioned {
-                    scanner.stopAt = stopAt
-                    let outcome = try scanner.run(file: file, path: path, builder: &builder)
-                    if outcome != .stopped { return outcome }
-                    guard scanner.offset + scanner.position == stopAt, State(scanner, builder) == state else {
-                        return .unsettled
-                    }
-                    line = scanner.line
-                    joined += 1
-                    k += 1
-                    continue
-                }
-            }
+            let stopAt = k + 1 < starts.count ? starts[k + 1] : Int.max
             shelf.condition.lock()
             if var ahead = shelf.ready.removeValue(forKey: k) {
                 shelf.condition.broadcast()
@@ -291,16 +293,16 @@ enum GPXSegmentedScan {
                 if ahead.outcome != .stopped { return ahead.outcome }
                 guard ahead.joins else { return .unsettled }
                 line += ahead.lines
-                joined += 1
-                k += 1
-                continue
-            }
-            if k >= shelf.next {
-                // Due, and nobody has taken it: scanned here, from the state.
-                shelf.next = k + 1
+                positioned = false
+            } else if !shelf.taken[k] {
+                // Due, and nobody has taken it: scanned here.
+                shelf.taken[k] = true
                 shelf.condition.unlock()
-                let stopAt = k + 1 < starts.count ? starts[k + 1] : Int.max
-                state.start(&scanner, &builder, at: starts[k], stopAt: stopAt, line: line)
+                if positioned {
+                    scanner.stopAt = stopAt
+                } else {
+                    state.start(&scanner, &builder, at: starts[k], stopAt: stopAt, line: line)
+                }
                 let outcome = try scanner.run(file: file, path: path, builder: &builder)
                 if outcome != .stopped { return outcome }
                 guard scanner.offset + scanner.position == stopAt, State(scanner, builder) == state else {
@@ -308,14 +310,9 @@ enum GPXSegmentedScan {
                 }
                 line = scanner.line
                 positioned = true
-                joined += 1
-                k += 1
-                continue
-            }
-            if shelf.next < starts.count && shelf.ready.count < aheadLimit {
-                // The one due is being scanned by the second thread: scan the next one ahead.
-                let j = shelf.next
-                shelf.next = j + 1
+            } else if shelf.ready.count < aheadLimit, let j = transfer.free(from: k + 1) {
+                // The one due is being scanned by the second thread: one further ahead.
+                shelf.taken[j] = true
                 shelf.condition.unlock()
                 if collector == nil { collector = Collector() }
                 let ahead = collector!.scan(j, transfer)
@@ -324,15 +321,19 @@ enum GPXSegmentedScan {
                 shelf.condition.broadcast()
                 shelf.condition.unlock()
                 continue
+            } else {
+                while shelf.ready[k] == nil { shelf.condition.wait() }
+                shelf.condition.unlock()
+                continue
             }
-            while shelf.ready[k] == nil { shelf.condition.wait() }
-            shelf.condition.unlock()
+            joined += 1
+            k += 1
         }
         return .unsettled  // not reached: the last segment runs to the file's end
     }
 
-    /// The second thread: the next segment nobody has taken, each from `state`, while fewer than
-    /// `aheadLimit` wait to be handed on.
+    /// The second thread: the next segment nobody has taken that may be scanned ahead, each from
+    /// `state`, while fewer than `aheadLimit` wait to be handed on.
     static func scanAhead(_ transfer: Transfer) {
         let shelf = transfer.shelf
         var collector = Collector()
@@ -346,11 +347,13 @@ enum GPXSegmentedScan {
         while true {
             shelf.condition.lock()
             while shelf.ready.count >= aheadLimit && !shelf.stop { shelf.condition.wait() }
-            let k = shelf.next
-            let stop = shelf.stop || k >= transfer.starts.count
-            if !stop { shelf.next = k + 1 }
+            let k = shelf.stop ? nil : transfer.free(from: shelf.next)
+            if let k {
+                shelf.taken[k] = true
+                shelf.next = k + 1
+            }
             shelf.condition.unlock()
-            if stop { return }
+            guard let k else { return }
             let ahead = collector.scan(k, transfer)
             shelf.condition.lock()
             shelf.ready[k] = ahead

@@ -251,6 +251,9 @@ import VSHTestSupport
                     + "<extensions><x:hAcc>\(i % 7)</x:hAcc></extensions></trkpt>\n"
             }
             text += "</trkseg></trk>\n"
+            // Then 20 KB of waypoints, where no segment can start: one long segment, scanned by
+            // the calling thread alone.
+            for i in 0..<400 { text += "<wpt lat=\"36.\(i)\" lon=\"-115.\(i)\"><name>w</name></wpt>\n" }
         }
         text += "</gpx>\n"
         let path = try Self.write(text)
