@@ -185,22 +185,29 @@ export function translateShell() {
 }
 
 /**
- * Follows the league's changes while the page is open: `reload` runs (at most once per 150 ms)
- * whenever the server's event stream (`/v1/events`) says something changed, and `status` shows
- * the stream's state in `liveText` words; an organiser's announcement is shown at once. The stream
- * closes while offline and when the page goes (a browser allows a few connections to a site, so
- * only the pages that follow the league hold one).
+ * Follows the league's changes while the page is open: `reload` runs whenever the server's event
+ * stream (`/v1/events`) says something changed, 150 ms after a change in a quiet moment and at most
+ * once a second while changes keep coming (at an event's start they come many times a second, and a
+ * page that waited for a quiet moment would never move). `status` shows the stream's state in
+ * `liveText` words; an organiser's announcement is shown at once. The stream closes while offline
+ * and when the page goes (a browser allows a few connections to a site, so only the pages that
+ * follow the league hold one).
  */
 export function followLeague(reload, status, liveText) {
   let source = null;
   let timer = null;
+  let last = 0;
   const connect = () => {
     if (source || !navigator.onLine) return;
     source = new EventSource('/v1/events');
     source.addEventListener('open', () => { status.textContent = liveText; });
     source.addEventListener('change', () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => Promise.resolve(reload()).catch(() => {}), 150);
+      if (timer) return; // a reload is due already, and it will show this change too
+      timer = setTimeout(() => {
+        timer = null;
+        last = Date.now();
+        Promise.resolve(reload()).catch(() => {});
+      }, Math.max(150, last + 1000 - Date.now()));
     });
     source.addEventListener('announcement', () => { showAnnouncements(); });
     source.addEventListener('error', () => { status.textContent = t('Reconnecting…'); });
