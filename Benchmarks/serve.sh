@@ -129,6 +129,16 @@ FLOW_REQUESTS=$(echo "$FLOW_LINE" | sed 's/.* requests=\([0-9]*\).*/\1/')
 LIVE=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests"
   "$(python3 -c "print(round($R_cpu_us * $R_requests / ($R_requests + $FLOW_REQUESTS)))")"
   "$(python3 -c "print(round($R_machine_us * $R_requests / ($R_requests + $FLOW_REQUESTS)))")")
+# Device-fix check-ins while 300 pages follow the league (`GET /v1/events`), as a venue's phones
+# do at an event's start: each check-in is a change every page is told of.
+PAGES=${VSH_BENCH_PAGES:-300}
+python3 Benchmarks/listeners.py 127.0.0.1 "${BASE##*:}" "$PAGES" $((SECONDS_EACH + 2)) > "$D/listeners.txt" 2>&1 &
+LISTENING=$!
+sleep 1
+run -s Benchmarks/wrk/checkin.lua "$BASE" || exit 1
+FOLLOWED=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
+wait $LISTENING
+FOLLOW_CHANGES=$(sed -n 's/^LISTENERS changes=\([0-9]*\).*/\1/p' "$D/listeners.txt")
 RECORDED=$(python3 -c "import sqlite3; print(sqlite3.connect('$D/vsh.sqlite').execute('SELECT COUNT(*) FROM checkins').fetchone()[0])")
 kill -TERM $PID; wait $PID; STOP_STATUS=$?
 wait $SAMPLER 2>/dev/null; ANON_PEAK=$(anon_peak "$D/anon.txt")
@@ -172,6 +182,7 @@ echo "| photo check-ins (${PHOTO_KB} KB JPEG + device fix) | $(fmt "${PHOTO[0]}"
 echo "| photo check-ins (${BIG_KB} KB JPEG, 2048 x 1536, + device fix), $BIG_CONNECTIONS connections, a fresh server | $(fmt "${BIG[0]}")/s | ${BIG[1]} ms | ${BIG[2]} ms | ${BIG[3]} | ${BIG[6]} µs | ${BIG[7]} µs | ${BIG[5]} uploads; the server's memory ${BIG_IDLE} MB idle, ${BIG_PEAK} MB at its peak (VmHWM), of which ${BIG_FILE} MB mapped files; its own memory (RssAnon) at most ${BIG_ANON_PEAK} MB |"
 echo "| GET /v1/leaderboard ($BOARD_BYTES bytes) | $(fmt "${BOARD[0]}")/s | ${BOARD[1]} ms | ${BOARD[2]} ms | ${BOARD[3]} | ${BOARD[6]} µs | ${BOARD[7]} µs | cached until the next write; $(python3 -c "print(round(${BOARD[0]} / max(${PEER[0]}, 1), 2))")x nginx |"
 echo "| GET /v1/leaderboard while check-ins flow ($(fmt "$FLOW_RATE")/s beside it, 2 connections) | $(fmt "${LIVE[0]}")/s | ${LIVE[1]} ms | ${LIVE[2]} ms | ${LIVE[3]} | ${LIVE[6]} µs | ${LIVE[7]} µs | every check-in empties the cache; the readers that miss together wait for one board |"
+echo "| device-fix check-ins while $PAGES pages follow the league (GET /v1/events) | $(fmt "${FOLLOWED[0]}")/s | ${FOLLOWED[1]} ms | ${FOLLOWED[2]} ms | ${FOLLOWED[3]} | ${FOLLOWED[6]} µs | ${FOLLOWED[7]} µs | the pages were sent ${FOLLOW_CHANGES:-?} change events in all; $(python3 -c "print(round(${FOLLOWED[0]} / max(${FIX[0]}, 1), 2))")x the rate without them |"
 echo "| nginx, the same bytes as a static file | $(fmt "${PEER[0]}")/s | ${PEER[1]} ms | ${PEER[2]} ms | ${PEER[3]} | | ${PEER[7]} µs | 2 workers, no access log |"
 echo
 echo "start-up to listening: ${STARTUP_MS} ms; memory: ${RSS_IDLE} MB idle, ${RSS_PEAK} MB peak under load (VmHWM), of which ${RSS_FILE} MB mapped files (the league read through its memory map, the program), its own (RssAnon) at most ${ANON_PEAK} MB; check-ins in the database afterwards: $RECORDED; exit after SIGTERM: $STOP_STATUS"

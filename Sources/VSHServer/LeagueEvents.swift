@@ -7,31 +7,28 @@ import Synchronization
 import VSHCore
 
 /// Tells open pages that the league changed: every successful write (a check-in, a review, a new
-/// player) publishes one event, and `GET /v1/events` streams them as server-sent events. A page
+/// player) publishes a change, and `GET /v1/events` streams them as server-sent events. A page
 /// that receives one reads what it shows again (the leaderboard moves within a second of a
-/// check-in elsewhere). Events carry no data about anyone: only a counter. An organiser's
+/// check-in elsewhere). Events carry no data about anyone: only a counter. Events are sent at
+/// once, or, within `spacing` (a quarter of a second) of the last send, together with what else
+/// comes until then: one `change` for every change in between, and each check-in's and
+/// announcement's event. An organiser's
 /// announcement is `event: announcement` with its number only: the page reads it from
 /// `GET /v1/announcements`, which leaves out those of private hunts the viewer may not see.
 /// With instances sharing a database (`LeagueSignalService`), what happens on one is told to the
 /// others, whose pages hear it as their own.
 final class LeagueEvents: Sendable {
-    /// One event of the stream.
+    /// What a stream is sent: events, or a keep-alive comment.
     enum Event: Sendable {
-        /// The league changed (the generation).
-        case change(Int)
-        /// An announcement was made (its id).
-        case announcement(Int64)
-        /// A check-in was recorded on this instance (its id).
-        case checkIn(Int64)
+        /// One or more events, as the stream's text (the same bytes for every listener).
+        case events(ByteBuffer)
         /// A keep-alive comment.
         case ping
 
-        var text: String {
+        var bytes: ByteBuffer {
             switch self {
-            case .change(let generation): return "event: change\ndata: \(generation)\n\n"
-            case .announcement(let id): return "event: announcement\ndata: \(id)\n\n"
-            case .checkIn(let id): return "event: checkin\ndata: \(id)\n\n"
-            case .ping: return ": ping\n\n"
+            case .events(let bytes): return bytes
+            case .ping: return ByteBuffer(string: ": ping\n\n")
             }
         }
     }
@@ -43,8 +40,19 @@ final class LeagueEvents: Sendable {
         var byAddress: [String: Int] = [:]
         /// What the other instances are to be told (when some listen), oldest first.
         var outgoing: [LeagueSignal] = []
+        /// Events not sent yet (announcements, check-ins), and whether the league changed since
+        /// the last send (one `change` event tells of every change in between).
+        var waiting = ""
+        var changed = false
+        /// When the listeners were last sent events, and whether a send is due.
+        var lastSent: ContinuousClock.Instant?
+        var sendDue = false
     }
     private let state = Mutex(State())
+    /// The least time between two sends to the listeners. What happens in between waits and goes
+    /// in one write: at an event's start the league changes hundreds of times a second, and
+    /// sending every change to every open page made each check-in cost a write per page.
+    let spacing: Duration
     /// The most pages listening at once; more are answered 503 (each holds a connection).
     let maxListeners: Int
     /// The most pages listening from one address (a venue's players share one; an attacker
@@ -62,8 +70,9 @@ final class LeagueEvents: Sendable {
 
     init(
         maxListeners: Int = 10_000, maxListenersPerAddress: Int = 2_500, heartbeatSeconds: Int = 20,
-        relays: Bool = false
+        relays: Bool = false, spacing: Duration = .milliseconds(250)
     ) {
+        self.spacing = spacing
         self.maxListeners = maxListeners
         self.maxListenersPerAddress = maxListenersPerAddress
         self.heartbeatSeconds = heartbeatSeconds
@@ -76,21 +85,21 @@ final class LeagueEvents: Sendable {
         }
     }
 
-    /// One event to every listener.
+    /// The league changed: every listener is told.
     func publish() {
-        change()
+        send(change: true)
         relay(.change)
     }
 
     /// An announcement to every listener.
     func announce(_ id: Int64) {
-        yield(.announcement(id))
+        send("event: announcement\ndata: \(id)\n\n")
         relay(.announcement(id))
     }
 
     /// A new check-in to every listener (its id only: the moderators' feed reads it).
     func checkedIn(_ id: Int64) {
-        yield(.checkIn(id))
+        send("event: checkin\ndata: \(id)\n\n")
         relay(.checkIn(id))
     }
 
@@ -98,9 +107,9 @@ final class LeagueEvents: Sendable {
     func deliver(_ signals: [LeagueSignal]) {
         for signal in signals {
             switch signal {
-            case .change: change()
-            case .announcement(let id): yield(.announcement(id))
-            case .checkIn(let id): yield(.checkIn(id))
+            case .change: send(change: true)
+            case .announcement(let id): send("event: announcement\ndata: \(id)\n\n")
+            case .checkIn(let id): send("event: checkin\ndata: \(id)\n\n")
             }
         }
     }
@@ -120,17 +129,60 @@ final class LeagueEvents: Sendable {
         }
     }
 
-    private func change() {
-        let (generation, listeners) = state.withLock { state in
-            state.generation += 1
-            return (state.generation, Array(state.listeners.values))
+    /// Sends `text` (and a `change` event if `change`) to every listener: at once if nothing was
+    /// sent in the last `spacing`, else with what else comes, when `spacing` has passed.
+    private func send(_ text: String = "", change: Bool = false) {
+        let now = ContinuousClock.now
+        let (batch, due) = state.withLock { state -> (Batch?, ContinuousClock.Instant?) in
+            if change {
+                state.generation += 1
+                state.changed = true
+            }
+            // Nobody listens: nothing to keep.
+            if state.listeners.isEmpty {
+                state.waiting = ""
+                state.changed = false
+                return (nil, nil)
+            }
+            state.waiting += text
+            if state.sendDue { return (nil, nil) }
+            if let last = state.lastSent, now - last < spacing {
+                state.sendDue = true
+                return (nil, last + spacing)
+            }
+            return (Self.take(&state, at: now), nil)
         }
-        for listener in listeners { listener.yield(.change(generation)) }
+        if let batch { batch.deliver() }
+        if let due {
+            Task {
+                try? await Task.sleep(until: due, clock: .continuous)
+                self.state.withLock { state -> Batch? in
+                    state.sendDue = false
+                    return Self.take(&state, at: .now)
+                }?.deliver()
+            }
+        }
     }
 
-    private func yield(_ event: Event) {
-        let listeners = state.withLock { Array($0.listeners.values) }
-        for listener in listeners { listener.yield(event) }
+    /// The events waiting and the listeners to send them to.
+    private struct Batch {
+        let bytes: ByteBuffer
+        let listeners: [AsyncStream<Event>.Continuation]
+
+        func deliver() {
+            for listener in listeners { listener.yield(.events(bytes)) }
+        }
+    }
+
+    /// Takes what waits (nil when nothing does), as sent at `now`.
+    private static func take(_ state: inout State, at now: ContinuousClock.Instant) -> Batch? {
+        guard state.changed || !state.waiting.isEmpty else { return nil }
+        var text = state.waiting
+        if state.changed { text += "event: change\ndata: \(state.generation)\n\n" }
+        state.waiting = ""
+        state.changed = false
+        state.lastSent = now
+        return Batch(bytes: ByteBuffer(string: text), listeners: Array(state.listeners.values))
     }
 
     private func relay(_ signal: LeagueSignal) {
@@ -208,7 +260,7 @@ final class LeagueEvents: Sendable {
                     // rather than waiting out the shutdown bound.
                     try await withGracefulShutdownHandler {
                         for await event in stream {
-                            try await writer.write(ByteBuffer(string: event.text))
+                            try await writer.write(event.bytes)
                         }
                     } onGracefulShutdown: {
                         end()
