@@ -213,6 +213,16 @@ enum PostGISSchema {
         """
     ]
 
+    /// A photo's uses by one player in one probe: the picture's own and its pixels' index keyed
+    /// by the player too. A picture many players sent had every one of its uses read at every
+    /// check-in with it.
+    static let version28: [String] = [
+        "DROP INDEX checkins_by_image",
+        "DROP INDEX checkins_by_pixels",
+        "CREATE INDEX checkins_by_image ON checkins(image_sha256, player_id) WHERE image_sha256 IS NOT NULL",
+        "CREATE INDEX checkins_by_pixels ON checkins(pixel_sha256, player_id) WHERE pixel_sha256 IS NOT NULL",
+    ]
+
     /// Stops' printed codes and rotating-code secrets (`StoredStopSecrets`).
     static let version24: [String] = [
         "ALTER TABLE stops ADD COLUMN secrets text",

@@ -244,37 +244,18 @@ extension PostGISStore {
             }
             return .neighbourFixes(fixes)
         case .photoUses(let image, let pixels, let player, let excluded):
-            let other = excluded ?? 0
             guard
-                let first = try await db.query(
-                    """
-                    SELECT id, player_id FROM checkins
-                    WHERE image_sha256 = \(image) OR pixel_sha256 = \(pixels)
-                    ORDER BY id LIMIT 1
-                    """, logger: logger
-                ).collect().first?.decode((Int64, Int64).self)
+                let first = try await db.rows(Prepared<PhotoFirstUseSQL>(image, pixels), logger: logger)
+                    .first?.decode((Int64, Int64).self)
             else { return .photoUses(nil) }
-            let standing = try await db.query(
-                """
-                SELECT s.id FROM checkins c JOIN checkin_state s ON s.id = c.id
-                WHERE (c.image_sha256 = \(image) OR c.pixel_sha256 = \(pixels)) AND c.player_id = \(player.rawValue)
-                    AND \(unescaped: CheckInStateSQL.holdsItsPhoto("s.")) AND c.id <> \(other)
-                ORDER BY s.id LIMIT 1
-                """, logger: logger
-            ).collect().first?.decode(Int64.self)
+            func standingUse(of player: Int64, other: Int64) async throws -> Int64? {
+                try await db.rows(Prepared<PhotoStandingUseSQL>(image, pixels, player, other), logger: logger)
+                    .first?.decode(Int64.self)
+            }
+            let standing = try await standingUse(of: player.rawValue, other: excluded ?? 0)
             // Whether the owner has a use that stands (asked only of another player's picture).
             var ownerStanding = first.1 == player.rawValue
-            if !ownerStanding {
-                ownerStanding =
-                    try await db.query(
-                        """
-                        SELECT s.id FROM checkins c JOIN checkin_state s ON s.id = c.id
-                        WHERE (c.image_sha256 = \(image) OR c.pixel_sha256 = \(pixels)) AND c.player_id = \(first.1)
-                            AND \(unescaped: CheckInStateSQL.holdsItsPhoto("s."))
-                        LIMIT 1
-                        """, logger: logger
-                    ).collect().first != nil
-            }
+            if !ownerStanding { ownerStanding = try await standingUse(of: first.1, other: 0) != nil }
             return .photoUses(
                 PhotoUses.seen(
                     first: first.0, owner: PlayerID(first.1), ownStanding: standing,

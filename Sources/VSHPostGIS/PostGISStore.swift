@@ -331,7 +331,8 @@ public final class PostGISStore: LeagueStore {
     /// hunts and their members. Version 17: announcements. Version 18: banned players. Version 19:
     /// teams. Version 20: adjustments. Version 21: featured photos. Version 22: erased accounts. Version 23: positions.
     /// Version 24: stops' secrets. Version 25: answers. Version 26: each hunt's running totals.
-    /// Version 27: each team's running totals, filled by `rescoreAllTeams`.
+    /// Version 27: each team's running totals, filled by `rescoreAllTeams`. Version 28: photos'
+    /// indexes keyed by player too.
     static let migrations: [[String]] = [
         PostGISSchema.version1, [], PostGISSchema.version3, PostGISSchema.version4, PostGISSchema.version5,
         PostGISSchema.version6, PostGISSchema.version7, PostGISSchema.version8, PostGISSchema.version9,
@@ -340,7 +341,7 @@ public final class PostGISStore: LeagueStore {
         PostGISSchema.version17, PostGISSchema.version18, PostGISSchema.version19,
         PostGISSchema.version20, PostGISSchema.version21, PostGISSchema.version22,
         PostGISSchema.version23, PostGISSchema.version24, PostGISSchema.version25, PostGISSchema.version26,
-        PostGISSchema.version27,
+        PostGISSchema.version27, PostGISSchema.version28,
     ]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this

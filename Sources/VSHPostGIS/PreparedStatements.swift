@@ -83,6 +83,33 @@ enum NeighboursSQL: PreparedSQL {
         """
 }
 
+/// A picture's first check-in and its player ($1 the file's SHA-256, $2 its pixels'): the least of
+/// the ids the two indexes hold for it, read from the indexes alone. `OFFSET 0` keeps the union
+/// from being pulled up, where PostgreSQL would turn `min` into a walk of every check-in in id
+/// order until one with the picture came (the whole table for a new picture).
+enum PhotoFirstUseSQL: PreparedSQL {
+    static let name = "vsh_photo_first_use"
+    static let sql = """
+        SELECT id, player_id FROM checkins WHERE id = (SELECT min(u.id) FROM (
+            SELECT id FROM checkins WHERE image_sha256 = $1::text
+            UNION ALL SELECT id FROM checkins WHERE pixel_sha256 = $2::text OFFSET 0) AS u)
+        """
+}
+
+/// A player's ($3) earliest use of a picture that still holds it, other than check-in $4: only
+/// that player's uses are read, through the indexes keyed by picture and player (schema version
+/// 28), however many players sent the picture.
+enum PhotoStandingUseSQL: PreparedSQL {
+    static let name = "vsh_photo_standing_use"
+    static let sql = """
+        SELECT s.id FROM checkin_state s WHERE s.id IN (
+            SELECT id FROM checkins WHERE image_sha256 = $1::text AND player_id = $3::int8
+            UNION ALL SELECT id FROM checkins WHERE pixel_sha256 = $2::text AND player_id = $3::int8)
+        AND \(CheckInStateSQL.holdsItsPhoto("s.")) AND s.id <> $4::int8
+        ORDER BY s.id LIMIT 1
+        """
+}
+
 /// The definitions' generation, read for the requests that ask for a hunt (`hunts()`).
 enum GenerationSQL: PreparedSQL {
     static let name = "vsh_generation"

@@ -409,36 +409,43 @@ final class TransactionHistory: CheckInHistory {
     {
         guard
             let first = try Row.fetchOne(
-                try db.cachedStatement(
-                    sql: """
-                        SELECT id, player_id FROM checkins WHERE image_sha256 = ?1 OR pixel_sha256 = ?2
-                        ORDER BY id LIMIT 1
-                        """), arguments: [image, pixels])
+                try db.cachedStatement(sql: TransactionHistory.photoFirstUse), arguments: [image, pixels])
         else { return nil }
         let standing = try Int64.fetchOne(
-            try db.cachedStatement(
-                sql: """
-                    SELECT id FROM checkin_state WHERE id IN (
-                        SELECT id FROM checkins WHERE (image_sha256 = ?1 OR pixel_sha256 = ?2) AND id IS NOT ?4)
-                    AND player_id = ?3 AND \(CheckInStateSQL.holdsItsPhoto()) ORDER BY id LIMIT 1
-                    """), arguments: [image, pixels, player.rawValue, checkIn])
+            try db.cachedStatement(sql: TransactionHistory.photoStandingUse),
+            arguments: [image, pixels, player.rawValue, checkIn])
         let owner = PlayerID(first[1] as Int64)
         // Whether the owner has a use that stands (asked only of another player's picture).
         let ownersStanding =
             owner == player
             ? nil
             : try Int64.fetchOne(
-                try db.cachedStatement(
-                    sql: """
-                        SELECT id FROM checkin_state WHERE id IN (
-                            SELECT id FROM checkins WHERE image_sha256 = ?1 OR pixel_sha256 = ?2)
-                        AND player_id = ?3 AND \(CheckInStateSQL.holdsItsPhoto()) LIMIT 1
-                        """), arguments: [image, pixels, owner.rawValue])
+                try db.cachedStatement(sql: TransactionHistory.photoStandingUse),
+                arguments: [image, pixels, owner.rawValue, nil])
         let ownerStanding = owner == player || ownersStanding != nil
         return PhotoUses.seen(
             first: first[0], owner: owner, ownStanding: standing, ownerStanding: ownerStanding,
             rechecked: checkIn)
     }
+
+    /// A picture's first check-in and its player (?1 the file's SHA-256, ?2 its pixels'): the
+    /// least id under each of the two indexes, not every use gathered and sorted (an `OR` of the
+    /// two read and sorted them all).
+    static let photoFirstUse = """
+        SELECT id, player_id FROM checkins WHERE id = (SELECT min(id) FROM (
+            SELECT min(id) AS id FROM checkins WHERE image_sha256 = ?1
+            UNION ALL SELECT min(id) FROM checkins WHERE pixel_sha256 = ?2))
+        """
+
+    /// A player's (?3) earliest use of a picture that still holds it, other than check-in ?4:
+    /// only that player's uses are read, through the indexes keyed by picture and player (v38),
+    /// however many players sent the picture.
+    static let photoStandingUse = """
+        SELECT id FROM checkin_state WHERE id IN (
+            SELECT id FROM checkins WHERE image_sha256 = ?1 AND player_id = ?3
+            UNION ALL SELECT id FROM checkins WHERE pixel_sha256 = ?2 AND player_id = ?3)
+        AND id IS NOT ?4 AND \(CheckInStateSQL.holdsItsPhoto()) ORDER BY id LIMIT 1
+        """
 
     func nearCopy(of perceptualHash: UInt64, excluding player: PlayerID, image: String, pixels: String?)
         throws

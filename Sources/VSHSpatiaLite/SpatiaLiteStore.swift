@@ -739,6 +739,19 @@ public final class SpatiaLiteStore: LeagueStore {
                     ALTER TABLE idempotency_keys_rowid RENAME TO idempotency_keys;
                     """)
         }
+        migrator.registerMigration("v38-photo-uses-by-player") { db in
+            // A photo's uses by one player in one probe (`photoUses`): the picture's own and its
+            // pixels' index keyed by the player too. A picture many players sent (a photo of a
+            // landmark taken from the web) had every one of its uses read, and each use's state
+            // worked out, at every check-in with it.
+            try db.execute(
+                sql: """
+                    DROP INDEX checkins_by_image;
+                    DROP INDEX checkins_by_pixels;
+                    CREATE INDEX checkins_by_image ON checkins(image_sha256, player_id) WHERE image_sha256 IS NOT NULL;
+                    CREATE INDEX checkins_by_pixels ON checkins(pixel_sha256, player_id) WHERE pixel_sha256 IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }

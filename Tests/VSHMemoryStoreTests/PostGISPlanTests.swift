@@ -80,4 +80,51 @@ import VSHTestSupport
             #expect(!rows.stdout.contains("Sort Key: c.fix_epoch"), "\(mode)\n\(rows.stdout)")
         }
     }
+
+    /// A picture's uses are found through the indexes keyed by picture and player (schema version
+    /// 28), in the plan made for the values and in the generic one: with 300 players' uses of one
+    /// picture at the end of 3,000 check-ins, a player's standing use reads that player's rows
+    /// alone, the first use the picture's, and neither walks the table in id order or scans it.
+    @Test func aPicturesUsesAreFoundByPictureAndPlayer() async throws {
+        let (cluster, store, database) = try await Self.league()
+        defer { store.close() }
+        for mode in ["force_custom_plan", "force_generic_plan"] {
+            let rows = try cluster.psql(
+                database,
+                """
+                INSERT INTO players(id, name, name_key, created_at)
+                SELECT p, 'P' || p, 'p' || p, '2026-01-01T00:00:00Z' FROM generate_series(1, 300) AS p
+                ON CONFLICT DO NOTHING;
+                INSERT INTO checkins(player_id, received_at, source, verdict, points, rules, image_sha256,
+                    pixel_sha256)
+                SELECT 1 + i % 300, '2026-01-01T00:00:00Z', CASE WHEN i > 2700 THEN 'photo' ELSE 'device' END,
+                    'rejected', 0, '[]', CASE WHEN i > 2700 THEN 'web' END, CASE WHEN i > 2700 THEN 'web-px' END
+                FROM generate_series(1, 3000) AS i WHERE NOT EXISTS (SELECT 1 FROM checkins);
+                ANALYZE;
+                SET plan_cache_mode = \(mode);
+                PREPARE first(text, text) AS \(PhotoFirstUseSQL.sql);
+                PREPARE standing(text, text, int8, int8) AS \(PhotoStandingUseSQL.sql);
+                EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE first('web', 'web-px');
+                SELECT 'standing';
+                EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE standing('web', 'web-px', 7, 0);
+                """)
+            #expect(rows.status == 0, "\(rows.stderr)")
+            let parts = rows.stdout.components(separatedBy: "standing")
+            #expect(parts.count == 2, "\(rows.stdout)")
+            let (first, standing) = (parts[0], parts.last ?? "")
+            for plan in [first, standing] {
+                #expect(plan.contains("checkins_by_image"), "\(mode)\n\(plan)")
+                #expect(plan.contains("checkins_by_pixels"), "\(mode)\n\(plan)")
+                #expect(!plan.contains("Seq Scan on checkins"), "\(mode)\n\(plan)")
+                // The table's own index only to fetch rows by id, one a loop.
+                for scan in plan.split(separator: "\n") where scan.contains("checkins_pkey") {
+                    #expect(scan.contains("rows=1 ") || scan.contains("rows=0 "), "\(mode)\n\(plan)")
+                }
+            }
+            #expect(!standing.contains("Bitmap"), "\(mode)\n\(standing)")
+            for scan in standing.split(separator: "\n") where scan.contains("checkins_by_") {
+                #expect(scan.contains("rows=1 ") || scan.contains("rows=0 "), "\(mode)\n\(standing)")
+            }
+        }
+    }
 }
