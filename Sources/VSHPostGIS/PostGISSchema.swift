@@ -223,6 +223,16 @@ enum PostGISSchema {
         "CREATE INDEX checkins_by_pixels ON checkins(pixel_sha256, player_id) WHERE pixel_sha256 IS NOT NULL",
     ]
 
+    /// Near copies found through the four 16-bit quarters of the perceptual hash (`NearCopySQL`)
+    /// instead of by comparing every other picture of the league; each index holds the hash and
+    /// the id, so that a quarter's rows are compared without reading the table.
+    static let version29: [String] = NearCopySQL.quarterSQL.enumerated().map { quarter, expression in
+        """
+        CREATE INDEX checkins_phash_q\(quarter) ON checkins((\(expression))) INCLUDE (phash, id)
+        WHERE phash IS NOT NULL
+        """
+    }
+
     /// Stops' printed codes and rotating-code secrets (`StoredStopSecrets`).
     static let version24: [String] = [
         "ALTER TABLE stops ADD COLUMN secrets text",

@@ -262,16 +262,13 @@ extension PostGISStore {
                     ownerStanding: ownerStanding,
                     rechecked: excluded))
         case .nearCopy(let hash, let player, let image, let pixels):
-            // Every other player's hash, compared in the database (bit_count of the XOR).
-            let row = try await db.query(
-                """
-                SELECT id, bit_count((phash # \(Int64(bitPattern: hash)))::bit(64))::int8 AS bits FROM checkins
-                WHERE phash IS NOT NULL AND player_id <> \(player.rawValue)
-                    AND image_sha256 IS DISTINCT FROM \(image) AND pixel_sha256 IS DISTINCT FROM \(pixels)
-                    AND bit_count((phash # \(Int64(bitPattern: hash)))::bit(64)) <= \(NearCopy.maxBits)
-                ORDER BY bits, id LIMIT 1
-                """, logger: logger
-            ).collect().first?.decode((Int64, Int64).self)
+            let near = NearCopySQL.near(hash)
+            let row = try await db.rows(
+                Prepared<NearCopySQL>(
+                    Int64(bitPattern: hash), near[0], near[1], near[2], near[3], player.rawValue, image,
+                    pixels),
+                logger: logger
+            ).first?.decode((Int64, Int64).self)
             return .nearCopy(row.map { NearCopy(checkInID: $0.0, bits: Int($0.1)) })
         }
     }

@@ -94,8 +94,10 @@ public final class PostGISStore: LeagueStore {
         configuration.options.maximumConnections = Self.poolSize
         configuration.options.connectionIdleTimeout = .seconds(60)
         // A lock held by another transaction is waited for as long as a busy SQLite file.
+        // No JIT compilation: every statement of vsh's is short, and PostgreSQL compiled one whose
+        // estimate crossed `jit_above_cost` for 120 ms to run it in 1 ms (the near copies' lookups).
         configuration.options.additionalStartupParameters = [
-            ("lock_timeout", "\(max(Int(BusyTimeout.seconds * 1000), 1))")
+            ("lock_timeout", "\(max(Int(BusyTimeout.seconds * 1000), 1))"), ("jit", "off"),
         ]
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
@@ -332,7 +334,7 @@ public final class PostGISStore: LeagueStore {
     /// teams. Version 20: adjustments. Version 21: featured photos. Version 22: erased accounts. Version 23: positions.
     /// Version 24: stops' secrets. Version 25: answers. Version 26: each hunt's running totals.
     /// Version 27: each team's running totals, filled by `rescoreAllTeams`. Version 28: photos'
-    /// indexes keyed by player too.
+    /// indexes keyed by player too. Version 29: the perceptual hash's quarters indexed.
     static let migrations: [[String]] = [
         PostGISSchema.version1, [], PostGISSchema.version3, PostGISSchema.version4, PostGISSchema.version5,
         PostGISSchema.version6, PostGISSchema.version7, PostGISSchema.version8, PostGISSchema.version9,
@@ -341,7 +343,7 @@ public final class PostGISStore: LeagueStore {
         PostGISSchema.version17, PostGISSchema.version18, PostGISSchema.version19,
         PostGISSchema.version20, PostGISSchema.version21, PostGISSchema.version22,
         PostGISSchema.version23, PostGISSchema.version24, PostGISSchema.version25, PostGISSchema.version26,
-        PostGISSchema.version27, PostGISSchema.version28,
+        PostGISSchema.version27, PostGISSchema.version28, PostGISSchema.version29,
     ]
 
     /// For a read-only database (a streaming replica): the schema must be there, at this
