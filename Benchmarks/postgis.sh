@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench, the PostGIS part: device-fix check-ins through one vsh serve on SpatiaLite, one on
 # PostgreSQL + PostGIS and two on the same PostGIS database (two wrk processes, half the connections
-# each), in one run on this machine; then `vsh locate --fixes` of 1,000,000 fixes on 5,000 stops
+# each), in one run on this machine; photo check-ins through one of each, on leagues that hold
+# 100,000 earlier photos; then `vsh locate --fixes` of 1,000,000 fixes on 5,000 stops
 # with the stops in SpatiaLite and in PostGIS. The PostgreSQL cluster is a throwaway one in
 # bench-data/pg (initdb, loopback, durable: fsync and synchronous_commit on, as SQLite's FULL).
 set -uo pipefail
@@ -65,8 +66,8 @@ serve() { # serve DB LOG: starts vsh serve on a free port, prints its base URL
   sed -n 's/^listening on //p' "$2.out"
 }
 stop() { kill -TERM "$(cat "$1.pid")"; wait "$(cat "$1.pid")" 2>/dev/null; }
-wrk_run() { # wrk_run CONNECTIONS BASE: one wrk run, prints "rate p50 p99 non2xx requests"
-  wrk -t1 -c"$1" -d"${SECONDS_EACH}s" --latency -s Benchmarks/wrk/checkin.lua "$2" 2>&1 | grep '^RESULT' \
+wrk_run() { # wrk_run CONNECTIONS BASE [SCRIPT]: one wrk run, prints "rate p50 p99 non2xx requests"
+  wrk -t1 -c"$1" -d"${SECONDS_EACH}s" --latency -s "${3:-Benchmarks/wrk/checkin.lua}" "$2" 2>&1 | grep '^RESULT' \
     | sed 's/^RESULT //' | tr ' ' '\n' | awk -F= '{v[$1]=$2} END {print v["rate"], v["p50_ms"], v["p99_ms"], v["non2xx"], v["requests"]}'
 }
 
@@ -110,6 +111,43 @@ read -r B_RATE B_P50 B_P99 B_NON B_REQ < "$D/wrk-b"
 TWO_CPU=$(per_checkin "$T0" "$T1" "$((A_REQ + B_REQ))")
 DOCTOR=$($BIN doctor --db "$URL" --json)
 
+# Photo check-ins on leagues that already hold 100,000 photos of other check-ins (rejected, each
+# with its own picture and perceptual hash, as a season of a city's hunt leaves them): every photo
+# check-in looks for an earlier use of its picture and for a near copy among them.
+python3 Benchmarks/make_photos.py "$D/photos" 64 460 345 7 p || exit 1
+export VSH_BENCH_PHOTOS=$PWD/$D/photos/list.txt
+SEEDED=100000
+python3 - "$D/vsh.sqlite" "$SEEDED" <<'PY' || exit 1
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("""WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+  INSERT INTO checkins(player_id, received_at, source, verdict, points, rules, image_sha256, pixel_sha256, phash)
+  SELECT 1 + i % 200, '2026-11-21T00:00:00Z', 'photo', 'rejected', 0, '[]', 'seed-i-' || i, 'seed-p-' || i,
+    random() FROM n""", (int(sys.argv[2]),))
+db.commit()
+PY
+psql -d league -c "INSERT INTO checkins(player_id, received_at, source, verdict, points, rules, image_sha256,
+    pixel_sha256, phash)
+  SELECT 1 + i % 200, '2026-11-21T00:00:00Z', 'photo', 'rejected', 0, '[]', 'seed-i-' || i, 'seed-p-' || i,
+    hashtextextended(i::text, 7) FROM generate_series(1, $SEEDED) AS i" >/dev/null || exit 1
+photo_warm_up() { # photo_warm_up BASE: photo check-ins, then VACUUM and ANALYZE on PostgreSQL
+  # (autovacuum visits a table that grew by a fifth within a minute: the season's photos long since)
+  wrk -t1 -c"$CONNECTIONS" -d3s -s Benchmarks/wrk/upload.lua "$1" >/dev/null 2>&1
+  psql -d league -c "VACUUM ANALYZE checkins" >/dev/null
+}
+BASE=$(serve "$D/vsh.sqlite" "$D/sl-photo")
+photo_warm_up "$BASE"
+T0=$(busy)
+read -r SP_RATE SP_P50 SP_P99 SP_NON SP_REQ < <(wrk_run "$CONNECTIONS" "$BASE" Benchmarks/wrk/upload.lua)
+SP_CPU=$(per_checkin "$T0" "$(busy)" "$SP_REQ")
+stop "$D/sl-photo"
+BASE=$(serve "$URL" "$D/pg-photo")
+photo_warm_up "$BASE"
+T0=$(busy)
+read -r PP_RATE PP_P50 PP_P99 PP_NON PP_REQ < <(wrk_run "$CONNECTIONS" "$BASE" Benchmarks/wrk/upload.lua)
+PP_CPU=$(per_checkin "$T0" "$(busy)" "$PP_REQ")
+stop "$D/pg-photo"
+
 # Locate: 1,000,000 fixes on 5,000 stops, the stops read from each backend.
 [ -d bench-data/world-5000 ] || python3 Benchmarks/make_world.py stops bench-data/world-5000 5000
 [ -f bench-data/world-fixes-1m.csv ] || python3 Benchmarks/make_world.py fixes bench-data/world-fixes-1m.csv 1000000
@@ -133,6 +171,11 @@ echo
 echo "two PostGIS instances at $(python3 -c "print(round($TWO / max($SL_RATE, 1), 2))")x one SpatiaLite instance; vsh doctor afterwards: $DOCTOR"
 # The most this machine could give the PostGIS setup were every tick of its cores busy with check-ins.
 echo "at $TWO_CPU µs a check-in, $(nproc) cores could carry at most $(fmt "$(python3 -c "print($(nproc) * 1e6 / max($TWO_CPU, 1))")") PostGIS check-ins a second ($(python3 -c "print(round($(nproc) * 1e6 / max($TWO_CPU, 1) / max($SL_RATE, 1), 2))")x the SpatiaLite instance)"
+echo
+echo "| photo check-ins ($(( $(stat -c %s "$D/photos/p00.jpg") / 1024 )) KB JPEG + device fix), the league holding $(fmt $SEEDED) other photos | rate | p50 | p99 | non-2xx | machine CPU a photo |"
+echo "| --- | --- | --- | --- | --- | --- |"
+echo "| one vsh serve, SpatiaLite | $(fmt "$SP_RATE")/s | $SP_P50 ms | $SP_P99 ms | $SP_NON | $SP_CPU µs |"
+echo "| one vsh serve, PostGIS | $(fmt "$PP_RATE")/s | $PP_P50 ms | $PP_P99 ms | $PP_NON | $PP_CPU µs |"
 echo
 echo "| \`vsh locate --fixes\`, 1,000,000 fixes, 5,000 stops | time | rate | memory |"
 echo "| --- | --- | --- | --- |"

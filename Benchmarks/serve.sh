@@ -36,28 +36,8 @@ db.commit()
 PY
 # Distinct photos with GPS at the sign (noise pixels, so the JPEG does not shrink): 64 of ~100 KB
 # (460 x 345) and 8 of ~2 MB (a phone's 3-megapixel shot: 2048 x 1536), each at quality 80.
-mkdir -p "$D/photos-2mb"
-python3 - "$D/photos" "$D/photos-2mb" <<'PY' || exit 1
-import os, random, subprocess, sys, tempfile
-sys.path.insert(0, "Fixtures/scripts")
-from jpegexif import camera, exif_block, exif_times, gps_ifd, with_exif
-
-def photos(out, count, width, height, seed, prefix):
-    rng = random.Random(seed)
-    with tempfile.TemporaryDirectory() as tmp, open(os.path.join(out, "list.txt"), "w") as listing:
-        for i in range(count):
-            ppm = os.path.join(tmp, "p.ppm")
-            with open(ppm, "wb") as fh:
-                fh.write(b"P6 %d %d 255\n" % (width, height) + rng.randbytes(width * height * 3))
-            jpeg = subprocess.run(["cjpeg", "-quality", "80", ppm], check=True, capture_output=True).stdout
-            app1 = exif_block(camera(), exif_times("2026:11:21 11:58:00"), gps_ifd(36.082014, -115.172734, when="2026-11-21T19:58:00Z", accuracy=5))
-            path = os.path.join(out, f"{prefix}{i:02d}.jpg")
-            open(path, "wb").write(with_exif(jpeg, app1))
-            listing.write(os.path.abspath(path) + "\n")
-
-photos(sys.argv[1], 64, 460, 345, 7, "p")
-photos(sys.argv[2], 8, 2048, 1536, 11, "q")
-PY
+python3 Benchmarks/make_photos.py "$D/photos" 64 460 345 7 p || exit 1
+python3 Benchmarks/make_photos.py "$D/photos-2mb" 8 2048 1536 11 q || exit 1
 export VSH_BENCH_TOKENS=$PWD/$D/tokens.txt VSH_BENCH_PHOTOS=$PWD/$D/photos/list.txt VSH_BENCH_LUA=$PWD/Benchmarks/wrk
 PHOTO_KB=$(( $(stat -c %s "$D/photos/p00.jpg") / 1024 ))
 BIG_KB=$(( $(stat -c %s "$D/photos-2mb/q00.jpg") / 1024 ))
