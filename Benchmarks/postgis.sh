@@ -135,18 +135,17 @@ photo_warm_up() { # photo_warm_up BASE: photo check-ins, then VACUUM and ANALYZE
   wrk -t1 -c"$CONNECTIONS" -d3s -s Benchmarks/wrk/upload.lua "$1" >/dev/null 2>&1
   psql -d league -c "VACUUM ANALYZE checkins" >/dev/null
 }
-BASE=$(serve "$D/vsh.sqlite" "$D/sl-photo")
-photo_warm_up "$BASE"
-T0=$(busy)
-read -r SP_RATE SP_P50 SP_P99 SP_NON SP_REQ < <(wrk_run "$CONNECTIONS" "$BASE" Benchmarks/wrk/upload.lua)
-SP_CPU=$(per_checkin "$T0" "$(busy)" "$SP_REQ")
-stop "$D/sl-photo"
-BASE=$(serve "$URL" "$D/pg-photo")
-photo_warm_up "$BASE"
-T0=$(busy)
-read -r PP_RATE PP_P50 PP_P99 PP_NON PP_REQ < <(wrk_run "$CONNECTIONS" "$BASE" Benchmarks/wrk/upload.lua)
-PP_CPU=$(per_checkin "$T0" "$(busy)" "$PP_REQ")
-stop "$D/pg-photo"
+photo_run() { # photo_run DB NAME: one instance's photo check-ins, prints "rate p50 p99 non2xx µs"
+  local base t0 rate p50 p99 non req
+  base=$(serve "$1" "$D/$2")
+  photo_warm_up "$base"
+  t0=$(busy)
+  read -r rate p50 p99 non req < <(wrk_run "$CONNECTIONS" "$base" Benchmarks/wrk/upload.lua)
+  echo "$rate $p50 $p99 $non $(per_checkin "$t0" "$(busy)" "$req")"
+  stop "$D/$2"
+}
+read -r SP_RATE SP_P50 SP_P99 SP_NON SP_CPU < <(photo_run "$D/vsh.sqlite" sl-photo)
+read -r PP_RATE PP_P50 PP_P99 PP_NON PP_CPU < <(photo_run "$URL" pg-photo)
 
 # Locate: 1,000,000 fixes on 5,000 stops, the stops read from each backend.
 [ -d bench-data/world-5000 ] || python3 Benchmarks/make_world.py stops bench-data/world-5000 5000

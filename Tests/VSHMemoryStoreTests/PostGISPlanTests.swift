@@ -15,6 +15,15 @@ import VSHTestSupport
         return (cluster, store, String(url.split(separator: "/").last!))
     }
 
+    /// SQL adding players 1 to `count` (named P1, P2, …) unless they are there.
+    static func players(_ count: Int) -> String {
+        """
+        INSERT INTO players(id, name, name_key, created_at)
+        SELECT p, 'P' || p, 'p' || p, '2026-01-01T00:00:00Z' FROM generate_series(1, \(count)) AS p
+        ON CONFLICT DO NOTHING;
+        """
+    }
+
     /// The check-ins a badge of days in a row looks at are found by the player and the badges'
     /// clock (schema version 8), not by reading every live check-in of the player.
     @Test func dayCandidatesAreFoundByTheBadgesClock() async throws {
@@ -51,9 +60,7 @@ import VSHTestSupport
             let rows = try cluster.psql(
                 database,
                 """
-                INSERT INTO players(id, name, name_key, created_at)
-                SELECT p, 'P' || p, 'p' || p, '2026-01-01T00:00:00Z' FROM generate_series(1, 200) AS p
-                ON CONFLICT DO NOTHING;
+                \(Self.players(200))
                 INSERT INTO checkins(player_id, received_at, source, lat, lon, fix_time, fix_epoch, hunt_id,
                     stop_id, verdict, points, rules, clock_epoch)
                 SELECT 1 + i % 200, '2026-01-01T00:00:00Z', 'device', 36.1, -115.1, '2026-01-01T00:00:00Z',
@@ -92,9 +99,7 @@ import VSHTestSupport
             let rows = try cluster.psql(
                 database,
                 """
-                INSERT INTO players(id, name, name_key, created_at)
-                SELECT p, 'P' || p, 'p' || p, '2026-01-01T00:00:00Z' FROM generate_series(1, 300) AS p
-                ON CONFLICT DO NOTHING;
+                \(Self.players(300))
                 INSERT INTO checkins(player_id, received_at, source, verdict, points, rules, image_sha256,
                     pixel_sha256)
                 SELECT 1 + i % 300, '2026-01-01T00:00:00Z', CASE WHEN i > 2700 THEN 'photo' ELSE 'device' END,
@@ -171,8 +176,7 @@ import VSHTestSupport
         let setup = try cluster.psql(
             database,
             """
-            INSERT INTO players(id, name, name_key, created_at)
-            SELECT p, 'P' || p, 'p' || p, '2026-01-01T00:00:00Z' FROM generate_series(1, 200) AS p;
+            \(Self.players(200))
             INSERT INTO checkins(player_id, received_at, source, verdict, points, rules, image_sha256,
                 pixel_sha256, phash)
             SELECT 1 + i % 200, '2026-01-01T00:00:00Z', 'photo', 'accepted', 0, '[]', 'i' || i, 'p' || i,
