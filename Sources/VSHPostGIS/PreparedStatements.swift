@@ -85,9 +85,9 @@ enum NeighboursSQL: PreparedSQL {
 }
 
 /// A picture's first check-in and its player ($1 the file's SHA-256, $2 its pixels'): the least of
-/// the ids the two indexes hold for it, read from the indexes alone. `OFFSET 0` keeps the union
-/// from being pulled up, where PostgreSQL would turn `min` into a walk of every check-in in id
-/// order until one with the picture came (the whole table for a new picture).
+/// the ids the two indexes find for it. `OFFSET 0` keeps the union from being pulled up, where
+/// PostgreSQL would turn `min` into a walk of every check-in in id order until one with the
+/// picture came (the whole table for a new picture).
 enum PhotoFirstUseSQL: PreparedSQL {
     static let name = "vsh_photo_first_use"
     static let sql = """
@@ -117,7 +117,7 @@ enum PhotoStandingUseSQL: PreparedSQL {
 /// asked hash's ($2 … $5: every such value, `NearCopySQL.near(_:)`), through an index on each
 /// quarter that holds the hash (schema version 29). Two hashes within `NearCopy.maxBits` (10)
 /// differ in at most 2 bits in one of the quarters at least, so no near copy is left out, and a
-/// league's other pictures are not each compared (a scan of every check-in took 20-45 ms at
+/// league's other pictures are not each compared (a scan of every check-in took 38-65 ms at
 /// 100,000 photos). Each value is looked up on its own (`OFFSET 0` keeps the lookups from being
 /// turned into a join, which PostgreSQL planned as a scan of the table), and only the rows within
 /// `maxBits` are read from the table.

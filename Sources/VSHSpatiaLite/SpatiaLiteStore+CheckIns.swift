@@ -569,12 +569,17 @@ final class PerceptualIndex: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var best: (index: Int, bits: Int)?
-        for index in hashes.indices
-        where players[index] != player && images[index] != image
-            && (pixels == nil || self.pixels[index] != pixels)
-        {
-            let bits = (hashes[index] ^ hash).nonzeroBitCount
-            if bits <= NearCopy.maxBits, best.map({ bits < $0.bits }) ?? true { best = (index, bits) }
+        // The distance first, over the hashes alone: a league's other pictures are almost all far,
+        // and reading the players' and pictures' columns for each made the scan several times longer.
+        hashes.withUnsafeBufferPointer { all in
+            for index in all.indices {
+                let bits = (all[index] ^ hash).nonzeroBitCount
+                guard bits <= NearCopy.maxBits, best.map({ bits < $0.bits }) ?? true,
+                    players[index] != player, images[index] != image,
+                    pixels == nil || self.pixels[index] != pixels
+                else { continue }
+                best = (index, bits)
+            }
         }
         return best.map { (ids[$0.index], hashes[$0.index]) }
     }
