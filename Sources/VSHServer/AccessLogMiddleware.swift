@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -15,25 +16,35 @@ struct AccessLogMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
+        Self.record(
+            context.logger, structured: structured, client: context.clientAddress, method: request.method,
+            route: context.endpointPath, status: response.status, duration: ContinuousClock.now - start)
+        return response
+    }
+
+    /// The request's metrics and its log line, for the router's answers and the early ones
+    /// (`EarlyAnswers`) alike.
+    static func record(
+        _ logger: Logger, structured: Bool, client: String, method: HTTPRequest.Method, route: String?,
+        status: HTTPResponse.Status, duration: Duration
+    ) {
         // Tenths of a millisecond, by integer arithmetic (Foundation's String(format:) was a
         // twentieth of a cached read's cost).
-        let tenths = Int(((ContinuousClock.now - start) / .microseconds(100)).rounded())
+        let tenths = Int((duration / .microseconds(100)).rounded())
         ServiceMetrics.request(
-            method: request.method.rawValue, route: context.endpointPath ?? "(no route)",
-            status: Int(response.status.code), duration: ContinuousClock.now - start)
+            method: method.rawValue, route: route ?? "(no route)", status: Int(status.code),
+            duration: duration)
         if structured {
-            context.logger.info(
+            logger.info(
                 "request",
                 metadata: [
-                    "client": "\(context.clientAddress)", "method": "\(request.method)",
-                    "route": "\(context.endpointPath ?? "(no route)")", "status": "\(response.status.code)",
-                    "duration_ms": "\(tenths / 10).\(tenths % 10)",
+                    "client": "\(client)", "method": "\(method)", "route": "\(route ?? "(no route)")",
+                    "status": "\(status.code)", "duration_ms": "\(tenths / 10).\(tenths % 10)",
                 ])
         } else {
-            context.logger.info(
-                "\(context.clientAddress) \(request.method) \(context.endpointPath ?? "(no route)") \(response.status.code) \(tenths / 10).\(tenths % 10) ms"
+            logger.info(
+                "\(client) \(method) \(route ?? "(no route)") \(status.code) \(tenths / 10).\(tenths % 10) ms"
             )
         }
-        return response
     }
 }

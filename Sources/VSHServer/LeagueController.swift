@@ -98,7 +98,7 @@ struct LeagueController: Sendable {
                 throw Problem(.badRequest, "Invalid query", "a team board is a hunt's: add hunt=ID")
             }
             let hunt = try await access.require(huntID, in: reads, request).hunt
-            return try await cache.answer(request) {
+            return try await cache.answer(request, shared: Self.sharedBoard(hunt)) {
                 let rows = try await reads.teamBoard(huntID: hunt.id, limit: limit ?? 10_000).map {
                     row -> JSONValue in
                     .object([
@@ -112,10 +112,13 @@ struct LeagueController: Sendable {
                 return (ByteBuffer(string: JSONValue.array(Array(rows)).compactText), "application/json")
             }
         }
-        if let huntID = query.get("hunt") { _ = try await access.require(huntID, in: reads, request) }
+        var shared: String? = Self.leaderboard.path
+        if let huntID = query.get("hunt") {
+            shared = Self.sharedBoard(try await access.require(huntID, in: reads, request).hunt)
+        }
         let board = LeaderboardQuery(
             huntID: query.get("hunt"), since: try time("since"), until: try time("until"), limit: limit)
-        return try await cache.answer(request) {
+        return try await cache.answer(request, shared: shared) {
             let entries = try await reads.leaderboard(board)
             // Each row with its player's picture (`avatar_url`, null for none), read in one statement.
             let avatars = try await reads.avatars(players: entries.map(\.playerID))
@@ -127,6 +130,12 @@ struct LeagueController: Sendable {
             }
             return (ByteBuffer(string: JSONValue.array(withPictures).compactText), "application/json")
         }
+    }
+
+    /// A board's answer is the same for everyone (`ReadCache.Entry.shared`) unless its hunt is
+    /// private, when only its players and staff may read it.
+    static func sharedBoard(_ hunt: Hunt) -> String? {
+        hunt.visibility == .public ? leaderboard.path : nil
     }
 
     /// GET /v1/players/{username} → the public profile (never the e-mail address).

@@ -23,6 +23,10 @@ final class ReadCache: Sendable {
         var contentType: String
         var etag: String
         var made: ContinuousClock.Instant
+        /// The route's template when the answer is the same for whoever asks (no access check, no
+        /// viewer): such an answer may be sent before the request reaches the router
+        /// (`EarlyAnswers`). Nil for the others.
+        var shared: String?
     }
 
     /// An answer being made: for one request URI (and variant) in one generation of the cache.
@@ -68,30 +72,39 @@ final class ReadCache: Sendable {
     var waiting: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.count } } }
 
     /// The answer to `request`: from the cache while it is fresh, else made by `make` and kept.
-    /// `make` returns the body and its content type.
+    /// `make` returns the body and its content type. `shared`: the route's template, when the answer
+    /// is the same for everyone who asks and the route checked nothing about the request before it.
     func answer(
-        _ request: Request, variant: String = "",
+        _ request: Request, variant: String = "", shared: String? = nil,
         make: () async throws -> (body: ByteBuffer, contentType: String)
     ) async throws -> Response {
         // `variant`: what else the answer depends on (the private hunts a viewer may see).
         let key = variant.isEmpty ? request.uri.description : request.uri.description + "\u{0}" + variant
-        let entry = try await self.entry(key, make: make)
-        if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").contains(where: {
-                $0.trimmingWhiteSpace() == entry.etag
-            })
-        {
-            return Response(status: .notModified, headers: [.eTag: entry.etag])
-        }
+        let entry = try await self.entry(key, shared: variant.isEmpty ? shared : nil, make: make)
+        let (status, headers) = entry.head(ifNoneMatch: request.headers[.ifNoneMatch])
         return Response(
-            status: .ok,
-            headers: [.contentType: entry.contentType, .eTag: entry.etag, .cacheControl: "no-cache"],
-            body: ResponseBody(byteBuffer: entry.body))
+            status: status, headers: headers,
+            body: status == .ok ? ResponseBody(byteBuffer: entry.body) : ResponseBody())
     }
+
+    /// A fresh answer that is the same for everyone, for the request URI `key` (as sent), or nil;
+    /// never makes one.
+    func shared(_ key: String) -> Entry? {
+        let now = ContinuousClock.now
+        return state.withLock { state -> Entry? in
+            guard let entry = state.table[key], entry.shared != nil, now - entry.made <= maxAge else {
+                return nil
+            }
+            return entry
+        }
+    }
+
+    /// How many of its answers `EarlyAnswers` sent (for the tests).
+    let sentEarly = Atomic<Int>(0)
 
     /// The entry for `key`: kept, waited for, or made.
     func entry(
-        _ key: String, make: () async throws -> (body: ByteBuffer, contentType: String)
+        _ key: String, shared: String? = nil, make: () async throws -> (body: ByteBuffer, contentType: String)
     ) async throws -> Entry {
         let now = ContinuousClock.now
         let found = state.withLock { state -> Entry? in
@@ -120,10 +133,11 @@ final class ReadCache: Sendable {
         case .waited(let entry?):
             return entry
         case .waited(nil):
-            return try await build(key, generation: state.withLock { $0.generation }, make: make)
+            return try await build(
+                key, generation: state.withLock { $0.generation }, shared: shared, make: make)
         case .make(let flight):
             do {
-                let entry = try await build(key, generation: flight.generation, make: make)
+                let entry = try await build(key, generation: flight.generation, shared: shared, make: make)
                 land(flight, .waited(entry))
                 return entry
             } catch {
@@ -137,13 +151,14 @@ final class ReadCache: Sendable {
     /// (an answer made while a write happened may be older than the write). Its age counts from
     /// before the database was read.
     private func build(
-        _ key: String, generation: Int, make: () async throws -> (body: ByteBuffer, contentType: String)
+        _ key: String, generation: Int, shared: String?,
+        make: () async throws -> (body: ByteBuffer, contentType: String)
     ) async throws -> Entry {
         let started = ContinuousClock.now
         let made = try await make()
         let entry = Entry(
             body: made.body, contentType: made.contentType,
-            etag: "\"\(SHA256.hex(made.body.readableBytesView).prefix(32))\"", made: started)
+            etag: "\"\(SHA256.hex(made.body.readableBytesView).prefix(32))\"", made: started, shared: shared)
         state.withLock { state in
             guard state.generation == generation else { return }
             if state.table.count >= maxEntries { state.table.removeAll(keepingCapacity: true) }
@@ -156,6 +171,18 @@ final class ReadCache: Sendable {
     private func land(_ flight: FlightKey, _ outcome: Miss) {
         let waiting = state.withLock { $0.flights.removeValue(forKey: flight) } ?? []
         for request in waiting { request.resume(returning: outcome) }
+    }
+}
+
+extension ReadCache.Entry {
+    /// The status and headers of the answer to a request that sent `ifNoneMatch`: 304 when it names
+    /// this answer's ETag, else 200 with the body (whose length the writer adds). The same for the
+    /// router's answers and the early ones (`EarlyAnswers`).
+    func head(ifNoneMatch match: String?) -> (HTTPResponse.Status, HTTPFields) {
+        if let match, match.split(separator: ",").contains(where: { $0.trimmingWhiteSpace() == etag }) {
+            return (.notModified, [.eTag: etag])
+        }
+        return (.ok, [.contentType: contentType, .eTag: etag, .cacheControl: "no-cache"])
     }
 }
 

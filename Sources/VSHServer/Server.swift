@@ -122,15 +122,24 @@ public func buildApplication(
             ConnectionGuard(counts: counts, graceSeconds: grace, minBytesPerSecond: rate)
         ],
         idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))
+    let early = EarlyAnswers.Settings(
+        cache: cache, trusted: configuration.trustedProxies, cors: !configuration.allowedOrigins.isEmpty,
+        structured: configuration.jsonLogs, logger: logger)
     let scheme = configuration.tls == nil ? "http" : "https"
     let server: HTTPServerBuilder
     if let tls = configuration.tls?.configuration {
         // HTTPS: TLS around the same HTTP/1.1 channel (the context is made once, from the files read at start).
         server = HTTPServerBuilder { responder in
-            try TLSChannel(HTTP1Channel(responder: responder, configuration: http1), tlsConfiguration: tls)
+            try TLSChannel(
+                EarlyAnswersChannel(
+                    base: HTTP1Channel(responder: responder, configuration: http1), settings: early),
+                tlsConfiguration: tls)
         }
     } else {
-        server = .http1(configuration: http1)
+        server = HTTPServerBuilder { responder in
+            EarlyAnswersChannel(
+                base: HTTP1Channel(responder: responder, configuration: http1), settings: early)
+        }
     }
     var services: [any Service] = []
     if let signals = configuration.signals {
@@ -140,7 +149,7 @@ public func buildApplication(
         router: router,
         server: server,
         configuration: .init(
-            address: .hostname(configuration.host, port: configuration.port), serverName: "vsh"),
+            address: .hostname(configuration.host, port: configuration.port), serverName: HTTPDate.serverName),
         services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

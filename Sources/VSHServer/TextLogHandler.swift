@@ -100,7 +100,10 @@ final class LogClock: Sendable {
     }
 }
 
-/// Lines written to a file descriptor whole, one `write` each, one writer at a time.
+/// Lines written to a file descriptor whole, one `write` each. A line of up to `PIPE_BUF` bytes
+/// (every access line) is written without a lock: one such `write` is never interleaved with
+/// another, to a pipe (POSIX) or a file (Linux holds the file's position for the call). Longer
+/// lines are written one writer at a time.
 struct LogOutput: Sendable {
     static let standardError = LogOutput(descriptor: STDERR_FILENO)
 
@@ -114,6 +117,14 @@ struct LogOutput: Sendable {
         line.withUTF8 { bytes in
             guard var next = bytes.baseAddress else { return }
             var left = bytes.count
+            if left <= PIPE_BUF {
+                let wrote = Glibc.write(descriptor, next, left)
+                if wrote == left || (wrote < 0 && errno != EINTR) { return }
+                if wrote > 0 {
+                    next += wrote
+                    left -= wrote
+                }
+            }
             Self.lock.withLock { _ in
                 while left > 0 {
                     let wrote = Glibc.write(descriptor, next, left)

@@ -598,6 +598,22 @@ final class RawConnection {
         }
     }
 
+    /// Reads one response: its head, then as many bytes as its Content-Length says.
+    func readResponse(seconds: Int) -> (head: String, body: String) {
+        let head = readHead(seconds: seconds)
+        let length =
+            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        var body = [UInt8](repeating: 0, count: length)
+        var read = 0
+        while read < length {
+            let n = body[read...].withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { break }
+            read += n
+        }
+        return (head, String(decoding: body[0..<read], as: UTF8.self))
+    }
+
     /// Reads until a response head is complete, or the connection ends, or `seconds` pass.
     func readHead(seconds: Int) -> String {
         setTimeout(seconds)
