@@ -33,18 +33,23 @@ final class EarlyAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         let trusted: [AddressRange]
         /// CORS is on: a request with an `Origin` header gets its headers from the router.
         let cors: Bool
-        /// `--log-format json`.
-        let structured: Bool
-        let logger: Logger
+        /// Each event loop's turn of early answers, with its logger.
+        let turns: EarlyTurns
     }
 
     let settings: Settings
+    /// This connection's event loop's turn (set when the handler is added).
+    private var turn: EarlyTurn?
     /// A request held to be answered here once its end arrives.
     private var held: (request: HTTPRequest, entry: ReadCache.Entry, start: ContinuousClock.Instant)?
     /// Requests passed on to the router whose answer has not ended yet.
     private var passed = 0
 
     init(_ settings: Settings) { self.settings = settings }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        turn = settings.turns.turn(on: context.eventLoop)
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
@@ -94,24 +99,111 @@ final class EarlyAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         headers[.contentLength] = String(body?.readableBytes ?? 0)
         headers[.date] = HTTPDate.now()
         headers[.server] = HTTPDate.serverName
-        // Timed and logged before the answer is written, as the router's are: whoever got the
-        // answer finds its line in the log.
+        // Logged before the answer leaves, as the router's are: whoever got the answer finds its
+        // line in the log. The turn writes its lines, then flushes its answers.
+        guard let turn else { return }
         let peer = context.channel.remoteAddress?.ipAddress ?? "unknown"
         let client =
             settings.trusted.isEmpty
             ? peer
             : ClientAddress.decide(peer: peer, headers: request.headerFields, trusted: settings.trusted)
-        var logger = settings.logger
+        var logger = turn.logger
         logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
         AccessLogMiddleware.record(
-            logger, structured: settings.structured, client: client, method: request.method,
-            route: entry.shared,
-            status: status, duration: ContinuousClock.now - start)
+            logger, structured: settings.turns.structured, client: client, method: request.method,
+            route: entry.shared, status: status, duration: ContinuousClock.now - start)
         context.write(
             wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        turn.answered(context.channel)
         settings.cache.sentEarly.add(1, ordering: .relaxed)
+    }
+}
+
+/// The early answers of one event-loop turn: their access lines are kept, and at the turn's end
+/// written in as few `write`s as whole lines allow (at most `PIPE_BUF` bytes each, so that no
+/// other line lands inside one), then the answers are flushed. A line is so still in the log
+/// before its answer leaves, and a busy loop pays one `write` for many lines. Used only on its
+/// loop's thread.
+final class EarlyTurn: @unchecked Sendable {
+    let loop: any EventLoop
+    let descriptor: Int32
+    /// Writes its lines into this turn.
+    private(set) var logger: Logger
+    private var lines: [UInt8] = []
+    private var channels: [any Channel] = []
+
+    init(loop: any EventLoop, descriptor: Int32, structured: Bool) {
+        self.loop = loop
+        self.descriptor = descriptor
+        self.logger = Logger(label: "vsh")
+        let output = LogOutput(descriptor: descriptor, turn: self)
+        logger = Logger(label: "vsh") { label in
+            structured
+                ? JSONLogHandler(label: label, output: output) as any LogHandler
+                : TextLogHandler(label: label, output: output)
+        }
+        logger.logLevel = .info
+    }
+
+    /// Keeps a line for the turn's end.
+    func keep(_ line: String) { lines.append(contentsOf: line.utf8) }
+
+    /// An answer written to `channel`, to be flushed at the turn's end.
+    func answered(_ channel: any Channel) {
+        channels.append(channel)
+        if channels.count == 1 { loop.execute { self.end() } }
+    }
+
+    /// Writes the turn's lines, then flushes its answers.
+    func end() {
+        let output = LogOutput(descriptor: descriptor)
+        lines.withUnsafeBufferPointer { all in
+            var start = 0
+            while start < all.count {
+                // Whole lines of at most PIPE_BUF bytes (or one longer line alone).
+                var end = min(all.count, start + Int(PIPE_BUF))
+                if end < all.count {
+                    var cut = end
+                    while cut > start && all[cut - 1] != 0x0A { cut -= 1 }
+                    if cut > start {
+                        end = cut
+                    } else {
+                        end = (all[start...].firstIndex(of: 0x0A) ?? (all.count - 1)) + 1
+                    }
+                }
+                output.write(UnsafeBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
+        lines.removeAll(keepingCapacity: true)
+        let waiting = channels
+        channels.removeAll(keepingCapacity: true)
+        for channel in waiting { channel.flush() }
+    }
+}
+
+/// Each event loop's `EarlyTurn`, made on a connection's first use of its loop.
+final class EarlyTurns: Sendable {
+    /// `--log-format json`.
+    let structured: Bool
+    let descriptor: Int32
+    private let turns = Mutex<[ObjectIdentifier: EarlyTurn]>([:])
+
+    init(structured: Bool, descriptor: Int32 = STDERR_FILENO) {
+        self.structured = structured
+        self.descriptor = descriptor
+    }
+
+    /// The turn of `loop`.
+    func turn(on loop: any EventLoop) -> EarlyTurn {
+        turns.withLock { turns in
+            if let turn = turns[ObjectIdentifier(loop)] { return turn }
+            let turn = EarlyTurn(loop: loop, descriptor: descriptor, structured: structured)
+            turns[ObjectIdentifier(loop)] = turn
+            return turn
+        }
     }
 }
 

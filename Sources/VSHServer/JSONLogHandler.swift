@@ -15,8 +15,16 @@ public struct JSONLogHandler: LogHandler {
     /// Entries below this level are dropped.
     public var logLevel: Logger.Level = .info
 
+    /// Where the lines go: standard error, or an event-loop turn's lines (`EarlyTurn`).
+    let output: LogOutput
+
     /// A handler for the logger `label`.
-    public init(label: String) { self.label = label }
+    public init(label: String) { self.init(label: label, output: .standardError) }
+
+    init(label: String, output: LogOutput) {
+        self.label = label
+        self.output = output
+    }
 
     /// One metadata value of this logger.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -34,7 +42,7 @@ public struct JSONLogHandler: LogHandler {
         for key in merged.keys.sorted() where object[key] == nil {
             object[key] = .string("\(merged[key]!)")
         }
-        LogOutput.standardError.write(JSONValue.object(object).compactText + "\n")
+        output.write(JSONValue.object(object).compactText + "\n")
     }
 
     /// A second's time in UTC without the Z: `2026-11-26T18:50:00`.

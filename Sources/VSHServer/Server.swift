@@ -124,7 +124,7 @@ public func buildApplication(
         idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))
     let early = EarlyAnswers.Settings(
         cache: cache, trusted: configuration.trustedProxies, cors: !configuration.allowedOrigins.isEmpty,
-        structured: configuration.jsonLogs, logger: logger)
+        turns: EarlyTurns(structured: configuration.jsonLogs))
     let scheme = configuration.tls == nil ? "http" : "https"
     let server: HTTPServerBuilder
     if let tls = configuration.tls?.configuration {

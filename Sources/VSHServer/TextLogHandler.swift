@@ -19,11 +19,16 @@ public struct TextLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     /// Metadata from the task or thread (none unless the process installs a provider).
     public var metadataProvider: Logger.MetadataProvider?
+    /// Where the lines go: standard error, or an event-loop turn's lines (`EarlyTurn`).
+    let output: LogOutput
 
     /// A handler for the logger `label`.
-    public init(label: String) {
+    public init(label: String) { self.init(label: label, output: .standardError) }
+
+    init(label: String, output: LogOutput) {
         self.label = label
         self.metadataProvider = LoggingSystem.metadataProvider
+        self.output = output
     }
 
     /// One metadata value of this logger.
@@ -34,7 +39,7 @@ public struct TextLogHandler: LogHandler {
 
     /// Writes one entry as one line.
     public func log(event: LogEvent) {
-        LogOutput.standardError.write(line(for: event, stamp: LogClock.local.text(at: time(nil))))
+        output.write(line(for: event, stamp: LogClock.local.text(at: time(nil))))
     }
 
     /// The line for `event`, stamped `stamp`: `StreamLogHandler.log(event:)`'s.
@@ -100,7 +105,8 @@ final class LogClock: Sendable {
     }
 }
 
-/// Lines written to a file descriptor whole, one `write` each. A line of up to `PIPE_BUF` bytes
+/// Lines written to a file descriptor whole, one `write` each, or kept for the end of an
+/// event-loop turn (`EarlyTurn`), whose lines go in one `write`. A line of up to `PIPE_BUF` bytes
 /// (every access line) is written without a lock: one such `write` is never interleaved with
 /// another, to a pipe (POSIX) or a file (Linux holds the file's position for the call). Longer
 /// lines are written one writer at a time.
@@ -108,34 +114,43 @@ struct LogOutput: Sendable {
     static let standardError = LogOutput(descriptor: STDERR_FILENO)
 
     let descriptor: Int32
+    /// The turn that keeps the lines, if any.
+    var turn: EarlyTurn?
     private static let lock = Mutex(())
 
-    /// Writes `line`; what cannot be written (a closed pipe, a full disk) is dropped, as a log line
-    /// must never stop a request.
+    /// Writes `line`, or keeps it in the turn.
     func write(_ line: String) {
+        if let turn {
+            turn.keep(line)
+            return
+        }
         var line = line
-        line.withUTF8 { bytes in
-            guard var next = bytes.baseAddress else { return }
-            var left = bytes.count
-            if left <= PIPE_BUF {
+        line.withUTF8 { write($0) }
+    }
+
+    /// Writes `bytes`; what cannot be written (a closed pipe, a full disk) is dropped, as a log line
+    /// must never stop a request.
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        if left <= PIPE_BUF {
+            let wrote = Glibc.write(descriptor, next, left)
+            if wrote == left || (wrote < 0 && errno != EINTR) { return }
+            if wrote > 0 {
+                next += wrote
+                left -= wrote
+            }
+        }
+        Self.lock.withLock { _ in
+            while left > 0 {
                 let wrote = Glibc.write(descriptor, next, left)
-                if wrote == left || (wrote < 0 && errno != EINTR) { return }
                 if wrote > 0 {
                     next += wrote
                     left -= wrote
-                }
-            }
-            Self.lock.withLock { _ in
-                while left > 0 {
-                    let wrote = Glibc.write(descriptor, next, left)
-                    if wrote > 0 {
-                        next += wrote
-                        left -= wrote
-                    } else if wrote < 0 && errno == EINTR {
-                        continue
-                    } else {
-                        return
-                    }
+                } else if wrote < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
                 }
             }
         }
