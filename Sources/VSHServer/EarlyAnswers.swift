@@ -14,7 +14,8 @@ import Synchronization
 /// fresh, `ReadCache.Entry.shared`) on the connection's event loop, before the request reaches the
 /// router: the same status, headers, body, log line and metrics as the router's answer, without
 /// the trip through Hummingbird's request task. At an event every open board reads again after
-/// each check-in, so these are most of a busy server's requests; sent here one costs about half.
+/// each check-in, so these are most of a busy server's requests; sent here one costs about half of
+/// vsh's CPU.
 ///
 /// It sits after Hummingbird's connection-state handler, which so counts these requests for its
 /// idle timeout and for a graceful shutdown like the others. Anything else goes on to the router
@@ -55,7 +56,7 @@ final class EarlyAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         let part = unwrapInboundIn(data)
         switch part {
         case .head(let request):
-            if passed == 0, let entry = answerable(request) {
+            if passed == 0, turn != nil, let entry = answerable(request) {
                 held = (request, entry, ContinuousClock.now)
                 return
             }
@@ -100,7 +101,8 @@ final class EarlyAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         headers[.date] = HTTPDate.now()
         headers[.server] = HTTPDate.serverName
         // Logged before the answer leaves, as the router's are: whoever got the answer finds its
-        // line in the log. The turn writes its lines, then flushes its answers.
+        // line in the log. The turn writes its lines, then flushes its answers. (`turn` is set: a
+        // request is held only then.)
         guard let turn else { return }
         let peer = context.channel.remoteAddress?.ipAddress ?? "unknown"
         let client =
@@ -129,15 +131,14 @@ final class EarlyAnswers: ChannelDuplexHandler, RemovableChannelHandler {
 final class EarlyTurn: @unchecked Sendable {
     let loop: any EventLoop
     let descriptor: Int32
-    /// Writes its lines into this turn.
-    private(set) var logger: Logger
+    /// Writes its lines into this turn (set once the turn exists: its handler writes to it).
+    private(set) var logger = Logger(label: "vsh") { _ in SwiftLogNoOpLogHandler() }
     private var lines: [UInt8] = []
     private var channels: [any Channel] = []
 
     init(loop: any EventLoop, descriptor: Int32, structured: Bool) {
         self.loop = loop
         self.descriptor = descriptor
-        self.logger = Logger(label: "vsh")
         let output = LogOutput(descriptor: descriptor, turn: self)
         logger = Logger(label: "vsh") { label in
             structured

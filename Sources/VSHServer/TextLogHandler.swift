@@ -114,8 +114,8 @@ struct LogOutput: Sendable {
     static let standardError = LogOutput(descriptor: STDERR_FILENO)
 
     let descriptor: Int32
-    /// The turn that keeps the lines, if any.
-    var turn: EarlyTurn?
+    /// The turn that keeps the lines, if any (which holds this output through its logger).
+    unowned var turn: EarlyTurn?
     private static let lock = Mutex(())
 
     /// Writes `line`, or keeps it in the turn.
