@@ -50,7 +50,8 @@ extension SpatiaLiteStore {
         return token.map { $0 + "|" + (files ?? "") }
     }
 
-    /// Every stop compiled into a `GeofenceIndex` straight from the binary geofences (no `Stop`
+    /// Every stop compiled into a `GeofenceIndex`: all the hunts' from the gathered stops the
+    /// league keeps (`compiled_geofences`), else straight from the binary geofences (no `Stop`
     /// is built: opening 50,000 stops for a bulk lookup spent most of its time making and freeing
     /// them); through `hunts()` when a row has no valid binary form.
     public func compiledIndex(huntID: String?) async throws -> GeofenceIndex {
@@ -59,9 +60,36 @@ extension SpatiaLiteStore {
             stops: try await hunts().filter { huntID == nil || $0.hunt.id == huntID }.flatMap(\.hunt.stops))
     }
 
-    /// The stops of one hunt (or all) compiled from their binary geofences in catalog order; nil
-    /// when a row has no valid binary form.
+    /// The index of one hunt (or all) from the kept gathered stops (all hunts) or the binary
+    /// geofences; nil when a row has no valid binary form.
     static func compiledIndex(_ db: Database, huntID: String?) throws -> GeofenceIndex? {
+        if huntID == nil, let kept = try keptGeofences(db) { return GeofenceIndex(kept) }
+        return try gatheredGeofences(db, huntID: huntID).map { GeofenceIndex($0) }
+    }
+
+    /// The gathered stops of every hunt as kept, or nil (none kept, or the bytes do not read).
+    static func keptGeofences(_ db: Database) throws -> GeofenceIndex.Builder? {
+        // Read in place through a cursor (`fetchOne` would copy the row's megabytes first).
+        let rows = try Row.fetchCursor(db, sql: "SELECT bytes FROM compiled_geofences LIMIT 1")
+        guard let row = try rows.next() else { return nil }
+        return try row.withUnsafeData(atIndex: 0) { data in
+            data?.withUnsafeBytes { GeofenceIndex.Builder(stored: $0) }
+        }
+    }
+
+    /// Keeps every hunt's stops gathered (`compiled_geofences`), in place of what was kept; keeps
+    /// nothing when a stop has no valid binary form.
+    static func keepCompiledGeofences(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM compiled_geofences")
+        guard let gathered = try gatheredGeofences(db, huntID: nil) else { return }
+        try db.execute(
+            sql: "INSERT INTO compiled_geofences(bytes) VALUES (?)", arguments: [Data(gathered.storedBytes())]
+        )
+    }
+
+    /// The stops of one hunt (or all) gathered from their binary geofences in catalog order; nil
+    /// when a row has no valid binary form.
+    static func gatheredGeofences(_ db: Database, huntID: String?) throws -> GeofenceIndex.Builder? {
         let stops =
             try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM stops WHERE ?1 IS NULL OR hunt_id = ?1", arguments: [huntID])
@@ -85,7 +113,7 @@ extension SpatiaLiteStore {
                 guard added else { return nil }
             }
         }
-        return GeofenceIndex(builder)
+        return builder
     }
 
     static func loadHunts(_ db: Database, id: String?) throws -> [StoredHunt] {

@@ -290,5 +290,7 @@ extension SpatiaLiteStore {
                 ])
             }
         }
+        // Bulk lookups read the stops gathered once (each insert above removed what was kept).
+        try keepCompiledGeofences(db)
     }
 }

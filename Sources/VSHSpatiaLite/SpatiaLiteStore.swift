@@ -752,6 +752,30 @@ public final class SpatiaLiteStore: LeagueStore {
                     CREATE INDEX checkins_by_pixels ON checkins(pixel_sha256, player_id) WHERE pixel_sha256 IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v39-compiled-geofences") { db in
+            // Every stop's geofence gathered for bulk lookups (`GeofenceIndex.Builder.storedBytes`),
+            // kept in one row: `vsh locate --fixes` reads it instead of compiling 5,000 stops
+            // again (a third of its run). A change to what it holds removes it; a sync writes it
+            // again (`replaceDefinitions`), and until then the stops are compiled as before.
+            try db.execute(
+                sql: """
+                    CREATE TABLE compiled_geofences(bytes BLOB NOT NULL);
+                    CREATE TRIGGER compiled_geofences_stop_added AFTER INSERT ON stops
+                        BEGIN DELETE FROM compiled_geofences; END;
+                    CREATE TRIGGER compiled_geofences_stop_removed AFTER DELETE ON stops
+                        BEGIN DELETE FROM compiled_geofences; END;
+                    CREATE TRIGGER compiled_geofences_stop_changed
+                        AFTER UPDATE OF id, hunt_id, position, name, geometry_bin ON stops
+                        BEGIN DELETE FROM compiled_geofences; END;
+                    CREATE TRIGGER compiled_geofences_hunt_added AFTER INSERT ON hunts
+                        BEGIN DELETE FROM compiled_geofences; END;
+                    CREATE TRIGGER compiled_geofences_hunt_removed AFTER DELETE ON hunts
+                        BEGIN DELETE FROM compiled_geofences; END;
+                    CREATE TRIGGER compiled_geofences_hunt_changed AFTER UPDATE OF id, position ON hunts
+                        BEGIN DELETE FROM compiled_geofences; END;
+                    """)
+            try Self.keepCompiledGeofences(db)
+        }
         return migrator
     }
 }
