@@ -2,10 +2,11 @@ import Foundation
 public import VSHCore
 
 /// Looks up a file of fixes (`lat,lon` a line) against every stop: the work of
-/// `vsh locate --fixes`, streamed: one fix read, looked up and answered at a time, or, among
-/// stops whose geometry outgrows the processor's caches, 65,536 fixes read, looked up in
-/// grid-cell order and answered in file order at a time. A long file's fixes are read in batches
-/// and looked up on a second thread while this one reads the next and answers, in file order.
+/// `vsh locate --fixes`, streamed a block of whole lines at a time (256 KiB; 1 MiB among stops
+/// whose geometry outgrows the processor's caches, whose fixes are then looked up in grid-cell
+/// order). On a machine of more than one core, a long file's blocks go in pairs: the first read,
+/// parsed and looked up on a second thread while this one does the same with the second; both
+/// are answered here, in file order. Memory stays flat whatever the file's size.
 ///
 /// Lookups use an in-memory `GeofenceIndex` compiled from the store; a fix within
 /// rounding distance of an edge is asked of the store (`ST_Covers`), so the answers
@@ -19,11 +20,12 @@ public struct BatchLocator: Sendable {
 
     /// Looks fixes up in cell order when the stops' coordinates take more bytes than this.
     let cellOrderAbove: Int
-    /// How many fixes are read, then looked up in cell order and answered, at a time.
+    /// How many fixes are looked up (in cell order) at a time.
     let batchSize: Int
-    /// Files of at least this many bytes are looked up on a second thread while this one reads
-    /// and answers (nil: never).
+    /// Files of at least this many bytes are read and looked up on two threads (nil: never).
     let twoThreadsFrom: Int?
+    /// The bytes of a block (nil: 256 KiB, or 1 MiB in cell order).
+    let blockBytes: Int?
 
     /// - Parameters:
     ///   - index: every stop, in catalog order (`GeofenceIndex(stops:)`).
@@ -32,91 +34,161 @@ public struct BatchLocator: Sendable {
     ///     are looked up in cell order: 8 MB (measured on 1,000,000 fixes: in cell order 15 %
     ///     faster among 50,000 stops, 19 MB, and 30 % slower among 5,000, 2 MB, where sorting
     ///     costs more than it saves).
-    ///   - batchSize: fixes a batch in cell order (1-65,536).
-    ///   - twoThreadsFrom: the size of a file of fixes from which they are looked up on a second
-    ///     thread (`twoThreadsByDefault`); nil: never.
+    ///   - batchSize: fixes looked up at a time (1-65,536).
+    ///   - twoThreadsFrom: the size of a file of fixes from which they are looked up on two
+    ///     threads (`twoThreadsByDefault`); nil: never.
+    ///   - blockBytes: the bytes read at a time (tests make it small); nil: 256 KiB, 1 MiB in
+    ///     cell order.
     public init(
         index: GeofenceIndex, store: any HuntStore, cellOrderAbove: Int = 8 << 20, batchSize: Int = 1 << 16,
-        twoThreadsFrom: Int? = BatchLocator.twoThreadsByDefault
+        twoThreadsFrom: Int? = BatchLocator.twoThreadsByDefault, blockBytes: Int? = nil
     ) {
         self.index = index
         self.store = store
         self.cellOrderAbove = cellOrderAbove
         self.batchSize = min(max(1, batchSize), 1 << 16)
         self.twoThreadsFrom = twoThreadsFrom
+        self.blockBytes = blockBytes.map { max(1, $0) }
     }
 
-    /// 1 MiB on a machine of more than one core, else nil.
+    /// 512 KiB (two blocks) on a machine of more than one core, else nil.
     public static var twoThreadsByDefault: Int? {
-        ProcessInfo.processInfo.activeProcessorCount > 1 ? 1 << 20 : nil
+        ProcessInfo.processInfo.activeProcessorCount > 1 ? 1 << 19 : nil
     }
 
     /// Reads `path` and calls `emit(line, huntID, stopID)` for every stop covering each fix,
     /// in file order, then in catalog order for one fix.
     /// - Throws: `FixFileError` naming the file and line of the first line that is not a fix
-    ///   or is out of range (exit 65); `FileAccessError` when the file cannot be opened (66).
+    ///   or is out of range (exit 65), after the answers of every fix before it;
+    ///   `FileAccessError` when the file cannot be opened (66).
     public func locate(path: String, emit: (Int, String, String) -> Void) async throws {
         let reader = try LineReader(path: path)
-        var sawData = false
-        var found: [Int] = []
         let inCellOrder = index.geometryBytes > cellOrderAbove
-        // On two threads: batches read and parsed here, looked up there, answered here in order.
-        let pipe =
-            twoThreadsFrom.map { reader.size >= $0 } == true
-            ? LookupPipe(index: index, inCellOrder: inCellOrder) : nil
-        defer { pipe?.close() }
-        let size = pipe != nil ? (inCellOrder ? batchSize : LookupPipe.batchSize) : batchSize
-        var batch = Batch()
-        /// Answers what was read: all of it, or (`all` false) what is looked up already.
-        func answerRead(all: Bool) async throws {
-            guard let pipe else { return try await answer(&batch, emit) }
-            if all || batch.count == size {
-                if batch.count > 0 { pipe.submit(batch) }
-                batch = Batch()
-            }
-            while pipe.answered < pipe.submitted {
-                let wait = all || pipe.submitted - pipe.answered >= LookupPipe.inFlight
-                guard let (looked, answers) = pipe.take(wait: wait) else { return }
-                try await answer(looked, answers, emit)
-            }
+        let size = blockBytes ?? (inCellOrder ? 1 << 20 : 1 << 18)
+        let (index, batchSize) = (index, batchSize)
+        let scan: @Sendable ([UInt8]) -> Scan = {
+            Self.scan($0, from: 0, index: index, inCellOrder: inCellOrder, batchSize: batchSize)
         }
-        while let line = reader.next() {
-            guard let (lat, lon) = Self.parse(line) else {
-                let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-                if text.isEmpty || text.hasPrefix("#") { continue }
-                // A header line ("lat,lon") is allowed before the first fix.
-                if !sawData && text.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) {
-                    sawData = true
-                    continue
-                }
-                try await answerRead(all: true)
-                throw FixFileError.notAFix(file: path, line: reader.lineNumber)
-            }
-            sawData = true
-            guard abs(lat) <= 90, abs(lon) <= 180 else {
-                try await answerRead(all: true)
-                throw FixFileError.outOfRange(file: path, line: reader.lineNumber)
-            }
-            guard inCellOrder || pipe != nil else {
-                // Geometry that fits in the caches: each fix at once (sorting would cost more).
-                if index.covering(latitude: lat, longitude: lon, into: &found) {
-                    for i in found {
-                        emit(reader.lineNumber, index.entries[i].huntID, index.entries[i].stopID)
-                    }
-                } else {
-                    for stop in try await store.stops(covering: Coordinate(unchecked: lat, lon), inHunt: nil)
-                    {
-                        emit(reader.lineNumber, stop.huntID, stop.stopID)
-                    }
-                }
+        let second = twoThreadsFrom.map { reader.size >= $0 } == true ? ScanThread(scan) : nil
+        defer { second?.close() }
+        var place = Place()
+        var block = reader.nextBlock(atLeast: size)
+        // On two threads, the next block is handed over before this one answers the two it has.
+        if let block, let second { second.submit(block) }
+        while let current = block {
+            guard let second else {
+                try await answer(current, scan(current), &place, inCellOrder: inCellOrder, path: path, emit)
+                block = reader.nextBlock(atLeast: size)
                 continue
             }
-            batch.add(
-                lat, lon, line: reader.lineNumber,
-                cell: inCellOrder ? index.cell(latitude: lat, longitude: lon) : 0)
-            if batch.count == size { try await answerRead(all: false) }
+            let next = reader.nextBlock(atLeast: size)
+            let nextScan = next.map(scan)
+            let currentScan = second.take()
+            block = reader.nextBlock(atLeast: size)
+            if let block { second.submit(block) }
+            try await answer(current, currentScan, &place, inCellOrder: inCellOrder, path: path, emit)
+            if let next, let nextScan {
+                try await answer(next, nextScan, &place, inCellOrder: inCellOrder, path: path, emit)
+            }
         }
-        try await answerRead(all: true)
+    }
+
+    /// Where the answers are in the file: lines answered, and whether a fix or the header came.
+    struct Place {
+        var line = 0
+        var sawData = false
+    }
+
+    /// A block of whole lines scanned from a place in it: its fixes looked up, a batch at a time.
+    struct Scan: Sendable {
+        /// The batches, their fixes numbered from 1 at the scan's first line.
+        var parts: [(Batch, Answers)] = []
+        /// The lines scanned: all from the place, or those before `stop`.
+        var lines = 0
+        /// Whether one of them was a fix.
+        var sawFix = false
+        /// Where the first line that is neither a fix in range, blank nor a comment starts.
+        var stop: Int?
+    }
+
+    /// Reads the lines of `block` from `start`, looking its fixes up, up to its end or the first
+    /// line that is not a fix in range, blank or a comment (which the caller decides).
+    static func scan(
+        _ block: [UInt8], from start: Int, index: GeofenceIndex, inCellOrder: Bool, batchSize: Int
+    )
+        -> Scan
+    {
+        var scanned = Scan()
+        var batch = Batch()
+        func lookUpBatch() {
+            guard batch.count > 0 else { return }
+            let answers = lookUp(&batch, in: index, inCellOrder: inCellOrder)
+            scanned.parts.append((batch, answers))
+            batch = Batch()
+        }
+        var at = start
+        while at < block.count {
+            let (line, next) = Self.line(in: block, at: at)
+            if let (lat, lon) = Self.parse(line), abs(lat) <= 90, abs(lon) <= 180 {
+                scanned.sawFix = true
+                scanned.lines += 1
+                batch.add(
+                    lat, lon, line: scanned.lines,
+                    cell: inCellOrder ? index.cell(latitude: lat, longitude: lon) : 0)
+                if batch.count == batchSize { lookUpBatch() }
+            } else if Self.skipped(line) {
+                scanned.lines += 1
+            } else {
+                scanned.stop = at
+                break
+            }
+            at = next
+        }
+        lookUpBatch()
+        return scanned
+    }
+
+    /// The line of `block` that starts at `at`, without its ending, and where the next starts.
+    static func line(in block: [UInt8], at: Int) -> (ArraySlice<UInt8>, next: Int) {
+        let newline = block[at...].firstIndex(of: 0x0A) ?? block.count
+        var end = newline
+        if end > at, block[end - 1] == 0x0D { end -= 1 }
+        return (block[at..<end], newline + 1)
+    }
+
+    /// A blank line or a `#` comment.
+    static func skipped(_ line: ArraySlice<UInt8>) -> Bool {
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return text.isEmpty || text.hasPrefix("#")
+    }
+
+    /// Answers a block's scan in file order, then the line it stopped at: a header before any fix
+    /// is skipped and the rest of the block scanned here; any other is the file's error.
+    private func answer(
+        _ block: [UInt8], _ scanned: Scan, _ place: inout Place, inCellOrder: Bool, path: String,
+        _ emit: (Int, String, String) -> Void
+    ) async throws {
+        var scanned = scanned
+        while true {
+            for (batch, answers) in scanned.parts {
+                try await answer(batch, answers, after: place.line, emit)
+            }
+            place.sawData = place.sawData || scanned.sawFix
+            place.line += scanned.lines
+            guard let stop = scanned.stop else { return }
+            place.line += 1
+            let (line, next) = Self.line(in: block, at: stop)
+            if Self.parse(line) != nil { throw FixFileError.outOfRange(file: path, line: place.line) }
+            // A header line ("lat,lon") is allowed before the first fix.
+            guard !place.sawData,
+                String(decoding: line, as: UTF8.self).unicodeScalars.contains(where: {
+                    $0.properties.isAlphabetic
+                })
+            else { throw FixFileError.notAFix(file: path, line: place.line) }
+            place.sawData = true
+            scanned = Self.scan(
+                block, from: next, index: index, inCellOrder: inCellOrder, batchSize: batchSize)
+        }
     }
 
     /// Fixes read but not yet answered.
@@ -143,16 +215,6 @@ public struct BatchLocator: Sendable {
         var more: [Int: [Int]] = [:]
     }
 
-    /// Answers a batch in file order, having looked its fixes up in cell order (the stops of a
-    /// cell are then read from memory once for many fixes: 50,000 stops' geometry does not fit
-    /// in the processor's caches).
-    private func answer(_ batch: inout Batch, _ emit: (Int, String, String) -> Void) async throws {
-        guard batch.count > 0 else { return }
-        let answers = Self.lookUp(&batch, in: index, inCellOrder: true)
-        try await answer(batch, answers, emit)
-        batch = Batch()
-    }
-
     /// Looks a batch's fixes up, in cell order or in file order.
     static func lookUp(_ batch: inout Batch, in index: GeofenceIndex, inCellOrder: Bool) -> Answers {
         let n = batch.count
@@ -177,69 +239,63 @@ public struct BatchLocator: Sendable {
         return answers
     }
 
-    /// Answers a batch looked up, in file order; the store decides the fixes the index could not.
-    private func answer(_ batch: Batch, _ answers: Answers, _ emit: (Int, String, String) -> Void)
+    /// Answers a batch looked up, in file order, its fixes' lines counted after `line`; the store
+    /// decides the fixes the index could not.
+    private func answer(
+        _ batch: Batch, _ answers: Answers, after line: Int, _ emit: (Int, String, String) -> Void
+    )
         async throws
     {
         for i in 0..<batch.count {
+            let number = line + batch.lines[i]
             switch answers.first[i] {
             case -1: continue
             case -2:
                 let position = Coordinate(unchecked: batch.lats[i], batch.lons[i])
                 for stop in try await store.stops(covering: position, inHunt: nil) {
-                    emit(batch.lines[i], stop.huntID, stop.stopID)
+                    emit(number, stop.huntID, stop.stopID)
                 }
             case let entry:
-                emit(batch.lines[i], index.entries[Int(entry)].huntID, index.entries[Int(entry)].stopID)
+                emit(number, index.entries[Int(entry)].huntID, index.entries[Int(entry)].stopID)
                 if !answers.more.isEmpty, let others = answers.more[i] {
-                    for e in others { emit(batch.lines[i], index.entries[e].huntID, index.entries[e].stopID) }
+                    for e in others { emit(number, index.entries[e].huntID, index.entries[e].stopID) }
                 }
             }
         }
     }
 
-    /// The second thread of a locate on two: batches go in, looked up, and come out in the order
-    /// they went in. At most `inFlight` batches are in it at once (memory stays flat).
-    final class LookupPipe: @unchecked Sendable {
-        /// Fixes a batch when they are looked up in file order.
-        static let batchSize = 4096
-        static let inFlight = 4
+    /// The second thread of a locate on two: a block goes in, is scanned there, and comes out.
+    final class ScanThread: @unchecked Sendable {
         let condition = NSCondition()
-        var waiting: [(Int, Batch)] = []
-        var looked: [Int: (Batch, Answers)] = [:]
+        var block: [UInt8]?
+        var scanned: Scan?
         var closed = false
         var finished = false
-        /// Batches put in and taken out: the calling thread's counts.
-        var submitted = 0
-        var answered = 0
 
-        init(index: GeofenceIndex, inCellOrder: Bool) {
-            let thread = Thread { [self] in lookUp(index: index, inCellOrder: inCellOrder) }
+        init(_ scan: @escaping @Sendable ([UInt8]) -> Scan) {
+            let thread = Thread { [self] in run(scan) }
             thread.stackSize = 1 << 20
             thread.start()
         }
 
-        func submit(_ batch: Batch) {
+        /// Hands a block to the thread (the one before taken).
+        func submit(_ block: [UInt8]) {
             condition.lock()
-            waiting.append((submitted, batch))
+            self.block = block
             condition.broadcast()
             condition.unlock()
-            submitted += 1
         }
 
-        /// The next batch in order with its answers; nil if it is not ready and `wait` is false.
-        func take(wait: Bool) -> (Batch, Answers)? {
+        /// The scan of the block submitted, once it is done.
+        func take() -> Scan {
             condition.lock()
             defer { condition.unlock() }
-            while looked[answered] == nil {
-                guard wait else { return nil }
-                condition.wait()
-            }
-            answered += 1
-            return looked.removeValue(forKey: answered - 1)
+            while scanned == nil { condition.wait() }
+            defer { scanned = nil }
+            return scanned!
         }
 
-        /// Stops the thread once the batches in it are looked up, and waits for it.
+        /// Stops the thread once a block in it is scanned, and waits for it.
         func close() {
             condition.lock()
             closed = true
@@ -248,21 +304,21 @@ public struct BatchLocator: Sendable {
             condition.unlock()
         }
 
-        private func lookUp(index: GeofenceIndex, inCellOrder: Bool) {
+        private func run(_ scan: ([UInt8]) -> Scan) {
             while true {
                 condition.lock()
-                while waiting.isEmpty && !closed { condition.wait() }
-                if waiting.isEmpty {
+                while block == nil && !closed { condition.wait() }
+                guard let next = block else {
                     finished = true
                     condition.broadcast()
                     condition.unlock()
                     return
                 }
-                var (sequence, batch) = waiting.removeFirst()
+                block = nil
                 condition.unlock()
-                let answers = BatchLocator.lookUp(&batch, in: index, inCellOrder: inCellOrder)
+                let result = scan(next)
                 condition.lock()
-                looked[sequence] = (batch, answers)
+                scanned = result
                 condition.broadcast()
                 condition.unlock()
             }

@@ -1,53 +1,64 @@
 import Foundation
 import VSHCore
 
-/// Reads a file line by line in 256 KiB chunks, so memory stays flat whatever
-/// the file's size. Lines end in LF or CRLF; the last line may lack one.
+/// Reads a file a block of whole lines at a time, in 256 KiB reads, so memory stays flat
+/// whatever the file's size. Lines end in LF (or CRLF); the last line may lack one.
 public final class LineReader {
-    private let handle: FileHandle
+    private let fd: Int32
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
-    /// 1-based number of the line last returned.
-    public private(set) var lineNumber = 0
 
     /// - Throws: `FileAccessError.cannotOpen` (exit 66) when it cannot be opened.
     public init(path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            let handle = FileHandle(forReadingAtPath: path)
-        else { throw FileAccessError.cannotOpen(path: path) }
-        self.handle = handle
-        size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        // The size from the open file (`fstat`): FileManager's attributes also look the owner's
+        // name up, reading /etc/passwd and /etc/group on every run.
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard fd >= 0, fstat(fd, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else {
+            if fd >= 0 { close(fd) }
+            throw FileAccessError.cannotOpen(path: path)
+        }
+        self.fd = fd
+        size = Int(status.st_size)
     }
 
-    /// The file's size in bytes when it was opened (0 if it could not be told).
+    /// The file's size in bytes when it was opened.
     public let size: Int
 
-    deinit { try? handle.close() }
+    deinit { close(fd) }
 
-    /// The next line without its line ending, or nil at the end of the file.
-    public func next() -> ArraySlice<UInt8>? {
+    /// The next `count` bytes or more of whole lines (up to the end of the line the `count`th byte
+    /// is in; at the end of the file, the rest of it), or nil at the end.
+    public func nextBlock(atLeast count: Int) -> [UInt8]? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                var end = newline
-                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-                let line = buffer[start..<end]
-                start = newline + 1
-                lineNumber += 1
-                return line
-            }
             if atEnd {
                 guard start < buffer.count else { return nil }
-                let line = buffer[start...]
-                start = buffer.count
-                lineNumber += 1
-                return line.last == 0x0D ? line.dropLast() : line
+                defer { start = buffer.count }
+                return Array(buffer[start...])
             }
-            buffer.removeFirst(start)
-            start = 0
-            let chunk = (try? handle.read(upToCount: 1 << 18)) ?? nil
-            if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
+            if buffer.count - start >= count,
+                let newline = buffer[(start + count - 1)...].firstIndex(of: 0x0A)
+            {
+                defer { start = newline + 1 }
+                return Array(buffer[start...newline])
+            }
+            fill()
         }
+    }
+
+    /// Reads 256 KiB more onto the end of the buffer (what was returned dropped first); an error
+    /// reads as the end, as the end of the file does.
+    private func fill() {
+        buffer.removeFirst(start)
+        start = 0
+        let kept = buffer.count
+        var got = 0
+        buffer.append(contentsOf: repeatElement(0, count: 1 << 18))
+        buffer.withUnsafeMutableBytes { bytes in
+            repeat { got = read(fd, bytes.baseAddress! + kept, 1 << 18) } while got < 0 && errno == EINTR
+        }
+        buffer.removeLast((1 << 18) - max(got, 0))
+        if got <= 0 { atEnd = true }
     }
 }

@@ -67,8 +67,8 @@ import VSHTestSupport
             #expect(batched.answers == streamed.answers, "batches of \(size)")
             #expect(batched.error == streamed.error)
         }
-        // Looked up on a second thread, in file order (batches of 4,096) and in cell order
-        // (batches of 97, more than `LookupPipe.inFlight` at once): the same answers, then the error.
+        // On two threads, in file order and in cell order (batches of 97): the same answers, then
+        // the error.
         let twoThreads = [
             BatchLocator(index: index, store: store, cellOrderAbove: .max, twoThreadsFrom: 0),
             BatchLocator(index: index, store: store, cellOrderAbove: 0, batchSize: 97, twoThreadsFrom: 0),
@@ -116,6 +116,106 @@ import VSHTestSupport
             #expect(errors[0].hasSuffix(error) || errors[0] == error, "\(name): \(errors[0])")
             #expect(results[0].count > (name == "none" ? 50 : 10), "\(name): \(results[0].count) answers")
         }
+    }
+
+    /// What a file of fixes should give, line by line, decided here: each line split on LF (a CR
+    /// before it dropped), blank lines and `#` comments skipped, one header before the first fix,
+    /// and every fix asked of SpatiaLite itself; the first other line is the error, after the
+    /// answers before it.
+    static func expected(_ text: String, store: SpatiaLiteStore, file: String) async throws -> (
+        answers: [String], error: String
+    ) {
+        // By bytes: "\r\n" is one Character, which splitting a String on "\n" would not cut.
+        var lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        if lines.last == "" { lines.removeLast() }
+        var answers: [String] = []
+        var sawData = false
+        for (i, raw) in lines.enumerated() {
+            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if fields.count >= 2, let lat = Double(fields[0]), let lon = Double(fields[1]) {
+                sawData = true
+                guard abs(lat) <= 90, abs(lon) <= 180 else {
+                    return (answers, "\(file):\(i + 1): latitude or longitude out of range")
+                }
+                for stop in try await store.spatiaLiteStops(covering: Coordinate(unchecked: lat, lon)) {
+                    answers.append("\(i + 1) \(stop.huntID) \(stop.stopID)")
+                }
+            } else if trimmed.isEmpty || trimmed.hasPrefix("#") {
+                continue
+            } else if !sawData && line.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) {
+                sawData = true
+            } else {
+                return (answers, "\(file):\(i + 1): expected \"lat,lon\" in decimal degrees")
+            }
+        }
+        return (answers, "none")
+    }
+
+    /// Files read in blocks of any size (a line or less, a few lines, many), on one thread and on
+    /// two, in file order and in cell order, answer as the file's lines decide: a header after
+    /// comments, CRLF endings, a last line without one, a line longer than a block, fixes on
+    /// edges (which SpatiaLite decides), and a bad line early, in the middle or last.
+    @Test func blocksOfAnySizeAnswerAsTheLinesDecide() async throws {
+        let (folder, store, stops) = try await Self.world("vsh-locator-blocks", count: 150, seed: 17)
+        defer { TestSupport.remove(folder) }
+        let index = try await store.compiledIndex()
+        var random = SplitMix64(seed: 23)
+        var fixes: [String] = []
+        for _ in 0..<1_500 {
+            fixes.append("\(36.05 + random.unit() * 0.15),\(-115.25 + random.unit() * 0.15)")
+        }
+        for stop in stops.prefix(60) {
+            let ring = stop.geofence.polygons[0].shell.positions
+            fixes.append("\(ring[0].latitude),\(ring[0].longitude)")
+            fixes.append("\(ring[1].latitude),\(ring[1].longitude)\r")
+        }
+        fixes.shuffle(using: &random)
+        let head = ["# fixes of the walk", "", "   ", "lat,lon"]
+        let long = "# " + String(repeating: "x", count: 700)
+        let files: [(String, String)] = [
+            (
+                "clean",
+                (head + fixes.prefix(800) + [long] + fixes.dropFirst(800)).joined(separator: "\n") + "\n"
+            ),
+            ("no last newline", (head + fixes).joined(separator: "\n")),
+            ("bad early", (head + fixes.prefix(3) + ["3,x"] + fixes).joined(separator: "\n")),
+            ("bad in the middle", (head + fixes.prefix(1_100) + ["lat,lon"] + fixes).joined(separator: "\n")),
+            ("out of range last", (fixes + ["36.1,-181"]).joined(separator: "\n") + "\n"),
+        ]
+        var checked = 0
+        for (name, text) in files {
+            let file = folder.appendingPathComponent("\(name).csv")
+            try Data(text.utf8).write(to: file)
+            let truth = try await Self.expected(text, store: store, file: file.path)
+            // The file decides as meant: the clean ones end without an error, the others with
+            // one; all but the one that goes wrong at its fourth fix have answers before it.
+            #expect((truth.error == "none") == ["clean", "no last newline"].contains(name), "\(name)")
+            #expect(truth.answers.count > (name == "bad early" ? -1 : 50), "\(name)")
+            for blockBytes in [1, 40, 997, 1 << 16, nil] {
+                for twoThreadsFrom in [nil, 0] {
+                    for (cellOrderAbove, batchSize) in [(Int.max, 1 << 16), (0, 97)] {
+                        let locator = BatchLocator(
+                            index: index, store: store, cellOrderAbove: cellOrderAbove, batchSize: batchSize,
+                            twoThreadsFrom: twoThreadsFrom, blockBytes: blockBytes)
+                        var out: [String] = []
+                        var failure = "none"
+                        do {
+                            try await locator.locate(path: file.path) { out.append("\($0) \($1) \($2)") }
+                        } catch { failure = "\(error)" }
+                        let what =
+                            "\(name), blocks of \(blockBytes ?? 0), two threads from \(twoThreadsFrom ?? -1), cell order above \(cellOrderAbove)"
+                        #expect(out == truth.answers, "\(what)")
+                        #expect(failure == truth.error, "\(what)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 100)
     }
 
     /// The radix sort orders keys by their cell (the bits above the low 16), equal cells in the
