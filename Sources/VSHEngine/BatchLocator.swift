@@ -58,8 +58,8 @@ public struct BatchLocator: Sendable {
 
     /// Reads `path` and calls `emit(line, huntID, stopID)` for every stop covering each fix,
     /// in file order, then in catalog order for one fix.
-    /// - Throws: `FixFileError` naming the file and line of the first line that is not a fix
-    ///   or is out of range (exit 65), after the answers of every fix before it;
+    /// - Throws: `FixFileError` naming the file and line of the first line that is not a fix,
+    ///   is out of range or is over 1 MiB long (exit 65), after the answers of every fix before it;
     ///   `FileAccessError` when the file cannot be opened (66).
     public func locate(path: String, emit: (Int, String, String) -> Void) async throws {
         let reader = try LineReader(path: path)
@@ -72,26 +72,31 @@ public struct BatchLocator: Sendable {
         let second = twoThreadsFrom.map { reader.size >= $0 } == true ? ScanThread(scan) : nil
         defer { second?.close() }
         var place = Place()
-        var block = reader.nextBlock(atLeast: size)
+        var block = reader.nextBlock(atLeast: size, longestLine: Self.longestLine)
         // On two threads, the next block is handed over before this one answers the two it has.
         if let block, let second { second.submit(block) }
         while let current = block {
             guard let second else {
                 try await answer(current, scan(current), &place, inCellOrder: inCellOrder, path: path, emit)
-                block = reader.nextBlock(atLeast: size)
+                block = reader.nextBlock(atLeast: size, longestLine: Self.longestLine)
                 continue
             }
-            let next = reader.nextBlock(atLeast: size)
+            let next = reader.nextBlock(atLeast: size, longestLine: Self.longestLine)
             let nextScan = next.map(scan)
             let currentScan = second.take()
-            block = reader.nextBlock(atLeast: size)
+            block = reader.nextBlock(atLeast: size, longestLine: Self.longestLine)
             if let block { second.submit(block) }
             try await answer(current, currentScan, &place, inCellOrder: inCellOrder, path: path, emit)
             if let next, let nextScan {
                 try await answer(next, nextScan, &place, inCellOrder: inCellOrder, path: path, emit)
             }
         }
+        if reader.stoppedAtALongLine { throw FixFileError.lineTooLong(file: path, line: place.line + 1) }
     }
+
+    /// The longest line a file of fixes may have: 1 MiB (a fix is a few dozen bytes; the reader
+    /// holds no more than this of one line).
+    static let longestLine = 1 << 20
 
     /// Where the answers are in the file: lines answered, and whether a fix or the header came.
     struct Place {
@@ -129,7 +134,10 @@ public struct BatchLocator: Sendable {
         var at = start
         while at < block.count {
             let (line, next) = Self.line(in: block, at: at)
-            if let (lat, lon) = Self.parse(line), abs(lat) <= 90, abs(lon) <= 180 {
+            if line.count > Self.longestLine {
+                scanned.stop = at
+                break
+            } else if let (lat, lon) = Self.parse(line), abs(lat) <= 90, abs(lon) <= 180 {
                 scanned.sawFix = true
                 scanned.lines += 1
                 batch.add(
@@ -178,6 +186,7 @@ public struct BatchLocator: Sendable {
             guard let stop = scanned.stop else { return }
             place.line += 1
             let (line, next) = Self.line(in: block, at: stop)
+            if line.count > Self.longestLine { throw FixFileError.lineTooLong(file: path, line: place.line) }
             if Self.parse(line) != nil { throw FixFileError.outOfRange(file: path, line: place.line) }
             // A header line ("lat,lon") is allowed before the first fix.
             guard !place.sawData,
@@ -364,12 +373,15 @@ public enum FixFileError: Error, Equatable, Sendable, CustomStringConvertible, C
     case notAFix(file: String, line: Int)
     /// A latitude beyond ±90 or a longitude beyond ±180.
     case outOfRange(file: String, line: Int)
+    /// A line of over 1 MiB (which no fix is): the file is not read past it.
+    case lineTooLong(file: String, line: Int)
 
     /// `file:line: problem`.
     public var description: String {
         switch self {
         case .notAFix(let file, let line): return "\(file):\(line): expected \"lat,lon\" in decimal degrees"
         case .outOfRange(let file, let line): return "\(file):\(line): latitude or longitude out of range"
+        case .lineTooLong(let file, let line): return "\(file):\(line): a line of over 1 MiB, not a fix"
         }
     }
 

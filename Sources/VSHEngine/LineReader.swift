@@ -25,13 +25,21 @@ public final class LineReader {
 
     /// The file's size in bytes when it was opened.
     public let size: Int
+    /// The bytes read from the file so far.
+    private(set) var bytesRead = 0
 
     deinit { close(fd) }
 
+    /// Whether reading stopped at a line longer than `nextBlock`'s `longestLine`: the blocks
+    /// before hold every line before it, and nothing after it is read.
+    public private(set) var stoppedAtALongLine = false
+
     /// The next `count` bytes or more of whole lines (up to the end of the line the `count`th byte
-    /// is in; at the end of the file, the rest of it), or nil at the end.
-    public func nextBlock(atLeast count: Int) -> [UInt8]? {
-        while true {
+    /// is in; at the end of the file, the rest of it), or nil at the end. A line longer than
+    /// `longestLine` bytes stops the reading (`stoppedAtALongLine`): memory stays bounded whatever
+    /// the file holds.
+    public func nextBlock(atLeast count: Int, longestLine: Int = 1 << 20) -> [UInt8]? {
+        while !stoppedAtALongLine {
             if atEnd {
                 guard start < buffer.count else { return nil }
                 defer { start = buffer.count }
@@ -43,8 +51,17 @@ public final class LineReader {
                 defer { start = newline + 1 }
                 return Array(buffer[start...newline])
             }
+            // The line being read has no end yet: past `longestLine` bytes, reading stops at it.
+            let lineStart = buffer[start...].lastIndex(of: 0x0A).map { $0 + 1 } ?? start
+            if buffer.count - lineStart > longestLine {
+                stoppedAtALongLine = true
+                guard lineStart > start else { return nil }
+                defer { start = lineStart }
+                return Array(buffer[start..<lineStart])
+            }
             fill()
         }
+        return nil
     }
 
     /// Reads 256 KiB more onto the end of the buffer (what was returned dropped first); an error
@@ -59,6 +76,7 @@ public final class LineReader {
             repeat { got = read(fd, bytes.baseAddress! + kept, 1 << 18) } while got < 0 && errno == EINTR
         }
         buffer.removeLast((1 << 18) - max(got, 0))
+        bytesRead += max(got, 0)
         if got <= 0 { atEnd = true }
     }
 }

@@ -218,6 +218,72 @@ import VSHTestSupport
         #expect(checked == 100)
     }
 
+    /// A line of over 1 MiB stops the reading there, whatever it holds (a comment, a file of one
+    /// line without an end): the answers before it, then its line in the error.
+    @Test func aLineOfOverAMebibyteStopsTheFile() async throws {
+        let (folder, store, stops) = try await Self.world("vsh-locator-long", count: 50, seed: 29)
+        defer { TestSupport.remove(folder) }
+        let index = try await store.compiledIndex()
+        let inside = stops.prefix(30).map { stop in
+            let ring = stop.geofence.polygons[0].shell.positions
+            return
+                "\((ring[0].latitude + ring[2].latitude) / 2),\((ring[0].longitude + ring[2].longitude) / 2)"
+        }
+        let long = "# " + String(repeating: "y", count: (1 << 20) + 10)
+        for (name, text, line, answered) in [
+            ("comment", (["lat,lon"] + inside + [long] + inside).joined(separator: "\n"), 32, true),
+            ("one line", String(long.dropFirst(2)), 1, false),
+            (
+                "just short", (inside + [String(long.prefix(1 << 20))] + ["95,1"]).joined(separator: "\n"),
+                32, true
+            ),
+        ] {
+            let file = folder.appendingPathComponent("\(name).csv")
+            try Data(text.utf8).write(to: file)
+            let truth = try await Self.expected(
+                text.split(separator: "\n", omittingEmptySubsequences: false).prefix(line - 1).joined(
+                    separator: "\n"),
+                store: store, file: file.path)
+            #expect(truth.answers.isEmpty != answered, "\(name)")
+            for blockBytes in [40, nil] {
+                for twoThreadsFrom in [nil, 0] {
+                    var out: [String] = []
+                    var failure = "none"
+                    do {
+                        try await BatchLocator(
+                            index: index, store: store, twoThreadsFrom: twoThreadsFrom, blockBytes: blockBytes
+                        )
+                        .locate(path: file.path) { out.append("\($0) \($1) \($2)") }
+                    } catch { failure = "\(error)" }
+                    #expect(out == truth.answers, "\(name)")
+                    let expected =
+                        name == "just short"
+                        ? "\(file.path):\(line): latitude or longitude out of range"
+                        : "\(file.path):\(line): a line of over 1 MiB, not a fix"
+                    #expect(failure == expected, "\(name), blocks of \(blockBytes ?? 0)")
+                }
+            }
+        }
+    }
+
+    /// The reader holds no more than a little over 1 MiB of a line of 16 MiB: it stops there,
+    /// with the lines before it returned.
+    @Test func theReaderStopsAtALongLineWithoutReadingIt() throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-reader-long")
+        defer { TestSupport.remove(folder) }
+        let file = folder.appendingPathComponent("long.csv")
+        try Data(
+            ("36.1,-115.1\n36.2,-115.2\n" + String(repeating: "7", count: 16 << 20) + "\n36.3,-115.3\n").utf8
+        )
+        .write(to: file)
+        let reader = try LineReader(path: file.path)
+        var blocks: [[UInt8]] = []
+        while let block = reader.nextBlock(atLeast: 1 << 18, longestLine: 1 << 20) { blocks.append(block) }
+        #expect(blocks == [Array("36.1,-115.1\n36.2,-115.2\n".utf8)])
+        #expect(reader.stoppedAtALongLine)
+        #expect(reader.bytesRead < (1 << 20) + (1 << 19), "\(reader.bytesRead) bytes read")
+    }
+
     /// The radix sort orders keys by their cell (the bits above the low 16), equal cells in the
     /// order they came: as a stable sort does, for cells of one to three 11-bit digits.
     @Test func theRadixSortIsAStableSortByCell() {
