@@ -26,10 +26,7 @@ import VSHTestSupport
         let (folder, store, stops) = try await Self.world("vsh-locator", count: 1_200, seed: 7)
         defer { TestSupport.remove(folder) }
         var random = SplitMix64(seed: 11)
-        var lines: [String] = []
-        for _ in 0..<20_000 {
-            lines.append("\(36.05 + random.unit() * 0.15),\(-115.25 + random.unit() * 0.15)")
-        }
+        var lines = randomFixLines(20_000, &random)
         for stop in stops.prefix(300) {
             let ring = stop.geofence.polygons[0].shell.positions
             let a = ring[0]
@@ -88,8 +85,7 @@ import VSHTestSupport
         defer { TestSupport.remove(folder) }
         let index = try await store.compiledIndex()
         var random = SplitMix64(seed: 19)
-        let fixes = (0..<9_000).map { _ in "\(36.05 + random.unit() * 0.15),\(-115.25 + random.unit() * 0.15)"
-        }
+        let fixes = randomFixLines(9_000, &random)
         for (name, lines, error) in [
             (
                 "early", Array(fixes.prefix(2_000)) + ["95,1"] + fixes,
@@ -164,10 +160,7 @@ import VSHTestSupport
         defer { TestSupport.remove(folder) }
         let index = try await store.compiledIndex()
         var random = SplitMix64(seed: 23)
-        var fixes: [String] = []
-        for _ in 0..<1_500 {
-            fixes.append("\(36.05 + random.unit() * 0.15),\(-115.25 + random.unit() * 0.15)")
-        }
+        var fixes = randomFixLines(1_500, &random)
         for stop in stops.prefix(60) {
             let ring = stop.geofence.polygons[0].shell.positions
             fixes.append("\(ring[0].latitude),\(ring[0].longitude)")

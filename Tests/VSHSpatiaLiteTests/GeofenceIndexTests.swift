@@ -75,18 +75,7 @@ import VSHTestSupport
     @Test func theWritersKeptIndexAnswersAsSpatiaLiteAcrossDefinitions() async throws {
         let folder = try TestSupport.temporaryDirectory("vsh-index")
         let store = try SpatiaLiteStore(path: folder.appendingPathComponent("world.sqlite").path)
-        func catalog(_ stops: [Stop]) -> HuntCatalog {
-            HuntCatalog(hunts: [
-                Hunt(id: "b-world", name: "B", stops: Array(stops.prefix(stops.count * 2 / 3))),
-                Hunt(
-                    id: "a-world", name: "A",
-                    stops: stops.dropFirst(stops.count * 2 / 3).map {
-                        var s = $0
-                        s.huntID = "a-world"
-                        return s
-                    }),
-            ])
-        }
+        func catalog(_ stops: [Stop]) -> HuntCatalog { twoHuntCatalog(stops) }
         let first = syntheticStops(count: 600, seed: 5)
         // The second definitions: the first 500 stops 30 m north and renamed, the rest dropped.
         let second = first.prefix(500).map { stop -> Stop in

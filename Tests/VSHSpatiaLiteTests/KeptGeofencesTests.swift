@@ -11,19 +11,9 @@ import VSHTestSupport
 /// instead of compiling every stop again. Bytes that do not hold together are refused, never
 /// followed.
 @Suite struct KeptGeofencesTests {
-    /// Two hunts of synthetic stops, one with names outside ASCII.
+    /// Two hunts of synthetic stops, the second's names outside ASCII.
     static func catalog(_ stops: [Stop]) -> HuntCatalog {
-        HuntCatalog(hunts: [
-            Hunt(id: "b-world", name: "B", stops: Array(stops.prefix(stops.count * 2 / 3))),
-            Hunt(
-                id: "a-world", name: "A",
-                stops: stops.dropFirst(stops.count * 2 / 3).map {
-                    var s = $0
-                    s.huntID = "a-world"
-                    s.name = "Café \($0.id) 🎲"
-                    return s
-                }),
-        ])
+        twoHuntCatalog(stops) { "Café \($0.id) 🎲" }
     }
 
     static func gathered(_ stops: [Stop]) -> GeofenceIndex.Builder {

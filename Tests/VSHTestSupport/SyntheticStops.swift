@@ -29,3 +29,25 @@ public func syntheticStops(count: Int, seed: UInt64) -> [Stop] {
             geofence: Geofence(Polygon(shell: shell, holes: holes)))
     }
 }
+
+/// The stops in two hunts, as a league of more than one holds them: the first two thirds in
+/// "b-world" (listed first, so that catalog order is not the ids'), the rest moved to "a-world",
+/// named by `name` when given.
+public func twoHuntCatalog(_ stops: [Stop], name: ((Stop) -> String)? = nil) -> HuntCatalog {
+    HuntCatalog(hunts: [
+        Hunt(id: "b-world", name: "B", stops: Array(stops.prefix(stops.count * 2 / 3))),
+        Hunt(
+            id: "a-world", name: "A",
+            stops: stops.dropFirst(stops.count * 2 / 3).map {
+                var s = $0
+                s.huntID = "a-world"
+                if let name { s.name = name($0) }
+                return s
+            }),
+    ])
+}
+
+/// `count` random fixes as `lat,lon` lines over the synthetic stops' area.
+public func randomFixLines(_ count: Int, _ random: inout SplitMix64) -> [String] {
+    (0..<count).map { _ in "\(36.05 + random.unit() * 0.15),\(-115.25 + random.unit() * 0.15)" }
+}
