@@ -71,20 +71,21 @@ public struct BatchLocator: Sendable {
         }
         let second = twoThreadsFrom.map { reader.size >= $0 } == true ? ScanThread(scan) : nil
         defer { second?.close() }
+        func nextBlock() -> [UInt8]? { reader.nextBlock(atLeast: size, longestLine: Self.longestLine) }
         var place = Place()
-        var block = reader.nextBlock(atLeast: size, longestLine: Self.longestLine)
+        var block = nextBlock()
         // On two threads, the next block is handed over before this one answers the two it has.
         if let block, let second { second.submit(block) }
         while let current = block {
             guard let second else {
                 try await answer(current, scan(current), &place, inCellOrder: inCellOrder, path: path, emit)
-                block = reader.nextBlock(atLeast: size, longestLine: Self.longestLine)
+                block = nextBlock()
                 continue
             }
-            let next = reader.nextBlock(atLeast: size, longestLine: Self.longestLine)
+            let next = nextBlock()
             let nextScan = next.map(scan)
             let currentScan = second.take()
-            block = reader.nextBlock(atLeast: size, longestLine: Self.longestLine)
+            block = nextBlock()
             if let block { second.submit(block) }
             try await answer(current, currentScan, &place, inCellOrder: inCellOrder, path: path, emit)
             if let next, let nextScan {

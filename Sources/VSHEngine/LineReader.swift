@@ -38,7 +38,7 @@ public final class LineReader {
     /// is in; at the end of the file, the rest of it), or nil at the end. A line longer than
     /// `longestLine` bytes stops the reading (`stoppedAtALongLine`): memory stays bounded whatever
     /// the file holds.
-    public func nextBlock(atLeast count: Int, longestLine: Int = 1 << 20) -> [UInt8]? {
+    public func nextBlock(atLeast count: Int, longestLine: Int) -> [UInt8]? {
         while !stoppedAtALongLine {
             if atEnd {
                 guard start < buffer.count else { return nil }
