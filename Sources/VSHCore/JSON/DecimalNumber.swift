@@ -114,8 +114,6 @@ public enum DecimalNumber {
     }
 
     /// Whether a byte can be part of a decimal number: 0-9 . - + e E.
-
-    /// Whether a byte can be part of a decimal number.
     public static func isNumberByte(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x2D || b == 0x2B || b == 0x65 || b == 0x45
     }
