@@ -7,6 +7,7 @@ import re
 import sys
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 failures = []
@@ -37,7 +38,13 @@ def start(language=None, arguments=(), performance=False):
     driver = webdriver.Chrome(options=options,
                               service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
     driver.set_window_size(390, 844)
-    return driver, WebDriverWait(driver, 60)
+    return driver, waiter(driver, 60)
+
+
+def waiter(driver, seconds):
+    """A wait whose conditions may read elements a live page replaces meanwhile (a board's rows
+    drawn again): an element gone stale is read again at the next poll, as one not there yet is."""
+    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException,))
 
 
 def console_errors(driver, allowed=()):

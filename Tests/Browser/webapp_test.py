@@ -19,9 +19,9 @@ import time
 import urllib.parse
 import urllib.request
 
-from phone import check, console_errors, device_checkin, finish, http, start, stripped
+from phone import check, console_errors, device_checkin, finish, http, start, stripped, waiter
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.support import expected_conditions as EC
 
 BASE = os.environ["VSH_URL"]
@@ -63,7 +63,7 @@ def place(driver, position, accuracy=8):
 
 
 driver = browser()
-wait = WebDriverWait(driver, WAIT)
+wait = waiter(driver, WAIT)
 requests_seen = []
 AXE = open(os.path.join(os.path.dirname(__import__("axe_selenium_python").__file__),
                         "node_modules", "axe-core", "axe.min.js")).read()
@@ -113,7 +113,13 @@ def click(element):
 
 
 def text_of(selector):
-    return driver.find_element(By.CSS_SELECTOR, selector).text
+    # A live page may draw the element again between finding it and reading it: find it again.
+    for attempt in range(3):
+        try:
+            return driver.find_element(By.CSS_SELECTOR, selector).text
+        except StaleElementReferenceException:
+            if attempt == 2:
+                raise
 
 
 try:
