@@ -47,8 +47,9 @@ public final class PostGISStore: LeagueStore {
     /// one); nil for a dry run's view.
     let direct: PostgresConnection.Configuration?
 
-    /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`; the
-    /// password may also come from `PGPASSWORD`) and brings its schema up to date; `readOnly`
+    /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`, or
+    /// on this host through PostgreSQL's Unix socket, `postgres://user@/database?host=/run/postgresql`;
+    /// the password may also come from `PGPASSWORD`) and brings its schema up to date; `readOnly`
     /// (a replica) only checks the schema is there. `connectionWait` bounds the wait for a pooled
     /// connection (`BusyTimeout` unless given: a process of many stores, such as a test run, may
     /// wait longer without making its child processes wait longer too).
@@ -71,9 +72,15 @@ public final class PostGISStore: LeagueStore {
             case .prefer(let tls): probeTLS = .prefer(try NIOSSLContext(configuration: tls))
             case .require(let tls): probeTLS = .require(try NIOSSLContext(configuration: tls))
             }
-            var probe = PostgresConnection.Configuration(
-                host: target.host, port: target.port, username: target.user, password: target.password,
-                database: target.database, tls: probeTLS)
+            var probe =
+                target.socketPath.map {
+                    PostgresConnection.Configuration(
+                        unixSocketPath: $0, username: target.user, password: target.password,
+                        database: target.database)
+                }
+                ?? PostgresConnection.Configuration(
+                    host: target.host, port: target.port, username: target.user, password: target.password,
+                    database: target.database, tls: probeTLS)
             probe.options.connectTimeout = .seconds(10)
             direct = probe
             let connection = try await PostgresConnection.connect(configuration: probe, id: 0, logger: logger)
@@ -87,9 +94,15 @@ public final class PostGISStore: LeagueStore {
         case .prefer(let tls): clientTLS = .prefer(tls)
         case .require(let tls): clientTLS = .require(tls)
         }
-        var configuration = PostgresClient.Configuration(
-            host: target.host, port: target.port, username: target.user, password: target.password,
-            database: target.database, tls: clientTLS)
+        var configuration =
+            target.socketPath.map {
+                PostgresClient.Configuration(
+                    unixSocketPath: $0, username: target.user, password: target.password,
+                    database: target.database)
+            }
+            ?? PostgresClient.Configuration(
+                host: target.host, port: target.port, username: target.user, password: target.password,
+                database: target.database, tls: clientTLS)
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = Self.poolSize
         configuration.options.connectionIdleTimeout = .seconds(60)
@@ -476,6 +489,11 @@ enum Lock {
 struct DatabaseURL {
     var host: String
     var port: Int
+    /// The server's Unix socket, when the URL names its directory as libpq does (`host=/dir` in
+    /// the query, the URL's own host left empty; the port as the URL's or `port=`):
+    /// `/dir/.s.PGSQL.PORT`. On the same
+    /// machine it spares both sides TCP's work on every statement's round trip.
+    var socketPath: String?
     var user: String
     var password: String?
     var database: String
@@ -495,29 +513,76 @@ struct DatabaseURL {
     }
 
     init(_ text: String) throws {
+        let query = URLComponents(string: text)?.queryItems ?? []
+        let socketDirectory = query.last { $0.name == "host" }?.value
         guard PostGISStore.isURL(text), let components = URLComponents(string: text),
-            let host = components.host, !host.isEmpty
+            let host = components.host, !host.isEmpty || socketDirectory != nil
         else {
             throw PostGISError(
-                kind: .usage, message: "not a PostgreSQL URL (postgres://user@host:port/database)",
+                kind: .usage,
+                message:
+                    "not a PostgreSQL URL (postgres://user@host:port/database, or postgres://user@/database?host=/run/postgresql for a Unix socket)",
                 location: PostGISError.databaseURL)
         }
-        self.host = host
-        port = components.port ?? 5432
+        let portSetting = query.last { $0.name == "port" }?.value
+        if let portSetting {
+            guard let number = Int(portSetting), (1...65535).contains(number) else {
+                throw PostGISError(
+                    kind: .usage, message: "port=\(portSetting): not a port (1 to 65535)",
+                    location: PostGISError.databaseURL)
+            }
+            port = number
+        } else {
+            port = components.port ?? 5432
+        }
         user = components.user.flatMap { $0.removingPercentEncoding ?? $0 } ?? "postgres"
         password =
             components.password.flatMap { $0.removingPercentEncoding ?? $0 }
             ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         database = path.isEmpty ? user : (path.removingPercentEncoding ?? path)
-        redacted = "postgres://\(user)@\(host):\(port)/\(database)"
-        let query = components.queryItems ?? []
-        for item in query where !["sslmode", "sslrootcert"].contains(item.name) {
+        for item in query where !["sslmode", "sslrootcert", "host", "port"].contains(item.name) {
             throw PostGISError(
-                kind: .usage, message: "\(item.name) is not a setting vsh reads (sslmode, sslrootcert)",
+                kind: .usage,
+                message: "\(item.name) is not a setting vsh reads (sslmode, sslrootcert, host, port)",
                 location: PostGISError.databaseURL)
         }
+        if let socketDirectory {
+            guard socketDirectory.hasPrefix("/"), !socketDirectory.contains("\0") else {
+                throw PostGISError(
+                    kind: .usage,
+                    message: "host=\(socketDirectory): not a directory path (host=/run/postgresql, say)",
+                    location: PostGISError.databaseURL)
+            }
+            let directory =
+                socketDirectory.count > 1 && socketDirectory.hasSuffix("/")
+                ? String(socketDirectory.dropLast()) : socketDirectory
+            let socket = "\(directory)/.s.PGSQL.\(port)"
+            // sockaddr_un holds 107 bytes and the terminating zero.
+            guard socket.utf8.count <= 107 else {
+                throw PostGISError(
+                    kind: .usage,
+                    message:
+                        "host=\(socketDirectory): the socket's path is longer than the 107 bytes a Unix socket allows",
+                    location: PostGISError.databaseURL)
+            }
+            socketPath = socket
+            self.host = directory
+            redacted = "postgres://\(user)@/\(database)?host=\(directory)"
+        } else {
+            self.host = host
+            redacted = "postgres://\(user)@\(host):\(port)/\(database)"
+        }
         let mode = query.last { $0.name == "sslmode" }?.value ?? "disable"
+        // PostgreSQL speaks no TLS on its Unix socket (libpq does not ask for it there): a mode
+        // that would need TLS is a contradiction, said now.
+        if socketPath != nil, !["disable", "allow", "prefer"].contains(mode) {
+            throw PostGISError(
+                kind: .usage,
+                message:
+                    "sslmode=\(mode) asks for TLS, which PostgreSQL's Unix socket does not carry; connect by host name, or drop sslmode",
+                location: PostGISError.databaseURL)
+        }
         let rootFile = query.last { $0.name == "sslrootcert" }?.value
         var roots: NIOSSLTrustRoots = .default
         if let rootFile {
@@ -555,7 +620,9 @@ struct DatabaseURL {
 public struct PostGISError: Error, ClassifiedError, LocalizedError, CustomStringConvertible, Sendable {
     /// What kind of failure, for the exit status.
     public enum Kind: Sendable {
-        case usage, unreachable, busy, data, io, other
+        /// `refused`: the server answered and said no (a wrong password, a database not there, a
+        /// role without the rights it needs); trying again changes nothing, unlike `unreachable`.
+        case usage, unreachable, refused, busy, data, io, other
     }
 
     public let kind: Kind
@@ -582,7 +649,7 @@ public struct PostGISError: Error, ClassifiedError, LocalizedError, CustomString
     public var errorKind: ErrorKind {
         switch kind {
         case .usage: return .invalidRequest
-        case .unreachable: return .unavailableInput
+        case .unreachable, .refused: return .unavailableInput
         case .busy: return .busy
         case .data: return .invalidData
         case .io: return .storageFailure
@@ -608,10 +675,10 @@ public struct PostGISError: Error, ClassifiedError, LocalizedError, CustomString
                         kind: .busy, message: "the database is busy (\(text)); try again", location: location)
                 case "28P01", "28000", "3D000":
                     return PostGISError(
-                        kind: .unreachable, message: "cannot open the database: \(text)", location: location)
+                        kind: .refused, message: "cannot open the database: \(text)", location: location)
                 case "42501":
                     return PostGISError(
-                        kind: .unreachable, message: "permission denied: \(text)", location: location)
+                        kind: .refused, message: "permission denied: \(text)", location: location)
                 case "53100", "58030", "25006":  // disk_full, io_error, read_only_sql_transaction
                     return PostGISError(
                         kind: .io, message: "the database cannot write: \(text)", location: location)

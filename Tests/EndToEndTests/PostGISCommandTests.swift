@@ -101,6 +101,17 @@ import VSHTestSupport
                 "sslcert is not a setting"
             ),
             ("postgres://", 64, "not a PostgreSQL URL"),
+            ("postgres://postgres@/x?host=run/postgresql", 64, "host=run/postgresql: not a directory path"),
+            ("postgres://postgres@/x?host=/run/postgresql&port=99999", 64, "port=99999: not a port"),
+            (
+                "postgres://postgres@/x?host=/run/postgresql&sslmode=verify-full", 64,
+                "Unix socket does not carry"
+            ),
+            (
+                "postgres://postgres@/x?host=/\(String(repeating: "d", count: 100))", 64,
+                "longer than the 107 bytes"
+            ),
+            ("postgres://ann:hunter2@:\(closed)/vsh?host=\(cluster.folder)", 66, "cannot reach PostgreSQL"),
         ] {
             let result = try TestSupport.run(
                 "vsh", ["leaderboard", "--db", url], currentDirectory: workspace.root)
@@ -112,6 +123,51 @@ import VSHTestSupport
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
+    }
+
+    /// A role the database refuses (no rights on vsh's tables) is told so once, with exit 66: a
+    /// refusal is not a lost server, and trying again would change nothing.
+    @Test func aRoleWithoutRightsIsRefusedNotAskedToRetry() throws {
+        let cluster = try PostgresCluster.shared()
+        let database = try cluster.database()
+        let name = String(database.split(separator: "/").last!)
+        let role = "limited_\(getpid())"
+        _ = try cluster.psql(name, "DROP ROLE IF EXISTS \(role); CREATE ROLE \(role) LOGIN")
+        let url = "postgres://\(role)@127.0.0.1:\(cluster.port)/\(name)"
+        let result = try TestSupport.run("vsh", ["leaderboard", "--db", url])
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(result.stderr.contains("permission denied"), "\(result.stderr)")
+        #expect(!result.stderr.contains("try again"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
+    /// A URL naming PostgreSQL's socket directory as libpq does (`host=/dir`, the URL's own host
+    /// left empty, the port as the URL's or `port=`) reaches the server through its Unix socket:
+    /// hunts synced that way are the ones a TCP URL to the same database lists, and the other way
+    /// round; messages name the socket's directory.
+    @Test func aUnixSocketURLReachesTheServer() throws {
+        let cluster = try PostgresCluster.shared()
+        let workspace = try Workspace()
+        let tcp = try cluster.database()
+        let name = String(tcp.split(separator: "/").last!)
+        let socket = "postgres://postgres@:\(cluster.port)/\(name)?host=\(cluster.folder)"
+        let sync = try TestSupport.run("vsh", ["sync", "--db", socket, "--hunts", workspace.hunts])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        let overTCP = try TestSupport.run("vsh", ["hunts", "--db", tcp])
+        #expect(overTCP.status == 0, "\(overTCP.stderr)")
+        #expect(overTCP.stdout.contains("downtown-fremont"), "\(overTCP.stdout)")
+        let portSetting = "postgres://postgres@/\(name)?host=\(cluster.folder)/&port=\(cluster.port)"
+        let overSocket = try TestSupport.run("vsh", ["hunts", "--db", portSetting])
+        #expect(overSocket.status == 0, "\(overSocket.stderr)")
+        #expect(overSocket.stdout == overTCP.stdout)
+        let doctor = try TestSupport.run("vsh", ["doctor", "--db", socket])
+        #expect(doctor.status == 0, "\(doctor.stdout) \(doctor.stderr)")
+        // A database that is not there: the message names the socket's directory, not a host.
+        let missing = try TestSupport.run(
+            "vsh",
+            ["hunts", "--db", "postgres://postgres@:\(cluster.port)/no_such_db?host=\(cluster.folder)"])
+        #expect(missing.status == 66, "\(missing.stderr)")
+        #expect(missing.stderr.contains("?host=\(cluster.folder)"), "\(missing.stderr)")
     }
 
     /// `vsh db copy` moves the demo league (with a password, a moderator and a session) from
