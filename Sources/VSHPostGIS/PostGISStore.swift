@@ -82,6 +82,7 @@ public final class PostGISStore: LeagueStore {
                     host: target.host, port: target.port, username: target.user, password: target.password,
                     database: target.database, tls: probeTLS)
             probe.options.connectTimeout = .seconds(10)
+            probe.options.additionalStartupParameters = [("application_name", target.applicationName)]
             direct = probe
             let connection = try await PostgresConnection.connect(configuration: probe, id: 0, logger: logger)
             try await connection.closeGracefully()
@@ -111,6 +112,7 @@ public final class PostGISStore: LeagueStore {
         // estimate crossed `jit_above_cost` for 120 ms to run it in 1 ms (the near copies' lookups).
         configuration.options.additionalStartupParameters = [
             ("lock_timeout", "\(max(Int(BusyTimeout.seconds * 1000), 1))"), ("jit", "off"),
+            ("application_name", target.applicationName),
         ]
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
@@ -499,6 +501,9 @@ struct DatabaseURL {
     var database: String
     /// The URL without its password.
     var redacted: String
+    /// What `pg_stat_activity` and PostgreSQL's log call vsh's connections: the URL's
+    /// `application_name`, else `vsh`.
+    var applicationName = "vsh"
     /// TLS to the server, as the URL's `sslmode` (and `sslrootcert`) ask, with libpq's meanings:
     /// `disable` (and `allow`, and no sslmode at all) plain; `prefer` TLS when the server offers it,
     /// unverified; `require` TLS, unverified (verified against `sslrootcert` when it is given, as
@@ -541,10 +546,12 @@ struct DatabaseURL {
             ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         database = path.isEmpty ? user : (path.removingPercentEncoding ?? path)
-        for item in query where !["sslmode", "sslrootcert", "host", "port"].contains(item.name) {
+        for item in query
+        where !["sslmode", "sslrootcert", "host", "port", "application_name"].contains(item.name) {
             throw PostGISError(
                 kind: .usage,
-                message: "\(item.name) is not a setting vsh reads (sslmode, sslrootcert, host, port)",
+                message:
+                    "\(item.name) is not a setting vsh reads (sslmode, sslrootcert, host, port, application_name)",
                 location: PostGISError.databaseURL)
         }
         if let socketDirectory {
@@ -572,6 +579,17 @@ struct DatabaseURL {
         } else {
             self.host = host
             redacted = "postgres://\(user)@\(host):\(port)/\(database)"
+        }
+        if let name = query.last(where: { $0.name == "application_name" })?.value {
+            // PostgreSQL keeps 63 bytes of printable ASCII and turns anything else into '?'.
+            guard (1...63).contains(name.utf8.count), name.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+            else {
+                throw PostGISError(
+                    kind: .usage,
+                    message: "application_name: give 1 to 63 printable ASCII characters (vsh-eu-1, say)",
+                    location: PostGISError.databaseURL)
+            }
+            applicationName = name
         }
         let mode = query.last { $0.name == "sslmode" }?.value ?? "disable"
         // PostgreSQL speaks no TLS on its Unix socket (libpq does not ask for it there): a mode

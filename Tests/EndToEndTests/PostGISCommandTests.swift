@@ -141,6 +141,35 @@ import VSHTestSupport
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
+    /// Every connection of `vsh serve` (the pool's and the one listening for other instances)
+    /// names itself to PostgreSQL, so `pg_stat_activity` and the server's log say which client is
+    /// which: `vsh`, or the URL's `application_name`; a name PostgreSQL would mangle is refused.
+    @Test func connectionsNameThemselvesToPostgreSQL() async throws {
+        let cluster = try PostgresCluster.shared()
+        for (suffix, expected) in [("", "vsh"), ("?application_name=vsh-eu-1", "vsh-eu-1")] {
+            let url = try cluster.database()
+            let name = String(url.split(separator: "/").last!)
+            let served = try ServedVSH(
+                workspace: try Workspace(database: url + suffix), extra: ["--now", fixtureNow])
+            defer { served.stop() }
+            _ = try await served.register("Ann Lee", email: "ann@example.org")
+            let names = try cluster.psql(
+                name,
+                "SELECT application_name, count(*) FROM pg_stat_activity WHERE datname = '\(name)' AND pid <> pg_backend_pid() GROUP BY 1"
+            ).stdout
+            let rows = names.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+            #expect(rows.count == 1 && rows.first?.first == expected, "\(names)")
+            // The pool's connection and the listening one, at least.
+            #expect((rows.first.flatMap { Int($0.last ?? "") } ?? 0) >= 2, "\(names)")
+        }
+        let refused = try TestSupport.run(
+            "vsh",
+            ["leaderboard", "--db", "postgres://postgres@127.0.0.1:\(cluster.port)/x?application_name=café"])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("application_name: give 1 to 63 printable ASCII"), "\(refused.stderr)")
+    }
+
     /// A URL naming PostgreSQL's socket directory as libpq does (`host=/dir`, the URL's own host
     /// left empty, the port as the URL's or `port=`) reaches the server through its Unix socket:
     /// hunts synced that way are the ones a TCP URL to the same database lists, and the other way
