@@ -688,7 +688,9 @@ public struct PostGISError: Error, ClassifiedError, LocalizedError, CustomString
                 let state = server[.sqlState] ?? ""
                 let text = server[.message] ?? "error"
                 switch state {
-                case "40001", "40P01", "55P03":
+                case "40001", "40P01", "55P03", "53300":
+                    // A conflict, a lock not granted in time, or every connection the server (or
+                    // the role) allows in use: all pass.
                     return PostGISError(
                         kind: .busy, message: "the database is busy (\(text)); try again", location: location)
                 case "28P01", "28000", "3D000":

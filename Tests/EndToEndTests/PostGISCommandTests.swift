@@ -170,6 +170,23 @@ import VSHTestSupport
             refused.stderr.contains("application_name: give 1 to 63 printable ASCII"), "\(refused.stderr)")
     }
 
+    /// A server with no connection to spare (here the role's own limit, SQLSTATE 53300 as for
+    /// `max_connections`) is busy: exit 75 and "try again", as a later attempt may get one.
+    @Test func aServerWithNoConnectionToSpareIsBusy() throws {
+        let cluster = try PostgresCluster.shared()
+        let database = try cluster.database()
+        let name = String(database.split(separator: "/").last!)
+        let role = "crowded_\(getpid())"
+        _ = try cluster.psql(
+            name, "DROP ROLE IF EXISTS \(role); CREATE ROLE \(role) LOGIN CONNECTION LIMIT 0")
+        let result = try TestSupport.run(
+            "vsh", ["leaderboard", "--db", "postgres://\(role)@127.0.0.1:\(cluster.port)/\(name)"])
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(result.stderr.contains("too many connections"), "\(result.stderr)")
+        #expect(result.stderr.contains("try again"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     /// A URL naming PostgreSQL's socket directory as libpq does (`host=/dir`, the URL's own host
     /// left empty, the port as the URL's or `port=`) reaches the server through its Unix socket:
     /// hunts synced that way are the ones a TCP URL to the same database lists, and the other way
