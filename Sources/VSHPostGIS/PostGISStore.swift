@@ -492,7 +492,8 @@ struct DatabaseURL {
     var host: String
     var port: Int
     /// The server's Unix socket, when the URL names its directory as libpq does (`host=/dir` in
-    /// the query, the URL's own host left empty; the port as the URL's or `port=`):
+    /// the query, the URL's own host left empty, or that host percent-encoded; the port as the
+    /// URL's or `port=`):
     /// `/dir/.s.PGSQL.PORT`. On the same
     /// machine it spares both sides TCP's work on every statement's round trip.
     var socketPath: String?
@@ -519,7 +520,10 @@ struct DatabaseURL {
 
     init(_ text: String) throws {
         let query = URLComponents(string: text)?.queryItems ?? []
-        let socketDirectory = query.last { $0.name == "host" }?.value
+        // libpq's two ways to name the socket's directory: `?host=/dir`, or the host itself
+        // percent-encoded (`postgres://vsh@%2Frun%2Fpostgresql/league`).
+        let encodedDirectory = URLComponents(string: text)?.host.flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let socketDirectory = query.last { $0.name == "host" }?.value ?? encodedDirectory
         guard PostGISStore.isURL(text), let components = URLComponents(string: text),
             let host = components.host, !host.isEmpty || socketDirectory != nil
         else {

@@ -188,9 +188,9 @@ import VSHTestSupport
     }
 
     /// A URL naming PostgreSQL's socket directory as libpq does (`host=/dir`, the URL's own host
-    /// left empty, the port as the URL's or `port=`) reaches the server through its Unix socket:
-    /// hunts synced that way are the ones a TCP URL to the same database lists, and the other way
-    /// round; messages name the socket's directory.
+    /// left empty, or that host percent-encoded; the port as the URL's or `port=`) reaches the
+    /// server through its Unix socket: hunts synced that way are the ones a TCP URL to the same
+    /// database lists, and the other way round; messages name the socket's directory.
     @Test func aUnixSocketURLReachesTheServer() throws {
         let cluster = try PostgresCluster.shared()
         let workspace = try Workspace()
@@ -206,6 +206,11 @@ import VSHTestSupport
         let overSocket = try TestSupport.run("vsh", ["hunts", "--db", portSetting])
         #expect(overSocket.status == 0, "\(overSocket.stderr)")
         #expect(overSocket.stdout == overTCP.stdout)
+        let encoded = cluster.folder.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let hostForm = try TestSupport.run(
+            "vsh", ["hunts", "--db", "postgres://postgres@\(encoded):\(cluster.port)/\(name)"])
+        #expect(hostForm.status == 0, "\(hostForm.stderr)")
+        #expect(hostForm.stdout == overTCP.stdout)
         let doctor = try TestSupport.run("vsh", ["doctor", "--db", socket])
         #expect(doctor.status == 0, "\(doctor.stdout) \(doctor.stderr)")
         // A database that is not there: the message names the socket's directory, not a host.
