@@ -491,11 +491,10 @@ enum Lock {
 struct DatabaseURL {
     var host: String
     var port: Int
-    /// The server's Unix socket, when the URL names its directory as libpq does (`host=/dir` in
-    /// the query, the URL's own host left empty, or that host percent-encoded; the port as the
-    /// URL's or `port=`):
-    /// `/dir/.s.PGSQL.PORT`. On the same
-    /// machine it spares both sides TCP's work on every statement's round trip.
+    /// The server's Unix socket, `/dir/.s.PGSQL.PORT`, when the URL names its directory as libpq
+    /// does (`host=/dir` in the query, the URL's own host left empty, or that host
+    /// percent-encoded; the port as the URL's or `port=`). PostgreSQL's `local` lines of
+    /// `pg_hba.conf` apply to it, `peer` authentication among them.
     var socketPath: String?
     var user: String
     var password: String?
