@@ -153,14 +153,23 @@ import VSHTestSupport
                 workspace: try Workspace(database: url + suffix), extra: ["--now", fixtureNow])
             defer { served.stop() }
             _ = try await served.register("Ann Lee", email: "ann@example.org")
-            let names = try cluster.psql(
-                name,
-                "SELECT application_name, count(*) FROM pg_stat_activity WHERE datname = '\(name)' AND pid <> pg_backend_pid() GROUP BY 1"
-            ).stdout
-            let rows = names.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
-            #expect(rows.count == 1 && rows.first?.first == expected, "\(names)")
-            // The pool's connection and the listening one, at least.
-            #expect((rows.first.flatMap { Int($0.last ?? "") } ?? 0) >= 2, "\(names)")
+            // The pool's connections serve the sign-up; the listening one opens beside them, in
+            // its own time: wait for it (its last statement is the LISTEN) before reading names.
+            var rows: [[String]] = []
+            for _ in 0..<200 {
+                let answer = try cluster.psql(
+                    name,
+                    "SELECT application_name, query LIKE 'LISTEN%' FROM pg_stat_activity WHERE datname = '\(name)' AND pid <> pg_backend_pid()"
+                ).stdout
+                rows = answer.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+                if rows.contains(where: { $0.last == "t" }) && rows.contains(where: { $0.last == "f" }) {
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(rows.contains { $0.last == "t" }, "no listening connection: \(rows)")
+            #expect(rows.contains { $0.last == "f" }, "no pooled connection: \(rows)")
+            #expect(!rows.isEmpty && rows.allSatisfy { $0.first == expected }, "\(rows)")
         }
         let refused = try TestSupport.run(
             "vsh",
