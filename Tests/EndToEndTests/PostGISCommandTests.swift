@@ -153,10 +153,12 @@ import VSHTestSupport
                 workspace: try Workspace(database: url + suffix), extra: ["--now", fixtureNow])
             defer { served.stop() }
             _ = try await served.register("Ann Lee", email: "ann@example.org")
-            // The pool's connections serve the sign-up; the listening one opens beside them, in
-            // its own time: wait for it (its last statement is the LISTEN) before reading names.
+            // The pool's connections serve the requests (and close after a minute idle); the
+            // listening one opens beside them in its own time: wait for it (its last statement is
+            // the LISTEN), asking the database's health each time so that a pooled one is there.
             var rows: [[String]] = []
             for _ in 0..<200 {
+                #expect(try await served.call("GET", "/healthz").status == 200)
                 let answer = try cluster.psql(
                     name,
                     "SELECT application_name, query LIKE 'LISTEN%' FROM pg_stat_activity WHERE datname = '\(name)' AND pid <> pg_backend_pid()"
