@@ -518,14 +518,13 @@ struct DatabaseURL {
     }
 
     init(_ text: String) throws {
-        let query = URLComponents(string: text)?.queryItems ?? []
+        let components = PostGISStore.isURL(text) ? URLComponents(string: text) : nil
+        let query = components?.queryItems ?? []
+        let host = components?.host ?? ""
         // libpq's two ways to name the socket's directory: `?host=/dir`, or the host itself
         // percent-encoded (`postgres://vsh@%2Frun%2Fpostgresql/league`).
-        let encodedDirectory = URLComponents(string: text)?.host.flatMap { $0.hasPrefix("/") ? $0 : nil }
-        let socketDirectory = query.last { $0.name == "host" }?.value ?? encodedDirectory
-        guard PostGISStore.isURL(text), let components = URLComponents(string: text),
-            let host = components.host, !host.isEmpty || socketDirectory != nil
-        else {
+        let socketDirectory = query.last { $0.name == "host" }?.value ?? (host.hasPrefix("/") ? host : nil)
+        guard let components, !host.isEmpty || socketDirectory != nil else {
             throw PostGISError(
                 kind: .usage,
                 message:
