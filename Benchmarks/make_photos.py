@@ -5,6 +5,8 @@ Usage: make_photos.py OUT COUNT WIDTH HEIGHT SEED PREFIX
 
 Noise pixels, so that the JPEG does not shrink (460 x 345 at quality 80 is about 100 KB; 2048 x 1536
 about 2 MB), each with a camera's EXIF and a GPS fix; OUT/list.txt lists their absolute paths.
+A restart marker ends each row of blocks and the headers are the same in all of them, so that
+Benchmarks/wrk/upload.lua can make a new picture for every request from rows of these.
 """
 import os
 import random
@@ -24,7 +26,7 @@ def photos(out, count, width, height, seed, prefix):
             ppm = os.path.join(tmp, "p.ppm")
             with open(ppm, "wb") as fh:
                 fh.write(b"P6 %d %d 255\n" % (width, height) + rng.randbytes(width * height * 3))
-            jpeg = subprocess.run(["cjpeg", "-quality", "80", ppm], check=True, capture_output=True).stdout
+            jpeg = subprocess.run(["cjpeg", "-quality", "80", "-restart", "1", ppm], check=True, capture_output=True).stdout
             app1 = exif_block(camera(), exif_times("2026:11:21 11:58:00"),
                               gps_ifd(36.082014, -115.172734, when="2026-11-21T19:58:00Z", accuracy=5))
             path = os.path.join(out, f"{prefix}{i:02d}.jpg")

@@ -113,7 +113,8 @@ DOCTOR=$($BIN doctor --db "$URL" --json)
 
 # Photo check-ins on leagues that already hold 100,000 photos of other check-ins (rejected, each
 # with its own picture and perceptual hash, as a season of a city's hunt leaves them): every photo
-# check-in looks for an earlier use of its picture and for a near copy among them.
+# check-in looks for an earlier use of its picture and for a near copy among them. Each sends a
+# picture of its own (Benchmarks/wrk/upload.lua), decided by every rule and archived.
 python3 Benchmarks/make_photos.py "$D/photos" 64 460 345 7 p || exit 1
 export VSH_BENCH_PHOTOS=$PWD/$D/photos/list.txt
 SEEDED=100000

@@ -35,7 +35,9 @@ with open(f"{d}/tokens.txt", "w") as out:
 db.commit()
 PY
 # Distinct photos with GPS at the sign (noise pixels, so the JPEG does not shrink): 64 of ~100 KB
-# (460 x 345) and 8 of ~2 MB (a phone's 3-megapixel shot: 2048 x 1536), each at quality 80.
+# (460 x 345) and 8 of ~2 MB (a phone's 3-megapixel shot: 2048 x 1536), each at quality 80. Each
+# request sends a new picture made of their rows (Benchmarks/wrk/upload.lua): a picture sent twice
+# would be refused as a copy, which is not what a player's check-in costs.
 python3 Benchmarks/make_photos.py "$D/photos" 64 460 345 7 p || exit 1
 python3 Benchmarks/make_photos.py "$D/photos-2mb" 8 2048 1536 11 q || exit 1
 export VSH_BENCH_TOKENS=$PWD/$D/tokens.txt VSH_BENCH_PHOTOS=$PWD/$D/photos/list.txt VSH_BENCH_LUA=$PWD/Benchmarks/wrk
