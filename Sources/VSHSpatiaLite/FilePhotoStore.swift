@@ -50,9 +50,27 @@ public struct FilePhotoStore: PhotoStore {
         }
     }
 
+    /// Where durable writes wait for the disk: a flush (`fsync`) holds its thread until the disk has
+    /// the data, and Swift's concurrency has only as many threads as cores for everything else a
+    /// server does (a request's form, a photo's decode). Dispatch adds threads for work that waits.
+    private static let waitingForTheDisk = DispatchQueue(
+        label: "vsh.photos.durable", qos: .userInitiated, attributes: .concurrent)
+
+    /// `write(_:sha256:durable:)` for async callers (a server's requests): a durable write on a
+    /// thread of its own, so that the flushes' waits do not hold Swift's threads.
+    @discardableResult
+    public func put(_ bytes: [UInt8], sha256: String, durable: Bool) async throws -> String {
+        guard durable else { return try write(bytes, sha256: sha256, durable: false) }
+        return try await withCheckedThrowingContinuation { continuation in
+            Self.waitingForTheDisk.async {
+                continuation.resume(with: Result { try self.write(bytes, sha256: sha256, durable: true) })
+            }
+        }
+    }
+
     /// Stores the bytes as `root/ab/<sha256>.jpg`: written to a temporary file, flushed, renamed, and the folder flushed (when `durable`).
     @discardableResult
-    public func put(_ bytes: [UInt8], sha256: String, durable: Bool) throws -> String {
+    public func write(_ bytes: [UInt8], sha256: String, durable: Bool) throws -> String {
         guard sha256.utf8.count == 64,
             sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else {
@@ -99,7 +117,7 @@ public struct FilePhotoStore: PhotoStore {
     /// Stores the bytes durably (the synchronous form, for code that holds a `FilePhotoStore`).
     @discardableResult
     public func put(_ bytes: [UInt8], sha256: String) throws -> String {
-        try put(bytes, sha256: sha256, durable: true)
+        try write(bytes, sha256: sha256, durable: true)
     }
 
     /// The bytes of a key's file, or nil when there is none or `key` is not a key.
