@@ -145,6 +145,43 @@ BIG_FILE=$(file_mb $PID)
 kill -TERM $PID; wait $PID
 wait $SAMPLER 2>/dev/null; BIG_ANON_PEAK=$(anon_peak "$D/anon-2mb.txt")
 
+# First visits: a fresh league of players who have not checked in, each sending one device-fix
+# check-in at the Welcome sign (accepted, with points and a first check-in's badges), as every phone
+# does at an event's start. The rows above send 200 players round six places again and again, so
+# most of their check-ins are refused (a stop that asks for a photo, an impossible journey) or
+# accepted without points (already visited): what a crowd's repeated check-ins cost, not its first.
+FIRST_PLAYERS=${VSH_BENCH_FIRST_PLAYERS:-200000}
+$BIN sync --db "$D/first.sqlite" --hunts hunts >/dev/null || exit 1
+python3 - "$D" "$FIRST_PLAYERS" <<'PY' || exit 1
+import hashlib, secrets, sqlite3, sys
+d, count = sys.argv[1], int(sys.argv[2])
+db = sqlite3.connect(f"{d}/first.sqlite")
+tokens = [secrets.token_hex(32) for _ in range(count)]
+db.executemany("INSERT INTO players(id, name, name_key, email, created_at) VALUES (?, ?, ?, ?, ?)",
+               ((i + 1, f"First Player {i}", f"first player {i}", f"f{i}@example.org", "2026-11-21T00:00:00Z")
+                for i in range(count)))
+db.executemany("INSERT INTO sessions(token_hash, player_id, created_at, expires_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
+               ((hashlib.sha256(t.encode()).hexdigest(), i + 1, "2026-11-21T00:00:00Z", 4e9, "2026-11-21T00:00:00Z")
+                for i, t in enumerate(tokens)))
+db.commit()
+with open(f"{d}/first-tokens.txt", "w") as out:
+    out.write("\n".join(tokens) + "\n")
+PY
+$BIN serve --port 0 --db "$D/first.sqlite" --hunts hunts --now $NOW --checkins-per-minute 1000000 \
+  > "$D/serve-first.out" 2> "$D/serve-first.log" &
+PID=$!
+for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve-first.out" 2>/dev/null && break; sleep 0.025; done
+BASE=$(sed -n 's/^listening on //p' "$D/serve-first.out")
+[ -n "$BASE" ] || { echo "vsh serve did not start" >&2; kill $PID; exit 1; }
+VSH_BENCH_TOKENS=$PWD/$D/first-tokens.txt run -s Benchmarks/wrk/firstvisit.lua "$BASE" || exit 1
+FIRST=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
+kill -TERM $PID; wait $PID
+FIRST_VERDICTS=$(python3 -c "
+import sqlite3
+rows = sqlite3.connect('$D/first.sqlite').execute(
+    'SELECT verdict, COUNT(*), COUNT(DISTINCT player_id), SUM(points > 0) FROM checkins GROUP BY verdict').fetchall()
+print(', '.join(f'{v} {n} ({p} players, {s} with points)' for v, n, p, s in rows))")
+
 # nginx: the same bytes as a static file, same connections, same duration.
 NGINX_PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
 nginx_start "$PWD/$D/nginx" "$NGINX_PORT" "root $PWD/$D/nginx/html;" || exit 1
@@ -160,6 +197,7 @@ echo
 echo "| what | rate | p50 | p99 | non-2xx | vsh's CPU a request | machine's CPU a request | notes |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 echo "| device-fix check-ins, 200 players, naming their hunt | $(fmt "${FIX[0]}")/s | ${FIX[1]} ms | ${FIX[2]} ms | ${FIX[3]} | ${FIX[6]} µs | ${FIX[7]} µs | ${FIX[5]} requests, each decided by the rules and recorded; $(python3 -c "print(round(${FIX[0]} / max(${PEER[0]}, 1), 3))")x nginx's static rate |"
+echo "| device-fix check-ins, each a new player's first visit (a fresh league of $(fmt "$FIRST_PLAYERS") players) | $(fmt "${FIRST[0]}")/s | ${FIRST[1]} ms | ${FIRST[2]} ms | ${FIRST[3]} | ${FIRST[6]} µs | ${FIRST[7]} µs | ${FIRST[5]} requests; in the league afterwards: $FIRST_VERDICTS; $(python3 -c "print(round(${FIRST[0]} / max(${PEER[0]}, 1), 3))")x nginx's static rate |"
 echo "| photo check-ins (${PHOTO_KB} KB JPEG + device fix) | $(fmt "${PHOTO[0]}")/s | ${PHOTO[1]} ms | ${PHOTO[2]} ms | ${PHOTO[3]} | ${PHOTO[6]} µs | ${PHOTO[7]} µs | ${PHOTO[5]} uploads streamed, read, hashed, stored, decided; $(python3 -c "print(round(${PHOTO[0]} / max(${FIX[0]}, 1), 2))")x the device-fix rate |"
 echo "| photo check-ins (${BIG_KB} KB JPEG, 2048 x 1536, + device fix), $BIG_CONNECTIONS connections, a fresh server | $(fmt "${BIG[0]}")/s | ${BIG[1]} ms | ${BIG[2]} ms | ${BIG[3]} | ${BIG[6]} µs | ${BIG[7]} µs | ${BIG[5]} uploads; the server's memory ${BIG_IDLE} MB idle, ${BIG_PEAK} MB at its peak (VmHWM), of which ${BIG_FILE} MB mapped files; its own memory (RssAnon) at most ${BIG_ANON_PEAK} MB |"
 echo "| GET /v1/leaderboard ($BOARD_BYTES bytes) | $(fmt "${BOARD[0]}")/s | ${BOARD[1]} ms | ${BOARD[2]} ms | ${BOARD[3]} | ${BOARD[6]} µs | ${BOARD[7]} µs | cached until the next write; $(python3 -c "print(round(${BOARD[0]} / max(${PEER[0]}, 1), 2))")x nginx |"
