@@ -2,6 +2,7 @@ import Foundation
 internal import Logging
 internal import PostgresNIO
 public import VSHCore
+import VSHHost
 import VSHSQL
 
 extension PostGISStore {

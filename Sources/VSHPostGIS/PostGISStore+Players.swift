@@ -3,6 +3,7 @@ internal import Logging
 internal import PostgresNIO
 import VSHConfusables
 public import VSHCore
+import VSHHost
 import VSHSQL
 
 extension PostGISStore {
@@ -306,15 +307,34 @@ extension PostGISStore {
         guard let found, found.expiresAt > now.timeIntervalSince1970 else { return nil }
         let lastUse = RFC3339.parse(found.lastUsed) ?? .distantPast
         if abs(now.timeIntervalSince(lastUse)) > 600 {
-            try await read { db in
-                try await db.query(
-                    "UPDATE sessions SET last_used_at = \(RFC3339.format(now)) WHERE token_hash = \(tokenHash)",
-                    logger: self.logger)
+            // The stamps that come together share one statement, and so one commit to flush: at an
+            // event's start every player's first request stamps. The request still waits for it.
+            let stamp = LastUseStamp(tokenHash: tokenHash, time: RFC3339.format(now))
+            if pinned == nil {
+                _ = try await lastUseStamps.find(stamp.key) { keys in
+                    try await self.stampLastUse(keys.compactMap(LastUseStamp.init))
+                    return [:]
+                }
+            } else {
+                try await stampLastUse([stamp])
             }
         }
         return Session(
             player: found.credentials.player, role: found.credentials.role,
             expiresAt: Date(timeIntervalSince1970: found.expiresAt))
+    }
+
+    /// Writes sessions' last-use stamps in one statement.
+    func stampLastUse(_ stamps: [LastUseStamp]) async throws {
+        let (hashes, times) = (stamps.map(\.tokenHash), stamps.map(\.time))
+        try await read { db in
+            try await db.query(
+                """
+                UPDATE sessions SET last_used_at = u.stamp
+                FROM unnest(\(hashes)::text[], \(times)::text[]) AS u(hash, stamp)
+                WHERE token_hash = u.hash
+                """, logger: self.logger)
+        }
     }
 
     /// Deletes the `sessions` row.

@@ -41,6 +41,9 @@ public final class PostGISStore: LeagueStore {
     let retryLookups = BatchedLookups<IdempotentAnswer>()
     /// Reads of the definitions' generation in flight and waiting (`hunts()`), under one key.
     let generationLookups = BatchedLookups<String>()
+    /// Sessions' last-use stamps waiting for the next statement (`session(tokenHash:at:)`): the
+    /// stamps that come together share one durable write.
+    let lastUseStamps = BatchedLookups<Bool>()
     /// How long a query waits for a pooled connection before answering "busy" (`withConnection`).
     let connectionWait: TimeInterval
     /// How to open a connection of its own, outside the pool (the instances' channel listens on

@@ -29,6 +29,9 @@ public final class SpatiaLiteStore: LeagueStore {
     let perceptual: PerceptualIndex
     /// Hunts decoded for the rules, kept across transactions while the definitions stay the same.
     let huntCache = HuntCache()
+    /// Sessions' last-use stamps waiting for the next write (`session(tokenHash:at:)`), keyed
+    /// `<token hash> <stamp>`: the stamps that come together share one durable write.
+    let lastUseStamps = BatchedLookups<Bool>()
 
     /// How long a writer waits for another process's transaction (`BusyTimeout`). Past it:
     /// `StoreError` code 5.

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import VSHCore
+import VSHHost
+import VSHSpatiaLite
 import VSHTestSupport
 
 @testable import VSHPostGIS
@@ -112,6 +114,64 @@ import VSHTestSupport
         #expect(found.count == 41)
         #expect(found.values.filter { $0 != nil }.count == 31)
         for (hash, player) in expected { #expect(found[hash]! == player, "\(hash)") }
+    }
+
+    /// Sessions whose last-use stamp is stale, used many at once: the stamps share writes (a crowd's
+    /// first requests at an event's start), and each session is stamped with its own request's time.
+    @Test(arguments: [AccountStoreTests.Backend.spatiaLite, .postGIS])
+    func staleStampsOfManySessionsAtOnceAreEachWritten(_ backend: AccountStoreTests.Backend) async throws {
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let store: any LeagueStore
+        let written: @Sendable () throws -> String
+        switch backend {
+        case .postGIS:
+            let url = try PostgresCluster.shared().database()
+            store = try await PostGISStore(url: url, connectionWait: PostgresCluster.connectionWait)
+            let name = String(url.split(separator: "/").last!)
+            written = {
+                try PostgresCluster.shared().psql(
+                    name, "SELECT token_hash || ' ' || last_used_at FROM sessions"
+                ).stdout
+            }
+        default:
+            let path = try TestSupport.temporaryDirectory("vsh-stamps").appendingPathComponent("v.sqlite")
+                .path
+            store = try SpatiaLiteStore(path: path)
+            written = {
+                try TestSupport.run(
+                    "/usr/bin/python3",
+                    [
+                        "-c",
+                        "import sqlite3, sys\nfor h, t in sqlite3.connect(sys.argv[1]).execute("
+                            + "'SELECT token_hash, last_used_at FROM sessions'): print(h, t)",
+                        path,
+                    ]
+                ).stdout
+            }
+        }
+        var uses: [String: Date] = [:]
+        for i in 0..<30 {
+            let player = try await store.addPlayer(name: "Stamp \(i)", email: nil, at: t0).id
+            try await store.createSession(
+                tokenHash: "stamp-\(i)", player: player, expiresAt: t0.addingTimeInterval(86_400), at: t0)
+            uses["stamp-\(i)"] = t0.addingTimeInterval(3_600 + Double(i))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (hash, time) in uses {
+                group.addTask {
+                    let session = try await store.session(tokenHash: hash, at: time)
+                    #expect(session != nil)
+                }
+            }
+            try await group.waitForAll()
+        }
+        var stamps: [String: String] = [:]
+        for line in try written().split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 { stamps[String(parts[0])] = String(parts[1]) }
+        }
+        #expect(stamps.count == 30)
+        for (hash, time) in uses { #expect(stamps[hash] == RFC3339.format(time), "\(hash)") }
     }
 
     /// Session lookups among other reads, many more at once than the store has reader connections

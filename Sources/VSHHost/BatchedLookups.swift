@@ -7,8 +7,10 @@ import Synchronization
 /// request came is never found for it, a retry key kept before it is. A batch that fails fails the
 /// lookups that queued behind it as well, so none waits longer than one lookup's bound. On
 /// PostgreSQL each of these lookups was a round trip a request, and round trips, not the lookups,
-/// were their cost. Used for sessions, retry keys and the definitions' generation.
-final class BatchedLookups<Found: Sendable>: Sendable {
+/// were their cost. Used there for sessions, retry keys and the definitions' generation; on both
+/// stores for the sessions' last-use stamps, a durable write each, which a crowd's first requests
+/// would otherwise make one at a time.
+public final class BatchedLookups<Found: Sendable>: Sendable {
     private struct Waiter {
         var key: String
         var reply: CheckedContinuation<Found?, any Error>
@@ -16,16 +18,16 @@ final class BatchedLookups<Found: Sendable>: Sendable {
 
     private let state = Mutex<(waiting: [Waiter], running: Bool)>(([], false))
 
-    init() {}
+    public init() {}
 
     /// Lookups waiting for the next batch (for tests).
-    var waiting: Int { state.withLock { $0.waiting.count } }
+    public var waiting: Int { state.withLock { $0.waiting.count } }
 
     /// What the next batch finds for `key` (nil: nothing); `run` looks up a batch of keys (each
     /// once) and answers by key (the caller that starts a batch lends its `run`: every caller
     /// passes the same lookup).
     /// - Throws: what the batch's lookup threw.
-    func find(_ key: String, run: @escaping @Sendable ([String]) async throws -> [String: Found])
+    public func find(_ key: String, run: @escaping @Sendable ([String]) async throws -> [String: Found])
         async throws -> Found?
     {
         try await withCheckedThrowingContinuation { reply in
@@ -68,5 +70,31 @@ final class BatchedLookups<Found: Sendable>: Sendable {
                 return
             }
         }
+    }
+}
+
+/// A session's last-use stamp as a `BatchedLookups` key, `<token hash> <stamp>`: each waiting
+/// request's own time goes with its token into the batch that writes them (a token hash is hex).
+public struct LastUseStamp: Sendable, Equatable {
+    /// The session's token hash.
+    public let tokenHash: String
+    /// The stamp, RFC 3339.
+    public let time: String
+
+    /// The stamp `time` (RFC 3339) for the session `tokenHash`.
+    public init(tokenHash: String, time: String) {
+        self.tokenHash = tokenHash
+        self.time = time
+    }
+
+    /// This stamp as a key.
+    public var key: String { tokenHash + " " + time }
+
+    /// The stamp a key names; nil for anything else.
+    public init?(_ key: String) {
+        let parts = key.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        tokenHash = String(parts[0])
+        time = String(parts[1])
     }
 }
