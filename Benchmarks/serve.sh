@@ -50,14 +50,18 @@ for tool in wrk python3; do
 done
 # Start-up: from exec to the "listening on" line. The server is stopped however the script ends.
 trap '[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null' EXIT
+serve_on() { # serve_on DB NAME: a fresh `vsh serve` on DB (its output in $D/NAME.out and .log),
+  # listening when this returns, with PID and BASE set
+  $BIN serve --port 0 --db "$1" --hunts hunts --now $NOW --checkins-per-minute 1000000 \
+    > "$D/$2.out" 2> "$D/$2.log" &
+  PID=$!
+  for _ in $(seq 1 400); do grep -q "^listening on" "$D/$2.out" 2>/dev/null && break; sleep 0.025; done
+  BASE=$(sed -n 's/^listening on //p' "$D/$2.out")
+  [ -n "$BASE" ] || { echo "vsh serve did not start" >&2; kill $PID; exit 1; }
+}
 START=$(date +%s.%N)
-$BIN serve --port 0 --db "$D/vsh.sqlite" --hunts hunts --now $NOW --checkins-per-minute 1000000 \
-  > "$D/serve.out" 2> "$D/serve.log" &
-PID=$!
-for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve.out" 2>/dev/null && break; sleep 0.025; done
+serve_on "$D/vsh.sqlite" serve
 READY=$(date +%s.%N)
-BASE=$(sed -n 's/^listening on //p' "$D/serve.out")
-[ -n "$BASE" ] || { echo "vsh serve did not start" >&2; kill $PID; exit 1; }
 STARTUP_MS=$(python3 -c "print(round(($READY - $START) * 1000))")
 RSS_IDLE=$(awk '/VmRSS/ {print int($2 / 1024)}' /proc/$PID/status)
 
@@ -127,12 +131,7 @@ wait $SAMPLER 2>/dev/null; ANON_PEAK=$(anon_peak "$D/anon.txt")
 
 # 2 MB photos, on a fresh server (so that its memory high-water mark is theirs), fewer connections:
 # the rate, the latencies and the peak memory of the process (VmHWM).
-$BIN serve --port 0 --db "$D/vsh.sqlite" --hunts hunts --now $NOW --checkins-per-minute 1000000 \
-  > "$D/serve-2mb.out" 2> "$D/serve-2mb.log" &
-PID=$!
-for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve-2mb.out" 2>/dev/null && break; sleep 0.025; done
-BASE=$(sed -n 's/^listening on //p' "$D/serve-2mb.out")
-[ -n "$BASE" ] || { echo "vsh serve did not start" >&2; kill $PID; exit 1; }
+serve_on "$D/vsh.sqlite" serve-2mb
 BIG_IDLE=$(awk '/VmRSS/ {print int($2 / 1024)}' /proc/$PID/status)
 anon_sampler $PID "$D/anon-2mb.txt" &
 SAMPLER=$!
@@ -167,12 +166,7 @@ db.commit()
 with open(f"{d}/first-tokens.txt", "w") as out:
     out.write("\n".join(tokens) + "\n")
 PY
-$BIN serve --port 0 --db "$D/first.sqlite" --hunts hunts --now $NOW --checkins-per-minute 1000000 \
-  > "$D/serve-first.out" 2> "$D/serve-first.log" &
-PID=$!
-for _ in $(seq 1 400); do grep -q "^listening on" "$D/serve-first.out" 2>/dev/null && break; sleep 0.025; done
-BASE=$(sed -n 's/^listening on //p' "$D/serve-first.out")
-[ -n "$BASE" ] || { echo "vsh serve did not start" >&2; kill $PID; exit 1; }
+serve_on "$D/first.sqlite" serve-first
 VSH_BENCH_TOKENS=$PWD/$D/first-tokens.txt run -s Benchmarks/wrk/firstvisit.lua "$BASE" || exit 1
 FIRST=("$R_rate" "$R_p50_ms" "$R_p99_ms" "$R_non2xx" "$R_errors" "$R_requests" "$R_cpu_us" "$R_machine_us")
 kill -TERM $PID; wait $PID
