@@ -160,6 +160,45 @@ import VSHTestSupport
             try await store.compiledIndex().entries.contains { $0.stopID == "s3" && $0.name == "Renamed" })
     }
 
+    /// The kept block is read from the league's pages piece by piece: 3,000 stops (a block of
+    /// hundreds of pages) read back as the index of the rows; a block cut short, with a byte
+    /// changed or not a block at all is not followed, and lookups compile the stops from the rows.
+    @Test func aKeptBlockInTheFileReadsBackOrIsPassedOver() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-kept")
+        defer { TestSupport.remove(folder) }
+        let path = folder.appendingPathComponent("world.sqlite").path
+        let store = try SpatiaLiteStore(path: path)
+        let stops = syntheticStops(count: 3_000, seed: 31)
+        try await store.replace(with: Self.catalog(stops))
+        let rows = GeofenceIndex(stops: try await SpatiaLiteStore(path: path).hunts().flatMap(\.hunt.stops))
+        func kept() async throws -> GeofenceIndex? {
+            try await SpatiaLiteStore(path: path).read { db in try SpatiaLiteStore.keptGeofences(db) }
+                .map { GeofenceIndex($0) }
+        }
+        let size = try await store.read { db in
+            try Int.fetchOne(db, sql: "SELECT length(bytes) FROM compiled_geofences") ?? 0
+        }
+        #expect(size > 100 * 4_096)
+        #expect(try await kept() == rows)
+        let good = try await store.read { db in
+            try Data.fetchOne(db, sql: "SELECT bytes FROM compiled_geofences") ?? Data()
+        }
+        var changed = [UInt8](good)
+        // The rings no longer start at the first coordinate.
+        Self.put(&changed, 28 + Int(Self.count(changed, 1)) * 8 + Int(Self.count(changed, 0)) * 32, 2)
+        for (name, bytes) in [
+            ("cut short", Data(good.prefix(good.count - 1))), ("a ring start changed", Data(changed)),
+            ("not a block", Data("VSHGIX01".utf8)), ("empty", Data()),
+        ] {
+            try await store.executeForTesting("DELETE FROM compiled_geofences")
+            try await store.write { db in
+                try db.execute(sql: "INSERT INTO compiled_geofences(bytes) VALUES (?)", arguments: [bytes])
+            }
+            #expect(try await kept() == nil, "\(name)")
+            #expect(try await SpatiaLiteStore(path: path).compiledIndex() == rows, "\(name)")
+        }
+    }
+
     /// A league from before the table gets it, filled, when it is opened.
     @Test func aLeagueFromBeforeGetsItsStopsGatheredWhenOpened() async throws {
         let folder = try TestSupport.temporaryDirectory("vsh-kept")
