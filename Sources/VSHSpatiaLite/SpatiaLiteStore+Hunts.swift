@@ -75,7 +75,7 @@ extension SpatiaLiteStore {
         else { return nil }
         // Read piece by piece into the index's arrays: a column's value (`sqlite3_column_blob`)
         // gathers the whole block from its pages into memory of its own first, a second copy
-        // of megabytes (2 MB among 5,000 stops; a third of a one-fix `locate`'s page faults).
+        // of megabytes (2 MB among 5,000 stops; a fifth of a one-fix `locate`'s page faults).
         var blob: OpaquePointer?
         defer { sqlite3_blob_close(blob) }
         // Not opened: as bytes that do not read, the stops are compiled again (and read as rows).
