@@ -102,6 +102,24 @@ import VSHTestSupport
         #expect(refused > 100)
     }
 
+    /// A league file in a folder of its own (the caller removes it), synced with `stops`
+    /// synthetic stops in two hunts.
+    static func league(stops count: Int, seed: UInt64) async throws
+        -> (folder: URL, path: String, store: SpatiaLiteStore, stops: [Stop])
+    {
+        let folder = try TestSupport.temporaryDirectory("vsh-kept")
+        do {
+            let path = folder.appendingPathComponent("world.sqlite").path
+            let store = try SpatiaLiteStore(path: path)
+            let stops = syntheticStops(count: count, seed: seed)
+            try await store.replace(with: catalog(stops))
+            return (folder, path, store, stops)
+        } catch {
+            TestSupport.remove(folder)
+            throw error
+        }
+    }
+
     static func count(_ bytes: [UInt8], _ i: Int) -> UInt32 {
         bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8 + i * 4, as: UInt32.self) }
     }
@@ -120,12 +138,8 @@ import VSHTestSupport
     /// removes them (and lookups compile the stops as they are now); a change to anything else
     /// keeps them; the next sync writes them again.
     @Test func aLeagueKeepsItsStopsGatheredUntilTheyChange() async throws {
-        let folder = try TestSupport.temporaryDirectory("vsh-kept")
+        let (folder, path, store, stops) = try await Self.league(stops: 300, seed: 8)
         defer { TestSupport.remove(folder) }
-        let path = folder.appendingPathComponent("world.sqlite").path
-        let store = try SpatiaLiteStore(path: path)
-        let stops = syntheticStops(count: 300, seed: 8)
-        try await store.replace(with: Self.catalog(stops))
         func kept() async throws -> GeofenceIndex? {
             try await store.read { db in try SpatiaLiteStore.keptGeofences(db) }.map { GeofenceIndex($0) }
         }
@@ -164,12 +178,8 @@ import VSHTestSupport
     /// hundreds of pages) read back as the index of the rows; a block cut short, with a byte
     /// changed or not a block at all is not followed, and lookups compile the stops from the rows.
     @Test func aKeptBlockInTheFileReadsBackOrIsPassedOver() async throws {
-        let folder = try TestSupport.temporaryDirectory("vsh-kept")
+        let (folder, path, store, _) = try await Self.league(stops: 3_000, seed: 31)
         defer { TestSupport.remove(folder) }
-        let path = folder.appendingPathComponent("world.sqlite").path
-        let store = try SpatiaLiteStore(path: path)
-        let stops = syntheticStops(count: 3_000, seed: 31)
-        try await store.replace(with: Self.catalog(stops))
         let rows = GeofenceIndex(stops: try await SpatiaLiteStore(path: path).hunts().flatMap(\.hunt.stops))
         func kept() async throws -> GeofenceIndex? {
             try await SpatiaLiteStore(path: path).read { db in try SpatiaLiteStore.keptGeofences(db) }
