@@ -58,9 +58,49 @@ struct CheckInsController: Sendable {
         // Hashed once: for the fingerprint and as the photo's identity.
         let photoSHA256 = photo.map { SHA256.hex($0) }
         let fingerprint = Self.fingerprint(photoSHA256: photoSHA256, fields: fields)
-        if let key, let earlier = try await store.idempotentAnswer(player: session.player.id, key: key) {
+        // A photo's retry key is looked up first: a retry then neither decodes nor keeps the photo
+        // again. A check-in without a photo is read at once, without that read of the database
+        // (retries are rare, and reading the request costs less): the group's transaction looks
+        // the key up and answers a retry with the first answer, and a retry that no longer goes
+        // through as it was sent (its stop's code changed, its hunt was deleted) gets it here.
+        func earlier() async throws -> IdempotentAnswer? {
+            guard let key else { return nil }
+            return try await store.idempotentAnswer(player: session.player.id, key: key)
+        }
+        if photo != nil, let earlier = try await earlier() {
             return try Self.replay(earlier, fingerprint: fingerprint)
         }
+        var checkIn: CheckInRequest
+        do {
+            checkIn = try await checkInRequest(
+                session: session, fields: fields, photo: photo, photoSHA256: photoSHA256)
+        } catch {
+            if photo == nil, let earlier = try await earlier() {
+                return try Self.replay(earlier, fingerprint: fingerprint)
+            }
+            throw error
+        }
+        checkIn.idempotency = key.map {
+            IdempotencyClaim(key: $0, fingerprint: fingerprint) { CheckInJSON.checkIn($0).compactText }
+        }
+        switch try await group.submit(checkIn) {
+        case .recorded(let recorded, let answer):
+            mailCollage(for: recorded, player: session.player)
+            events?.checkedIn(recorded.id)
+            guard let answer else {
+                return JSONBodies.response(CheckInJSON.checkIn(recorded), status: .created)
+            }
+            return Self.answer(answer, replayed: false)
+        case .repeated(let earlier):
+            return try Self.replay(earlier, fingerprint: fingerprint)
+        }
+    }
+
+    /// The check-in a request carries, read and placed: its evidence, its hunt, a code or a named
+    /// stop matched among the hunts the player sees, and the answer to the stop's question.
+    private func checkInRequest(
+        session: Session, fields: [String: String], photo: [UInt8]?, photoSHA256: String?
+    ) async throws -> CheckInRequest {
         let hunt = fields["hunt"].flatMap { $0.isEmpty ? nil : $0 }
         let hasFix = ["lat", "lon", "fix_time", "accuracy_m"].contains { fields[$0] != nil }
         let code = fields["code"].flatMap { $0.trimmingWhiteSpace().isEmpty ? nil : $0 }
@@ -111,21 +151,7 @@ struct CheckInsController: Sendable {
                 checkIn.submission, stopID: stopID, code: code, in: hunts)
         }
         checkIn.submission.answer = answer
-        var claimed = checkIn
-        claimed.idempotency = key.map {
-            IdempotencyClaim(key: $0, fingerprint: fingerprint) { CheckInJSON.checkIn($0).compactText }
-        }
-        switch try await group.submit(claimed) {
-        case .recorded(let recorded, let answer):
-            mailCollage(for: recorded, player: session.player)
-            events?.checkedIn(recorded.id)
-            guard let answer else {
-                return JSONBodies.response(CheckInJSON.checkIn(recorded), status: .created)
-            }
-            return Self.answer(answer, replayed: false)
-        case .repeated(let earlier):
-            return try Self.replay(earlier, fingerprint: fingerprint)
-        }
+        return checkIn
     }
 
     /// The hunts `session`'s player sees: the public ones, and the private ones they joined (every

@@ -191,6 +191,48 @@ import VSHTestSupport
         #expect(!server.log.contains(Self.printed) && !server.log.contains(secret))
     }
 
+    /// A check-in without a photo is read before its retry key is looked up (the group's
+    /// transaction answers a retry): a retry that no longer goes through as it was sent, here a
+    /// code the organiser has changed since, still gets the first answer and records nothing.
+    @Test(arguments: [false, true]) func aRetryAfterItsCodeChangedGetsTheFirstAnswer(postGIS: Bool)
+        async throws
+    {
+        let workspace = try Workspace.on(postGIS: postGIS)
+        try workspace.write("casino-night.geojson", Self.file)
+        let server = try ServedVSH(workspace: workspace)
+        defer { server.stop() }
+        let ann = try await server.register("Ann Lee", email: "ann@example.org")
+        func send(_ key: String) async throws -> (status: Int, body: String, headers: [String: String]) {
+            let boundary = "b\(UUID().uuidString)"
+            let body = [
+                "--\(boundary)", #"Content-Disposition: form-data; name="code""#, "", Self.lobbyCode,
+                "--\(boundary)--", "",
+            ].joined(separator: "\r\n")
+            return try await server.call(
+                "POST", "/v1/checkins", token: ann,
+                headers: [
+                    "Content-Type": "multipart/form-data; boundary=\(boundary)", "Idempotency-Key": key,
+                ],
+                data: Data(body.utf8))
+        }
+        let first = try await send("lobby-1")
+        #expect(first.status == 201 && first.headers["idempotent-replayed"] == nil, "\(first.body)")
+        #expect(try json(first.body)["stop"]?.string == "casino-lobby")
+        // The organiser prints the lobby a new code.
+        try workspace.write(
+            "casino-night.geojson", Self.file.replacingOccurrences(of: Self.lobbyCode, with: "WXYZ234567"))
+        let sync = try workspace.vsh(["sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        // Sent anew, the old code is no stop's; sent again under its key, it gets its first answer.
+        let anew = try await send("lobby-2")
+        #expect(anew.status == 422, "\(anew.body)")
+        let retry = try await send("lobby-1")
+        #expect(retry.status == 201 && retry.headers["idempotent-replayed"] == "true", "\(retry.body)")
+        #expect(retry.body == first.body)
+        let mine = try json(try await server.call("GET", "/v1/me/checkins", token: ann).body)
+        #expect(mine.array.count == 1, "\(mine)")
+    }
+
     /// `vsh checkin --code --stop --now`: a screen's code at the current and the previous step, and
     /// refused two steps back; `vsh-master stop set --code auto --rotating` and the printed sheet,
     /// whose QR codes zbarimg reads back.
