@@ -108,8 +108,8 @@ extension SpatiaLiteStore {
                         password_hash = NULL, avatar_file = NULL, erased = 1 WHERE id = ?
                     """, arguments: [name, PlayerName.key(name), id])
             for table in [
-                "sessions", "password_resets", "idempotency_keys", "team_members", "hunt_members",
-                "positions",
+                "sessions", "password_resets", "idempotency_keys", "idempotency_slots", "team_members",
+                "hunt_members", "positions",
             ] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE player_id = ?", arguments: [id])
             }

@@ -64,7 +64,8 @@ extension SpatiaLiteStore {
             for request in requests {
                 let submission = request.submission
                 if let claim = request.idempotency {
-                    if let earlier = try Self.idempotentAnswer(db, player: submission.player, key: claim.key)
+                    if let earlier = try Self.idempotentAnswer(
+                        db, player: submission.player, key: claim.key, slots: self.retrySlots)
                     {
                         outcomes.append(.repeated(earlier))
                         continue
@@ -118,16 +119,19 @@ extension SpatiaLiteStore {
                 if let claim = request.idempotency {
                     let text = claim.answer(recorded)
                     answer = text
+                    let player = request.submission.player
                     try db.cachedStatement(
                         sql: """
                             INSERT INTO idempotency_keys(player_id, key, fingerprint, checkin_id, answer)
                             VALUES (?, ?, ?, ?, ?)
                             """
-                    ).execute(
-                        arguments: [
-                            request.submission.player.rawValue, claim.key, claim.fingerprint, recorded.id,
-                            text,
-                        ])
+                    ).execute(arguments: [player.rawValue, claim.key, claim.fingerprint, recorded.id, text])
+                    let row = db.lastInsertedRowID
+                    let slot = RetryKeySlots.slot(player, claim.key)
+                    try db.cachedStatement(
+                        sql: "INSERT INTO idempotency_slots(slot, player_id, key_id) VALUES (?, ?, ?)"
+                    ).execute(arguments: [slot, player.rawValue, row])
+                    self.retrySlots.add(row, at: slot)
                 }
                 outcomes[i] = .recorded(recorded, answer: answer)
             }
@@ -147,20 +151,31 @@ extension SpatiaLiteStore {
 
     /// The answer kept under a player's retry key.
     public func idempotentAnswer(player: PlayerID, key: String) async throws -> IdempotentAnswer? {
-        // In place: the web app sends a key with every check-in.
-        try database.readHere { db in try Self.idempotentAnswer(db, player: player, key: key) }
+        // A key no slot holds was never kept: no read at all.
+        guard !retrySlots.rows(at: RetryKeySlots.slot(player, key)).isEmpty else { return nil }
+        let slots = retrySlots
+        return try database.readHere { db in
+            try Self.idempotentAnswer(db, player: player, key: key, slots: slots)
+        }
     }
 
-    static func idempotentAnswer(_ db: Database, player: PlayerID, key: String) throws -> IdempotentAnswer? {
-        // A cached statement: preparing one runs GRDB's authorizer for each column (asked twice a
-        // check-in, as the web app sends a key with each).
-        try Row.fetchOne(
-            db.cachedStatement(
-                sql:
-                    "SELECT checkin_id, fingerprint, answer FROM idempotency_keys WHERE player_id = ? AND key = ?"
-            ),
-            arguments: [player.rawValue, key]
-        ).map { IdempotentAnswer(checkInID: $0[0], fingerprint: $0[1], answer: $0[2]) }
+    static func idempotentAnswer(_ db: Database, player: PlayerID, key: String, slots: RetryKeySlots) throws
+        -> IdempotentAnswer?
+    {
+        for row in slots.rows(at: RetryKeySlots.slot(player, key)) {
+            // A cached statement: preparing one runs GRDB's authorizer for each column.
+            if let kept = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT checkin_id, fingerprint, answer FROM idempotency_keys
+                        WHERE rowid = ? AND player_id = ? AND key = ?
+                        """),
+                arguments: [row, player.rawValue, key])
+            {
+                return IdempotentAnswer(checkInID: kept[0], fingerprint: kept[1], answer: kept[2])
+            }
+        }
+        return nil
     }
 
     /// The stops of a hunt the player holds an accepted check-in at (`checkin_state`).

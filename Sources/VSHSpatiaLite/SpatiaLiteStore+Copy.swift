@@ -110,6 +110,9 @@ extension SpatiaLiteStore: LeagueCopySource, LeagueCopyTarget {
             counts[table.name] = offset
         }
         try await write { db in
+            // The copied retry keys' slots, in the file and in memory.
+            try RetryKeySlots.fill(db)
+            try self.retrySlots.reload(db)
             try Self.rescoreEveryone(db)
             try db.execute(
                 sql: "DELETE FROM sync_state WHERE key = ?", arguments: [CopiedTable.incompleteMarker])

@@ -32,6 +32,8 @@ public final class SpatiaLiteStore: LeagueStore {
     /// Sessions' last-use stamps waiting for the next write (`session(tokenHash:at:)`), keyed
     /// `<token hash> <stamp>`: the stamps that come together share one durable write.
     let lastUseStamps = BatchedLookups<Bool>()
+    /// The slots of the league's retry keys, read at start (`RetryKeySlots`).
+    let retrySlots = RetryKeySlots()
 
     /// How long a writer waits for another process's transaction (`BusyTimeout`). Past it:
     /// `StoreError` code 5.
@@ -84,6 +86,8 @@ public final class SpatiaLiteStore: LeagueStore {
                 try Self.migrator.migrate(writer)
             }
         }
+        let slots = retrySlots
+        try database.run { writer in try writer.read { try slots.reload($0) } }
     }
 
     /// Reads on a reader connection, turning GRDB errors into `StoreError`s that name the file.
@@ -778,6 +782,32 @@ public final class SpatiaLiteStore: LeagueStore {
                         BEGIN DELETE FROM compiled_geofences; END;
                     """)
             try Self.keepCompiledGeofences(db)
+        }
+        migrator.registerMigration("v40-idempotency-slots") { db in
+            // Retry keys without an index, found through slots the server holds in memory
+            // (`RetryKeySlots`): the index by player and key wrote a leaf at a random place for
+            // every check-in, about a third of the pages a check-in wrote.
+            try db.execute(
+                sql: """
+                    CREATE TABLE idempotency_keys_unindexed (
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        key TEXT NOT NULL,
+                        fingerprint TEXT NOT NULL,
+                        checkin_id INTEGER NOT NULL REFERENCES checkins(id),
+                        answer TEXT NOT NULL
+                    );
+                    INSERT INTO idempotency_keys_unindexed(rowid, player_id, key, fingerprint, checkin_id, answer)
+                        SELECT rowid, player_id, key, fingerprint, checkin_id, answer FROM idempotency_keys
+                        ORDER BY rowid;
+                    DROP TABLE idempotency_keys;
+                    ALTER TABLE idempotency_keys_unindexed RENAME TO idempotency_keys;
+                    CREATE TABLE idempotency_slots (
+                        slot INTEGER NOT NULL,
+                        player_id INTEGER NOT NULL REFERENCES players(id),
+                        key_id INTEGER NOT NULL
+                    );
+                    """)
+            try RetryKeySlots.fill(db)
         }
         return migrator
     }

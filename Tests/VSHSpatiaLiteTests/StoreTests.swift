@@ -171,10 +171,39 @@ import VSHTestSupport
 }
 
 extension StoreTests {
-    /// Retry keys move to a rowid table when a league made before v37 opens: every key and its
-    /// answer is kept, a key is still remembered once per player, and the table holds each row
-    /// in its own page no more (a WITHOUT ROWID row of a whole answer spilled into an overflow page).
-    @Test func retryKeysMoveToARowidTableWithTheirAnswers() async throws {
+    /// A league copied into a new file (`vsh db copy`) keeps its retry keys findable: the copy
+    /// gives each its slot, and the same key again is a repeat, not a second check-in.
+    @Test func copiedRetryKeysAreFoundInTheCopy() async throws {
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let origin = try SpatiaLiteStore(path: folder.appendingPathComponent("origin.sqlite").path)
+        let ann = try await origin.addPlayer(name: "Ann", email: nil, at: t0).id
+        let requests = ["k1", "k2", "k3"].map { (key: String) in
+            keyedCheckIn(ann, key, at: t0) { "\(key) #\($0.id)" }
+        }
+        _ = try await origin.recordGroup(requests, decide: rejectingEverything)
+        let copy = try SpatiaLiteStore(path: folder.appendingPathComponent("copy.sqlite").path)
+        let counts = try await copy.load(from: origin, pageSize: 2)
+        #expect(counts["idempotency_keys"] == 3)
+        for key in ["k1", "k2", "k3"] {
+            let found = try await copy.idempotentAnswer(player: ann, key: key)
+            #expect(found?.answer.hasPrefix("\(key) #") == true, "\(key): \(String(describing: found))")
+        }
+        let again = try await copy.recordGroup(
+            [keyedCheckIn(ann, "k2", at: t0) { _ in "new" }], decide: rejectingEverything)
+        guard case .repeated(let earlier) = again[0] else {
+            Issue.record("expected a repeat in the copy: \(again)")
+            return
+        }
+        #expect(earlier.answer.hasPrefix("k2 #"))
+        #expect(try await copy.players().reduce(0) { $0 + $1.checkIns } == 3)
+    }
+
+    /// Retry keys move to a rowid table when a league made before v37 opens, and from v40 lose
+    /// their index for slots (`RetryKeySlots`): every key and its answer is kept and found again
+    /// (after a reopen too), a key is still remembered once per player, and the table holds each
+    /// row in its own page no more (a WITHOUT ROWID row of a whole answer spilled into an overflow
+    /// page).
+    @Test func retryKeysMoveToARowidTableWithTheirAnswersAndSlots() async throws {
         let path = folder.appendingPathComponent("keys.sqlite").path
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         let answer = String(repeating: "a long answer ", count: 100)
@@ -204,7 +233,8 @@ extension StoreTests {
                 INSERT INTO old_keys SELECT player_id, key, fingerprint, checkin_id, answer FROM idempotency_keys;
                 DROP TABLE idempotency_keys;
                 ALTER TABLE old_keys RENAME TO idempotency_keys;
-                DELETE FROM grdb_migrations WHERE identifier = 'v37-idempotency-rowid';
+                DROP TABLE idempotency_slots;
+                DELETE FROM grdb_migrations WHERE identifier IN ('v37-idempotency-rowid', 'v40-idempotency-slots');
                 """)
         }
         let store = try SpatiaLiteStore(path: path)
@@ -212,7 +242,18 @@ extension StoreTests {
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'idempotency_keys'")
         }
         #expect(schema?.contains("WITHOUT ROWID") == false)
-        #expect(schema?.contains("UNIQUE (player_id, key)") == true)
+        #expect(schema?.contains("UNIQUE") == false)
+        let (slots, indexes) = try await DatabaseQueue(path: path).read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM idempotency_slots"),
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'idempotency_keys'"
+                )
+            )
+        }
+        #expect(slots == 3 && indexes == 0)
         #expect(kept.count == 3)
         for (slot, answer) in kept {
             let parts = slot.split(separator: "|")
@@ -227,10 +268,21 @@ extension StoreTests {
             return
         }
         #expect(again == kept["\(ann.rawValue)|k1"])
-        await #expect(throws: (any Error).self) {
-            try await store.executeForTesting(
-                "INSERT INTO idempotency_keys SELECT player_id, key, fingerprint, checkin_id, answer FROM idempotency_keys LIMIT 1"
-            )
+        // Opened again, the slots are read back: every key is found, k3 among them, and kept once.
+        let reopened = try SpatiaLiteStore(path: path)
+        for key in ["k1", "k2", "k3"] {
+            #expect(try await reopened.idempotentAnswer(player: ann, key: key) != nil, "\(key)")
         }
+        let again3 = try await reopened.recordGroup([request(ann, "k3")], decide: decide)
+        guard case .repeated = again3[0] else {
+            Issue.record("expected k3 to be remembered after a reopen: \(again3)")
+            return
+        }
+        let rows = try await DatabaseQueue(path: path).read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM idempotency_keys WHERE player_id = ?",
+                arguments: [ann.rawValue])
+        }
+        #expect(rows == 3)
     }
 }
