@@ -16,11 +16,18 @@ final class RetryKeySlots: Sendable {
     /// Each slot's first row, and the rest where a slot holds more than one (two keys of one slot,
     /// a row of a transaction that rolled back): about 40 bytes a key.
     private struct Table {
+        /// Whether the league's slots were read (a server reads them at start, a command when it
+        /// first looks a key up).
+        var loaded = false
         var first: [Int64: Int64] = [:]
         var more: [Int64: [Int64]] = [:]
 
         mutating func add(_ row: Int64, at slot: Int64) {
             if first[slot] == nil { first[slot] = row } else { more[slot, default: []].append(row) }
+        }
+
+        func holds(_ row: Int64, at slot: Int64) -> Bool {
+            first[slot] == row || more[slot]?.contains(row) == true
         }
     }
     private let table = Mutex(Table())
@@ -32,22 +39,43 @@ final class RetryKeySlots: Sendable {
         return Int64(bitPattern: UInt64(hash.finalizeHex().prefix(16), radix: 16)!)
     }
 
-    /// The key rows kept at `slot` (most slots: none, and no read of the database is needed).
-    func rows(at slot: Int64) -> [Int64] {
-        table.withLock { t in t.first[slot].map { [$0] + (t.more[slot] ?? []) } ?? [] }
+    /// The key rows kept at `slot` (most slots: none, and no read of the database is needed), or
+    /// nil before the league's slots were read.
+    func rows(at slot: Int64) -> [Int64]? {
+        table.withLock { t in
+            guard t.loaded else { return nil }
+            return t.first[slot].map { [$0] + (t.more[slot] ?? []) } ?? []
+        }
+    }
+
+    /// The key rows kept at `slot`, the league's slots read from `db` first when they were not.
+    func rows(at slot: Int64, reading db: Database) throws -> [Int64] {
+        if let rows = rows(at: slot) { return rows }
+        try load(db)
+        return rows(at: slot) ?? []
     }
 
     /// A key row kept at `slot` (from inside its transaction: a row of a transaction that rolls
     /// back stays listed, and is passed over when its player and key are checked).
     func add(_ row: Int64, at slot: Int64) { table.withLock { $0.add(row, at: slot) } }
 
-    /// Every slot of the league, read again.
-    func reload(_ db: Database) throws {
+    /// Reads the league's slots (again, with `force`), keeping the rows added meanwhile: a key
+    /// kept after the read began is in memory already.
+    func load(_ db: Database, force: Bool = false) throws {
+        if !force, table.withLock({ $0.loaded }) { return }
         var all = Table()
         all.first.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM idempotency_slots") ?? 0)
         let cursor = try Row.fetchCursor(db, sql: "SELECT slot, key_id FROM idempotency_slots")
         while let row = try cursor.next() { all.add(row[1], at: row[0]) }
-        table.withLock { $0 = all }
+        table.withLock { t in
+            guard force || !t.loaded else { return }
+            for (slot, row) in t.first where !all.holds(row, at: slot) { all.add(row, at: slot) }
+            for (slot, rows) in t.more {
+                for row in rows where !all.holds(row, at: slot) { all.add(row, at: slot) }
+            }
+            all.loaded = true
+            t = all
+        }
     }
 
     /// Slots for the key rows that have none (a migrated league's, a copied league's).

@@ -152,7 +152,7 @@ extension SpatiaLiteStore {
     /// The answer kept under a player's retry key.
     public func idempotentAnswer(player: PlayerID, key: String) async throws -> IdempotentAnswer? {
         // A key no slot holds was never kept: no read at all.
-        guard !retrySlots.rows(at: RetryKeySlots.slot(player, key)).isEmpty else { return nil }
+        if retrySlots.rows(at: RetryKeySlots.slot(player, key))?.isEmpty == true { return nil }
         let slots = retrySlots
         return try database.readHere { db in
             try Self.idempotentAnswer(db, player: player, key: key, slots: slots)
@@ -162,7 +162,7 @@ extension SpatiaLiteStore {
     static func idempotentAnswer(_ db: Database, player: PlayerID, key: String, slots: RetryKeySlots) throws
         -> IdempotentAnswer?
     {
-        for row in slots.rows(at: RetryKeySlots.slot(player, key)) {
+        for row in try slots.rows(at: RetryKeySlots.slot(player, key), reading: db) {
             // A cached statement: preparing one runs GRDB's authorizer for each column.
             if let kept = try Row.fetchOne(
                 db.cachedStatement(

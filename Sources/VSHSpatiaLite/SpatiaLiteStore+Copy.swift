@@ -112,7 +112,7 @@ extension SpatiaLiteStore: LeagueCopySource, LeagueCopyTarget {
         try await write { db in
             // The copied retry keys' slots, in the file and in memory.
             try RetryKeySlots.fill(db)
-            try self.retrySlots.reload(db)
+            try self.retrySlots.load(db, force: true)
             try Self.rescoreEveryone(db)
             try db.execute(
                 sql: "DELETE FROM sync_state WHERE key = ?", arguments: [CopiedTable.incompleteMarker])

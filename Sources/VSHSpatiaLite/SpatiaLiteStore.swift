@@ -86,8 +86,11 @@ public final class SpatiaLiteStore: LeagueStore {
                 try Self.migrator.migrate(writer)
             }
         }
-        let slots = retrySlots
-        try database.run { writer in try writer.read { try slots.reload($0) } }
+        // A server reads the retry keys' slots now; a command, when it first looks a key up.
+        if connections == .pool {
+            let slots = retrySlots
+            try database.run { writer in try writer.read { try slots.load($0) } }
+        }
     }
 
     /// Reads on a reader connection, turning GRDB errors into `StoreError`s that name the file.

@@ -284,5 +284,13 @@ extension StoreTests {
                 arguments: [ann.rawValue])
         }
         #expect(rows == 3)
+        // A command's one connection reads the slots when it first looks a key up.
+        let command = try SpatiaLiteStore(path: path, connections: .single)
+        #expect(try await command.idempotentAnswer(player: ann, key: "k2") == kept["\(ann.rawValue)|k2"])
+        let fromCommand = try await command.recordGroup([request(ann, "k1")], decide: decide)
+        guard case .repeated = fromCommand[0] else {
+            Issue.record("expected k1 to be remembered by a command: \(fromCommand)")
+            return
+        }
     }
 }
