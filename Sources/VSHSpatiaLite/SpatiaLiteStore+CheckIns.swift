@@ -61,11 +61,14 @@ extension SpatiaLiteStore {
             var recordedAt: [Int] = []
             var claimed: [String: Int] = [:]
             var repeats: [(at: Int, of: Int)] = []
+            // Each new key's slot, by the request's place: hashed once, to look it up and to keep it.
+            var keySlots: [Int: Int64] = [:]
             for request in requests {
                 let submission = request.submission
                 if let claim = request.idempotency {
+                    let keySlot = RetryKeySlots.slot(submission.player, claim.key)
                     if let earlier = try Self.idempotentAnswer(
-                        db, player: submission.player, key: claim.key, slots: self.retrySlots)
+                        db, player: submission.player, key: claim.key, slot: keySlot, slots: self.retrySlots)
                     {
                         outcomes.append(.repeated(earlier))
                         continue
@@ -78,6 +81,7 @@ extension SpatiaLiteStore {
                         continue
                     }
                     claimed[slot] = outcomes.count
+                    keySlots[outcomes.count] = keySlot
                 }
                 if names[submission.player] == nil {
                     names[submission.player] = try Self.playerName(db, submission.player)
@@ -127,7 +131,7 @@ extension SpatiaLiteStore {
                             """
                     ).execute(arguments: [player.rawValue, claim.key, claim.fingerprint, recorded.id, text])
                     let row = db.lastInsertedRowID
-                    let slot = RetryKeySlots.slot(player, claim.key)
+                    let slot = keySlots[i] ?? RetryKeySlots.slot(player, claim.key)
                     try db.cachedStatement(
                         sql: "INSERT INTO idempotency_slots(slot, player_id, key_id) VALUES (?, ?, ?)"
                     ).execute(arguments: [slot, player.rawValue, row])
@@ -152,17 +156,19 @@ extension SpatiaLiteStore {
     /// The answer kept under a player's retry key.
     public func idempotentAnswer(player: PlayerID, key: String) async throws -> IdempotentAnswer? {
         // A key no slot holds was never kept: no read at all.
-        if retrySlots.rows(at: RetryKeySlots.slot(player, key))?.isEmpty == true { return nil }
+        let slot = RetryKeySlots.slot(player, key)
+        if retrySlots.rows(at: slot)?.isEmpty == true { return nil }
         let slots = retrySlots
         return try database.readHere { db in
-            try Self.idempotentAnswer(db, player: player, key: key, slots: slots)
+            try Self.idempotentAnswer(db, player: player, key: key, slot: slot, slots: slots)
         }
     }
 
-    static func idempotentAnswer(_ db: Database, player: PlayerID, key: String, slots: RetryKeySlots) throws
-        -> IdempotentAnswer?
-    {
-        for row in try slots.rows(at: RetryKeySlots.slot(player, key), reading: db) {
+    /// The answer kept under `player`'s `key`, whose slot is `slot`.
+    static func idempotentAnswer(
+        _ db: Database, player: PlayerID, key: String, slot: Int64, slots: RetryKeySlots
+    ) throws -> IdempotentAnswer? {
+        for row in try slots.rows(at: slot, reading: db) {
             // A cached statement: preparing one runs GRDB's authorizer for each column.
             if let kept = try Row.fetchOne(
                 db.cachedStatement(
