@@ -215,18 +215,21 @@ extension SpatiaLiteStore {
         return latest.map { (epoch: $0[1], id: $0[0]) }
     }
 
+    /// The player's accepted check-ins whose clock falls in a window (arguments: player, low,
+    /// high): read through `checkins_live_by_clock` (v41), the window's rows alone, however long
+    /// the player's history (`LiveByClockPlanTests`).
+    static let checkInsInClockWindow = """
+        SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch, answer_right FROM checkin_state
+        WHERE player_id = ? AND \(CheckInStateSQL.canCount()) AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?
+            AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL AND \(CheckInStateSQL.counts())
+        """
+
     /// The player's accepted check-ins whose clock falls in `window` (a ledger's question).
     private static func checkIns(_ db: Database, player: PlayerID, clockWithin window: ClosedRange<Double>)
         throws -> [ScoredCheckIn]
     {
         try ScoredRow.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch, answer_right FROM checkin_state
-                    WHERE player_id = ? AND \(CheckInStateSQL.canCount()) AND \(CheckInStateSQL.counts())
-                        AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
-                        AND coalesce(clock_epoch, fix_epoch) BETWEEN ? AND ?
-                    """),
+            db.cachedStatement(sql: checkInsInClockWindow),
             arguments: [player.rawValue, window.lowerBound, window.upperBound]
         ).map(\.checkIn)
     }

@@ -812,6 +812,17 @@ public final class SpatiaLiteStore: LeagueStore {
                     """)
             try RetryKeySlots.fill(db)
         }
+        migrator.registerMigration("v41-live-by-clock") { db in
+            // A player's live check-ins by the clock that badges of days in a row count on
+            // (`checkInsInClockWindow`), as in PostgreSQL's index of the same name: a question
+            // about earlier days read every live check-in of the player through
+            // `checkins_live_by_player`, which is in fix-time order, and worked out each one's state.
+            try db.execute(
+                sql: """
+                    CREATE INDEX checkins_live_by_clock ON checkins(player_id, coalesce(clock_epoch, fix_epoch))
+                        WHERE verdict IN ('accepted', 'pending');
+                    """)
+        }
         return migrator
     }
 }
