@@ -35,14 +35,9 @@ import VSHTestSupport
     @Test func aWindowIsReadThroughTheClockIndex() async throws {
         let path = try await Self.league()
         for analyzed in [false, true] {
-            let queue = try DatabaseQueue(path: path)
-            if analyzed { try await queue.write { try $0.execute(sql: "ANALYZE") } }
-            let plan = try await queue.read { db in
-                try Row.fetchAll(
-                    db, sql: "EXPLAIN QUERY PLAN " + SpatiaLiteStore.checkInsInClockWindow,
-                    arguments: [1, 1.7e9, 1.7e9 + 86400]
-                ).map { $0["detail"] as String? ?? "" }
-            }
+            if analyzed { try await DatabaseQueue(path: path).write { try $0.execute(sql: "ANALYZE") } }
+            let plan = try await PhotoUsePlanTests.plan(
+                path, SpatiaLiteStore.checkInsInClockWindow, [1, 1.7e9, 1.7e9 + 86400])
             let search = "INDEX checkins_live_by_clock (player_id=? AND <expr>>? AND <expr><?)"
             #expect(plan.contains { $0.contains(search) }, "analyzed: \(analyzed), \(plan)")
             #expect(!plan.contains { $0.contains("checkins_live_by_player") }, "\(plan)")
