@@ -222,6 +222,16 @@ final class SpatiaLiteDatabase: Sendable {
         do { return try hereReader.read(work) } catch { throw StoreError.wrap(error, path: path) }
     }
 
+    /// `readHere` for work that runs one statement: SQLite reads a statement on its own as a
+    /// snapshot (its own implicit transaction, ended when the statement is reset, which GRDB's
+    /// fetches do before they return), so it needs no `BEGIN` and `COMMIT` around it. Those, and
+    /// GRDB's bookkeeping of them, were about half of what the two reads of every check-in request
+    /// (its session and the definitions' token) cost (docs/speed.md, nineteenth session).
+    func readStatementHere<T>(_ work: (Database) throws -> T) throws -> T {
+        guard let hereReader else { return try run { try $0.read(work) } }
+        do { return try hereReader.unsafeRead(work) } catch { throw StoreError.wrap(error, path: path) }
+    }
+
     /// Reads on a reader connection (a snapshot; never waits for the writer).
     func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await retrying { try await writer.read(work) }

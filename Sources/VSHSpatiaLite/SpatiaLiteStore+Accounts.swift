@@ -141,7 +141,7 @@ extension SpatiaLiteStore {
     /// the stamp is older than `lastUseResolution` (a read, not a durable write, on most requests).
     public func session(tokenHash: String, at now: Date) async throws -> Session? {
         guard
-            let row = try database.readHere({ db in
+            let row = try database.readStatementHere({ db in
                 // Cached statements on every per-request path: preparing one runs GRDB's authorizer for
                 // each column it reads (9 % of a server's CPU under check-ins, before).
                 try SessionRow.fetchOne(

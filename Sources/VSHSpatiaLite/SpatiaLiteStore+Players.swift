@@ -85,7 +85,7 @@ extension SpatiaLiteStore {
     /// The hunts a player joined.
     public func joinedHunts(player: PlayerID) async throws -> Set<String> {
         // In place: a check-in by code asks it when a hunt is private.
-        try database.readHere { db in try Self.joinedHunts(db, player: player) }
+        try database.readStatementHere { db in try Self.joinedHunts(db, player: player) }
     }
 
     static func joinedHunts(_ db: Database, player: PlayerID) throws -> Set<String> {

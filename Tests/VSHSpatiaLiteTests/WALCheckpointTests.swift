@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import VSHCore
 import VSHTestSupport
 
 @testable import VSHSpatiaLite
@@ -64,5 +65,41 @@ import VSHTestSupport
         try await Self.write(store, transactions: 200)
         #expect(Self.walBytes(path) > 1_000 * 4_096 * 3 / 2)
         #expect(checkpointer.count == before)
+    }
+
+    /// A request's lookups (its session, the hunts' definitions token, the hunts a player joined)
+    /// read one statement each without a transaction of their own: each must leave no snapshot
+    /// open, or the checkpoints could never reset the WAL behind it, and each must see what the
+    /// writer committed before it.
+    @Test func aRequestsLookupsLeaveNoSnapshotOpen() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-wal")
+        let path = folder.appendingPathComponent("vsh.sqlite").path
+        let store = try SpatiaLiteStore(path: path)
+        try #require(store.database.checkpointer).stop()
+        try await store.database.write { try $0.execute(sql: "CREATE TABLE wal_scratch(b BLOB)") }
+        let t0 = Date(timeIntervalSince1970: 1_795_000_000)
+        let ann = try await store.addPlayer(name: "Ann Lee", email: nil, at: t0)
+        try await store.createSession(tokenHash: "h1", player: ann.id, expiresAt: t0 + 3600, at: t0)
+        try await Self.write(store, transactions: 3)
+        #expect(try await store.session(tokenHash: "h1", at: t0)?.player.id == ann.id)
+        #expect(try await store.session(tokenHash: "nope", at: t0) == nil)
+        #expect(try await store.hunt(id: "strip-classics") == nil)
+        #expect(try await store.joinedHunts(player: ann.id).isEmpty)
+        // What the writer commits after those lookups is seen by the next ones.
+        try await store.joinHunt(player: ann.id, huntID: "strip-classics", at: t0)
+        try await store.createSession(tokenHash: "h2", player: ann.id, expiresAt: t0 + 3600, at: t0)
+        try await store.deleteSession(tokenHash: "h1")
+        #expect(try await store.joinedHunts(player: ann.id) == ["strip-classics"])
+        #expect(try await store.session(tokenHash: "h2", at: t0)?.player.id == ann.id)
+        #expect(try await store.session(tokenHash: "h1", at: t0) == nil)
+        try await Self.write(store, transactions: 3)
+        #expect(Self.walBytes(path) > 0)
+        // A checkpoint that resets the WAL waits for every reader's snapshot: none is left.
+        // Its first column says whether it was kept from finishing.
+        let busy = try await store.database.writeWithoutTransaction { db in
+            try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        #expect(busy == 0)
+        #expect(Self.walBytes(path) == 0)
     }
 }
