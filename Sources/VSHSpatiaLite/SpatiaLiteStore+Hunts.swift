@@ -31,7 +31,9 @@ extension SpatiaLiteStore {
 
     /// The hunts kept for the definitions' current token, or nil (none kept, or no token).
     private func keptHunts() throws -> [StoredHunt]? {
-        guard let token = try database.readStatementHere({ db in try Self.definitionsToken(db) }) else { return nil }
+        guard let token = try database.readStatementHere({ db in try Self.definitionsToken(db) }) else {
+            return nil
+        }
         return huntCache.stored(definitions: token)
     }
 
