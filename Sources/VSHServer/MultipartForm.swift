@@ -100,16 +100,29 @@ final class MultipartForm {
 
     /// The boundary of a `multipart/form-data` content type (quoted or not, 1 to 70 characters).
     static func boundary(of contentType: String) -> String? {
-        let parts = contentType.split(separator: ";").map { $0.trimmingWhiteSpace() }
-        guard parts.first?.lowercased() == "multipart/form-data" else { return nil }
-        for part in parts.dropFirst() where part.lowercased().hasPrefix("boundary=") {
-            var value = String(part.dropFirst("boundary=".count))
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
-                value = String(value.dropFirst().dropLast())
+        var isForm = false
+        var boundary: String?
+        HeaderItems.forEach(in: contentType) { index, item in
+            if index == 0 {
+                isForm = HeaderItems.matches(item, "multipart/form-data")
+            } else if isForm, boundary == nil, HeaderItems.hasPrefix(item, "boundary=") {
+                boundary = HeaderItems.unquoted(item, after: "boundary=".utf8.count)
             }
-            return (1...70).contains(value.count) ? value : nil
         }
-        return nil
+        guard isForm, let boundary else { return nil }
+        return (1...70).contains(boundary.count) ? boundary : nil
+    }
+
+    /// The part's name in a `Content-Disposition` value (`form-data; name="lat"`): its `name=`
+    /// parameter, unquoted (the last when there are several; `filename=` is another parameter).
+    static func partName(ofDisposition value: String) -> String? {
+        var name: String?
+        HeaderItems.forEach(in: value) { _, item in
+            if HeaderItems.hasPrefix(item, "name=") {
+                name = HeaderItems.unquoted(item, after: "name=".utf8.count)
+            }
+        }
+        return name
     }
 
     /// The file part's bytes (nil without one).
@@ -142,17 +155,8 @@ final class MultipartForm {
     }
 
     private func header(_ name: String, _ value: String) {
-        guard name.lowercased() == "content-disposition" else { return }
-        var partName: String?
-        for item in value.split(separator: ";").map({ $0.trimmingWhiteSpace() })
-        where item.lowercased().hasPrefix("name=") {
-            var text = String(item.dropFirst(5))
-            if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 {
-                text = String(text.dropFirst().dropLast())
-            }
-            partName = text
-        }
-        guard let partName else {
+        guard HeaderItems.matches(name, "content-disposition") else { return }
+        guard let partName = Self.partName(ofDisposition: value) else {
             fail(Problem(.badRequest, "Malformed form", "a part has no name"))
             return
         }
@@ -248,4 +252,60 @@ final class MultipartForm {
     private func fail(_ problem: Problem) {
         if failure == nil { failure = problem }
     }
+}
+
+/// The `;`-separated items of a header value (`multipart/form-data; boundary=x`), read as UTF-8
+/// bytes: splitting, trimming and lowercasing them as `String`s (grapheme by grapheme, each piece a
+/// string of its own) was about 2.5 % of a device-fix check-in's CPU, for five form fields.
+/// Names and keys are compared as ASCII in any case, which is what lowercasing did for these.
+enum HeaderItems {
+    /// Calls `each` with the place and bytes of every item of `value` that is not empty, trimmed of
+    /// spaces and tabs (an item of spaces alone is passed, empty).
+    static func forEach(in value: String, _ each: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        var text = value
+        text.withUTF8 { bytes in
+            var index = 0
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == 0x3B {
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                var from = start
+                var to = end
+                while from < to, bytes[from] == 0x20 || bytes[from] == 0x09 { from += 1 }
+                while to > from, bytes[to - 1] == 0x20 || bytes[to - 1] == 0x09 { to -= 1 }
+                each(index, UnsafeBufferPointer(rebasing: bytes[from..<to]))
+                index += 1
+            }
+        }
+    }
+
+    /// Whether `item` starts with `prefix` (lowercase ASCII), in any case.
+    static func hasPrefix(_ item: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        guard item.count >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { wanted in
+            zip(item, wanted).allSatisfy { Self.lower($0) == $1 }
+        }
+    }
+
+    /// Whether `item` is `word` (lowercase ASCII), in any case.
+    static func matches(_ item: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        item.count == word.utf8CodeUnitCount && hasPrefix(item, word)
+    }
+
+    /// Whether `text` is `word` (lowercase ASCII), in any case.
+    static func matches(_ text: String, _ word: StaticString) -> Bool {
+        var text = text
+        return text.withUTF8 { matches($0, word) }
+    }
+
+    /// The item's text after its first `count` bytes, without one pair of double quotes around it.
+    static func unquoted(_ item: UnsafeBufferPointer<UInt8>, after count: Int) -> String {
+        var rest = UnsafeBufferPointer(rebasing: item[count...])
+        if rest.count >= 2, rest.first == 0x22, rest.last == 0x22 {
+            rest = UnsafeBufferPointer(rebasing: rest[1..<(rest.count - 1)])
+        }
+        return String(decoding: rest, as: UTF8.self)
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
 }
