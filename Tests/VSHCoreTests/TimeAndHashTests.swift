@@ -126,4 +126,40 @@ import VSHTestSupport
             }
         }
     }
+
+    /// `RFC3339.format` writes its bytes itself: the same text as the pieces it joined before
+    /// (each number a padded string), for any time from year 0 to 9999, and beyond.
+    @Test func formattingAsBytesGivesWhatThePiecesGave() {
+        func pieces(_ date: Date) -> String {
+            let total = date.timeIntervalSince1970
+            var seconds = total.rounded(.down)
+            var millis = Int(((total - seconds) * 1000).rounded())
+            if millis == 1000 {
+                seconds += 1
+                millis = 0
+            }
+            let (y, mo, d, h, mi, s) = RFC3339.civil(fromEpochSeconds: Int64(seconds))
+            let pad = RFC3339.pad
+            var out = "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))"
+            if millis != 0 { out += "." + pad(millis, 3) }
+            return out + "Z"
+        }
+        var generator = SystemRandomNumberGenerator()
+        let edges: [Double] = [
+            0, -0.0005, 0.9995, 253_402_300_799.999, 253_402_300_800, -62_167_219_200, -62_167_219_201,
+        ]
+        var dates = edges.map { Date(timeIntervalSince1970: $0) }
+        for _ in 0..<50_000 {
+            // Seconds across years -100 to 10100, with whole, millisecond and finer fractions.
+            let whole = Double(Int64.random(in: -65_000_000_000...256_600_000_000, using: &generator))
+            let fraction = [
+                0, Double(Int.random(in: 0...999, using: &generator)) / 1000, Double.random(in: 0..<1),
+            ]
+            dates.append(Date(timeIntervalSince1970: whole + fraction.randomElement(using: &generator)!))
+        }
+        for date in dates {
+            #expect(RFC3339.format(date) == pieces(date), "\(date.timeIntervalSince1970)")
+        }
+        #expect(dates.count == 50_007)
+    }
 }

@@ -30,9 +30,42 @@ public enum RFC3339 {
             millis = 0
         }
         let (y, mo, d, h, mi, s) = civil(fromEpochSeconds: Int64(seconds))
-        var out = "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))"
-        if millis != 0 { out += "." + pad(millis, 3) }
-        return out + "Z"
+        guard (0...9999).contains(y) else {
+            var out = "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))"
+            if millis != 0 { out += "." + pad(millis, 3) }
+            return out + "Z"
+        }
+        // Written as bytes into the string's own storage: made of pieces (each number a string,
+        // padded, then joined), a time cost a dozen small strings, and a check-in writes several
+        // (its row, its answer).
+        return String(unsafeUninitializedCapacity: 24) { out in
+            func digits(_ value: Int, _ width: Int, at place: Int) {
+                var value = value
+                for i in stride(from: place + width - 1, through: place, by: -1) {
+                    out[i] = 0x30 + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            digits(y, 4, at: 0)
+            out[4] = 0x2D
+            digits(mo, 2, at: 5)
+            out[7] = 0x2D
+            digits(d, 2, at: 8)
+            out[10] = 0x54
+            digits(h, 2, at: 11)
+            out[13] = 0x3A
+            digits(mi, 2, at: 14)
+            out[16] = 0x3A
+            digits(s, 2, at: 17)
+            guard millis != 0 else {
+                out[19] = 0x5A
+                return 20
+            }
+            out[19] = 0x2E
+            digits(millis, 3, at: 20)
+            out[23] = 0x5A
+            return 24
+        }
     }
 
     /// `value` in decimal with leading zeros to `width` digits.
