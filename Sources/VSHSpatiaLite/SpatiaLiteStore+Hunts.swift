@@ -42,15 +42,14 @@ extension SpatiaLiteStore {
     static func definitionsToken(_ db: Database) throws -> String? {
         // The token and the files' fingerprint: a vsh from before tokens that syncs other files
         // changes the fingerprint, not the token.
-        let row = try Row.fetchOne(
+        // One column, read as a string: a row of two columns built GRDB's table of their names
+        // for every read, on every request.
+        try String.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT (SELECT value FROM sync_state WHERE key = 'definitions'),
-                        (SELECT value FROM sync_state WHERE key = 'hunts')
+                    SELECT (SELECT value FROM sync_state WHERE key = 'definitions') || '|'
+                        || coalesce((SELECT value FROM sync_state WHERE key = 'hunts'), '')
                     """))
-        let token: String? = row?[0]
-        let files: String? = row?[1]
-        return token.map { $0 + "|" + (files ?? "") }
     }
 
     /// Every stop compiled into a `GeofenceIndex`: all the hunts' from the gathered stops the
