@@ -131,18 +131,8 @@ import VSHTestSupport
     /// (each number a padded string), for any time from year 0 to 9999, and beyond.
     @Test func formattingAsBytesGivesWhatThePiecesGave() {
         func pieces(_ date: Date) -> String {
-            let total = date.timeIntervalSince1970
-            var seconds = total.rounded(.down)
-            var millis = Int(((total - seconds) * 1000).rounded())
-            if millis == 1000 {
-                seconds += 1
-                millis = 0
-            }
-            let (y, mo, d, h, mi, s) = RFC3339.civil(fromEpochSeconds: Int64(seconds))
-            let pad = RFC3339.pad
-            var out = "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))"
-            if millis != 0 { out += "." + pad(millis, 3) }
-            return out + "Z"
+            let (y, mo, d, h, mi, s, millis) = RFC3339.fields(of: date)
+            return RFC3339.joined(y, mo, d, h, mi, s, millis)
         }
         var generator = SystemRandomNumberGenerator()
         let edges: [Double] = [

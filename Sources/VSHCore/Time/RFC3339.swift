@@ -22,19 +22,8 @@ public enum RFC3339 {
 
     /// `2026-11-21T19:30:00Z`, or with milliseconds when the time has a fraction.
     public static func format(_ date: Date) -> String {
-        let total = date.timeIntervalSince1970
-        var seconds = total.rounded(.down)
-        var millis = Int(((total - seconds) * 1000).rounded())
-        if millis == 1000 {
-            seconds += 1
-            millis = 0
-        }
-        let (y, mo, d, h, mi, s) = civil(fromEpochSeconds: Int64(seconds))
-        guard (0...9999).contains(y) else {
-            var out = "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))"
-            if millis != 0 { out += "." + pad(millis, 3) }
-            return out + "Z"
-        }
+        let (y, mo, d, h, mi, s, millis) = fields(of: date)
+        guard (0...9999).contains(y) else { return joined(y, mo, d, h, mi, s, millis) }
         // Written as bytes into the string's own storage: made of pieces (each number a string,
         // padded, then joined), a time cost a dozen small strings, and a check-in writes several
         // (its row, its answer).
@@ -66,6 +55,29 @@ public enum RFC3339 {
             out[23] = 0x5A
             return 24
         }
+    }
+
+    /// The UTC year, month, day, hour, minute, second and millisecond of `date`, its fraction
+    /// rounded to the millisecond.
+    static func fields(of date: Date) -> (Int, Int, Int, Int, Int, Int, Int) {
+        let total = date.timeIntervalSince1970
+        var seconds = total.rounded(.down)
+        var millis = Int(((total - seconds) * 1000).rounded())
+        if millis == 1000 {
+            seconds += 1
+            millis = 0
+        }
+        let (y, mo, d, h, mi, s) = civil(fromEpochSeconds: Int64(seconds))
+        return (y, mo, d, h, mi, s, millis)
+    }
+
+    /// The text of `format` joined from padded numbers: for years outside 0-9999, which do not fit
+    /// its four digits.
+    static func joined(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int, _ millis: Int) -> String
+    {
+        var out = "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))"
+        if millis != 0 { out += "." + pad(millis, 3) }
+        return out + "Z"
     }
 
     /// `value` in decimal with leading zeros to `width` digits.
