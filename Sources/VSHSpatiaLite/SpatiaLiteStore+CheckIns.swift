@@ -63,6 +63,8 @@ extension SpatiaLiteStore {
             var repeats: [(at: Int, of: Int)] = []
             // Each new key's slot, by the request's place: hashed once, to look it up and to keep it.
             var keySlots: [Int: Int64] = [:]
+            // Each kept answer's rules, by the request's place: the answer is kept without them.
+            var rulesText: [Int: String] = [:]
             for request in requests {
                 let submission = request.submission
                 if let claim = request.idempotency {
@@ -88,7 +90,10 @@ extension SpatiaLiteStore {
                 }
                 let facts = try CheckInFacts.gather(for: submission, from: history)
                 let decision = decide(submission, facts)
-                let id = try Self.insert(db, submission, decision: decision, photoFile: request.photoFile)
+                let rules = RuleResult.json(decision.rules).compactText
+                let id = try Self.insert(
+                    db, submission, decision: decision, photoFile: request.photoFile, rules: rules)
+                if request.idempotency != nil { rulesText[outcomes.count] = rules }
                 if decision.verdict == .accepted, let stop = decision.stop, let fix = decision.fix {
                     rescore[submission.player, default: []].append(id)
                     history.accepted(
@@ -124,12 +129,15 @@ extension SpatiaLiteStore {
                     let text = claim.answer(recorded)
                     answer = text
                     let player = request.submission.player
+                    let kept = RulesInAnswer(answer: text, rules: rulesText[i] ?? "")
                     try db.cachedStatement(
                         sql: """
-                            INSERT INTO idempotency_keys(player_id, key, fingerprint, checkin_id, answer)
-                            VALUES (?, ?, ?, ?, ?)
+                            INSERT INTO idempotency_keys(player_id, key, fingerprint, checkin_id, answer, rules_at)
+                            VALUES (?, ?, ?, ?, ?, ?)
                             """
-                    ).execute(arguments: [player.rawValue, claim.key, claim.fingerprint, recorded.id, text])
+                    ).execute(arguments: [
+                        player.rawValue, claim.key, claim.fingerprint, recorded.id, kept.answer, kept.rulesAt,
+                    ])
                     let row = db.lastInsertedRowID
                     let slot = keySlots[i] ?? RetryKeySlots.slot(player, claim.key)
                     try db.cachedStatement(
@@ -173,8 +181,9 @@ extension SpatiaLiteStore {
             if let kept = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT checkin_id, fingerprint, answer FROM idempotency_keys
-                        WHERE rowid = ? AND player_id = ? AND key = ?
+                        SELECT k.checkin_id, k.fingerprint, \(RulesInAnswer.keptAnswer)
+                        FROM idempotency_keys k
+                        WHERE k.rowid = ? AND k.player_id = ? AND k.key = ?
                         """),
                 arguments: [row, player.rawValue, key])
             {
@@ -220,7 +229,7 @@ extension SpatiaLiteStore {
 
     static func insert(
         _ db: Database, _ submission: Submission, decision: Decision, photoFile: String?,
-        overturns: Int64? = nil
+        overturns: Int64? = nil, rules: String? = nil
     ) throws -> Int64 {
         let position = submission.reportedPosition
         let fixTime = decision.fix?.time ?? submission.fixTime(in: decision.hunt)
@@ -233,7 +242,7 @@ extension SpatiaLiteStore {
             position?.latitude, position?.longitude, submission.accuracyMeters,
             fixTime.map(RFC3339.format), fixTime?.timeIntervalSince1970,
             decision.hunt?.id, decision.stop?.id, decision.verdict.rawValue, decision.points,
-            RuleResult.json(decision.rules).compactText, overturns,
+            rules ?? RuleResult.json(decision.rules).compactText, overturns,
             decision.answerRight.map { $0 ? 1 : 0 },
         ]
         try db.cachedStatement(

@@ -27,10 +27,17 @@ extension SpatiaLiteStore: LeagueCopySource, LeagueCopyTarget {
 
     /// A page of a table's rows, in its order.
     public func copiedRows(of table: CopiedTable, offset: Int, limit: Int) async throws -> [[CopiedValue]] {
-        try await read { db in
+        // A retry key's answer is kept without its check-in's rules (`RulesInAnswer`): copied whole.
+        let columns = table.columns.map {
+            table.name == "idempotency_keys" && $0.name == "answer" ? RulesInAnswer.keptAnswer : $0.name
+        }
+        return try await read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT \(table.columnList) FROM \(table.name) ORDER BY \(table.order) LIMIT ? OFFSET ?",
+                sql: """
+                    SELECT \(columns.joined(separator: ", ")) FROM \(table.name) k
+                    ORDER BY \(table.order) LIMIT ? OFFSET ?
+                    """,
                 arguments: [limit, offset]
             ).map { row in
                 table.columns.indices.map { index -> CopiedValue in

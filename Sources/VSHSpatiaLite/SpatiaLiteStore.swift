@@ -823,6 +823,11 @@ public final class SpatiaLiteStore: LeagueStore {
                         WHERE verdict IN ('accepted', 'pending');
                     """)
         }
+        migrator.registerMigration("v42-answers-without-rules") { db in
+            // A retry key's answer kept without the rules its check-in's row holds (`RulesInAnswer`):
+            // they were a third of the bytes a device-fix check-in added. Answers kept before stay whole.
+            try db.execute(sql: "ALTER TABLE idempotency_keys ADD COLUMN rules_at INTEGER")
+        }
         return migrator
     }
 }

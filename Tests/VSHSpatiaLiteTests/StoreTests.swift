@@ -234,7 +234,8 @@ extension StoreTests {
                 DROP TABLE idempotency_keys;
                 ALTER TABLE old_keys RENAME TO idempotency_keys;
                 DROP TABLE idempotency_slots;
-                DELETE FROM grdb_migrations WHERE identifier IN ('v37-idempotency-rowid', 'v40-idempotency-slots');
+                DELETE FROM grdb_migrations
+                    WHERE identifier IN ('v37-idempotency-rowid', 'v40-idempotency-slots', 'v42-answers-without-rules');
                 """)
         }
         let store = try SpatiaLiteStore(path: path)
