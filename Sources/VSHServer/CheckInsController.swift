@@ -81,7 +81,7 @@ struct CheckInsController: Sendable {
             throw error
         }
         checkIn.idempotency = key.map {
-            IdempotencyClaim(key: $0, fingerprint: fingerprint) { CheckInJSON.checkIn($0).compactText }
+            IdempotencyClaim(key: $0, fingerprint: fingerprint) { CheckInJSON.text($0) }
         }
         switch try await group.submit(checkIn) {
         case .recorded(let recorded, let answer):

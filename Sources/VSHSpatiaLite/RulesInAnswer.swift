@@ -1,3 +1,5 @@
+import Foundation
+
 /// A check-in's answer as kept under its retry key: without its rules, which the check-in's own row
 /// holds (`checkins.rules`, append-only), and the place they go back in.
 ///
@@ -34,18 +36,24 @@ struct RulesInAnswer: Equatable {
     static func find(_ rules: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>)
         -> (at: Int, scalars: Int)?
     {
-        let key = Array(#""rules":"#.utf8)
-        guard text.count >= key.count + rules.count else { return nil }
-        var i = 0
-        while i + key.count + rules.count <= text.count {
-            if text[i] == key[0], key.indices.allSatisfy({ text[i + $0] == key[$0] }) {
-                let at = i + key.count
-                guard rules.indices.allSatisfy({ text[at + $0] == rules[$0] }) else { return nil }
+        let key: StaticString = #""rules":"#
+        guard let base = text.baseAddress, let wanted = rules.baseAddress else { return nil }
+        var from = 0
+        // Each quote in turn (`memchr`), until one starts the key.
+        while let quote = memchr(base + from, 0x22, text.count - from) {
+            let i = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
+            let at = i + key.utf8CodeUnitCount
+            guard text.count - i >= key.utf8CodeUnitCount else { return nil }
+            if memcmp(base + i, key.utf8Start, key.utf8CodeUnitCount) == 0 {
+                guard text.count - at >= rules.count, memcmp(base + at, wanted, rules.count) == 0 else {
+                    return nil
+                }
                 // Continuation bytes (10xxxxxx) do not start a scalar.
-                let scalars = text[..<at].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+                var scalars = 0
+                for byte in text[..<at] where byte & 0xC0 != 0x80 { scalars += 1 }
                 return (at, scalars)
             }
-            i += 1
+            from = i + 1
         }
         return nil
     }

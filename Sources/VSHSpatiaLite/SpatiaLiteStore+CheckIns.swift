@@ -124,6 +124,7 @@ extension SpatiaLiteStore {
             for (i, request) in zip(recordedAt, recordedAt.map { requests[$0] }) {
                 guard case .recorded(var recorded, _) = outcomes[i] else { continue }
                 recorded.awards = awards[recorded.id] ?? []
+                recorded.rulesText = rulesText[i]
                 var answer: String?
                 if let claim = request.idempotency {
                     let text = claim.answer(recorded)

@@ -82,6 +82,37 @@ import VSHCore
         }
     }
 
+    /// Each scalar beyond ASCII is written as it is or escaped as `\\u`, exactly as the rule says:
+    /// the C1 controls, U+2028, U+2029 and the text-direction controls are escaped, every other one
+    /// (the "±" of a rule's detail, "€", "→") is written whole, alone or among other text.
+    @Test func everyScalarIsEscapedExactlyWhenItMust() {
+        var checked = 0
+        for value in Array(0x80...0xFFFF) + Array(stride(from: 0x10000, through: 0x10FFFF, by: 97)) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let mustEscape =
+                (0x80...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+                || scalar.properties.isBidiControl
+            let text = JSONValue.string("±\(scalar)x").compactText
+            #expect(text.contains("\\u") == mustEscape, "U+\(String(value, radix: 16))")
+            checked += 1
+        }
+        #expect(checked > 60_000)
+    }
+
+    /// An object's member written from text made before is the same as the value written.
+    @Test func aMemberWrittenFromItsTextIsTheSame() throws {
+        let rules = JSONValue.array([
+            .object(["rule": .string("accuracy"), "detail": .string("±8 m")]),
+            .object(["rule": .string("at_stop"), "detail": .string("at Café \u{202E}“Zoë”")]),
+        ])
+        let whole = JSONValue.object(["id": .int(7), "rules": rules, "after": .string("ß")])
+        #expect(whole.compactText(member: "rules", asText: rules.compactText) == whole.compactText)
+        // The value in the object is not written: the text is.
+        let shape = JSONValue.object(["id": .int(7), "rules": .null, "after": .string("ß")])
+        #expect(shape.compactText(member: "rules", asText: rules.compactText) == whole.compactText)
+        #expect(JSONValue.array([.int(1)]).compactText(member: "rules", asText: "x") == "[1]")
+    }
+
     /// Random trees of every kind of value (whole numbers of every size and sign, fractions,
     /// strings of any scalars) are written as JSON that Foundation's own reader reads back to the
     /// same values, compact and pretty, and that this reader reads back too.

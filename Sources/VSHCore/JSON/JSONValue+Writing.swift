@@ -6,6 +6,26 @@ extension JSONValue {
         return out.text()
     }
 
+    /// The object as compact JSON, with member `key`'s value written as `text`, JSON made before
+    /// (a check-in's answer holds the rules its row keeps). Any other value: `compactText`.
+    public func compactText(member key: String, asText text: String) -> String {
+        guard case .object(let object) = self, !object.members.isEmpty else { return compactText }
+        var out = JSONBytes()
+        out.append("{")
+        for (i, member) in object.members.enumerated() {
+            if i > 0 { out.append(",") }
+            Self.writeString(member.key, to: &out)
+            out.append(":")
+            if member.key == key {
+                out.append(string: text)
+            } else {
+                member.value.write(to: &out, indent: nil, level: 0)
+            }
+        }
+        out.append("}")
+        return out.text()
+    }
+
     /// The value pretty-printed with two-space indentation. Arrays of numbers
     /// (positions) stay on one line so that a hunt file reads like a map.
     public var prettyText: String {
@@ -103,18 +123,36 @@ extension JSONValue {
         }
     }
 
+    /// Whether the scalar whose first byte is `utf8[i]` (0xC2, 0xD8 or 0xE2, in valid UTF-8) is one
+    /// `writeString` escapes beyond ASCII's: a C1 control (0xC2 0x80-0x9F), the Arabic letter mark
+    /// U+061C (0xD8 0x9C), U+200E-200F, U+2028-202E (0xE2 0x80 ...) or U+2066-2069 (0xE2 0x81 ...).
+    /// A rule's "±8 m" (0xC2 0xB1) is written whole.
+    static func startsEscapedScalar(_ utf8: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        let second = utf8[i + 1]
+        switch utf8[i] {
+        case 0xC2: return second <= 0x9F
+        case 0xD8: return second == 0x9C
+        default:
+            let third = utf8[i + 2]
+            switch second {
+            case 0x80: return third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third)
+            case 0x81: return (0xA6...0xA9).contains(third)
+            default: return false
+            }
+        }
+    }
+
     static func writeString(_ value: String, to out: inout JSONBytes) {
         out.append("\"")
         // Most strings need no escape: append them whole (a batch of check-ins spent 5% of its
-        // time appending rule details a scalar at a time). 0xE2 starts U+2028, U+2029 and the
-        // text-direction controls U+200E-200F, U+202A-202E, U+2066-2069; 0xC2 the C1 controls;
-        // 0xD8 the Arabic letter mark U+061C. Those are escaped too: JSON lines shown on a
-        // terminal cannot carry a control that rewrites or reorders what it shows.
+        // time appending rule details a scalar at a time). Besides ASCII's, the scalars escaped
+        // are U+2028, U+2029, the C1 controls and the text-direction controls: JSON lines shown
+        // on a terminal cannot carry a control that rewrites or reorders what it shows.
         var text = value
         let plain = text.withUTF8 { utf8 in
-            for byte in utf8
-            where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 || byte == 0xC2
-                || byte == 0xD8
+            for (i, byte) in utf8.enumerated()
+            where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
+                || ((byte == 0xE2 || byte == 0xC2 || byte == 0xD8) && startsEscapedScalar(utf8, at: i))
             {
                 return false
             }

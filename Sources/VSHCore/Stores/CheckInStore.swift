@@ -20,6 +20,9 @@ public struct RecordedCheckIn: Sendable {
     public var photoFile: String?
     /// Hunt bonuses and badges this check-in earned (stop points are in `decision.points`).
     public var awards: [ScoreEvent]
+    /// The decision's rules as compact JSON (`RuleResult.json(decision.rules).compactText`), when
+    /// the store made that text for the check-in's row: an answer writes it as it is.
+    public var rulesText: String?
 
     /// A recorded check-in from its parts.
     public init(

@@ -43,6 +43,15 @@ public enum CheckInJSON {
         return .object(object)
     }
 
+    /// `checkIn(recorded)` as compact JSON text, with the rules' text the store made for the
+    /// check-in's row (`RecordedCheckIn.rulesText`) when it has it: the answer a retry key keeps.
+    public static func text(_ recorded: RecordedCheckIn) -> String {
+        guard let rules = recorded.rulesText else { return checkIn(recorded).compactText }
+        var shape = recorded
+        shape.decision.rules = []
+        return checkIn(shape).compactText(member: "rules", asText: rules)
+    }
+
     /// The verdict, the stop, the points and the check-in's number, on one line (a batch prints
     /// this alone for each photo).
     public static func headline(_ recorded: RecordedCheckIn) -> String {

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import VSHCore
+import VSHEngine
+
+/// A check-in's answer written with the rules' text its store made is the answer written whole.
+@Suite struct CheckInJSONTests {
+    static let rules = [
+        RuleResult(.position, .passed, "GPS position present"),
+        RuleResult(.accuracy, .passed, "±8 m"),
+        RuleResult(.atStop, .failed, "not at Café “Zoë” \u{202E}🦊 yet"),
+        RuleResult(.answer, .skipped, "say \"hi\"\n"),
+    ]
+
+    static func recorded(answerRight: Bool?) -> RecordedCheckIn {
+        var decision = Decision(
+            verdict: .accepted, rules: rules, hunt: nil, stop: nil, points: 25,
+            fix: Fix(
+                position: Coordinate(unchecked: 36.1, -115.1),
+                time: Date(timeIntervalSince1970: 1_800_000_000),
+                accuracyMeters: 8, source: .device))
+        decision.answerRight = answerRight
+        return RecordedCheckIn(
+            id: 42, playerID: PlayerID(7), player: "Zoë \"rules\":",
+            receivedAt: Date(timeIntervalSince1970: 1_800_000_060),
+            source: .device, decision: decision, state: .accepted, photoFile: nil,
+            awards: [
+                ScoreEvent(
+                    kind: .badge, huntID: "strip", badgeID: "first", points: 5,
+                    at: Date(timeIntervalSince1970: 1_800_000_000),
+                    checkInID: 42)
+            ])
+    }
+
+    @Test(arguments: [nil, true, false]) func theAnswerWithTheStoresRulesIsTheWholeAnswer(_ right: Bool?)
+        throws
+    {
+        var recorded = Self.recorded(answerRight: right)
+        let whole = CheckInJSON.checkIn(recorded).compactText
+        #expect(CheckInJSON.text(recorded) == whole)
+        recorded.rulesText = RuleResult.json(Self.rules).compactText
+        #expect(CheckInJSON.text(recorded) == whole)
+        // The text given is what is written: the rules are not written again from the decision.
+        recorded.rulesText = "[]"
+        guard case .object(let answer) = try JSONValue.parse(CheckInJSON.text(recorded)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(answer["rules"] == .array([]))
+    }
+}
