@@ -391,17 +391,17 @@ final class TransactionHistory: CheckInHistory {
         // The check-ins of a stop no longer in the hunt have no event; the rules ask only of its
         // stops.
         var found: [String: Date] = [:]
-        for row in try Row.fetchAll(
-            try db.cachedStatement(
-                sql: """
-                    SELECT stop_id, at_epoch FROM score_events
-                    WHERE player_id = ? AND hunt_id = ? AND kind = 'stop' AND stop_id IS NOT NULL
-                    """),
-            arguments: [player.rawValue, huntID])
-        {
-            let stop: String = row[0]
-            let time = Date(timeIntervalSince1970: row[1])
+        try RawStatement(
+            db,
+            """
+            SELECT stop_id, at_epoch FROM score_events
+            WHERE player_id = ? AND hunt_id = ? AND kind = 'stop' AND stop_id IS NOT NULL
+            """
+        ).rows([.integer(player.rawValue), .text(huntID)]) { row in
+            guard let stop = row.text(0), let epoch = row.double(1) else { return true }
+            let time = Date(timeIntervalSince1970: epoch)
             if found[stop].map({ time < $0 }) ?? true { found[stop] = time }
+            return true
         }
         visited[key] = found
         return found
@@ -424,13 +424,10 @@ final class TransactionHistory: CheckInHistory {
     func neighbourFixes(player: PlayerID, around time: Date, excluding checkIn: Int64?) throws -> [Fix] {
         var fixes: [Fix] = []
         for sql in [Self.lastBefore, Self.firstAfter] {
-            if let row = try NeighbourRow.fetchOne(
-                try db.cachedStatement(sql: sql),
-                arguments: [player.rawValue, time.timeIntervalSince1970, checkIn]),
-                let fix = row.fix
-            {
-                fixes.append(fix)
-            }
+            let row = try RawStatement(db, sql).first(
+                [.integer(player.rawValue), .real(time.timeIntervalSince1970), .integer(checkIn)]
+            ) { NeighbourRow($0) }
+            if let fix = row?.fix { fixes.append(fix) }
         }
         return fixes
     }
@@ -525,7 +522,7 @@ final class TransactionHistory: CheckInHistory {
 }
 
 /// A neighbouring accepted fix as `TransactionHistory.neighbourFixes` reads it.
-struct NeighbourRow: FetchableRecord {
+struct NeighbourRow {
     var lat: Double?
     var lon: Double?
     var accuracyMeters: Double?
@@ -534,11 +531,12 @@ struct NeighbourRow: FetchableRecord {
     var receivedAt: String?
     var huntID: String?
 
-    /// Columns by position, as `lastBefore` and `firstAfter` select them (Decodable matched
-    /// names for each of the two rows every check-in reads).
-    init(row: Row) {
-        (lat, lon, accuracyMeters, fixEpoch, source, receivedAt, huntID) = (
-            row[0], row[1], row[2], row[3], row[4], row[5], row[6]
+    /// Columns by position, as `lastBefore` and `firstAfter` select them; nil without a fix time
+    /// or a source (which those statements never return).
+    init?(_ row: borrowing RawStatement.Columns) {
+        guard let fixEpoch = row.double(3), let source = row.text(4) else { return nil }
+        (lat, lon, accuracyMeters, self.fixEpoch, self.source, receivedAt, huntID) = (
+            row.double(0), row.double(1), row.double(2), fixEpoch, source, row.text(5), row.text(6)
         )
     }
 

@@ -113,9 +113,13 @@ extension SpatiaLiteStore {
 
     /// The player's display name, or `LeagueError.unknownPlayerID`.
     static func playerName(_ db: Database, _ id: PlayerID) throws -> String {
+        // Read for each player of every group of check-ins: through SQLite's C API (`RawStatement`).
         guard
-            let name = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT name FROM players WHERE id = ?"), arguments: [id.rawValue])
+            let name = try RawStatement(db, "SELECT name FROM players WHERE id = ?").first(
+                [.integer(id.rawValue)],
+                {
+                    $0.text(0)
+                })
         else { throw LeagueError.unknownPlayerID(id) }
         return name
     }
