@@ -258,6 +258,29 @@ struct ScoredRow: FetchableRecord {
         answered = row.count > 5 && (row[5] as Int64?) == 1
     }
 
+    /// The row as `RawStatement` reads it (the same columns in the same order); nil when a column
+    /// the statements' conditions rule out NULL is NULL.
+    init?(_ row: borrowing RawStatement.Columns) {
+        guard let id = row.int64(0), let huntID = row.text(1), let stopID = row.text(2),
+            let fixEpoch = row.double(3)
+        else { return nil }
+        (self.id, self.huntID, self.stopID, self.fixEpoch) = (id, huntID, stopID, fixEpoch)
+        clockEpoch = row.double(4)
+        answered = row.int64(5) == 1
+    }
+
+    /// Every row of `sql` (bound to `values`) as scoring takes it, through `RawStatement`.
+    static func checkIns(_ db: Database, _ sql: String, _ values: [RawStatement.Value]) throws
+        -> [ScoredCheckIn]
+    {
+        var found: [ScoredCheckIn] = []
+        try RawStatement(db, sql).rows(values) { row in
+            if let scored = ScoredRow(row) { found.append(scored.checkIn) }
+            return true
+        }
+        return found
+    }
+
     /// The check-in as scoring takes it.
     var checkIn: ScoredCheckIn {
         ScoredCheckIn(

@@ -74,10 +74,8 @@ extension SpatiaLiteStore {
 
     /// The teams check-ins `ids` counted for: new check-ins change no other team's score.
     private static func teams(_ db: Database, of ids: Set<Int64>) throws -> [Int64] {
-        try ids.compactMap {
-            try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT team_id FROM checkins WHERE id = ?"), arguments: [$0])
-        }
+        let statement = try RawStatement(db, "SELECT team_id FROM checkins WHERE id = ?")
+        return try ids.compactMap { id in try statement.first([.integer(id)]) { $0.int64(0) } }
     }
 
     /// Recomputes these teams' running totals (`team_scores`, `TeamBoard.totals`) from their
@@ -164,16 +162,16 @@ extension SpatiaLiteStore {
     private static func acceptedCheckIns(_ db: Database, player: PlayerID, ids: Set<Int64>) throws
         -> [ScoredCheckIn]?
     {
+        // Read for each accepted check-in of a group: through SQLite's C API (`RawStatement`).
         var found: [ScoredCheckIn] = []
         for id in ids {
-            let rows = try ScoredRow.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch, answer_right FROM checkin_state
-                        WHERE id = ? AND player_id = ?
-                            AND \(CheckInStateSQL.counts()) AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
-                        """), arguments: [id, player.rawValue]
-            ).map(\.checkIn)
+            let rows = try ScoredRow.checkIns(
+                db,
+                """
+                SELECT id, hunt_id, stop_id, fix_epoch, clock_epoch, answer_right FROM checkin_state
+                WHERE id = ? AND player_id = ?
+                    AND \(CheckInStateSQL.counts()) AND stop_id IS NOT NULL AND hunt_id IS NOT NULL AND fix_epoch IS NOT NULL
+                """, [.integer(id), .integer(player.rawValue)])
             guard rows.count == 1 else { return nil }
             found += rows
         }
@@ -184,20 +182,28 @@ extension SpatiaLiteStore {
     /// version does not know.
     private static func storedEvents(_ db: Database, player: PlayerID) throws -> [ScoreEvent]? {
         var events: [ScoreEvent] = []
-        for row in try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT kind, hunt_id, stop_id, badge_id, points, at_epoch, checkin_id FROM score_events
-                    WHERE player_id = ? ORDER BY id
-                    """), arguments: [player.rawValue])
-        {
-            guard let kind = ScoreEvent.Kind(rawValue: row[0]) else { return nil }
+        var known = true
+        try RawStatement(
+            db,
+            """
+            SELECT kind, hunt_id, stop_id, badge_id, points, at_epoch, checkin_id FROM score_events
+            WHERE player_id = ? ORDER BY id
+            """
+        ).rows([.integer(player.rawValue)]) { row in
+            // Every column but the stop and the badge is NOT NULL in the table.
+            guard let kind = row.text(0).flatMap(ScoreEvent.Kind.init(rawValue:)), let hunt = row.text(1),
+                let points = row.int64(4), let at = row.double(5), let checkIn = row.int64(6)
+            else {
+                known = false
+                return false
+            }
             events.append(
                 ScoreEvent(
-                    kind: kind, huntID: row[1], stopID: row[2], badgeID: row[3], points: row[4],
-                    at: Date(timeIntervalSince1970: row[5]), checkInID: row[6]))
+                    kind: kind, huntID: hunt, stopID: row.text(2), badgeID: row.text(3), points: Int(points),
+                    at: Date(timeIntervalSince1970: at), checkInID: checkIn))
+            return true
         }
-        return events
+        return known ? events : nil
     }
 
     /// The latest of the player's check-ins that could count (accepted or pending, whatever a
@@ -205,14 +211,21 @@ extension SpatiaLiteStore {
     private static func latestLiveCheckIn(_ db: Database, player: PlayerID, excluding: Set<Int64>) throws
         -> (epoch: Double, id: Int64)?
     {
-        let latest = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT id, fix_epoch FROM checkins WHERE player_id = ? AND \(CheckInStateSQL.canCount())
-                        AND fix_epoch IS NOT NULL ORDER BY fix_epoch DESC LIMIT ?
-                    """), arguments: [player.rawValue, excluding.count + 1]
-        ).first { !excluding.contains($0[0]) }
-        return latest.map { (epoch: $0[1], id: $0[0]) }
+        var latest: (epoch: Double, id: Int64)?
+        try RawStatement(
+            db,
+            """
+            SELECT id, fix_epoch FROM checkins WHERE player_id = ? AND \(CheckInStateSQL.canCount())
+                AND fix_epoch IS NOT NULL ORDER BY fix_epoch DESC LIMIT ?
+            """
+        ).rows([.integer(player.rawValue), .integer(Int64(excluding.count + 1))]) { row in
+            guard let id = row.int64(0), let epoch = row.double(1), !excluding.contains(id) else {
+                return true
+            }
+            latest = (epoch, id)
+            return false
+        }
+        return latest
     }
 
     /// The player's accepted check-ins whose clock falls in a window (arguments: player, low,
@@ -228,10 +241,9 @@ extension SpatiaLiteStore {
     private static func checkIns(_ db: Database, player: PlayerID, clockWithin window: ClosedRange<Double>)
         throws -> [ScoredCheckIn]
     {
-        try ScoredRow.fetchAll(
-            db.cachedStatement(sql: checkInsInClockWindow),
-            arguments: [player.rawValue, window.lowerBound, window.upperBound]
-        ).map(\.checkIn)
+        try ScoredRow.checkIns(
+            db, checkInsInClockWindow,
+            [.integer(player.rawValue), .real(window.lowerBound), .real(window.upperBound)])
     }
 
     static func insertEvents(_ db: Database, playerID: Int64, _ events: [ScoreEvent]) throws {
