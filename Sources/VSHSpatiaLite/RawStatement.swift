@@ -7,8 +7,11 @@ internal import GRDB
 /// profile of device-fix check-ins, half of the two neighbouring-fix reads was outside
 /// `sqlite3_step`.
 ///
-/// Reads only: a write stepped here would pass by GRDB's bookkeeping. The statement is reset
-/// (and its bindings cleared) after each use, so GRDB finds it as it left it.
+/// Reads, and the group's inserts (`insert`), which run only inside a transaction: GRDB refuses a
+/// statement after SQLite has rolled a transaction back by itself (a full disk), and an insert
+/// stepped here then would commit on its own. vsh registers no GRDB transaction observer, the
+/// other bookkeeping a write stepped here passes by. The statement is reset (and its bindings
+/// cleared) after each use, so GRDB finds it as it left it.
 struct RawStatement {
     private let handle: OpaquePointer
     private let db: Database
@@ -52,6 +55,15 @@ struct RawStatement {
             guard code == SQLITE_ROW else { throw failure(code) }
             if try !row(Columns(handle: handle)) { return }
         }
+    }
+
+    /// Binds `values` and runs the statement, an `INSERT`, inside the connection's transaction.
+    func insert(_ values: [Value]) throws {
+        guard sqlite3_get_autocommit(db.sqliteConnection) == 0 else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE, message: "an insert outside a transaction", sql: sql)
+        }
+        try rows(values) { _ in true }
     }
 
     /// The first row's `read`, or nil when there is none.

@@ -65,6 +65,27 @@ import VSHTestSupport
         }
     }
 
+    /// An insert runs inside a transaction only: after SQLite rolled one back by itself, an insert
+    /// would otherwise commit on its own.
+    @Test func anInsertRunsOnlyInsideATransaction() throws {
+        let sql = "INSERT INTO t(name, score, tag) VALUES (?, ?, ?)"
+        queue.inDatabase { db in
+            _ = #expect(throws: DatabaseError.self) {
+                try RawStatement(db, sql).insert([.text("Dee"), .real(1), .text(nil)])
+            }
+        }
+        try queue.inTransaction { db in
+            try RawStatement(db, sql).insert([.text("Eve"), .real(nil), .text("z")])
+            return .commit
+        }
+        let names = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY id") }
+        #expect(names == ["Zoë 🦊", "Bo", "Cy", "Eve"])
+        let eve = try queue.read { db in
+            try Row.fetchOne(db, sql: "SELECT score, tag FROM t WHERE name = 'Eve'")
+        }
+        #expect(eve?[0] == nil && eve?[1] == "z")
+    }
+
     @Test func aFailureNamesTheStatement() throws {
         let sql = "SELECT abs(id - 9223372036854775807 - 2) FROM t WHERE id = ?"
         try queue.read { db in
