@@ -42,14 +42,15 @@ extension SpatiaLiteStore {
     static func definitionsToken(_ db: Database) throws -> String? {
         // The token and the files' fingerprint: a vsh from before tokens that syncs other files
         // changes the fingerprint, not the token.
-        // One column, read as a string: a row of two columns built GRDB's table of their names
-        // for every read, on every request.
-        try String.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT (SELECT value FROM sync_state WHERE key = 'definitions') || '|'
-                        || coalesce((SELECT value FROM sync_state WHERE key = 'hunts'), '')
-                    """))
+        // One column, read through SQLite's C API (`RawStatement`), on every request: a row of two
+        // columns built GRDB's table of their names for every read.
+        try RawStatement(
+            db,
+            """
+            SELECT (SELECT value FROM sync_state WHERE key = 'definitions') || '|'
+                || coalesce((SELECT value FROM sync_state WHERE key = 'hunts'), '')
+            """
+        ).first([]) { $0.text(0) }
     }
 
     /// Every stop compiled into a `GeofenceIndex`: all the hunts' from the gathered stops the
