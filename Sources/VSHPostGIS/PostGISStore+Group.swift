@@ -292,6 +292,9 @@ extension PostGISStore {
             switch ledger.step {
             case .done(let new, let all):
                 written[ledger.player] = new
+                // No new event (a stop visited again): the kept totals are the stored events' sums
+                // already, and are not written again (two statements' rows less a group).
+                guard !new.isEmpty else { continue }
                 rows += new.map { (ledger.player.rawValue, $0) }
                 if let total = Self.totals(ledger.player, all) { totals.append(total) }
                 allEvents[ledger.player] = all

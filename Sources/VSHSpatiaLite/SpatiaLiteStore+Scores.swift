@@ -149,8 +149,13 @@ extension SpatiaLiteStore {
                 try rescoreTeams(db, teams(db, of: fresh), catalog: definitions)
                 return events
             case .done(let new, let all):
-                try insertEvents(db, playerID: player.rawValue, new)
-                try writeTotals(db, playerID: player.rawValue, all)
+                // No new event (a stop visited again): the totals kept are the stored events' sums
+                // already, and writing them again dirtied two pages of the player's for each
+                // such check-in.
+                if !new.isEmpty {
+                    try insertEvents(db, playerID: player.rawValue, new)
+                    try writeTotals(db, playerID: player.rawValue, all)
+                }
                 try rescoreTeams(db, teams(db, of: fresh), catalog: definitions)
                 return new
             }

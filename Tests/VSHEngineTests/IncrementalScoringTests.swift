@@ -80,6 +80,57 @@ import VSHTestSupport
         #expect(try await league.badges("Eve").contains("glitter-gulch"))
     }
 
+    /// Rows written to the running totals on the writer connection since the last call.
+    static func totalsWritten(_ store: SpatiaLiteStore) async throws -> Int {
+        try await store.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TEMP TABLE IF NOT EXISTS totals_written(n);
+                    CREATE TEMP TRIGGER IF NOT EXISTS count_hunt_totals AFTER INSERT ON main.hunt_scores
+                    BEGIN INSERT INTO totals_written VALUES (1); END;
+                    CREATE TEMP TRIGGER IF NOT EXISTS count_player_totals AFTER INSERT ON main.player_scores
+                    BEGIN INSERT INTO totals_written VALUES (1); END;
+                    """)
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM totals_written") ?? 0
+            try db.execute(sql: "DELETE FROM totals_written")
+            return count
+        }
+    }
+
+    /// The running totals as the boards read them.
+    static func totals(_ store: SpatiaLiteStore) async throws -> [String] {
+        try await store.read { db in
+            try ["player_scores", "hunt_scores"].flatMap { table in
+                try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2").map { row in
+                    table + " " + row.databaseValues.map { "\($0)" }.joined(separator: " ")
+                }
+            }
+        }
+    }
+
+    /// A stop visited again earns no event, and its check-in writes no totals: they are the
+    /// stored events' sums already, as a full rescore finds; a first visit writes them.
+    @Test func aVisitThatEarnsNothingWritesNoTotals() async throws {
+        let league = try await League()
+        defer { league.remove() }
+        try await league.add("Eve")
+        _ = try await Self.totalsWritten(league.store)
+        for (stop, time, earns) in [
+            ("mob-museum", "2026-11-20T18:00:00Z", true), ("mob-museum", "2026-11-20T19:00:00Z", false),
+            ("neon-museum", "2026-11-20T20:00:00Z", true), ("mob-museum", "2026-11-20T21:00:00Z", false),
+        ] {
+            let recorded = try await league.visit("Eve", stop, at: time)
+            #expect(recorded.decision.verdict == .accepted, "\(stop) at \(time): \(recorded.decision.rules)")
+            let written = try await Self.totalsWritten(league.store)
+            #expect((written > 0) == earns, "\(stop) at \(time): \(written) rows")
+            let kept = try await Self.totals(league.store)
+            #expect(kept.count == 2)
+            try await league.store.rescoreEveryone()
+            #expect(kept == (try await Self.totals(league.store)), "\(stop) at \(time)")
+            _ = try await Self.totalsWritten(league.store)
+        }
+    }
+
     /// A server's group with several check-ins of one player: scored alone, one after the other
     /// in time order, when they all come after the player's others (one of them out of order in
     /// the group, one earning the three-days badge between the other two), as a full rescore
