@@ -27,20 +27,28 @@ import VSHTestSupport
         }
     }
 
+    /// Rows the `events` (`AFTER DELETE ON main.score_events`, …) touched on the writer connection
+    /// since the last call with this `counter`, counted by temporary triggers.
+    static func counted(_ store: SpatiaLiteStore, _ counter: String, _ events: [String]) async throws -> Int {
+        try await store.write { db in
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS \(counter)(n)")
+            for (i, event) in events.enumerated() {
+                try db.execute(
+                    sql: """
+                        CREATE TEMP TRIGGER IF NOT EXISTS \(counter)_\(i) \(event)
+                        BEGIN INSERT INTO \(counter) VALUES (1); END
+                        """)
+            }
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(counter)") ?? 0
+            try db.execute(sql: "DELETE FROM \(counter)")
+            return count
+        }
+    }
+
     /// Score event rows deleted on the writer connection since the last call (a rescore deletes
     /// the player's events and writes them again; scoring alone deletes none).
     static func deletions(_ store: SpatiaLiteStore) async throws -> Int {
-        try await store.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TEMP TABLE IF NOT EXISTS deleted_events(n);
-                    CREATE TEMP TRIGGER IF NOT EXISTS count_deleted_events AFTER DELETE ON main.score_events
-                    BEGIN INSERT INTO deleted_events VALUES (1); END;
-                    """)
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_events") ?? 0
-            try db.execute(sql: "DELETE FROM deleted_events")
-            return count
-        }
+        try await counted(store, "deleted_events", ["AFTER DELETE ON main.score_events"])
     }
 
     @Test func aCheckInAfterAllOthersIsScoredAloneAsAFullRescoreWould() async throws {
@@ -82,19 +90,9 @@ import VSHTestSupport
 
     /// Rows written to the running totals on the writer connection since the last call.
     static func totalsWritten(_ store: SpatiaLiteStore) async throws -> Int {
-        try await store.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TEMP TABLE IF NOT EXISTS totals_written(n);
-                    CREATE TEMP TRIGGER IF NOT EXISTS count_hunt_totals AFTER INSERT ON main.hunt_scores
-                    BEGIN INSERT INTO totals_written VALUES (1); END;
-                    CREATE TEMP TRIGGER IF NOT EXISTS count_player_totals AFTER INSERT ON main.player_scores
-                    BEGIN INSERT INTO totals_written VALUES (1); END;
-                    """)
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM totals_written") ?? 0
-            try db.execute(sql: "DELETE FROM totals_written")
-            return count
-        }
+        try await counted(
+            store, "totals_written",
+            ["AFTER INSERT ON main.hunt_scores", "AFTER INSERT ON main.player_scores"])
     }
 
     /// The running totals as the boards read them.
