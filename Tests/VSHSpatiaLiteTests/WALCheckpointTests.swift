@@ -67,6 +67,36 @@ import VSHTestSupport
         #expect(checkpointer.count == before)
     }
 
+    /// The thread is not woken for every commit once the WAL passes SQLite's 1,000 pages: a
+    /// checkpoint then would copy pages that the next commits change again. Below `pages` the
+    /// league file is left alone; past it, the thread copies the WAL into it.
+    @Test func theThreadWaitsForThePagesBeforeItCopiesAny() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-wal")
+        let path = folder.appendingPathComponent("vsh.sqlite").path
+        let store = try SpatiaLiteStore(path: path)
+        let checkpointer = try #require(store.database.checkpointer)
+        try await store.database.write { try $0.execute(sql: "CREATE TABLE wal_scratch(b BLOB)") }
+        let size = { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+        let (before, fileBefore) = (checkpointer.count, size())
+        // Over 2,000 pages of WAL (200 transactions of ten 4,000-byte rows, after the league's
+        // creation): past 1,000, short of 3,500.
+        try await Self.write(store, transactions: 200)
+        let pages = Self.walBytes(path) / (4_096 + 24)
+        #expect(pages > 2_000 && pages < Int(WALCheckpointer.pages))
+        // A thread woken copies within milliseconds; a second of nothing is taken as none.
+        for _ in 0..<40 where checkpointer.count == before { try await Task.sleep(for: .milliseconds(25)) }
+        #expect(checkpointer.count == before)
+        #expect(size() == fileBefore)
+        // Past `pages` (and short of `writerPages`, where the writer would copy it itself), the
+        // thread copies the WAL into the league file.
+        try await Self.write(store, transactions: 80)
+        #expect(Self.walBytes(path) / (4_096 + 24) < Int(WALCheckpointer.writerPages))
+        for _ in 0..<600 where checkpointer.count == before { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(checkpointer.count > before)
+        for _ in 0..<600 where size() <= fileBefore { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(size() > fileBefore + 200 * 10 * Self.rowBytes)
+    }
+
     /// A request's lookups (its session, the hunts' definitions token, the hunts a player joined)
     /// read one statement each without a transaction of their own: each must leave no snapshot
     /// open, or the checkpoints could never reset the WAL behind it, and each must see what the
