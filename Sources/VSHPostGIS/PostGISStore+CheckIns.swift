@@ -327,7 +327,7 @@ extension PostGISStore {
     ) async throws -> (id: Int64, team: Int64?) {
         let position = submission.reportedPosition
         let fixTime = decision.fix?.time ?? submission.fixTime(in: decision.hunt)
-        let rules = RuleResult.json(decision.rules).compactText
+        let rules = RuleResult.compactText(decision.rules)
         let rows = try await db.rows(
             Prepared<InsertCheckInSQL>(
                 submission.player.rawValue, RFC3339.format(submission.receivedAt), submission.source.rawValue,

@@ -238,7 +238,7 @@ struct InsertColumns {
         stop.append(decision.stop?.id ?? Self.none)
         verdict.append(decision.verdict.rawValue)
         points.append(Int64(decision.points))
-        rules.append(RuleResult.json(decision.rules).compactText)
+        rules.append(RuleResult.compactText(decision.rules))
         pixelSHA.append(submission.photo?.pixelSHA256 ?? Self.none)
         let hash = submission.photo?.perceptualHash
         phash.append(hash.map { Int64(bitPattern: $0) } ?? 0)

@@ -90,7 +90,7 @@ extension SpatiaLiteStore {
                 }
                 let facts = try CheckInFacts.gather(for: submission, from: history)
                 let decision = decide(submission, facts)
-                let rules = RuleResult.json(decision.rules).compactText
+                let rules = RuleResult.compactText(decision.rules)
                 let id = try Self.insert(
                     db, submission, decision: decision, photoFile: request.photoFile, rules: rules)
                 if request.idempotency != nil { rulesText[outcomes.count] = rules }
@@ -251,7 +251,7 @@ extension SpatiaLiteStore {
             .text(fixTime.map(RFC3339.format)), .real(fixTime?.timeIntervalSince1970),
             .text(decision.hunt?.id), .text(decision.stop?.id), .text(decision.verdict.rawValue),
             .integer(Int64(decision.points)),
-            .text(rules ?? RuleResult.json(decision.rules).compactText), .integer(overturns),
+            .text(rules ?? RuleResult.compactText(decision.rules)), .integer(overturns),
             .integer(decision.answerRight.map { $0 ? 1 : 0 }),
         ]
         try RawStatement(

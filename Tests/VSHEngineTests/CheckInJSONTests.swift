@@ -32,6 +32,37 @@ import VSHEngine
             ])
     }
 
+    /// The rules' text a store keeps, written straight to bytes, is the rules' tree written: for
+    /// no rules, the rules above, and 2,000 random lists of rules named and detailed with
+    /// characters that must be escaped and characters that must not.
+    @Test func theRulesWrittenStraightAreTheTreeWritten() throws {
+        #expect(RuleResult.compactText([]) == "[]")
+        #expect(RuleResult.compactText(Self.rules) == RuleResult.json(Self.rules).compactText)
+        let pieces = [
+            "", "a", "±8 m", "\"", "\\", "\n", "\t", "\u{01}", "\u{7F}", "\u{85}", "\u{9F}", "\u{A0}",
+            "\u{061C}", "\u{200E}", "\u{2028}", "\u{2029}", "\u{202E}", "\u{2066}", "\u{2069}", "é", "“Zoë”",
+            "🦊", "km/h", "{\"rule\":", "]",
+        ]
+        let outcomes: [RuleResult.Outcome] = [.passed, .failed, .skipped, .needsReview]
+        var random = SystemRandomNumberGenerator()
+        func text() -> String {
+            (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+        }
+        var escaped = 0
+        for _ in 0..<2_000 {
+            let rules = (0..<Int.random(in: 0...16, using: &random)).map { _ in
+                RuleResult(
+                    Rule(rawValue: text()), outcomes.randomElement(using: &random)!, text())
+            }
+            let written = RuleResult.compactText(rules)
+            #expect(written == RuleResult.json(rules).compactText)
+            #expect(try JSONValue.parse(written) == RuleResult.json(rules))
+            if written.contains("\\u") { escaped += 1 }
+        }
+        #expect(escaped > 100)
+    }
+
     @Test(arguments: [nil, true, false]) func theAnswerWithTheStoresRulesIsTheWholeAnswer(_ right: Bool?)
         throws
     {

@@ -99,4 +99,23 @@ extension RuleResult {
                 ])
             })
     }
+
+    /// `json(rules).compactText`, written straight to bytes: the text every check-in's row keeps,
+    /// made in the writer's serial stage, where building the tree of 14 objects and walking it
+    /// was 2.5 % of the server's CPU under device-fix check-ins.
+    public static func compactText(_ rules: [RuleResult]) -> String {
+        var out = JSONBytes()
+        out.append("[")
+        for (i, result) in rules.enumerated() {
+            out.append(i == 0 ? "{\"rule\":" : ",{\"rule\":")
+            JSONValue.writeString(result.rule.rawValue, to: &out)
+            out.append(",\"result\":")
+            JSONValue.writeString(result.outcome.rawValue, to: &out)
+            out.append(",\"detail\":")
+            JSONValue.writeString(result.detail, to: &out)
+            out.append("}")
+        }
+        out.append("]")
+        return out.text()
+    }
 }

@@ -20,7 +20,7 @@ public struct RecordedCheckIn: Sendable {
     public var photoFile: String?
     /// Hunt bonuses and badges this check-in earned (stop points are in `decision.points`).
     public var awards: [ScoreEvent]
-    /// The decision's rules as compact JSON (`RuleResult.json(decision.rules).compactText`), when
+    /// The decision's rules as compact JSON (`RuleResult.compactText(decision.rules)`), when
     /// the store made that text for the check-in's row: an answer writes it as it is.
     public var rulesText: String?
 
