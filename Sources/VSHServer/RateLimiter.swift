@@ -74,6 +74,10 @@ public struct RateLimits: Sendable {
 /// then count one limit together). Check-in, avatar and photo-byte limits stay in each process.
 actor RateLimiter {
     private var buckets: [String: (tokens: Double, at: ContinuousClock.Instant)] = [:]
+    /// When each table is next swept of what it no longer needs (see `Sweeps`).
+    private var sweeps = (buckets: Sweeps(), known: Sweeps(), failures: Sweeps())
+    /// The sweeps made so far, of the three tables together (for tests).
+    private(set) var sweepsMade = 0
     private let clock = ContinuousClock()
     /// The database's shared buckets, if any.
     private let shared: (any SharedRateBuckets)?
@@ -152,9 +156,11 @@ actor RateLimiter {
     func remember(_ key: String) async {
         if let shared { try? await shared.rememberShared(key) }
         known[key] = clock.now
-        if known.count > 100_000 {
+        if sweeps.known.due(known.count) {
             let now = clock.now
             known = known.filter { now - $0.value < .seconds(30 * 24 * 3600) }
+            sweeps.known.swept(leaving: known.count)
+            sweepsMade += 1
         }
     }
 
@@ -181,8 +187,10 @@ actor RateLimiter {
         let over = count - limits.failuresBeforeBackOff
         let wait = over < 0 ? 0 : min(limits.maxBackOffSeconds, limits.firstBackOffSeconds << min(over, 20))
         failures[key] = (count, now + .seconds(wait))
-        if failures.count > 100_000 {
+        if sweeps.failures.due(failures.count) {
             failures = failures.filter { now - $0.value.until < .seconds(3600) }
+            sweeps.failures.swept(leaving: failures.count)
+            sweepsMade += 1
         }
     }
 
@@ -213,11 +221,30 @@ actor RateLimiter {
         }
         if spend { bucket.tokens -= cost }
         buckets[key] = bucket
-        if buckets.count > 100_000 { forgetIdle(now) }
+        if sweeps.buckets.due(buckets.count) { forgetIdle(now) }
     }
 
     /// Drops the buckets that have refilled (they hold nothing a fresh bucket would not).
     private func forgetIdle(_ now: ContinuousClock.Instant) {
         buckets = buckets.filter { now - $0.value.at < .seconds(600) }
+        sweeps.buckets.swept(leaving: buckets.count)
+        sweepsMade += 1
+    }
+
+    /// When a table of keys is next swept: past 100,000 keys, then past twice what the last sweep
+    /// left. A sweep reads every key, so a table that still held over 100,000 live keys after one
+    /// was swept again on every request: at an event's start, 100,000 players checking in within
+    /// ten minutes made each later check-in read them all, one request at a time (the server fell
+    /// from 6,650 check-ins a second to about 100). Now the sweeps cost each request a constant on
+    /// average, and a table holds at most twice what its last sweep left (or 100,000 keys).
+    struct Sweeps {
+        static let least = 100_000
+        private var next = Self.least
+
+        /// Whether a table of `count` keys is to be swept now.
+        func due(_ count: Int) -> Bool { count > next }
+
+        /// Records a sweep that left `count` keys.
+        mutating func swept(leaving count: Int) { next = max(Self.least, 2 * count) }
     }
 }
