@@ -22,6 +22,17 @@ import VSHTestSupport
         }
     }
 
+    /// A new server's league (a pooled store) with the table `write` fills, its path and its
+    /// checkpointer.
+    static func scratchLeague() async throws -> (String, SpatiaLiteStore, WALCheckpointer) {
+        let folder = try TestSupport.temporaryDirectory("vsh-wal")
+        let path = folder.appendingPathComponent("vsh.sqlite").path
+        let store = try SpatiaLiteStore(path: path)
+        let checkpointer = try #require(store.database.checkpointer)
+        try await store.database.write { try $0.execute(sql: "CREATE TABLE wal_scratch(b BLOB)") }
+        return (path, store, checkpointer)
+    }
+
     static func walBytes(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
     }
@@ -53,11 +64,7 @@ import VSHTestSupport
     }
 
     @Test func theWriterNoLongerCheckpointsByItself() async throws {
-        let folder = try TestSupport.temporaryDirectory("vsh-wal")
-        let path = folder.appendingPathComponent("vsh.sqlite").path
-        let store = try SpatiaLiteStore(path: path)
-        let checkpointer = try #require(store.database.checkpointer)
-        try await store.database.write { try $0.execute(sql: "CREATE TABLE wal_scratch(b BLOB)") }
+        let (path, store, checkpointer) = try await Self.scratchLeague()
         // With its thread stopped, nothing checkpoints: the WAL passes SQLite's automatic limit
         // (1,000 pages of 4 KiB), which the writer would have checkpointed at.
         checkpointer.stop()
@@ -71,11 +78,7 @@ import VSHTestSupport
     /// checkpoint then would copy pages that the next commits change again. Below `pages` the
     /// league file is left alone; past it, the thread copies the WAL into it.
     @Test func theThreadWaitsForThePagesBeforeItCopiesAny() async throws {
-        let folder = try TestSupport.temporaryDirectory("vsh-wal")
-        let path = folder.appendingPathComponent("vsh.sqlite").path
-        let store = try SpatiaLiteStore(path: path)
-        let checkpointer = try #require(store.database.checkpointer)
-        try await store.database.write { try $0.execute(sql: "CREATE TABLE wal_scratch(b BLOB)") }
+        let (path, store, checkpointer) = try await Self.scratchLeague()
         let size = { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
         let (before, fileBefore) = (checkpointer.count, size())
         // Over 2,000 pages of WAL (200 transactions of ten 4,000-byte rows, after the league's
