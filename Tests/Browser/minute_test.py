@@ -17,11 +17,10 @@ check-ins; the leaderboard with pictures; the small visual bugs of issue 34.
 import os
 import re
 import subprocess
-import tempfile
 import urllib.parse
 import urllib.request
 
-from phone import Phone, check, console_errors, device_checkin, finish, http, stripped
+from phone import Phone, check, console_errors, device_checkin, finish, http, scratch_folder, stripped
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
@@ -34,7 +33,7 @@ CLOCK = (36.05039, -115.07989)
 WELCOME = (36.081608, -115.172734)
 FREMONT = (36.17058, -115.144265)
 
-work = tempfile.mkdtemp(prefix="vsh-minute-")
+work = scratch_folder("vsh-minute-")
 photo_a = stripped(os.path.join(PHOTOS, "sign-inside.jpg"), os.path.join(work, "a.jpg"))
 photo_b = stripped(os.path.join(PHOTOS, "sphere-camera-clock.jpg"), os.path.join(work, "b.jpg"))
 photo_c = stripped(os.path.join(PHOTOS, "far-away.jpg"), os.path.join(work, "c.jpg"))

@@ -119,12 +119,22 @@ class Phone:
 
 # ---------------------------------------------------------------- fixtures and the API
 
+import atexit
 import json
 import os
+import shutil
+import tempfile
 import time
 import urllib.error
 import urllib.request
 import uuid
+
+
+def scratch_folder(prefix):
+    """A new folder for a test's files, removed when the test's process ends, pass or fail."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def stripped(source, target):

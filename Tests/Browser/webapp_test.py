@@ -14,12 +14,11 @@ axe-core (the copy in the axe-selenium-python wheel) and any step that does not 
 import json
 import os
 import subprocess
-import tempfile
 import time
 import urllib.parse
 import urllib.request
 
-from phone import check, console_errors, device_checkin, finish, http, start, stripped, waiter
+from phone import check, console_errors, device_checkin, finish, http, scratch_folder, start, stripped, waiter
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -39,7 +38,7 @@ def step(text):
 
 # ---------------------------------------------------------------- fixtures
 
-work = tempfile.mkdtemp(prefix="vsh-browser-")
+work = scratch_folder("vsh-browser-")
 PHOTOS = os.environ["VSH_PHOTOS"]
 photo_a = stripped(os.path.join(PHOTOS, "sign-inside.jpg"), os.path.join(work, "a.jpg"))
 photo_b = stripped(os.path.join(PHOTOS, "sphere-camera-clock.jpg"), os.path.join(work, "b.jpg"))

@@ -41,12 +41,14 @@ extension TestSupport {
         }
     }
 
-    /// A folder holding the shipped hunts with their pace rules lifted, made once per test process.
+    /// A folder holding the shipped hunts with their pace rules lifted, made once per test process
+    /// and removed when it exits.
     public static let freePacedHunts: URL = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "vsh-free-paced-hunts-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.removeItem(at: folder)
         try! copyShippedHunts(to: folder)
+        atexit { try? FileManager.default.removeItem(at: TestSupport.freePacedHunts) }
         return folder
     }()
 }
