@@ -35,8 +35,11 @@ def start(language=None, arguments=(), performance=False):
         options.add_experimental_option("prefs", {"intl.accept_languages": f"{language},{language.split('-')[0]}"})
     logs = {"browser": "ALL", "performance": "ALL"} if performance else {"browser": "ALL"}
     options.set_capability("goog:loggingPrefs", logs)
-    driver = webdriver.Chrome(options=options,
-                              service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
+    # Chromium's own folders (its profile, its single-instance socket) go in one of the test's,
+    # which is removed at exit: the socket's folder outlives a browser that chromedriver stops.
+    service = webdriver.ChromeService(executable_path="/usr/bin/chromedriver",
+                                      env={**os.environ, "TMPDIR": scratch_folder("vsh-chromium-")})
+    driver = webdriver.Chrome(options=options, service=service)
     driver.set_window_size(390, 844)
     return driver, waiter(driver, 60)
 
