@@ -4,9 +4,10 @@ public import VSHCore
 /// Looks up a file of fixes (`lat,lon` a line) against every stop: the work of
 /// `vsh locate --fixes`, streamed a block of whole lines at a time (256 KiB; 1 MiB among stops
 /// whose geometry outgrows the processor's caches, whose fixes are then looked up in grid-cell
-/// order). On a machine of more than one core, a long file's blocks go in pairs: the first read,
-/// parsed and looked up on a second thread while this one does the same with the second; both
-/// are answered here, in file order. Memory stays flat whatever the file's size.
+/// order). On a machine of more than one core, a long file is read and parsed on a second
+/// thread from before the league is open (`Fixes`); once the index is there, both threads look
+/// blocks up and this one answers them in file order. Memory stays flat whatever the file's
+/// size: the second thread reads at most 4 MiB ahead.
 ///
 /// Lookups use an in-memory `GeofenceIndex` compiled from the store; a fix within
 /// rounding distance of an edge is asked of the store (`ST_Covers`), so the answers
@@ -62,37 +63,22 @@ public struct BatchLocator: Sendable {
     ///   is out of range or is over 1 MiB long (exit 65), after the answers of every fix before it;
     ///   `FileAccessError` when the file cannot be opened (66).
     public func locate(path: String, emit: (Int, String, String) -> Void) async throws {
-        let reader = try LineReader(path: path)
+        let fixes = try Fixes(path: path, twoThreadsFrom: twoThreadsFrom, blockBytes: blockBytes)
+        try await locate(fixes, emit: emit)
+    }
+
+    /// The same, for a file opened (and perhaps being read) before the index was ready.
+    public func locate(_ fixes: Fixes, emit: (Int, String, String) -> Void) async throws {
         let inCellOrder = index.geometryBytes > cellOrderAbove
-        let size = blockBytes ?? (inCellOrder ? 1 << 20 : 1 << 18)
-        let (index, batchSize) = (index, batchSize)
-        let scan: @Sendable ([UInt8]) -> Scan = {
-            Self.scan($0, from: 0, index: index, inCellOrder: inCellOrder, batchSize: batchSize)
-        }
-        let second = twoThreadsFrom.map { reader.size >= $0 } == true ? ScanThread(scan) : nil
-        defer { second?.close() }
-        func nextBlock() -> [UInt8]? { reader.nextBlock(atLeast: size, longestLine: Self.longestLine) }
+        fixes.start(index: index, inCellOrder: inCellOrder, batchSize: batchSize)
+        defer { fixes.close() }
         var place = Place()
-        var block = nextBlock()
-        // On two threads, the next block is handed over before this one answers the two it has.
-        if let block, let second { second.submit(block) }
-        while let current = block {
-            guard let second else {
-                try await answer(current, scan(current), &place, inCellOrder: inCellOrder, path: path, emit)
-                block = nextBlock()
-                continue
-            }
-            let next = nextBlock()
-            let nextScan = next.map(scan)
-            let currentScan = second.take()
-            block = nextBlock()
-            if let block { second.submit(block) }
-            try await answer(current, currentScan, &place, inCellOrder: inCellOrder, path: path, emit)
-            if let next, let nextScan {
-                try await answer(next, nextScan, &place, inCellOrder: inCellOrder, path: path, emit)
-            }
+        while let (block, scanned) = fixes.next() {
+            try await answer(block, scanned, &place, inCellOrder: inCellOrder, path: fixes.path, emit)
         }
-        if reader.stoppedAtALongLine { throw FixFileError.lineTooLong(file: path, line: place.line + 1) }
+        if fixes.reader.stoppedAtALongLine {
+            throw FixFileError.lineTooLong(file: fixes.path, line: place.line + 1)
+        }
     }
 
     /// The longest line a file of fixes may have: 1 MiB (a fix is a few dozen bytes; the reader
@@ -103,6 +89,18 @@ public struct BatchLocator: Sendable {
     struct Place {
         var line = 0
         var sawData = false
+    }
+
+    /// A block of whole lines read from a place in it: its fixes in batches, not yet looked up.
+    struct Parsed: Sendable {
+        /// The batches, their fixes numbered from 1 at the first line read.
+        var batches: [Batch] = []
+        /// The lines read: all from the place, or those before `stop`.
+        var lines = 0
+        /// Whether one of them was a fix.
+        var sawFix = false
+        /// Where the first line that is neither a fix in range, blank nor a comment starts.
+        var stop: Int?
     }
 
     /// A block of whole lines scanned from a place in it: its fixes looked up, a batch at a time.
@@ -117,48 +115,94 @@ public struct BatchLocator: Sendable {
         var stop: Int?
     }
 
-    /// Reads the lines of `block` from `start`, looking its fixes up, up to its end or the first
-    /// line that is not a fix in range, blank or a comment (which the caller decides).
+    /// Reads the lines of `block` from `start` and looks their fixes up (`parse`, then `lookUp`).
     static func scan(
         _ block: [UInt8], from start: Int, index: GeofenceIndex, inCellOrder: Bool, batchSize: Int
     )
         -> Scan
     {
-        var scanned = Scan()
-        var batch = Batch()
-        func lookUpBatch() {
-            guard batch.count > 0 else { return }
-            let answers = lookUp(&batch, in: index, inCellOrder: inCellOrder)
-            scanned.parts.append((batch, answers))
-            batch = Batch()
+        lookUp(
+            parse(block, from: start, batchSize: batchSize), in: index, inCellOrder: inCellOrder,
+            batchSize: batchSize)
+    }
+
+    /// Looks up the fixes of a block read, in batches of at most `batchSize`.
+    static func lookUp(_ parsed: Parsed, in index: GeofenceIndex, inCellOrder: Bool, batchSize: Int) -> Scan {
+        var scanned = Scan(lines: parsed.lines, sawFix: parsed.sawFix, stop: parsed.stop)
+        for read in parsed.batches {
+            for batch in read.split(batchSize) {
+                scanned.parts.append((batch, lookUp(batch, in: index, inCellOrder: inCellOrder)))
+            }
         }
+        return scanned
+    }
+
+    /// The same, with what a `Fixes` was given.
+    static func lookUp(_ parsed: Parsed, _ lookup: Fixes.Lookup) -> Scan {
+        lookUp(parsed, in: lookup.index, inCellOrder: lookup.inCellOrder, batchSize: lookup.batchSize)
+    }
+
+    /// Reads the lines of `block` from `start`, up to its end or the first line that is not a fix
+    /// in range, blank or a comment (which the caller decides). Needs no index: a file's first
+    /// blocks are read while the league opens.
+    static func parse(_ block: [UInt8], from start: Int, batchSize: Int) -> Parsed {
+        var parsed = Parsed()
+        var batch = Batch()
         // Through a pointer: a slice of the array a line retained and released the block's
         // storage (a tenth of a million fixes' time, with the generic search for the newline).
         block.withUnsafeBufferPointer { bytes in
+            func add(_ lat: Double, _ lon: Double) {
+                parsed.sawFix = true
+                parsed.lines += 1
+                batch.add(lat, lon, line: parsed.lines)
+                if batch.count == batchSize {
+                    parsed.batches.append(batch)
+                    batch = Batch()
+                }
+            }
             var at = start
             while at < bytes.count {
+                // A plain `lat,lon` line in one pass; any other the general way.
+                if let (lat, lon, next) = Self.plainFix(bytes, at: at), abs(lat) <= 90, abs(lon) <= 180 {
+                    add(lat, lon)
+                    at = next
+                    continue
+                }
                 let (line, next) = Self.line(in: bytes, at: at)
                 if line.count > Self.longestLine {
-                    scanned.stop = at
+                    parsed.stop = at
                     break
                 } else if let (lat, lon) = Self.parse(line), abs(lat) <= 90, abs(lon) <= 180 {
-                    scanned.sawFix = true
-                    scanned.lines += 1
-                    batch.add(
-                        lat, lon, line: scanned.lines,
-                        cell: inCellOrder ? index.cell(latitude: lat, longitude: lon) : 0)
-                    if batch.count == batchSize { lookUpBatch() }
+                    add(lat, lon)
                 } else if Self.skipped(line) {
-                    scanned.lines += 1
+                    parsed.lines += 1
                 } else {
-                    scanned.stop = at
+                    parsed.stop = at
                     break
                 }
                 at = next
             }
         }
-        lookUpBatch()
-        return scanned
+        if batch.count > 0 { parsed.batches.append(batch) }
+        return parsed
+    }
+
+    /// A line of just `lat,lon` (each a sign, at most 15 digits and a point) at `at`, read in one
+    /// pass, and where the next line starts; nil for any other line, which `line` and `parse`
+    /// read. Its numbers are `DecimalNumber.plain`'s, as `parse`'s are: the same doubles.
+    @inline(__always)
+    static func plainFix(_ bytes: UnsafeBufferPointer<UInt8>, at: Int) -> (Double, Double, next: Int)? {
+        guard let base = bytes.baseAddress else { return nil }
+        let end = bytes.count
+        var i = at
+        guard let lat = DecimalNumber.plain(base, &i, end), i < end, base[i] == 0x2C else { return nil }
+        i += 1
+        guard let lon = DecimalNumber.plain(base, &i, end) else { return nil }
+        if i == end { return (lat, lon, end + 1) }
+        if base[i] == 0x0A { return (lat, lon, i + 1) }
+        guard base[i] == 0x0D else { return nil }
+        if i + 1 == end { return (lat, lon, end + 1) }
+        return base[i + 1] == 0x0A ? (lat, lon, i + 2) : nil
     }
 
     /// The line of `block` that starts at `at`, without its ending, and where the next starts.
@@ -228,12 +272,20 @@ public struct BatchLocator: Sendable {
         var lats: [Double] = []
         var lons: [Double] = []
         var lines: [Int] = []
-        /// The cell in the high bits, the fix's place in the batch in the low 16: sorted, the lookup order.
-        var keys: [UInt64] = []
         var count: Int { lats.count }
 
-        mutating func add(_ lat: Double, _ lon: Double, line: Int, cell: Int) {
-            keys.append(UInt64(bitPattern: Int64(cell + 1)) << 16 | UInt64(lats.count))
+        /// This batch in batches of at most `size` fixes (itself if it has no more).
+        func split(_ size: Int) -> [Batch] {
+            guard count > size else { return [self] }
+            return stride(from: 0, to: count, by: size).map { start in
+                let end = min(start + size, count)
+                return Batch(
+                    lats: Array(lats[start..<end]), lons: Array(lons[start..<end]),
+                    lines: Array(lines[start..<end]))
+            }
+        }
+
+        mutating func add(_ lat: Double, _ lon: Double, line: Int) {
             lats.append(lat)
             lons.append(lon)
             lines.append(line)
@@ -248,7 +300,7 @@ public struct BatchLocator: Sendable {
     }
 
     /// Looks a batch's fixes up, in cell order or in file order.
-    static func lookUp(_ batch: inout Batch, in index: GeofenceIndex, inCellOrder: Bool) -> Answers {
+    static func lookUp(_ batch: Batch, in index: GeofenceIndex, inCellOrder: Bool) -> Answers {
         let n = batch.count
         var answers = Answers(first: [Int32](repeating: -1, count: n))
         var found: [Int] = []
@@ -263,8 +315,14 @@ public struct BatchLocator: Sendable {
             }
         }
         if inCellOrder {
-            radixSort(&batch.keys)
-            for key in batch.keys { look(Int(key & 0xFFFF)) }
+            // The cell in the high bits, the fix's place in the batch in the low 16: sorted, the
+            // lookup order.
+            var keys = (0..<n).map { i in
+                let cell = index.cell(latitude: batch.lats[i], longitude: batch.lons[i])
+                return UInt64(bitPattern: Int64(cell + 1)) << 16 | UInt64(i)
+            }
+            radixSort(&keys)
+            for key in keys { look(Int(key & 0xFFFF)) }
         } else {
             for i in 0..<n { look(i) }
         }
@@ -296,39 +354,118 @@ public struct BatchLocator: Sendable {
         }
     }
 
-    /// The second thread of a locate on two: a block goes in, is scanned there, and comes out.
-    final class ScanThread: @unchecked Sendable {
+    /// A file of fixes being read. It is opened before the league, so that on a machine of more
+    /// than one core its first blocks are read and parsed on a second thread while the league
+    /// opens and its stops are gathered. Once `start` gives it the index, both threads take the
+    /// oldest block that waits (parsing it if it is not yet, looking it up), read the next when
+    /// none waits, and `next` hands the blocks out in file order. At most `bytesAhead` (4 MiB)
+    /// are read ahead of the answers, so memory stays flat. A file smaller than `twoThreadsFrom`
+    /// is read, parsed and looked up by `next`, a block at a time. Used by one `locate`; `close`
+    /// stops the second thread (`locate` closes it).
+    public final class Fixes: @unchecked Sendable {
+        /// The file, as named (in errors).
+        public let path: String
+        let reader: LineReader
+        let blockBytes: Int?
+        let threaded: Bool
+        /// The bytes read ahead of the answers: another block is read while fewer than two, or
+        /// fewer than this many bytes, wait.
+        let bytesAhead: Int
         let condition = NSCondition()
-        var block: [UInt8]?
-        var scanned: Scan?
+        // The rest under `condition`.
+        var slots: [Slot] = []
+        /// The bytes of the blocks in `slots`.
+        var bytesInSlots = 0
+        /// The most bytes in `slots` at any time (tests read it).
+        var mostBytesInSlots = 0
+        var lookup: Lookup?
+        /// Whether a thread is reading (one at a time).
+        var reading = false
+        var readerDone = false
         var closed = false
-        var finished = false
+        var finished = true
 
-        init(_ scan: @escaping @Sendable ([UInt8]) -> Scan) {
-            let thread = Thread { [self] in run(scan) }
-            thread.stackSize = 1 << 20
-            thread.start()
+        /// A block read; parsed, then looked up, by the thread that `claimed` it.
+        final class Slot {
+            let block: [UInt8]
+            var parsed: Parsed?
+            var claimed = false
+            var scan: Scan?
+            init(block: [UInt8]) { self.block = block }
         }
 
-        /// Hands a block to the thread (the one before taken).
-        func submit(_ block: [UInt8]) {
+        /// What a lookup needs, known once the league is open.
+        struct Lookup {
+            let index: GeofenceIndex
+            let inCellOrder: Bool
+            let batchSize: Int
+        }
+
+        /// Opens `path` and, if it has `twoThreadsFrom` bytes or more, starts reading it on a
+        /// second thread.
+        /// - Parameters:
+        ///   - twoThreadsFrom: the size from which a file is read and looked up on two threads;
+        ///     nil: never.
+        ///   - blockBytes: the bytes read at a time (tests make it small); nil: 256 KiB, or 1 MiB
+        ///     in cell order once the index is known.
+        ///   - bytesAhead: how far blocks are read ahead of the answers: 4 MiB.
+        /// - Throws: `FileAccessError` when the file cannot be opened (66).
+        public init(
+            path: String, twoThreadsFrom: Int? = BatchLocator.twoThreadsByDefault, blockBytes: Int? = nil,
+            bytesAhead: Int = 4 << 20
+        ) throws {
+            self.path = path
+            self.bytesAhead = bytesAhead
+            let reader = try LineReader(path: path)
+            self.reader = reader
+            self.blockBytes = blockBytes.map { max(1, $0) }
+            threaded = twoThreadsFrom.map { reader.size >= $0 } == true
+            if threaded {
+                finished = false
+                let thread = Thread { [self] in run() }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+        }
+
+        /// Waits until the second thread has read and parsed as far ahead as it may before the
+        /// index is given, or to the file's end (tests).
+        func waitForReadAhead() {
+            guard threaded else { return }
             condition.lock()
-            self.block = block
+            while (!readerDone && mayRead) || reading || slots.contains(where: { $0.parsed == nil }) {
+                condition.wait()
+            }
+            condition.unlock()
+        }
+
+        /// Gives the index: from now on the blocks read are looked up.
+        func start(index: GeofenceIndex, inCellOrder: Bool, batchSize: Int) {
+            condition.lock()
+            lookup = Lookup(index: index, inCellOrder: inCellOrder, batchSize: batchSize)
             condition.broadcast()
             condition.unlock()
         }
 
-        /// The scan of the block submitted, once it is done.
-        func take() -> Scan {
+        /// The next block in file order and its scan, or nil after the last.
+        func next() -> ([UInt8], Scan)? {
             condition.lock()
             defer { condition.unlock() }
-            while scanned == nil { condition.wait() }
-            defer { scanned = nil }
-            return scanned!
+            while true {
+                if let first = slots.first, let scanned = first.scan {
+                    slots.removeFirst()
+                    bytesInSlots -= first.block.count
+                    condition.broadcast()
+                    return (first.block, scanned)
+                }
+                if work() { continue }
+                if slots.isEmpty && readerDone { return nil }
+                condition.wait()
+            }
         }
 
-        /// Stops the thread once a block in it is scanned, and waits for it.
-        func close() {
+        /// Stops the second thread once the block in its hands is done, and waits for it.
+        public func close() {
             condition.lock()
             closed = true
             condition.broadcast()
@@ -336,24 +473,64 @@ public struct BatchLocator: Sendable {
             condition.unlock()
         }
 
-        private func run(_ scan: ([UInt8]) -> Scan) {
-            while true {
-                condition.lock()
-                while block == nil && !closed { condition.wait() }
-                guard let next = block else {
-                    finished = true
-                    condition.broadcast()
-                    condition.unlock()
-                    return
-                }
-                block = nil
-                condition.unlock()
-                let result = scan(next)
-                condition.lock()
-                scanned = result
-                condition.broadcast()
-                condition.unlock()
+        /// Whether another block may be read (under `condition`).
+        private var mayRead: Bool { slots.count < 2 || bytesInSlots < bytesAhead }
+
+        /// One step (under `condition`, which it leaves while it works): the next block read, while
+        /// `mayRead`, if every block read is parsed or being parsed (reading is the one step two
+        /// threads cannot share, so it goes first); else the oldest block that waits, parsed and,
+        /// once the index is there, looked up. False when there was nothing to do.
+        private func work() -> Bool {
+            if !slots.contains(where: { !$0.claimed && $0.parsed == nil }), readNext() { return true }
+            let waiting = slots.first { slot in
+                !slot.claimed && slot.scan == nil && (lookup != nil || slot.parsed == nil)
             }
+            if let slot = waiting {
+                slot.claimed = true
+                let lookup = lookup
+                condition.unlock()
+                let parsed = slot.parsed ?? BatchLocator.parse(slot.block, from: 0, batchSize: 1 << 16)
+                let scanned = lookup.map { BatchLocator.lookUp(parsed, $0) }
+                condition.lock()
+                slot.parsed = parsed
+                slot.scan = scanned
+                slot.claimed = false
+                condition.broadcast()
+                return true
+            }
+            return readNext()
+        }
+
+        /// Reads the next block if no other thread is and `mayRead` (under `condition`, which it
+        /// leaves while it reads); false if it did not.
+        private func readNext() -> Bool {
+            guard !reading, !readerDone, mayRead else { return false }
+            reading = true
+            let size = blockBytes ?? (lookup?.inCellOrder == true ? 1 << 20 : 1 << 18)
+            condition.unlock()
+            let block = reader.nextBlock(atLeast: size, longestLine: BatchLocator.longestLine)
+            condition.lock()
+            reading = false
+            if let block {
+                slots.append(Slot(block: block))
+                bytesInSlots += block.count
+                mostBytesInSlots = max(mostBytesInSlots, bytesInSlots)
+            } else {
+                readerDone = true
+            }
+            condition.broadcast()
+            return true
+        }
+
+        /// The second thread: works while there is work, else waits, until closed.
+        private func run() {
+            condition.lock()
+            while !closed {
+                if !work() { condition.wait() }
+            }
+            finished = true
+            condition.broadcast()
+            condition.unlock()
         }
     }
 

@@ -114,6 +114,56 @@ import VSHTestSupport
         }
     }
 
+    /// `vsh locate --fixes` opens its file before the league: on two threads, blocks are read and
+    /// parsed before the index is there, at most `bytesAhead` of them (a block's worth more), and
+    /// then answered as the file's lines decide: a header after a comment, fixes on edges, a bad
+    /// line late in the file; and every answer of a file without one.
+    @Test func aFileReadBeforeTheIndexAnswersAsItsLinesDecide() async throws {
+        let (folder, store, stops) = try await Self.world("vsh-locator-ahead", count: 150, seed: 31)
+        defer { TestSupport.remove(folder) }
+        let index = try await store.compiledIndex()
+        var random = SplitMix64(seed: 37)
+        var fixes = randomFixLines(6_000, &random)
+        for stop in stops.prefix(60) {
+            let ring = stop.geofence.polygons[0].shell.positions
+            fixes.append("\(ring[0].latitude),\(ring[0].longitude)")
+        }
+        fixes.shuffle(using: &random)
+        for (name, lines) in [
+            ("bad late", ["# a walk", "lat,lon"] + fixes + ["36.1,x"] + fixes.prefix(100)),
+            ("clean", ["lat,lon"] + fixes),
+        ] {
+            let file = folder.appendingPathComponent("\(name).csv")
+            let text = lines.joined(separator: "\n") + "\n"
+            try Data(text.utf8).write(to: file)
+            let truth = try await Self.expected(text, store: store, file: file.path)
+            #expect(truth.answers.count > 100, "\(name)")
+            #expect((truth.error == "none") == (name == "clean"), "\(name)")
+            for (cellOrderAbove, batchSize) in [(Int.max, 1 << 16), (0, 97)] {
+                let (blockBytes, bytesAhead) = (4_096, 32_768)
+                let fixes = try BatchLocator.Fixes(
+                    path: file.path, twoThreadsFrom: 0, blockBytes: blockBytes, bytesAhead: bytesAhead)
+                #expect(text.utf8.count > 3 * bytesAhead)
+                fixes.waitForReadAhead()
+                let ahead = fixes.condition.withLock { fixes.mostBytesInSlots }
+                #expect(
+                    ahead >= bytesAhead && ahead < bytesAhead + blockBytes + 100, "\(name): \(ahead) bytes")
+                var out: [String] = []
+                var failure = "none"
+                do {
+                    try await BatchLocator(
+                        index: index, store: store, cellOrderAbove: cellOrderAbove, batchSize: batchSize
+                    )
+                    .locate(fixes) { out.append("\($0) \($1) \($2)") }
+                } catch { failure = "\(error)" }
+                #expect(out == truth.answers, "\(name), cell order above \(cellOrderAbove)")
+                #expect(failure == truth.error, "\(name), cell order above \(cellOrderAbove)")
+                let most = fixes.condition.withLock { fixes.mostBytesInSlots }
+                #expect(most < bytesAhead + blockBytes + 100, "\(name): \(most) bytes read ahead")
+            }
+        }
+    }
+
     /// What a file of fixes should give, line by line, decided here: each line split on LF (a CR
     /// before it dropped), blank lines and `#` comments skipped, one header before the first fix,
     /// and every fix asked of SpatiaLite itself; the first other line is the error, after the
@@ -275,6 +325,68 @@ import VSHTestSupport
         #expect(blocks == [Array("36.1,-115.1\n36.2,-115.2\n".utf8)])
         #expect(reader.stoppedAtALongLine)
         #expect(reader.bytesRead < (1 << 20) + (1 << 19), "\(reader.bytesRead) bytes read")
+    }
+
+    /// The one-pass reader of plain `lat,lon` lines gives what the general reader and Swift's own
+    /// `Double(String)` give, bit for bit, on 20,000 random lines: signs, up to 18 digits (past
+    /// the 15 it takes), points with digits on one side only, CRLF, a line without its end, a
+    /// third field, spaces, out of range; and declines every line it does not take.
+    @Test func theOnePassReaderReadsAsTheGeneralOne() {
+        var random = SplitMix64(seed: 41)
+        func pick<T>(_ options: [T]) -> T { options[Int(random.next() % UInt64(options.count))] }
+        func digits(_ count: Int) -> String {
+            String((0..<count).map { _ in Character(String(random.next() % 10)) })
+        }
+        func number() -> String {
+            let whole = digits(pick([0, 1, 2, 3, 3, 3, 9]))
+            let point = pick(["", ".", ".", "."])
+            let fraction = point.isEmpty ? "" : digits(pick([0, 1, 4, 7, 7, 7, 12, 15]))
+            return pick(["", "", "-", "+"]) + whole + point + fraction
+        }
+        var plain = 0
+        for n in 0..<20_000 {
+            let text =
+                pick(["", "", "", " "]) + number() + "," + number() + pick(["", "", "", "", ",x", " ", ",1"])
+                + pick(["\n", "\n", "\r\n", "", "\r"])
+            let bytes = Array(text.utf8)
+            // The truth: the line without its end (by bytes: "\r\n" is one Character), split on
+            // commas, each number trimmed.
+            var line = bytes[...]
+            let ended = line.last == 0x0A
+            if ended { line.removeLast() }
+            if line.last == 0x0D { line.removeLast() }
+            let fields = String(decoding: line, as: UTF8.self).split(
+                separator: ",", omittingEmptySubsequences: false
+            )
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            let truth =
+                fields.count >= 2 ? Double(fields[0]).flatMap { a in Double(fields[1]).map { (a, $0) } } : nil
+            let inRange = truth.map { abs($0.0) <= 90 && abs($0.1) <= 180 } ?? false
+            let onePass = bytes.withUnsafeBufferPointer { BatchLocator.plainFix($0, at: 0) }
+            if let onePass {
+                plain += 1
+                #expect(
+                    onePass.next == bytes.count + (ended ? 0 : 1),
+                    "\(n): \(text.debugDescription)")
+                #expect(
+                    onePass.0.bitPattern == truth?.0.bitPattern
+                        && onePass.1.bitPattern == truth?.1.bitPattern,
+                    "\(n): \(text.debugDescription)")
+            }
+            let general = bytes.withUnsafeBufferPointer { bytes in
+                BatchLocator.parse(BatchLocator.line(in: bytes, at: 0).0)
+            }
+            #expect(
+                general?.0.bitPattern == truth?.0.bitPattern && general?.1.bitPattern == truth?.1.bitPattern)
+            let parsed = BatchLocator.parse(bytes, from: 0, batchSize: 1 << 16)
+            if inRange, let truth {
+                #expect(parsed.stop == nil && parsed.batches.count == 1, "\(n): \(text.debugDescription)")
+                #expect(parsed.batches.first?.lats == [truth.0] && parsed.batches.first?.lons == [truth.1])
+            } else {
+                #expect(parsed.stop == 0 && parsed.batches.isEmpty, "\(n): \(text.debugDescription)")
+            }
+        }
+        #expect(plain > 4_000 && plain < 16_000, "\(plain) lines read in one pass")
     }
 
     /// The radix sort orders keys by their cell (the bits above the low 16), equal cells in the
