@@ -1,12 +1,12 @@
 import Foundation
 import VSHCore
 
-/// Reads a file a block of whole lines at a time, in 256 KiB reads, so memory stays flat
-/// whatever the file's size. Lines end in LF (or CRLF); the last line may lack one.
+/// Reads a file a block of whole lines at a time, so memory stays flat whatever the file's size.
+/// Lines end in LF (or CRLF); the last line may lack one.
 public final class LineReader {
     private let fd: Int32
+    /// The bytes read and not yet returned.
     private var buffer: [UInt8] = []
-    private var start = 0
     private var atEnd = false
 
     /// - Throws: `FileAccessError.cannotOpen` (exit 66) when it cannot be opened.
@@ -37,45 +37,57 @@ public final class LineReader {
     /// The next `count` bytes or more of whole lines (up to the end of the line the `count`th byte
     /// is in; at the end of the file, the rest of it), or nil at the end. A line longer than
     /// `longestLine` bytes stops the reading (`stoppedAtALongLine`): memory stays bounded whatever
-    /// the file holds.
+    /// the file holds. The block is the array the bytes were read into: only the start of the
+    /// next line, after it, is copied.
     public func nextBlock(atLeast count: Int, longestLine: Int) -> [UInt8]? {
+        let count = max(1, count)
         while !stoppedAtALongLine {
             if atEnd {
-                guard start < buffer.count else { return nil }
-                defer { start = buffer.count }
-                return Array(buffer[start...])
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer = [] }
+                return buffer
             }
-            if buffer.count - start >= count,
-                let newline = buffer[(start + count - 1)...].firstIndex(of: 0x0A)
-            {
-                defer { start = newline + 1 }
-                return Array(buffer[start...newline])
+            if buffer.count >= count, let newline = buffer[(count - 1)...].firstIndex(of: 0x0A) {
+                return take(newline + 1)
             }
             // The line being read has no end yet: past `longestLine` bytes, reading stops at it.
-            let lineStart = buffer[start...].lastIndex(of: 0x0A).map { $0 + 1 } ?? start
+            let lineStart = buffer.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
             if buffer.count - lineStart > longestLine {
                 stoppedAtALongLine = true
-                guard lineStart > start else { return nil }
-                defer { start = lineStart }
-                return Array(buffer[start..<lineStart])
+                guard lineStart > 0 else { return nil }
+                return take(lineStart)
             }
-            fill()
+            // A line longer than the slack grows the buffer by up to 256 KiB at a time.
+            fill(max(count + Self.slack - buffer.count, min(buffer.count, 1 << 18)))
         }
         return nil
     }
 
-    /// Reads 256 KiB more onto the end of the buffer (what was returned dropped first); an error
-    /// reads as the end, as the end of the file does.
-    private func fill() {
-        buffer.removeFirst(start)
-        start = 0
+    /// What is read beyond a block's `count` bytes, for the end of its last line: 4 KiB.
+    static let slack = 1 << 12
+
+    /// The buffer's first `n` bytes, as the block; the bytes after them stay.
+    private func take(_ n: Int) -> [UInt8] {
+        let rest = Array(buffer[n...])
+        buffer.removeLast(buffer.count - n)
+        let block = buffer
+        buffer = rest
+        return block
+    }
+
+    /// Reads `want` bytes more (at least 4 KiB) after the buffer's, into a new array that takes
+    /// them (no bytes written twice); an error reads as the end, as the end of the file does.
+    private func fill(_ want: Int) {
+        let want = max(want, Self.slack)
         let kept = buffer.count
         var got = 0
-        buffer.append(contentsOf: repeatElement(0, count: 1 << 18))
-        buffer.withUnsafeMutableBytes { bytes in
-            repeat { got = read(fd, bytes.baseAddress! + kept, 1 << 18) } while got < 0 && errno == EINTR
+        buffer = [UInt8](unsafeUninitializedCapacity: kept + want) { bytes, initialized in
+            if kept > 0 {
+                _ = buffer.withUnsafeBufferPointer { memcpy(bytes.baseAddress!, $0.baseAddress!, kept) }
+            }
+            repeat { got = read(fd, bytes.baseAddress! + kept, want) } while got < 0 && errno == EINTR
+            initialized = kept + max(got, 0)
         }
-        buffer.removeLast((1 << 18) - max(got, 0))
         bytesRead += max(got, 0)
         if got <= 0 { atEnd = true }
     }
