@@ -187,10 +187,11 @@ extension VSH.Hunts {
                         "\(id): published before vsh kept revisions; the next change makes revision 1")
                     return .success
                 }
+                let clock = HuntClock(hunts: try await db.hunt(id: id).map { [$0.hunt] } ?? [])
                 var table = TextTable(headers: ["REVISION", "PUBLISHED", "BY", "FROM"], rightAligned: [0])
                 for r in revisions {
                     table.append([
-                        "\(r.revision)", RFC3339.format(r.publishedAt), r.by ?? "-",
+                        "\(r.revision)", clock.second(r.publishedAt, hunt: id), r.by ?? "-",
                         r.source == .console ? "the console" : "files",
                     ])
                 }

@@ -27,9 +27,11 @@ extension VSH {
                     return .success
                 }
                 let hunts = profile.huntsCompleted == 1 ? "1 hunt" : "\(profile.huntsCompleted) hunts"
+                // Days and times on the clock of the hunt they belong to, else the league's.
+                let clock = HuntClock(hunts: try await db.hunts().map(\.hunt))
                 Output.line(
                     TerminalStyle.bold(profile.name)
-                        + " · \(profile.points) points · \(profile.stopsVisited) stops · \(hunts) completed · playing since \(Self.day(profile.createdAt))"
+                        + " · \(profile.points) points · \(profile.stopsVisited) stops · \(hunts) completed · playing since \(clock.day(profile.createdAt, hunt: nil))"
                 )
                 Output.line("")
                 Output.line(TerminalStyle.bold("Hunts"))
@@ -38,7 +40,9 @@ extension VSH {
                     var line =
                         "  " + DisplayWidth.pad(hunt.name, to: width) + "  "
                         + Self.bar(hunt.visited, of: hunt.total) + "  \(hunt.visited)/\(hunt.total)"
-                    if let done = hunt.completedAt { line += "  complete \(Self.day(done))" }
+                    if let done = hunt.completedAt {
+                        line += "  complete \(clock.day(done, hunt: hunt.huntID))"
+                    }
                     Output.line(line)
                 }
                 Output.line("")
@@ -46,7 +50,7 @@ extension VSH {
                 if profile.badges.isEmpty { Output.line("  none yet") }
                 for badge in profile.badges {
                     Output.line(
-                        "  \(Self.day(badge.earnedAt))  \(badge.name)"
+                        "  \(clock.day(badge.earnedAt, hunt: nil))  \(badge.name)"
                             + (badge.points > 0 ? " (+\(badge.points))" : "")
                             + TerminalStyle.dim("  \(badge.description)"))
                 }
@@ -55,7 +59,7 @@ extension VSH {
                 if profile.recent.isEmpty { Output.line("  none yet") }
                 for c in profile.recent {
                     var line =
-                        "  #\(c.id)  \(RFC3339.format(c.receivedAt))  "
+                        "  #\(c.id)  \(clock.second(c.receivedAt, hunt: c.huntID))  "
                         + c.state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
                     line += "  " + (c.stopName ?? "no stop") + (c.huntID.map { " (\($0))" } ?? "")
                     if c.points > 0 { line += "  +\(c.points)" }
@@ -72,6 +76,5 @@ extension VSH {
             return String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
         }
 
-        static func day(_ date: Date) -> String { String(RFC3339.format(date).prefix(10)) }
     }
 }

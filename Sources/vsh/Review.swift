@@ -42,9 +42,10 @@ extension VSH {
                         return .success
                     }
                     if pending.isEmpty { Output.line("Nothing to review.") }
+                    let clock = HuntClock(hunts: pending.isEmpty ? [] : try await db.hunts().map(\.hunt))
                     for p in pending {
                         Output.line(
-                            "#\(p.id)  \(p.player)  \(p.stopName ?? "no stop") (\(p.huntID ?? "-"))  received \(RFC3339.format(p.receivedAt))"
+                            "#\(p.id)  \(p.player)  \(p.stopName ?? "no stop") (\(p.huntID ?? "-"))  received \(clock.second(p.receivedAt, hunt: p.huntID))"
                         )
                         for reason in p.reasons { Output.line("    \(reason)") }
                         if let file = p.photoFile { Output.line("    photo: \(archive.location(of: file))") }

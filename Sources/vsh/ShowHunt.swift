@@ -33,8 +33,10 @@ extension VSH {
                 ]
                 if hunt.ordered { facts.append("stops in order") }
                 Output.line(facts.joined(separator: " · "))
-                if let start = hunt.startsAt { Output.line("starts \(RFC3339.format(start))") }
-                if let end = hunt.endsAt { Output.line("ends   \(RFC3339.format(end))") }
+                // On the hunt's clock, as players see the opening and closing times.
+                let clock = HuntClock(hunts: [hunt])
+                if let start = hunt.startsAt { Output.line("starts \(clock.minute(start, hunt: hunt.id))") }
+                if let end = hunt.endsAt { Output.line("ends   \(clock.minute(end, hunt: hunt.id))") }
                 Output.line("")
                 // Where each stop is: the middle of its outline's box, to about a metre.
                 var table = TextTable(

@@ -217,7 +217,8 @@ func python(_ script: String, input: String) throws -> String {
         #expect(text.contains("  Downtown & Fremont  ░░░░░░░░  0/7\n"))
         #expect(text.contains("First Roll of the Dice (+10)"))
         #expect(
-            text.contains("#2  2026-11-21T18:31:00Z  accepted  The Sphinx at Luxor (strip-classics)  +40"))
+            text.contains("#2  2026-11-21 10:31:00 PST  accepted  The Sphinx at Luxor (strip-classics)  +40"),
+            "\(text)")
         let profile = try json(try workspace.vsh(["profile", "ann", "--json"]).stdout)
         #expect(profile["points"] == .int(100))
         #expect(profile["hunts"]?.array.first?["hunt"]?.string == "downtown-fremont")

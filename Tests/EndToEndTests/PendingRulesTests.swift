@@ -152,7 +152,11 @@ import VSHTestSupport
             refused.stderr
                 == "vsh: check-in #1 fails now: hunt_window: taken after the hunt closed at 2026-11-21T19:00:00Z "
                 + "(approve with --override to accept it anyway)\n")
-        #expect(try workspace.vsh(["review", "list"]).stdout.contains("#1  Ann"))
+        // The terminal shows times on the hunt's clock (Las Vegas), as the web app does.
+        let list = try workspace.vsh(["review", "list"]).stdout
+        #expect(list.contains("#1  Ann") && list.contains(" received 2026-11-21 12:00:00 PST\n"), "\(list)")
+        let shown = try workspace.vsh(["hunt", "strip-classics"]).stdout
+        #expect(shown.contains("\nends   2026-11-21 11:00 PST\n"), "\(shown)")
         #expect(try workspace.totals()["Ann"]?.points == 0)
         let overridden = try workspace.vsh([
             "review", "approve", "1", "--reason", "the fountains are in it", "--override",

@@ -1,0 +1,56 @@
+public import Foundation
+public import VSHCore
+
+/// Times on the terminal as organisers read them: on the clock of the hunt they belong to
+/// (`2026-11-21 10:31 PST`), as the web app, the console and the results CSV show them. A time
+/// that belongs to no hunt (a player's first day, a badge) is on the league's clock when all its
+/// hunts keep one zone, else in UTC. JSON output keeps RFC 3339 in UTC.
+public final class HuntClock {
+    private let zones: [String: TimeZone]
+    private let league: TimeZone
+    private var formatters: [String: DateFormatter] = [:]
+
+    private static let utc = TimeZone(identifier: "UTC")!
+
+    /// The clock of `hunts` (a hunt whose zone is not known reads in UTC).
+    public init(hunts: [Hunt]) {
+        var zones: [String: TimeZone] = [:]
+        for hunt in hunts { zones[hunt.id] = TimeZone(identifier: hunt.timeZone) ?? Self.utc }
+        self.zones = zones
+        let distinct = Set(zones.values.map(\.identifier))
+        league = distinct.count == 1 ? zones.values.first! : Self.utc
+    }
+
+    /// The zone of hunt `id`, or the league's (nil, or a hunt not among them).
+    public func zone(ofHunt id: String?) -> TimeZone { id.flatMap { zones[$0] } ?? league }
+
+    /// `2026-11-21 10:31 PST`.
+    public func minute(_ date: Date, hunt: String?) -> String {
+        text(date, "yyyy-MM-dd HH:mm zzz", hunt)
+    }
+
+    /// `2026-11-21 10:31:05 PST`.
+    public func second(_ date: Date, hunt: String?) -> String {
+        text(date, "yyyy-MM-dd HH:mm:ss zzz", hunt)
+    }
+
+    /// `2026-11-21`.
+    public func day(_ date: Date, hunt: String?) -> String {
+        text(date, "yyyy-MM-dd", hunt)
+    }
+
+    private func text(_ date: Date, _ format: String, _ hunt: String?) -> String {
+        let zone = zone(ofHunt: hunt)
+        let key = format + " " + zone.identifier
+        if let formatter = formatters[key] { return formatter.string(from: date) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        // UTC by its name ("GMT" is what the zone's abbreviation gives).
+        formatter.dateFormat =
+            zone.identifier == Self.utc.identifier
+            ? format.replacingOccurrences(of: "zzz", with: "'UTC'") : format
+        formatters[key] = formatter
+        return formatter.string(from: date)
+    }
+}
