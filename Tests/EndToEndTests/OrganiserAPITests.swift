@@ -273,6 +273,8 @@ import VSHTestSupport
         #expect(rows.map { $0.first.map(String.init) } == ["3", "2", "1"], "\(listed.stdout)")
         #expect(rows.map { $0.last.map(String.init) } == ["files", "console", "files"], "\(listed.stdout)")
         #expect(listed.stdout.contains("Mo Kent"))
+        // Published (now) on the hunt's clock (Las Vegas, summer time or not), as the console shows it.
+        #expect(listed.stdout.contains(" PST ") || listed.stdout.contains(" PDT "), "\(listed.stdout)")
         #expect(try workspace.vsh(["hunts", "revisions", "no-such-hunt"]).status == 65)
         let after = try json(
             try await server.call("GET", "/v1/hunts/strip-classics/revisions", token: mo).body)
