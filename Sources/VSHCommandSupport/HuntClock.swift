@@ -39,6 +39,27 @@ public final class HuntClock {
         text(date, "yyyy-MM-dd", hunt)
     }
 
+    /// `text` with each RFC 3339 time in UTC in it (a rule's words: "taken after the hunt closed
+    /// at 2026-11-21T19:00:00Z") on the hunt's clock, as the web app shows them.
+    public func words(_ text: String, hunt: String?) -> String {
+        guard text.contains("Z") else { return text }
+        let range = NSRange(text.startIndex..., in: text)
+        var result = ""
+        var last = text.startIndex
+        for match in Self.utcTime.matches(in: text, range: range) {
+            guard let found = Range(match.range, in: text), let date = RFC3339.parse(String(text[found]))
+            else {
+                continue
+            }
+            result += text[last..<found.lowerBound] + second(date, hunt: hunt)
+            last = found.upperBound
+        }
+        return result + text[last...]
+    }
+
+    private static let utcTime = try! NSRegularExpression(
+        pattern: "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z")
+
     private func text(_ date: Date, _ format: String, _ hunt: String?) -> String {
         let zone = zone(ofHunt: hunt)
         let key = format + " " + zone.identifier

@@ -112,7 +112,12 @@ extension VSH {
                 if json {
                     Output.line(CheckInJSON.checkIn(recorded).compactText)
                 } else {
-                    CheckInJSON.describe(recorded).forEach(Output.line)
+                    // The rules' times on the hunt's clock.
+                    let clock = HuntClock(hunts: try await db.hunts().map(\.hunt))
+                    let huntID = recorded.decision.stop?.huntID ?? hunt
+                    for line in CheckInJSON.describe(recorded) {
+                        Output.line(clock.words(line, hunt: huntID))
+                    }
                 }
                 return ExitStatus(recorded.decision.verdict)
             }

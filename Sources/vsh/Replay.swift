@@ -66,19 +66,21 @@ extension VSH {
             replayer.receivedAt = receivedAt
             replayer.dwellSeconds = dwell
             replayer.keepTrack = map != nil
+            // The walk's times and the rules' words on the hunt's clock.
+            let clock = HuntClock(hunts: json ? [] : try await db.hunts().map(\.hunt))
             let summary = try await replayer.run(path: file) { event in
                 if json {
                     Output.line(event.json.compactText)
                 } else {
                     var line =
-                        RFC3339.format(event.time) + "  "
+                        clock.second(event.time, hunt: event.huntID) + "  "
                         + event.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
                     line +=
                         event.huntID + (event.stopID.map { "/" + $0 } ?? "")
                         + (event.badgeID.map { " " + $0 } ?? "")
                     if let verdict = event.verdict { line += "  " + verdict }
                     if event.points > 0 { line += "  +\(event.points)" }
-                    if let reason = event.reason { line += ": " + reason }
+                    if let reason = event.reason { line += ": " + clock.words(reason, hunt: event.huntID) }
                     Output.line(line)
                 }
             }

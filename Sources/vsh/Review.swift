@@ -47,7 +47,7 @@ extension VSH {
                         Output.line(
                             "#\(p.id)  \(p.player)  \(p.stopName ?? "no stop") (\(p.huntID ?? "-"))  received \(clock.second(p.receivedAt, hunt: p.huntID))"
                         )
-                        for reason in p.reasons { Output.line("    \(reason)") }
+                        for reason in p.reasons { Output.line("    \(clock.words(reason, hunt: p.huntID))") }
                         if let file = p.photoFile { Output.line("    photo: \(archive.location(of: file))") }
                     }
                     return .success
@@ -69,8 +69,17 @@ extension VSH {
                     let outcome: ReviewOutcome
                     if decision == .approved {
                         // The rules run again against the check-ins known now.
-                        outcome = try await ReviewService(store: db, photos: store.photos(of: db)).approve(
-                            id, reason: reason, moderator: who, at: try Clock.now(now), override: override)
+                        do {
+                            outcome = try await ReviewService(store: db, photos: store.photos(of: db))
+                                .approve(
+                                    id, reason: reason, moderator: who, at: try Clock.now(now),
+                                    override: override)
+                        } catch let error as ReviewRecheckError {
+                            // The rules' times on the league's clock.
+                            let clock = HuntClock(hunts: try await db.hunts().map(\.hunt))
+                            throw InputError(
+                                clock.words(ErrorWords.message(error), hunt: nil), status: .dataError)
+                        }
                     } else {
                         outcome = try await db.review(
                             id, decision, reason: reason ?? "", moderator: who, at: try Clock.now(now))

@@ -150,7 +150,7 @@ import VSHTestSupport
         #expect(refused.status == 65)
         #expect(
             refused.stderr
-                == "vsh: check-in #1 fails now: hunt_window: taken after the hunt closed at 2026-11-21T19:00:00Z "
+                == "vsh: check-in #1 fails now: hunt_window: taken after the hunt closed at 2026-11-21 11:00:00 PST "
                 + "(approve with --override to accept it anyway)\n")
         // The terminal shows times on the hunt's clock (Las Vegas), as the web app does.
         let list = try workspace.vsh(["review", "list"]).stdout

@@ -49,6 +49,18 @@ import VSHSpatiaLite
         #expect(two.minute(winter, hunt: "mile") == "2026-11-21 13:31 EST")
         #expect(two.minute(winter, hunt: nil) == "2026-11-21 18:31 UTC")
         #expect(HuntClock(hunts: []).second(winter, hunt: "strip") == "2026-11-21 18:31:00 UTC")
+        // A rule's words: each time in UTC on the hunt's clock, the rest as it was.
+        #expect(
+            two.words(
+                "taken after the hunt closed at 2026-11-21T19:00:00Z, sent 2026-11-21T19:05:30.250Z",
+                hunt: "mile")
+                == "taken after the hunt closed at 2026-11-21 14:00:00 EST, sent 2026-11-21 14:05:30 EST")
+        #expect(
+            vegas.words("GPS time 2026-07-03T16:30:00Z", hunt: "strip") == "GPS time 2026-07-03 09:30:00 PDT")
+        #expect(
+            vegas.words("at 2026-13-40T25:00:00Z (no such time)", hunt: "strip")
+                == "at 2026-13-40T25:00:00Z (no such time)")
+        #expect(vegas.words("Zebra crossing", hunt: "strip") == "Zebra crossing")
     }
 
     /// The libraries never name a command or a flag; the CLI adds them.
