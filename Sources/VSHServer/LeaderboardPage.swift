@@ -14,9 +14,11 @@ public enum LeaderboardPage {
         public var description: String { "the web app's files (board.html) are not installed beside vsh" }
     }
 
-    /// The page of `entries` under `title`, saying when it was made, refreshing every `refreshSeconds`.
+    /// The page of `entries` under `title`, saying when it was made on `clock` (the hunt's, or the
+    /// league's: `Updated 2026-11-21 11:30 PST`), refreshing every `refreshSeconds`.
     public static func html(
-        _ entries: [LeaderboardEntry], title: String, generated: Date, refreshSeconds: Int = 30
+        _ entries: [LeaderboardEntry], title: String, generated: Date, clock: HuntClock, hunt: String? = nil,
+        refreshSeconds: Int = 30
     ) throws -> String {
         guard let folder = WebApp.installedFolder(), let asset = WebApp.asset(folder + "/board.html") else {
             throw MissingTemplate()
@@ -31,7 +33,10 @@ public enum LeaderboardPage {
         }
         return WebApp.fill(
             String(buffer: asset.bytes),
-            ["title": title, "updated": RFC3339.format(generated), "refresh": String(refreshSeconds)],
+            [
+                "title": title, "updated": clock.minute(generated, hunt: hunt),
+                "refresh": String(refreshSeconds),
+            ],
             sections: ["rows": rows, "empty": entries.isEmpty ? [[:]] : []])
     }
 }

@@ -59,7 +59,12 @@ extension VSH {
                         heading = "\(name) leaderboard"
                     }
                     if let title { heading = title.trimmingCharacters(in: .whitespaces) }
-                    Output.text(try LeaderboardPage.html(entries, title: heading, generated: Date()))
+                    // "Updated" on the hunt's clock (the league's without --hunt), as the screen's
+                    // audience reads it.
+                    let clock = HuntClock(hunts: try await db.hunts().map(\.hunt))
+                    Output.text(
+                        try LeaderboardPage.html(
+                            entries, title: heading, generated: Date(), clock: clock, hunt: hunt))
                 }
                 return .success
             }

@@ -318,7 +318,8 @@ extension ServerTests {
         let names = ["<script>alert(1)</script>", "{{#rows}}x{{/rows}}", "Zoë O'Brien", "Dee"]
         let page = try LeaderboardPage.html(
             names.enumerated().map { entry($0.offset + 1, $0.element, points: 100 - $0.offset) },
-            title: "Fremont & friends", generated: Date(timeIntervalSince1970: 1_795_000_000),
+            title: "Fremont & friends", generated: Date(timeIntervalSince1970: 1_795_285_860),
+            clock: HuntClock(hunts: [Hunt(id: "strip", name: "Strip", timeZone: "America/Los_Angeles")]),
             refreshSeconds: 45)
         #expect(page.components(separatedBy: "<tr class=\"r").count - 1 == names.count)
         #expect(page.contains("<title>Fremont &amp; friends</title>"))
@@ -330,11 +331,14 @@ extension ServerTests {
                 "<tr class=\"r bronze\"><td class=\"rank\">3</td><td class=\"player\">Zoë O&#39;Brien</td>"))
         #expect(page.contains("<tr class=\"r\"><td class=\"rank\">4</td>"))
         #expect(!page.contains("No scores yet") && !page.contains("{{rank}}") && !page.contains("{{#empty}}"))
-        #expect(page.contains("Updated 2026-"))
+        // When, on the hunt's clock: 2026-11-21T18:31:00Z in Las Vegas.
+        #expect(page.contains("Updated 2026-11-21 10:31 PST<"))
     }
 
     @Test func anEmptyBoardSaysSo() throws {
-        let page = try LeaderboardPage.html([], title: "Board", generated: Date(timeIntervalSince1970: 0))
+        let page = try LeaderboardPage.html(
+            [], title: "Board", generated: Date(timeIntervalSince1970: 0), clock: HuntClock(hunts: []))
+        #expect(page.contains("Updated 1970-01-01 00:00 UTC<"))
         #expect(page.contains("No scores yet: go find the first stop!"))
         #expect(!page.contains("<tr class=\"r") && !page.contains("{{") && page.hasSuffix("</html>\n"))
     }

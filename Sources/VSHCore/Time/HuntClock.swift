@@ -1,8 +1,8 @@
 public import Foundation
-public import VSHCore
 
-/// Times on the terminal as organisers read them: on the clock of the hunt they belong to
-/// (`2026-11-21 10:31 PST`), as the web app, the console and the results CSV show them. A time
+/// Times as people read them in the commands' text and on the venue's board page: on the clock of
+/// the hunt they belong to (`2026-11-21 10:31 PST`), as the web app, the console and the results
+/// CSV show them. A time
 /// that belongs to no hunt (a player's first day, a badge) is on the league's clock when all its
 /// hunts keep one zone, else in UTC. JSON output keeps RFC 3339 in UTC.
 public final class HuntClock {
