@@ -252,6 +252,28 @@ import VSHTestSupport
         try browserScript("language_test.py", checks: "language", server: server, workspace: workspace)
     }
 
+    /// The venue's board page (`vsh leaderboard --format html`) on a phone (Tests/Browser/board_test.py):
+    /// every column in its width, a row a player, when it was updated on the hunt's clock.
+    @Test func theVenuesBoardFitsAPhone() throws {
+        let workspace = try Workspace()
+        try workspace.league()
+        let page = try workspace.vsh(["leaderboard", "--format", "html", "--hunt", "strip-classics"])
+        #expect(page.status == 0, "\(page.stderr)")
+        let file = workspace.root.appendingPathComponent("board.html")
+        try Data(page.stdout.utf8).write(to: file)
+        try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
+        let run = try TestSupport.run(
+            "/usr/bin/env",
+            [
+                "VSH_BOARD=\(file.path)", "VSH_SCREENSHOTS=\(Self.screenshots.path)",
+                "HOME=\(workspace.root.path)", "python3",
+                TestSupport.packageRoot.appendingPathComponent("Tests/Browser/board_test.py").path,
+            ],
+            currentDirectory: workspace.root)
+        #expect(run.status == 0, "\(run.stdout.suffix(6000))\n\(run.stderr.suffix(3000))")
+        #expect(run.stdout.contains("all board checks passed"))
+    }
+
     /// Where every script's screenshots go (`.build/screenshots`).
     static let screenshots = TestSupport.packageRoot.appendingPathComponent(".build/screenshots")
 
