@@ -33,7 +33,8 @@ struct EventController: Sendable {
     static let exportSide = 2048
 
     /// GET /v1/hunts/{id}/photos.zip (organisers) → the hunt's accepted photos as a ZIP, streamed:
-    /// `manifest.csv` first (`file, checkin, player, team, stop, stop_name, received_at`, RFC 4180),
+    /// `manifest.csv` first (`file, checkin, player, team, stop, stop_name, received_at`, and
+    /// `received_local` on the hunt's clock; RFC 4180),
     /// then `photos/<checkin>-<stop>.jpg`, each drawn anew upright (at most 2048 px) without its
     /// metadata (no GPS, no camera). One photo is in memory at a time.
     @Sendable func photoArchive(_ request: Request, context: VSHRequestContext) async throws -> Response {
@@ -66,14 +67,18 @@ struct EventController: Sendable {
         for team in Set(items.compactMap(\.team)) { teams[team] = try await store.team(id: team)?.name }
         let name: @Sendable (FeedItem) -> String = { item in "photos/\(item.id)-\(item.stopID ?? "none").jpg"
         }
+        let local = ResultsCSV.localFormatter(hunt)
         var manifest = [
-            ["file", "checkin", "player", "team", "stop", "stop_name", "received_at"].joined(separator: ",")
+            ["file", "checkin", "player", "team", "stop", "stop_name", "received_at", "received_local"]
+                .joined(
+                    separator: ",")
         ]
         for item in items {
             manifest.append(
                 [
                     name(item), String(item.id), item.player, item.team.flatMap { teams[$0] } ?? "",
                     item.stopID ?? "", item.stopName ?? "", RFC3339.format(item.receivedAt),
+                    local.string(from: item.receivedAt),
                 ].map(ResultsCSV.field).joined(separator: ","))
         }
         let now = clock()

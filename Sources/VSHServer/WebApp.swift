@@ -205,7 +205,8 @@ struct WebApp: Sendable {
         let image = "\(base)/v1/players/\(encodedName)/hunts/\(huntID)/collage"
         let url = "\(base)/share/\(encodedName)/\(huntID)"
         let title = "\(player.name) completed \(hunt.name)"
-        let day = RFC3339.format(completed).prefix(10)
+        // The day on the hunt's clock: an evening finish in Las Vegas is already tomorrow in UTC.
+        let day = HuntClock(hunts: [hunt]).day(completed, hunt: hunt.id)
         let site = configuration.title
         let summary = "\(done.total) stops of \(hunt.name) visited, finished on \(day). Play it too: \(site)."
         // The page is a file of the web app (Web/share.html), its `{{values}}` escaped.

@@ -412,6 +412,7 @@ import VSHTestSupport
                 photos = {r['file']: z.read(r['file']) for r in rows}
                 print(json.dumps({'names': z.namelist(), 'checkins': [int(r['checkin']) for r in rows],
                   'players': [r['player'] for r in rows],
+                  'times': [[r['received_at'], r['received_local']] for r in rows],
                   'jpeg': all(b[:2] == b'\\xff\\xd8' for b in photos.values()),
                   'exif': any(b'Exif' in b[:4096] for b in photos.values())}))
                 """,
@@ -421,6 +422,17 @@ import VSHTestSupport
         #expect(read.status == 0, "\(read.stderr)")
         #expect(answer["checkins"] == .array(accepted.map { .int($0) }), "\(read.stdout)")
         #expect(answer["players"] == .array([.string("Ann Lee"), .string("Bo Diaz")]))
+        // Each photo's moment in UTC, and on the hunt's clock (Las Vegas) for the spreadsheet.
+        let vegas = DateFormatter()
+        vegas.locale = Locale(identifier: "en_US_POSIX")
+        vegas.timeZone = TimeZone(identifier: "America/Los_Angeles")
+        vegas.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let times = answer["times"]?.array ?? []
+        #expect(times.count == 2)
+        for pair in times {
+            let utc = pair.array.first?.string.flatMap(RFC3339.parse)
+            #expect(utc.map(vegas.string(from:)) == pair.array.last?.string, "\(pair)")
+        }
         #expect(
             answer["names"]?.array.count == 3 && answer["jpeg"] == .bool(true)
                 && answer["exif"] == .bool(false))

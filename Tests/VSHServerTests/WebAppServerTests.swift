@@ -172,7 +172,9 @@ extension ServerTests {
             (36.17058, -115.144265), (36.172823, -115.141252), (36.176513, -115.135277), (36.1803, -115.1336),
             (36.16759, -115.138432), (36.1675, -115.1525), (36.1588, -115.1525),
         ]
-        // The server's clock moves with the walk: each fix arrives 30 s after it was taken.
+        // An evening walk in Las Vegas that ends at 19:20, when it is already 03:20 on the 22nd in
+        // UTC. The server's clock moves with the walk: each fix arrives 30 s after it was taken.
+        let now = Date(timeIntervalSince1970: 1_795_317_600)
         let clock = Mutex(now)
         try await webApp(clock: { clock.withLock { $0 } }).test(.router) { client in
             let ann = try await Self.register(client, "Ann O'Neil")
@@ -208,6 +210,8 @@ extension ServerTests {
                         #"<meta property="og:image" content="http://127.0.0.1:8080/v1/players/Ann%20O%27Neil/hunts/downtown-fremont/collage">"#
                     ), "\(page)")
                 #expect(page.contains("og:url"))
+                // The day it was finished on the hunt's clock.
+                #expect(page.contains("visited, finished on 2026-11-21."), "\(page)")
             }
             try await client.execute(
                 uri: "/v1/players/Ann%20O'Neil/hunts/downtown-fremont/collage", method: .get

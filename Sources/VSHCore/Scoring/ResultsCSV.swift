@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A hunt's results as CSV (RFC 4180: CRLF lines, fields with a comma, quote or line break quoted,
 /// quotes doubled) for the organiser's spreadsheet: one row a player, by rank. A text field that a
@@ -59,7 +59,9 @@ public enum ResultsCSV {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    static func localFormatter(_ hunt: Hunt) -> DateFormatter {
+    /// `2026-11-21 10:31:00` on the hunt's clock: the `_local` columns (a spreadsheet reads it as a
+    /// date and time).
+    public static func localFormatter(_ hunt: Hunt) -> DateFormatter {
         let local = DateFormatter()
         local.locale = Locale(identifier: "en_US_POSIX")
         local.timeZone = TimeZone(identifier: hunt.timeZone) ?? TimeZone(identifier: "UTC")!
