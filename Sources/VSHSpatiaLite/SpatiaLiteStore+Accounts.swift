@@ -2,6 +2,7 @@ public import Foundation
 internal import GRDB
 public import VSHCore
 import VSHConfusables
+import Synchronization
 import VSHHost
 
 extension SpatiaLiteStore {
@@ -158,20 +159,11 @@ extension SpatiaLiteStore {
         else { return nil }
         let lastUse = RFC3339.parse(row.lastUsedAt) ?? .distantPast
         if abs(now.timeIntervalSince(lastUse)) > Self.lastUseResolution {
-            // The stamps that come together share one transaction, and so one `fdatasync`: at an
-            // event's start every player's first request stamps, and one durable write each made
-            // first visits half as fast as later check-ins. The request still waits for its stamp.
-            let stamp = LastUseStamp(tokenHash: tokenHash, time: RFC3339.format(now))
-            _ = try await lastUseStamps.find(stamp.key) { keys in
-                try await self.write { db in
-                    let update = try db.cachedStatement(
-                        sql: "UPDATE sessions SET last_used_at = ? WHERE token_hash = ?")
-                    for stamp in keys.compactMap(LastUseStamp.init) {
-                        try update.execute(arguments: [stamp.time, stamp.tokenHash])
-                    }
-                }
-                return [:]
-            }
+            // The request does not wait for its stamp: at an event's start every player's first
+            // request stamps, and the stamps' own durable writes took a fifth of the writer's
+            // time from first visits. The next check-in group writes them in its transaction;
+            // without one, they are written together after `lastUseStampDelay`.
+            stampLastUse(tokenHash: tokenHash, time: RFC3339.format(now))
         }
         return Session(
             player: row.player.credentials.player, role: row.player.credentials.role,
@@ -180,6 +172,56 @@ extension SpatiaLiteStore {
 
     /// How stale a session's `last_used_at` may be before a request stamps it anew, in seconds.
     static let lastUseResolution: TimeInterval = 600
+
+    /// Keeps a stamp for the next write, and makes sure one comes within `lastUseStampDelay`.
+    func stampLastUse(tokenHash: String, time: String) {
+        let start = pendingStamps.withLock { pending in
+            pending.stamps[tokenHash] = time
+            guard !pending.flushing else { return false }
+            pending.flushing = true
+            return true
+        }
+        guard start else { return }
+        let delay = lastUseStampDelay.withLock { $0 }
+        Task {
+            try? await Task.sleep(for: delay)
+            try? await self.flushLastUseStamps()
+        }
+    }
+
+    /// The stamps waiting (their writer must write them, or put them back).
+    func takeLastUseStamps(endingFlush: Bool = false) -> [String: String] {
+        pendingStamps.withLock { pending in
+            defer { pending.stamps = [:] }
+            if endingFlush { pending.flushing = false }
+            return pending.stamps
+        }
+    }
+
+    /// Puts back stamps whose write failed (a newer stamp of the same session wins).
+    func restoreLastUseStamps(_ stamps: [String: String]) {
+        pendingStamps.withLock { pending in pending.stamps.merge(stamps) { newer, _ in newer } }
+    }
+
+    /// Writes `stamps` in the transaction of `db`.
+    static func writeLastUseStamps(_ db: Database, _ stamps: [String: String]) throws {
+        guard !stamps.isEmpty else { return }
+        let update = try db.cachedStatement(sql: "UPDATE sessions SET last_used_at = ? WHERE token_hash = ?")
+        for (tokenHash, time) in stamps { try update.execute(arguments: [time, tokenHash]) }
+    }
+
+    /// Writes the sessions' last-use stamps that wait, in one transaction (also done by itself
+    /// `lastUseStampDelay` after a stamp that no check-in group wrote).
+    public func flushLastUseStamps() async throws {
+        let stamps = takeLastUseStamps(endingFlush: true)
+        guard !stamps.isEmpty else { return }
+        do {
+            try await write { db in try Self.writeLastUseStamps(db, stamps) }
+        } catch {
+            restoreLastUseStamps(stamps)
+            throw error
+        }
+    }
 
     /// Deletes the `sessions` row.
     public func deleteSession(tokenHash: String) async throws {

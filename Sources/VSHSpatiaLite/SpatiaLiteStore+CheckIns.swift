@@ -53,7 +53,21 @@ extension SpatiaLiteStore {
     public func recordGroup(_ requests: [CheckInRequest], decide: @escaping CheckInDecider) async throws
         -> [CheckInOutcome]
     {
+        // The sessions' last-use stamps that wait ride in the group's transaction.
+        let stamps = takeLastUseStamps()
+        do {
+            return try await recordGroup(requests, stamps: stamps, decide: decide)
+        } catch {
+            restoreLastUseStamps(stamps)
+            throw error
+        }
+    }
+
+    private func recordGroup(
+        _ requests: [CheckInRequest], stamps: [String: String], decide: @escaping CheckInDecider
+    ) async throws -> [CheckInOutcome] {
         try await write { db in
+            try Self.writeLastUseStamps(db, stamps)
             var names: [PlayerID: String] = [:]
             var rescore: [PlayerID: [Int64]] = [:]
             let history = TransactionHistory(db, perceptual: self.perceptual, huntCache: self.huntCache)

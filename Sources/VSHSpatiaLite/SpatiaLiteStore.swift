@@ -1,4 +1,5 @@
 public import Foundation
+public import Synchronization
 internal import GRDB
 import VSHConfusables
 public import VSHCore
@@ -29,9 +30,13 @@ public final class SpatiaLiteStore: LeagueStore {
     let perceptual: PerceptualIndex
     /// Hunts decoded for the rules, kept across transactions while the definitions stay the same.
     let huntCache = HuntCache()
-    /// Sessions' last-use stamps waiting for the next write (`session(tokenHash:at:)`), keyed
-    /// `<token hash> <stamp>`: the stamps that come together share one durable write.
-    let lastUseStamps = BatchedLookups<Bool>()
+    /// Sessions' last-use stamps not yet written (`session(tokenHash:at:)`), by token hash: the
+    /// next check-in group writes them in its transaction, else `flushLastUseStamps` after
+    /// `lastUseStampDelay`.
+    let pendingStamps = Mutex<(stamps: [String: String], flushing: Bool)>(([:], false))
+    /// How long a last-use stamp waits for a check-in group before it is written on its own: 1 s
+    /// (tests make it long, to see a group write it).
+    public let lastUseStampDelay = Mutex<Duration>(.seconds(1))
     /// The slots of the league's retry keys, read at start (`RetryKeySlots`).
     let retrySlots = RetryKeySlots()
 

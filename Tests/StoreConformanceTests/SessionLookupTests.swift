@@ -149,6 +149,10 @@ import VSHTestSupport
                 ).stdout
             }
         }
+        // SpatiaLite writes the stamps later (with a check-in group, else on their own): long enough
+        // later here to see that the requests did not wait for them.
+        let spatiaLite = store as? SpatiaLiteStore
+        spatiaLite?.lastUseStampDelay.withLock { $0 = .seconds(3_600) }
         var uses: [String: Date] = [:]
         for i in 0..<30 {
             let player = try await store.addPlayer(name: "Stamp \(i)", email: nil, at: t0).id
@@ -165,13 +169,21 @@ import VSHTestSupport
             }
             try await group.waitForAll()
         }
-        var stamps: [String: String] = [:]
-        for line in try written().split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            if parts.count == 2 { stamps[String(parts[0])] = String(parts[1]) }
+        func stamps() throws -> [String: String] {
+            var stamps: [String: String] = [:]
+            for line in try written().split(separator: "\n") {
+                let parts = line.split(separator: " ")
+                if parts.count == 2 { stamps[String(parts[0])] = String(parts[1]) }
+            }
+            return stamps
         }
-        #expect(stamps.count == 30)
-        for (hash, time) in uses { #expect(stamps[hash] == RFC3339.format(time), "\(hash)") }
+        if let spatiaLite {
+            #expect(try stamps().values.allSatisfy { $0 == RFC3339.format(t0) }, "the requests waited")
+            try await spatiaLite.flushLastUseStamps()
+        }
+        let after = try stamps()
+        #expect(after.count == 30)
+        for (hash, time) in uses { #expect(after[hash] == RFC3339.format(time), "\(hash)") }
     }
 
     /// Session lookups among other reads, many more at once than the store has reader connections
@@ -201,5 +213,43 @@ import VSHTestSupport
         }
         #expect(sessions == 200)
         #expect(players == 200)
+    }
+
+    /// SpatiaLite: the stamps that wait ride in the next check-in group's transaction (no durable
+    /// write of their own); a stamp taken by a group that fails waits for the next write.
+    @Test func aCheckInGroupWritesTheStampsThatWait() async throws {
+        let folder = try TestSupport.temporaryDirectory("vsh-stamp-group")
+        defer { TestSupport.remove(folder) }
+        let path = folder.appendingPathComponent("v.sqlite").path
+        let store = try SpatiaLiteStore(path: path)
+        store.lastUseStampDelay.withLock { $0 = .seconds(3_600) }
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let ann = try await store.addPlayer(name: "Ann", email: nil, at: t0).id
+        try await store.createSession(
+            tokenHash: "ann-token", player: ann, expiresAt: t0.addingTimeInterval(86_400), at: t0)
+        func stamp() throws -> String {
+            try TestSupport.run(
+                "/usr/bin/python3",
+                [
+                    "-c",
+                    "import sqlite3, sys\nprint(sqlite3.connect(sys.argv[1]).execute("
+                        + "\"SELECT last_used_at FROM sessions WHERE token_hash = 'ann-token'\").fetchone()[0])",
+                    path,
+                ]
+            ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let later = t0.addingTimeInterval(3_600)
+        #expect(try await store.session(tokenHash: "ann-token", at: later) != nil)
+        #expect(try stamp() == RFC3339.format(t0))
+        // A group that fails (a check-in of no player) keeps the stamp for the next write.
+        await #expect(throws: (any Error).self) {
+            _ = try await store.recordGroup(
+                [keyedCheckIn(PlayerID(rawValue: 999), "k1", at: later) { _ in "" }],
+                decide: rejectingEverything)
+        }
+        #expect(try stamp() == RFC3339.format(t0))
+        _ = try await store.recordGroup(
+            [keyedCheckIn(ann, "k2", at: later) { _ in "" }], decide: rejectingEverything)
+        #expect(try stamp() == RFC3339.format(later))
     }
 }
