@@ -257,6 +257,8 @@ extension VSH {
                     Output.line("listening on \(scheme)://\(host):\(port)")
                     Output.flush()
                 }
+                // The sessions' last-use stamps of the last second, which no check-in group wrote.
+                try? await (db as? SpatiaLiteStore)?.flushLastUseStamps()
                 return .success
             }
         }

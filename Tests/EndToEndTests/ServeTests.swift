@@ -40,6 +40,31 @@ import VSHTestSupport
     }
 }
 
+/// A session's last-use stamp waits for the next write, not holding its request; a server stopped
+/// before one comes writes it as it stops.
+@Suite struct LastUseStampTests {
+    @Test func aStoppingServerWritesTheStampsThatWait() async throws {
+        let workspace = try Workspace()
+        let first = try ServedVSH(workspace: workspace, extra: ["--now", "2026-11-21T19:00:00Z"])
+        let token = try await first.register("Ann Lee", email: "ann@example.org")
+        first.stop()
+        // An hour later: the session's stamp is stale, and this request stamps it.
+        let later = try ServedVSH(workspace: workspace, extra: ["--now", "2026-11-21T20:00:00Z"])
+        #expect(try await later.call("GET", "/v1/me", token: token).status == 200)
+        later.stop()
+        let stamp = try TestSupport.run(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3, sys\nprint(sqlite3.connect(sys.argv[1]).execute("
+                    + "'SELECT last_used_at FROM sessions').fetchone()[0])",
+                workspace.db,
+            ]
+        ).stdout
+        #expect(stamp == "2026-11-21T20:00:00Z\n")
+    }
+}
+
 /// The README's curl session (docs/curl-session.sh), run as written against the real binary: what a
 /// player with only curl can do, every step a 2xx.
 @Suite struct CurlSessionTests {
