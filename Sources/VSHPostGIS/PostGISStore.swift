@@ -179,18 +179,59 @@ public final class PostGISStore: LeagueStore {
     public func close() { runner?.cancel() }
 
     /// Closes the connections and returns once the client has stopped. The pool itself drops its
-    /// connections without a word, so first as many leases as the pool may hold connections each
-    /// close theirs gracefully: it says goodbye with PostgreSQL's Terminate message, and the server
-    /// ends its session in order instead of finding the socket gone. Idle connections go first;
-    /// when none is left a lease opens one, which then closes at once (at most the pool's size,
-    /// once, at shutdown).
+    /// connections without a word, so first as many leases as the pool may hold connections, all
+    /// at once, each close theirs gracefully: it says goodbye with PostgreSQL's Terminate message,
+    /// and the server ends its session in order instead of finding the socket gone. Held together,
+    /// the leases take every connection the pool has (opening one where it has fewer, which then
+    /// closes at once: at most the pool's size, once, at shutdown). One after another, a lease
+    /// could be given a new connection while an idle one stayed, which the pool then dropped (two
+    /// of nine in a loaded test run).
     public func closeAndWait() async {
         guard let runner else { return }
-        for _ in 0..<Self.poolSize {
-            _ = try? await withConnection { connection in try? await connection.closeGracefully() }
+        let gate = LeaseGate(count: Self.poolSize)
+        // A lease that cannot be had (the server gone) does not keep the others waiting.
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(BusyTimeout.seconds + 1))
+            await gate.open()
         }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<Self.poolSize {
+                group.addTask {
+                    _ = try? await self.withConnection { connection in
+                        await gate.arrive()
+                        try? await connection.closeGracefully()
+                    }
+                }
+            }
+        }
+        deadline.cancel()
         runner.cancel()
         await runner.value
+    }
+
+    /// Holds the leases of `closeAndWait` until all of them are had (or `open` is called).
+    actor LeaseGate {
+        private let count: Int
+        private var arrived = 0
+        private var isOpen = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(count: Int) { self.count = count }
+
+        /// Waits until `count` leases have arrived.
+        func arrive() async {
+            arrived += 1
+            if arrived >= count { open() }
+            if isOpen { return }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        /// Lets every lease go on.
+        func open() {
+            isOpen = true
+            for waiter in waiting { waiter.resume() }
+            waiting = []
+        }
     }
 
     /// The client as a member of a service group (`vsh serve`): it runs until the group shuts
