@@ -113,7 +113,7 @@ extension VSH {
                     Output.line(CheckInJSON.checkIn(recorded).compactText)
                 } else {
                     // The rules' times on the hunt's clock.
-                    let clock = HuntClock(hunts: try await db.hunts().map(\.hunt))
+                    let clock = try await HuntClock.of(db)
                     let huntID = recorded.decision.stop?.huntID ?? hunt
                     for line in CheckInJSON.describe(recorded) {
                         Output.line(clock.words(line, hunt: huntID))

@@ -61,7 +61,7 @@ extension VSH {
                     if let title { heading = title.trimmingCharacters(in: .whitespaces) }
                     // "Updated" on the hunt's clock (the league's without --hunt), as the screen's
                     // audience reads it.
-                    let clock = HuntClock(hunts: try await db.hunts().map(\.hunt))
+                    let clock = try await HuntClock.of(db)
                     Output.text(
                         try LeaderboardPage.html(
                             entries, title: heading, generated: Date(), clock: clock, hunt: hunt))

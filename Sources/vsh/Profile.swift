@@ -28,7 +28,7 @@ extension VSH {
                 }
                 let hunts = profile.huntsCompleted == 1 ? "1 hunt" : "\(profile.huntsCompleted) hunts"
                 // Days and times on the clock of the hunt they belong to, else the league's.
-                let clock = HuntClock(hunts: try await db.hunts().map(\.hunt))
+                let clock = try await HuntClock.of(db)
                 Output.line(
                     TerminalStyle.bold(profile.name)
                         + " · \(profile.points) points · \(profile.stopsVisited) stops · \(hunts) completed · playing since \(clock.day(profile.createdAt, hunt: nil))"

@@ -67,7 +67,7 @@ extension VSH {
             replayer.dwellSeconds = dwell
             replayer.keepTrack = map != nil
             // The walk's times and the rules' words on the hunt's clock.
-            let clock = HuntClock(hunts: json ? [] : try await db.hunts().map(\.hunt))
+            let clock = json ? HuntClock(hunts: []) : try await HuntClock.of(db)
             let summary = try await replayer.run(path: file) { event in
                 if json {
                     Output.line(event.json.compactText)

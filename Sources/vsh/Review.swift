@@ -42,7 +42,7 @@ extension VSH {
                         return .success
                     }
                     if pending.isEmpty { Output.line("Nothing to review.") }
-                    let clock = HuntClock(hunts: pending.isEmpty ? [] : try await db.hunts().map(\.hunt))
+                    let clock = pending.isEmpty ? HuntClock(hunts: []) : try await HuntClock.of(db)
                     for p in pending {
                         Output.line(
                             "#\(p.id)  \(p.player)  \(p.stopName ?? "no stop") (\(p.huntID ?? "-"))  received \(clock.second(p.receivedAt, hunt: p.huntID))"
@@ -76,7 +76,7 @@ extension VSH {
                                     override: override)
                         } catch let error as ReviewRecheckError {
                             // The rules' times on the league's clock.
-                            let clock = HuntClock(hunts: try await db.hunts().map(\.hunt))
+                            let clock = try await HuntClock.of(db)
                             throw InputError(
                                 clock.words(ErrorWords.message(error), hunt: nil), status: .dataError)
                         }

@@ -21,6 +21,11 @@ public final class HuntClock {
         league = distinct.count == 1 ? zones.values.first! : Self.utc
     }
 
+    /// The clock of every hunt `store` publishes.
+    public static func of(_ store: any HuntStore) async throws -> HuntClock {
+        HuntClock(hunts: try await store.hunts().map(\.hunt))
+    }
+
     /// The zone of hunt `id`, or the league's (nil, or a hunt not among them).
     public func zone(ofHunt id: String?) -> TimeZone { id.flatMap { zones[$0] } ?? league }
 
